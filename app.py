@@ -1,0 +1,5 @@
+"""Placeholder until the app issue builds the pages."""
+
+import streamlit as st
+
+st.title("Transformer playground")

@@ -1,0 +1,86 @@
+"""A Translator bundles what a checkpoint holds: the model, both vocabularies, the tokenizer and a training summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import torch
+
+from .config import MAX_DECODE_LEN, TransformerConfig
+from .data import Batch, Vocab, build_vocabs, make_data, tokenize
+from .decode import Translation, greedy_decode, greedy_decode_batch
+from .errors import DataError
+from .model import AttentionMaps, Transformer
+
+
+@dataclass
+class Translator:
+    """A model with the vocabularies and tokenizer it was trained with."""
+
+    model: Transformer
+    src_vocab: Vocab
+    tgt_vocab: Vocab
+    tokenizer: str = "auto"
+    summary: dict = field(default_factory=dict)  # epochs, loss, accuracy, seconds, history, exact_match
+
+    @classmethod
+    def create(cls, pairs: list[tuple[str, str]], tokenizer: str = "auto", seed: int = 0, **sizes) -> Translator:
+        """An untrained model sized by **sizes (d_model, n_heads, …) with vocabularies built from pairs."""
+        src_vocab, tgt_vocab = build_vocabs(pairs, tokenizer)
+        cfg = TransformerConfig(src_vocab_size=len(src_vocab), tgt_vocab_size=len(tgt_vocab), **sizes)
+        torch.manual_seed(seed)  # the initial weights
+        return cls(Transformer(cfg), src_vocab, tgt_vocab, tokenizer)
+
+    @property
+    def config(self) -> TransformerConfig:
+        return self.model.config
+
+    def make_batch(self, pairs: list[tuple[str, str]]) -> Batch:
+        """make_data for pairs with this translator's vocabularies and tokenizer."""
+        return make_data(pairs, self.src_vocab, self.tgt_vocab, self.tokenizer)
+
+    def encode_source(self, sentence: str) -> tuple[torch.Tensor, list[str], list[str]]:
+        """(enc_input (1, Ls), source tokens, unknown tokens) for a typed sentence."""
+        tokens = tokenize(sentence, self.tokenizer)
+        if not tokens:
+            raise DataError("the sentence is empty: type a sentence to translate.")
+        if len(tokens) > self.config.max_len:
+            raise DataError(
+                f"the sentence has {len(tokens)} tokens; this model reads at most {self.config.max_len}. Shorten it."
+            )
+        ids, unknown = self.src_vocab.encode(tokens)
+        return torch.tensor([ids]), tokens, unknown
+
+    def translate(self, sentence: str, max_len: int = MAX_DECODE_LEN, return_attn: bool = True) -> Translation:
+        """Greedy translation of one sentence with every step recorded; unknown words are reported, not errors."""
+        enc_input, tokens, unknown = self.encode_source(sentence)
+        result = greedy_decode(self.model, enc_input, self.tgt_vocab, max_len, return_attn)
+        return replace(result, src_tokens=tokens, unknown=unknown)
+
+    def translate_all(self, sentences: list[str], max_len: int = MAX_DECODE_LEN) -> list[list[str]]:
+        """Greedy output tokens for many sentences at once (batched, no records)."""
+        if not sentences:
+            return []
+        pairs = [(s, "") for s in sentences]
+        batch = make_data(pairs, self.src_vocab, self.tgt_vocab, self.tokenizer)
+        return greedy_decode_batch(self.model, batch.enc_inputs, self.tgt_vocab, max_len)
+
+    def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
+        """(source, reference, greedy output, output == reference token for token) for every pair."""
+        outputs = self.translate_all([s for s, _ in pairs])
+        return [
+            (s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)
+        ]
+
+    @torch.no_grad()
+    def attention_maps(self, source: str, target: str) -> AttentionMaps:
+        """Every attention map of one teacher-forced pair (eval mode), tensors on the CPU with batch size 1."""
+        was_training = self.model.training
+        self.model.eval()
+        try:
+            batch = make_data([(source, target)], self.src_vocab, self.tgt_vocab, self.tokenizer)
+            device = next(self.model.parameters()).device
+            _, maps = self.model(batch.enc_inputs.to(device), batch.dec_inputs.to(device), return_attn=True)
+        finally:
+            self.model.train(was_training)
+        return AttentionMaps(**{k: [t.cpu() for t in v] for k, v in vars(maps).items()})
