@@ -1,5 +1,18 @@
-"""Placeholder until the app issue builds the pages."""
+"""Entry point: page config, session state, the shared sidebar, and navigation in teaching order."""
 
 import streamlit as st
 
-st.title("Transformer playground")
+from ui.i18n import t
+from ui.sidebar import draw_sidebar
+from ui.state import init_app_session, lang
+
+st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout="wide")
+init_app_session()
+draw_sidebar()
+
+L = lang()
+pages = [
+    st.Page("pages/data.py", title=t("nav.data", L), icon="📝", default=True),
+    st.Page("pages/train.py", title=t("nav.train", L), icon="🏋️"),
+]
+st.navigation(pages).run()

@@ -213,3 +213,9 @@ class Transformer(nn.Module):
     def num_parameters(self) -> int:
         """Number of trainable parameters."""
         return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+
+def parameter_count(cfg: TransformerConfig) -> int:
+    """Trainable parameters of a model with this config, counted without allocating its weights."""
+    with torch.device("meta"):
+        return Transformer(cfg).num_parameters()

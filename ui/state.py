@@ -1,0 +1,159 @@
+"""Per-tab session state: the sentence pairs, the current model, settings that survive page switches."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+
+from transformer import TrainConfig, Translator, TransformerConfig
+from transformer.checkpoint import load_checkpoint
+from transformer.data import parse_pairs
+from transformer.model import AttentionMaps
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
+BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
+
+_ids = itertools.count(1)
+
+
+@dataclass
+class CurrentModel:
+    """The model this tab works with, where it came from, and values derived from it (cached per model)."""
+
+    translator: Translator
+    source: str  # "bundled", "trained" or "uploaded"
+    snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)  # recorded during training
+    snapshot_pair: tuple[str, str] | None = None
+    results: list[tuple[str, str, str, bool]] | None = None  # exact-match table after training
+    id: int = field(default_factory=lambda: next(_ids))
+    cache: dict = field(default_factory=dict)
+
+    def cached(self, key, compute):
+        """compute() once per model and key."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+
+@dataclass
+class TrainingRun:
+    """A training in progress; kept in session state so an interrupted script run can resume or stop it."""
+
+    translator: Translator
+    pairs: list[tuple[str, str]]
+    config: TrainConfig
+    epochs: iter  # the train() generator
+    records: list = field(default_factory=list)
+    snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
+    stop_requested: bool = False
+
+
+# model-size and training defaults shown on the Train page; they fit the bundled data in seconds
+_model_defaults = TransformerConfig(1, 1)
+_train_defaults = TrainConfig()
+SETTINGS = {
+    "d_model": _model_defaults.d_model,
+    "n_heads": _model_defaults.n_heads,
+    "d_ff": _model_defaults.d_ff,
+    "n_layers": _model_defaults.n_layers,
+    "dropout": _model_defaults.dropout,
+    "lr": _train_defaults.lr,
+    "epochs": _train_defaults.epochs,
+    "batch_size": _train_defaults.batch_size,
+    "seed": _train_defaults.seed,
+    "tokenizer": "auto",
+}
+
+
+@st.cache_resource
+def bundled_checkpoint_bytes() -> bytes:
+    """The bundled checkpoint's bytes, read once per server (each tab loads its own model from them)."""
+    return BUNDLED_MODEL.read_bytes()
+
+
+@st.cache_data
+def bundled_pairs() -> list[tuple[str, str]]:
+    """The bundled dataset."""
+    return parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)
+
+
+def bundled_model() -> CurrentModel:
+    """A fresh copy of the bundled model for this tab."""
+    return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled")
+
+
+def default_language() -> str:
+    """'zh' when the browser prefers Chinese, else 'en'."""
+    locale = getattr(st.context, "locale", None) or st.context.headers.get("Accept-Language", "") or ""
+    return "zh" if locale.lower().startswith("zh") else "en"
+
+
+def init_session() -> None:
+    """Fill session state on a tab's first run and keep widget values alive across page switches."""
+    ss = st.session_state
+    if "model" not in ss:
+        ss.model = bundled_model()
+    if "pairs" not in ss:
+        ss.pairs = list(bundled_pairs())
+    ss.setdefault("editor_version", 0)
+    ss.setdefault("lang", default_language())
+    for key, value in SETTINGS.items():
+        ss.setdefault(key, value)
+    # widgets that are not drawn on a run lose their state; writing the values back keeps them
+    for key in ("lang", *SETTINGS):
+        ss[key] = ss[key]
+
+
+def init_app_session() -> None:
+    """init_session for app.py, which runs before the page and tells page_setup it need not repeat it."""
+    init_session()
+    st.session_state._initialised_by_app = True
+
+
+def page_setup() -> str:
+    """First lines of every page: make sure the session is initialised, return the UI language.
+
+    app.py has normally done this already; a page can also run on its own (Streamlit runs pages/ scripts
+    directly when the first request of a new server names a page), and then it must not fail.
+    """
+    if not st.session_state.pop("_initialised_by_app", False):
+        init_session()
+    return lang()
+
+
+def lang() -> str:
+    """The UI language of this tab."""
+    return st.session_state.get("lang", "en")
+
+
+def current() -> CurrentModel:
+    """The current model of this tab."""
+    return st.session_state.model
+
+
+def set_model(model: CurrentModel) -> None:
+    """Make model the current one."""
+    st.session_state.model = model
+
+
+def set_pairs(pairs: list[tuple[str, str]]) -> None:
+    """Replace the sentence pairs and start a fresh editor over them."""
+    st.session_state.pairs = list(pairs)
+    st.session_state.editor_version += 1
+
+
+def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:
+    """The pairs after st.data_editor's edited_rows / added_rows / deleted_rows are applied."""
+    rows = [list(p) for p in pairs]
+    for index, edits in changes.get("edited_rows", {}).items():
+        for column, value in edits.items():
+            rows[int(index)][0 if column == "source" else 1] = "" if value is None else str(value)
+    deleted = set(changes.get("deleted_rows", []))
+    rows = [r for i, r in enumerate(rows) if i not in deleted]
+    for added in changes.get("added_rows", []):
+        rows.append([str(added.get("source") or ""), str(added.get("target") or "")])
+    return [(s, t) for s, t in rows]
