@@ -1,0 +1,39 @@
+"""Helpers for AppTest-driven page tests."""
+
+from pathlib import Path
+
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+# A running server decides once that the app uses st.navigation (the first run of app.py tells it) and then
+# always runs app.py. AppTest forgets that before every run and, seeing a pages/ folder, would run a page
+# script on its own as in Streamlit's old multipage mode; this makes it behave like the server.
+_init = PagesManager.__init__
+
+
+def _init_as_server(self, *args, **kwargs):
+    _init(self, *args, **kwargs)
+    PagesManager.uses_pages_directory = False
+
+
+PagesManager.__init__ = _init_as_server
+
+PAGES = ["pages/data.py", "pages/train.py"]
+
+
+def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:
+    """A fresh browser tab on the app (its own session), optionally on a page and with session values set."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    return at
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    """The text of every element of one kind (error, warning, success, markdown, …)."""
+    return [e.value for e in getattr(at, kind)]

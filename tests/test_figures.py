@@ -1,0 +1,238 @@
+"""Plotly figure builders: shapes, token ticks (repeats kept), value ranges, −∞ handling, serialisation."""
+
+import ast
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+import torch
+
+from transformer import figures as F
+from transformer.model import positional_encoding_table
+
+ROWS = ["S", "a", "b", "a"]  # a repeated token must stay two rows
+COLS = ["x", "y", "x"]
+
+
+def heatmaps(fig):
+    return [t for t in fig.data if isinstance(t, go.Heatmap)]
+
+
+def z_of(trace) -> np.ndarray:
+    return np.array(trace.z, dtype=float)  # None → nan
+
+
+def assert_token_axes(fig, trace, rows, cols):
+    xname = "xaxis" + (trace.xaxis or "x")[1:]
+    yname = "yaxis" + (trace.yaxis or "y")[1:]
+    x, y = fig.layout[xname], fig.layout[yname]
+    assert list(x.ticktext) == cols and list(x.tickvals) == list(range(len(cols)))
+    assert list(y.ticktext) == rows and list(y.tickvals) == list(range(len(rows)))
+    assert y.autorange == "reversed"
+    assert list(trace.x) == list(range(len(cols))) and list(trace.y) == list(range(len(rows)))
+    assert "%{customdata[0]}" in trace.hovertemplate and "%{customdata[1]}" in trace.hovertemplate
+    custom = np.array(trace.customdata, dtype=object)  # (Lq, Lk, 5): row token, col token, extra, row, col
+    assert list(custom[:, 0, 0]) == rows and list(custom[0, :, 1]) == cols
+
+
+def assert_serialises(fig):
+    json.loads(fig.to_json())  # valid JSON: no NaN/inf leaked
+
+
+@pytest.fixture
+def softmax_attn():
+    torch.manual_seed(0)
+    return torch.softmax(torch.randn(len(ROWS), len(COLS)), dim=-1)  # (4, 3)
+
+
+def test_loss_accuracy_figure():
+    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.25}, {"epoch": 2, "loss": 1.0, "accuracy": 0.5}]
+    fig = F.loss_accuracy_figure(history, loss_label="损失", accuracy_label="准确率", epoch_label="轮")
+    assert isinstance(fig, go.Figure)
+    loss, acc = fig.data
+    assert list(loss.y) == [2.0, 1.0] and list(acc.y) == [0.25, 0.5] and acc.yaxis == "y2"
+    assert (loss.name, acc.name) == ("损失", "准确率")
+    assert fig.layout.yaxis2.overlaying == "y" and fig.layout.yaxis2.tickformat == ".0%"
+    assert fig.layout.xaxis.title.text == "轮"
+    assert_serialises(fig)
+
+
+def test_loss_accuracy_figure_empty():
+    fig = F.loss_accuracy_figure([])
+    assert isinstance(fig, go.Figure) and all(len(t.x) == 0 for t in fig.data)
+    assert_serialises(fig)
+
+
+def test_pe_figures_match_table():
+    table = positional_encoding_table(10, 8)
+    lines = F.pe_lines_figure(table, [0, 1, 5])
+    assert [t.name for t in lines.data] == ["dim 0 (sin)", "dim 1 (cos)", "dim 5 (cos)"]
+    for trace, d in zip(lines.data, [0, 1, 5], strict=True):
+        assert list(trace.x) == list(range(10))
+        np.testing.assert_allclose(trace.y, table[:, d].numpy(), atol=1e-6)
+
+    heat = F.pe_heatmap_figure(table)
+    np.testing.assert_allclose(z_of(heat.data[0]), table.numpy(), atol=1e-6)
+    assert (heat.data[0].zmin, heat.data[0].zmax) == (-1, 1)
+
+    sim = F.pe_similarity_figure(table)
+    np.testing.assert_allclose(z_of(sim.data[0]), (table @ table.T).numpy(), rtol=1e-5, atol=1e-5)
+    for fig in (lines, heat, sim):
+        assert_serialises(fig)
+
+
+def test_pe_lines_rejects_bad_dimension():
+    with pytest.raises(ValueError, match="dimension"):
+        F.pe_lines_figure(positional_encoding_table(4, 4), [4])
+
+
+def test_mask_figure():
+    mask = torch.tensor([[False, True, True], [False, False, True], [True, False, False], [False, False, False]])
+    fig = F.mask_figure(mask, ROWS, COLS, blocked_label="屏蔽", allowed_label="可见")
+    (trace,) = heatmaps(fig)
+    np.testing.assert_array_equal(z_of(trace), mask.int().numpy())
+    assert_token_axes(fig, trace, ROWS, COLS)
+    assert "屏蔽" in trace.colorbar.ticktext and "可见" in trace.colorbar.ticktext
+    assert np.array(trace.customdata)[0, 1, 2] == "屏蔽" and np.array(trace.customdata)[0, 0, 2] == "可见"
+    assert_serialises(fig)
+
+
+def test_score_figure_blocks_minus_infinity():
+    scores = torch.arange(12, dtype=torch.float32).view(4, 3) - 5  # (4, 3)
+    mask = torch.zeros(4, 3, dtype=torch.bool)
+    mask[0, 1:] = True
+    fig = F.score_figure(scores.masked_fill(mask, float("-inf")), ROWS, COLS, value_label="分数")
+    main, blocked = heatmaps(fig)
+    z = z_of(main)
+    assert z.shape == (4, 3) and not np.isinf(z).any()
+    assert np.isnan(z[mask.numpy()]).all()  # blocked cells are gaps
+    np.testing.assert_allclose(z[~mask.numpy()], scores[~mask].numpy())
+    text = np.array(blocked.text)
+    assert (text[mask.numpy()] == "−∞").all() and (text[~mask.numpy()] == "").all()
+    assert "−∞" in blocked.hovertemplate
+    assert np.array(main.text)[3, 0] == "4.00"  # small matrix: values written in cells
+    assert_token_axes(fig, main, ROWS, COLS)
+    assert_serialises(fig)
+
+
+def test_score_figure_mask_argument():
+    scores = torch.ones(4, 3)
+    mask = torch.eye(4, 3, dtype=torch.bool)
+    main, blocked = heatmaps(F.score_figure(scores, ROWS, COLS, mask=mask))
+    assert np.isnan(z_of(main)[mask.numpy()]).all()
+    assert (np.array(blocked.text)[mask.numpy()] == "−∞").all()
+
+
+def test_score_figure_large_has_no_cell_values():
+    n = F.SMALL + 1
+    fig = F.score_figure(torch.randn(n, n), [str(i) for i in range(n)], [str(i) for i in range(n)])
+    assert fig.data[0].text is None and len(heatmaps(fig)) == 1
+
+
+def test_attention_figure(softmax_attn):
+    fig = F.attention_figure(softmax_attn, ROWS, COLS, pad_rows=[3], pad_cols=[2], pad_note="灰色 = 填充")
+    (trace,) = heatmaps(fig)
+    z = z_of(trace)
+    assert z.shape == (4, 3) and (trace.zmin, trace.zmax) == (0, 1)
+    np.testing.assert_allclose(z.sum(axis=1), 1.0, atol=1e-6)
+    assert_token_axes(fig, trace, ROWS, COLS)
+    assert len(fig.layout.shapes) == 2  # one band per padding row/column
+    assert fig.layout.title.subtitle.text == "灰色 = 填充"
+    custom = np.array(trace.customdata)
+    assert custom[0, 2, 2] and custom[3, 0, 2] and not custom[0, 0, 2]  # hover says padding
+    assert_serialises(fig)
+
+
+def test_attention_grid_figure():
+    torch.manual_seed(1)
+    attn = torch.softmax(torch.randn(5, 4, 3), dim=-1)  # (H, Lq, Lk)
+    fig = F.attention_grid_figure(attn, ROWS, COLS, head_label="头")
+    traces = heatmaps(fig)
+    assert len(traces) == 5
+    assert sum(bool(t.showscale) for t in traces) == 1  # one shared colourbar
+    for h, trace in enumerate(traces):
+        assert (trace.zmin, trace.zmax) == (0, 1)
+        np.testing.assert_allclose(z_of(trace), attn[h].numpy(), atol=1e-6)
+        assert_token_axes(fig, trace, ROWS, COLS)
+        assert trace.hovertemplate == traces[0].hovertemplate.replace("头 1", f"头 {h + 1}")
+    assert [a.text for a in fig.layout.annotations] == [f"头 {h}" for h in range(1, 6)]
+    assert_serialises(fig)
+
+
+def test_source_attention_figure():
+    torch.manual_seed(2)
+    src = ["我", "你", "我", "P"]
+    w = torch.softmax(torch.randn(3, 4), dim=-1)  # (H, Ls)
+    fig = F.source_attention_figure(w, src, head_label="头", average_label="平均")
+    (trace,) = heatmaps(fig)
+    z = z_of(trace)
+    assert z.shape == (4, 4) and (trace.zmin, trace.zmax) == (0, 1)
+    np.testing.assert_allclose(z[:3], w.numpy(), atol=1e-6)
+    np.testing.assert_allclose(z[3], w.mean(0).numpy(), atol=1e-6)
+    assert_token_axes(fig, trace, ["头 1", "头 2", "头 3", "平均"], src)
+    assert_serialises(fig)
+
+
+def test_topk_figure():
+    probs = torch.tensor([0.05, 0.4, 0.1, 0.3, 0.15])
+    itos = ["P", "S", "E", "cat", "dog"]
+    fig = F.topk_figure(probs, itos, chosen_id=3, k=3)
+    (bar,) = fig.data
+    assert list(bar.x) == pytest.approx([0.4, 0.3, 0.15])  # sorted descending
+    assert list(fig.layout.yaxis.ticktext) == ["S", "cat", "dog"]
+    assert list(fig.layout.yaxis.tickvals) == [0, 1, 2] and list(bar.y) == [0, 1, 2]
+    colors = list(bar.marker.color)
+    assert colors[1] != colors[0] and colors[0] == colors[2]  # only the chosen token stands out
+    assert "%{x:.4f}" in bar.hovertemplate
+    assert_serialises(fig)
+
+
+def test_topk_figure_k_larger_than_vocab():
+    fig = F.topk_figure([0.5, 0.5], ["P", "S"], chosen_id=0, k=10)
+    assert len(fig.data[0].x) == 2
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: F.mask_figure(torch.zeros(4, 3, dtype=torch.bool), ROWS[:3], COLS),
+        lambda: F.score_figure(torch.zeros(4, 3), ROWS, COLS[:2]),
+        lambda: F.attention_figure(torch.zeros(4, 3), ROWS + ["c"], COLS),
+        lambda: F.attention_grid_figure(torch.zeros(2, 4, 3), ROWS, COLS + ["z"]),
+        lambda: F.source_attention_figure(torch.zeros(2, 3), ["a", "b"]),
+        lambda: F.topk_figure(torch.ones(3) / 3, ["a", "b"], 0),
+    ],
+)
+def test_mismatched_tokens_raise(build):
+    with pytest.raises(ValueError, match="token"):
+        build()
+
+
+def test_bad_shapes_and_indexes_raise():
+    with pytest.raises(ValueError, match="dimension"):
+        F.attention_figure(torch.zeros(2, 4, 3), ROWS, COLS)
+    with pytest.raises(ValueError, match="pad_cols"):
+        F.attention_figure(torch.zeros(4, 3), ROWS, COLS, pad_cols=[3])
+    with pytest.raises(ValueError, match="mask"):
+        F.score_figure(torch.zeros(4, 3), ROWS, COLS, mask=torch.zeros(3, 3, dtype=torch.bool))
+
+
+def test_accepts_numpy_lists_and_batch_dim():
+    a = [[0.5, 0.5, 0.0]] * 4
+    for attn in (a, np.array(a), torch.tensor([a])):  # (1, Lq, Lk) is squeezed
+        assert z_of(F.attention_figure(attn, ROWS, COLS).data[0]).shape == (4, 3)
+
+
+def test_nan_rows_serialise():
+    attn = torch.full((4, 3), math.nan)  # e.g. softmax over a fully blocked row
+    assert_serialises(F.attention_figure(attn, ROWS, COLS))
+
+
+def test_no_streamlit_import():
+    tree = ast.parse(Path(F.__file__).read_text(encoding="utf-8"))
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not any(name.split(".")[0] == "streamlit" for name in imported)
