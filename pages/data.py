@@ -7,7 +7,7 @@ from transformer.config import MAX_DATA_BYTES
 from transformer.data import SPECIALS, TOKENIZERS, check_pairs, format_pairs, parse_pairs
 from transformer.errors import DataError
 from ui.i18n import problem_text, t
-from ui.state import apply_editor_changes, set_pairs, page_setup
+from ui.state import apply_editor_changes, page_setup, set_pairs
 from ui.tables import make_data_tables, token_preview, vocab_table
 
 L = page_setup()
@@ -70,8 +70,13 @@ with right:
         st.success(t("data.ok", L))
 
     st.subheader(t("data.file", L))
-    mode = st.radio(t("data.upload_mode", L), ["replace", "append"], horizontal=True,
-                    format_func=lambda m: t(f"data.upload_{m}", L), key="upload_mode")
+    mode = st.radio(
+        t("data.upload_mode", L),
+        ["replace", "append"],
+        horizontal=True,
+        format_func=lambda m: t(f"data.upload_{m}", L),
+        key="upload_mode",
+    )
     upload = st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000), type=["csv", "tsv", "txt"], key="pairs_upload"
     )
@@ -89,8 +94,11 @@ with right:
         kind, text = ss.upload_message
         (st.error if kind == "error" else st.success)(text)
     st.download_button(
-        t("data.download", L), format_pairs(ss.pairs).encode("utf-8"), file_name="pairs.tsv",
-        mime="text/tab-separated-values", key="download_pairs",
+        t("data.download", L),
+        format_pairs(ss.pairs).encode("utf-8"),
+        file_name="pairs.tsv",
+        mime="text/tab-separated-values",
+        key="download_pairs",
     )
 
 valid = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]

@@ -5,7 +5,7 @@ import time
 import pandas as pd
 import streamlit as st
 
-from transformer import TrainConfig, Translator, TransformerConfig
+from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs, check_pairs
@@ -14,7 +14,7 @@ from transformer.figures import loss_accuracy_figure
 from transformer.model import parameter_count
 from transformer.train import train
 from ui.i18n import t
-from ui.state import CurrentModel, TrainingRun, bundled_model, current, set_model, page_setup
+from ui.state import CurrentModel, TrainingRun, bundled_model, current, page_setup, set_model
 
 L = page_setup()
 ss = st.session_state
@@ -42,8 +42,9 @@ with c1:
     st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", help=t("help.dropout", L))
 with c2:
     st.markdown(f"**{t('train.train_settings', L)}**")
-    st.select_slider(t("train.lr", L), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], key="lr", help=t("help.lr", L),
-                     format_func=lambda v: f"{v:g}")
+    st.select_slider(
+        t("train.lr", L), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], key="lr", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
+    )
     st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
     st.select_slider(t("train.batch_size", L), [1, 2, 4, 8, 16, 32, 64], key="batch_size", help=t("help.batch_size", L))
     st.number_input(t("train.seed", L), 0, 2**31 - 1, step=1, key="seed", help=t("help.seed", L))
@@ -74,13 +75,17 @@ def _finish(run: TrainingRun, stopped: bool) -> None:
     translator.summary["exact_match"] = sum(ok for *_, ok in results) / len(results)
     set_model(CurrentModel(translator, "trained", run.snapshots, run.pairs[0], results))
     ss.training = None
-    ss.last_training = {"stopped": stopped, "epochs": translator.summary.get("epochs", 0),
-                        "seconds": translator.summary.get("seconds", 0.0)}
+    ss.last_training = {
+        "stopped": stopped,
+        "epochs": translator.summary.get("epochs", 0),
+        "seconds": translator.summary.get("seconds", 0.0),
+    }
 
 
 b1, b2, _ = st.columns([2, 2, 6])
-start_clicked = b1.button(t("train.train", L), type="primary", disabled=bool(errors) or not pairs, key="train_button",
-                          width="stretch")
+start_clicked = b1.button(
+    t("train.train", L), type="primary", disabled=bool(errors) or not pairs, key="train_button", width="stretch"
+)
 running = start_clicked or ss.get("training") is not None
 b2.button(t("train.stop", L), on_click=_request_stop, disabled=not running, key="stop_button", width="stretch")
 if errors:
@@ -97,13 +102,24 @@ if run is not None:
             run.records.append(record)
             if record.snapshot is not None:
                 run.snapshots.append((record.epoch, record.snapshot))
-            progress_slot.progress(record.epoch / run.config.epochs,
-                                   text=t("train.progress", L, epoch=record.epoch, epochs=run.config.epochs,
-                                          loss=f"{record.loss:.4f}", acc=f"{record.accuracy:.0%}"))
+            progress_slot.progress(
+                record.epoch / run.config.epochs,
+                text=t(
+                    "train.progress",
+                    L,
+                    epoch=record.epoch,
+                    epochs=run.config.epochs,
+                    loss=f"{record.loss:.4f}",
+                    acc=f"{record.accuracy:.0%}",
+                ),
+            )
             if time.perf_counter() - last_draw > 0.3 or record.epoch == run.config.epochs:
-                chart_slot.plotly_chart(loss_accuracy_figure(
-                    [vars(r) for r in run.records], t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)),
-                    key=f"live_{record.epoch}")
+                chart_slot.plotly_chart(
+                    loss_accuracy_figure(
+                        [vars(r) for r in run.records], t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)
+                    ),
+                    key=f"live_{record.epoch}",
+                )
                 last_draw = time.perf_counter()
     _finish(run, stopped=run.stop_requested)
 
@@ -125,8 +141,9 @@ if summary.get("history"):
 if model.results is not None:
     exact = sum(ok for *_, ok in model.results)
     m1, m2, m3 = st.columns(3)
-    m1.metric(t("train.exact", L), f"{exact / len(model.results):.0%}", f"{exact}/{len(model.results)}",
-              delta_color="off")
+    m1.metric(
+        t("train.exact", L), f"{exact / len(model.results):.0%}", f"{exact}/{len(model.results)}", delta_color="off"
+    )
     m2.metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
     m3.metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
     st.dataframe(
@@ -134,7 +151,9 @@ if model.results is not None:
             [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in model.results],
             columns=[t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"],
         ),
-        hide_index=True, width="stretch", key="results_table",
+        hide_index=True,
+        width="stretch",
+        key="results_table",
     )
 
 # --- checkpoints ------------------------------------------------------------------------------------------
@@ -143,11 +162,18 @@ st.markdown(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
     data = model.cached("checkpoint", lambda: save_checkpoint(model.translator))
-    st.download_button(t("ckpt.download", L), data, file_name="transformer.safetensors",
-                       mime="application/octet-stream", key="download_model", width="stretch")
+    st.download_button(
+        t("ckpt.download", L),
+        data,
+        file_name="transformer.safetensors",
+        mime="application/octet-stream",
+        key="download_model",
+        width="stretch",
+    )
 with c2:
-    upload = st.file_uploader(t("ckpt.upload", L, mb=MAX_CHECKPOINT_BYTES // 1_000_000), type=["safetensors"],
-                              key="model_upload")
+    upload = st.file_uploader(
+        t("ckpt.upload", L, mb=MAX_CHECKPOINT_BYTES // 1_000_000), type=["safetensors"], key="model_upload"
+    )
     if upload is not None and upload.file_id != ss.get("model_upload_done"):
         ss.model_upload_done = upload.file_id
         try:

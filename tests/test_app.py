@@ -119,7 +119,7 @@ def test_a_bad_data_file_shows_an_error_and_keeps_the_table():
 def test_a_data_file_with_the_wrong_columns_is_refused():
     at = open_app()
     before = list(at.session_state.pairs)
-    at.file_uploader(key="pairs_upload").upload("pairs.csv", "a,b,c\nd,e,f\n".encode(), "text/csv").run()
+    at.file_uploader(key="pairs_upload").upload("pairs.csv", b"a,b,c\nd,e,f\n", "text/csv").run()
     assert any("expected 2 columns" in e for e in texts(at, "error"))
     assert at.session_state.pairs == before
 
@@ -147,8 +147,10 @@ def test_a_good_checkpoint_becomes_the_current_model_and_back_to_bundled():
     at.file_uploader(key="model_upload").upload("mine.safetensors", save_checkpoint(translator)).run()
     model = at.session_state.model
     assert model.source == "uploaded" and model.translator.config.d_model == 8
-    assert all(torch.equal(a, b) for a, b in zip(model.translator.model.state_dict().values(),
-                                                 translator.model.state_dict().values()))
+    assert all(
+        torch.equal(a, b)
+        for a, b in zip(model.translator.model.state_dict().values(), translator.model.state_dict().values())
+    )
     at.button(key="bundled_button").click().run()
     assert at.session_state.model.source == "bundled"
 
@@ -182,6 +184,9 @@ def test_settings_survive_a_page_switch():
 
 def test_editor_changes_are_applied_in_order():
     pairs = [("a", "A"), ("b", "B"), ("c", "C")]
-    changes = {"edited_rows": {0: {"target": "AA"}, 2: {"source": None}}, "deleted_rows": [1],
-               "added_rows": [{"source": "d"}]}
+    changes = {
+        "edited_rows": {0: {"target": "AA"}, 2: {"source": None}},
+        "deleted_rows": [1],
+        "added_rows": [{"source": "d"}],
+    }
     assert apply_editor_changes(pairs, changes) == [("a", "AA"), ("", "C"), ("d", "")]

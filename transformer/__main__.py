@@ -65,11 +65,19 @@ def _train(args: argparse.Namespace) -> None:
     pairs = _read_pairs(args.pairs, args.tokenizer)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     translator = Translator.create(
-        pairs, args.tokenizer, args.seed, d_model=args.d_model, d_ff=args.d_ff, n_heads=args.n_heads,
-        n_layers=args.n_layers, dropout=args.dropout,
+        pairs,
+        args.tokenizer,
+        args.seed,
+        d_model=args.d_model,
+        d_ff=args.d_ff,
+        n_heads=args.n_heads,
+        n_layers=args.n_layers,
+        dropout=args.dropout,
     )
-    print(f"{len(pairs)} pairs, {translator.model.num_parameters():,} parameters, "
-          f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens")
+    print(
+        f"{len(pairs)} pairs, {translator.model.num_parameters():,} parameters, "
+        f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
+    )
     every = max(1, cfg.epochs // 10)
     start = time.perf_counter()
     for record in train(translator, pairs, cfg):
@@ -83,8 +91,10 @@ def _train(args: argparse.Namespace) -> None:
         save_checkpoint(translator, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
-    print(f"done: loss {record.loss:.4f}, exact match {exact:.1%} ({sum(ok for *_, ok in results)}/{len(results)}), "
-          f"{seconds:.1f} s; saved {args.out}")
+    print(
+        f"done: loss {record.loss:.4f}, exact match {exact:.1%} ({sum(ok for *_, ok in results)}/{len(results)}), "
+        f"{seconds:.1f} s; saved {args.out}"
+    )
 
 
 def _translate(args: argparse.Namespace) -> None:
@@ -93,8 +103,11 @@ def _translate(args: argparse.Namespace) -> None:
         result = translator.translate(sentence, return_attn=False)
         print(result.text)
         if result.unknown:
-            print(f"  (unknown words read as {translator.src_vocab.itos[translator.src_vocab.unk_id]}: "
-                  f"{' '.join(result.unknown)})", file=sys.stderr)
+            print(
+                f"  (unknown words read as {translator.src_vocab.itos[translator.src_vocab.unk_id]}: "
+                f"{' '.join(result.unknown)})",
+                file=sys.stderr,
+            )
         if args.steps:
             for step in result.steps:
                 top = step.probs.topk(min(3, step.probs.numel()))

@@ -59,7 +59,9 @@ def _header(data: bytes) -> dict:
     try:
         header = json.loads(data[8 : 8 + size].decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
-        raise CheckpointError("the checkpoint header is not valid JSON: the file is damaged or not a checkpoint.") from None
+        raise CheckpointError(
+            "the checkpoint header is not valid JSON: the file is damaged or not a checkpoint."
+        ) from None
     if not isinstance(header, dict):
         raise CheckpointError("the checkpoint header is not a JSON object: the file is damaged or not a checkpoint.")
     body = len(data) - 8 - size
@@ -95,26 +97,33 @@ def _json_field(metadata: dict, key: str):
 
 
 def load_checkpoint(source: str | Path | bytes) -> Translator:
-    """A Translator from a path or the bytes of a .safetensors checkpoint; refuses anything else with CheckpointError."""
+    """A Translator from a .safetensors path or bytes; anything else is refused with CheckpointError."""
     if isinstance(source, (str, Path)):
         path = Path(source)
         try:
             if path.stat().st_size > MAX_CHECKPOINT_BYTES:
-                raise CheckpointError(f"{path.name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes; it is not a checkpoint of this app.")
+                raise CheckpointError(
+                    f"{path.name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes; it is not a checkpoint of this app."
+                )
             data = path.read_bytes()
         except OSError as exc:
             raise CheckpointError(f"cannot read {path}: {exc.strerror or exc}.") from None
     else:
         data = bytes(source)
     if len(data) > MAX_CHECKPOINT_BYTES:
-        raise CheckpointError(f"the file is larger than {MAX_CHECKPOINT_BYTES:,} bytes; it is not a checkpoint of this app.")
+        raise CheckpointError(
+            f"the file is larger than {MAX_CHECKPOINT_BYTES:,} bytes; it is not a checkpoint of this app."
+        )
     header = _header(data)
     metadata = header.get("__metadata__")
     if not isinstance(metadata, dict) or metadata.get("format") != FORMAT:
-        raise CheckpointError("this .safetensors file was not saved by this app: its metadata does not name our format.")
+        raise CheckpointError(
+            "this .safetensors file was not saved by this app: its metadata does not name our format."
+        )
     if metadata.get("format_version") != str(FORMAT_VERSION):
         raise CheckpointError(
-            f"checkpoint format version {metadata.get('format_version')!r} is not supported (this app reads {FORMAT_VERSION})."
+            f"checkpoint format version {metadata.get('format_version')!r} is not supported "
+            f"(this app reads {FORMAT_VERSION})."
         )
     try:
         cfg = TransformerConfig.from_dict(_json_field(metadata, "config"))

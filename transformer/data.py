@@ -26,7 +26,11 @@ _AUTO = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+(?:['’][^\W{_CJK}]+)*|[^\w\s]", re.
 
 
 def tokenize(text: str, mode: str = "auto") -> list[str]:
-    """Split a sentence into tokens: 'auto' (CJK by character, other words by space and punctuation), 'whitespace' or 'char'."""
+    """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char'.
+
+    'auto' makes every CJK character a token, spaces or not, and splits other text on whitespace with
+    punctuation split off, so "I love you." → I love you .
+    """
     if mode == "auto":
         return _AUTO.findall(text)
     if mode == "whitespace":
@@ -196,7 +200,22 @@ def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[P
     return problems + warnings
 
 
-_HEADER_WORDS = {"source", "target", "src", "tgt", "input", "output", "源", "目标", "源语言", "目标语言", "中文", "英文", "english", "chinese"}
+_HEADER_WORDS = {
+    "source",
+    "target",
+    "src",
+    "tgt",
+    "input",
+    "output",
+    "源",
+    "目标",
+    "源语言",
+    "目标语言",
+    "中文",
+    "英文",
+    "english",
+    "chinese",
+}
 
 
 def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]:

@@ -97,7 +97,9 @@ greedy_decoder = greedy_decode  # the tutorials' name
 
 
 @torch.no_grad()
-def greedy_decode_batch(model: Transformer, enc_inputs: torch.Tensor, tgt_vocab: Vocab, max_len: int = MAX_DECODE_LEN) -> list[list[str]]:
+def greedy_decode_batch(
+    model: Transformer, enc_inputs: torch.Tensor, tgt_vocab: Vocab, max_len: int = MAX_DECODE_LEN
+) -> list[list[str]]:
     """Greedy output tokens (without S/E) for every row of enc_inputs (B, Ls) at once; no records."""
     was_training = model.training
     model.eval()

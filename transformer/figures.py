@@ -134,8 +134,16 @@ def _mark_padding(fig: go.Figure, trace, pad_rows: list[int], pad_cols: list[int
     bands += [(-0.5, n_rows - 0.5, j - 0.5, j + 0.5) for j in pad_cols]
     for y0, y1, x0, x1 in bands:
         fig.add_shape(
-            type="rect", xref=xref, yref=yref, x0=x0, x1=x1, y0=y0, y1=y1, layer="above",
-            fillcolor=PAD_FILL, line=dict(color=PAD_LINE, width=1, dash="dot"),
+            type="rect",
+            xref=xref,
+            yref=yref,
+            x0=x0,
+            x1=x1,
+            y0=y0,
+            y1=y1,
+            layer="above",
+            fillcolor=PAD_FILL,
+            line=dict(color=PAD_LINE, width=1, dash="dot"),
         )
 
 
@@ -150,8 +158,11 @@ def _pad_extra(n_rows: int, n_cols: int, pad_rows: list[int], pad_cols: list[int
 def _note(fig: go.Figure, text: str) -> None:
     """A small grey subtitle under the title (used to explain padding bands)."""
     top = fig.layout.margin.t or 0
-    fig.update_layout(title_subtitle=dict(text=text, font=dict(size=12, color="#666666")),
-                      margin=dict(t=max(top, 80)), height=(fig.layout.height or 0) + max(0, 80 - top))
+    fig.update_layout(
+        title_subtitle=dict(text=text, font=dict(size=12, color="#666666")),
+        margin=dict(t=max(top, 80)),
+        height=(fig.layout.height or 0) + max(0, 80 - top),
+    )
 
 
 def _colorbar(title: str = "", **kw) -> dict:
@@ -174,19 +185,39 @@ def loss_accuracy_figure(
     acc = [float(get(h, "accuracy")) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=epochs, y=loss, name=loss_label, mode=mode, line=dict(color="#1f77b4"),
-        hovertemplate=f"{loss_label}: %{{y:.4f}}<extra></extra>",
-    ))
-    fig.add_trace(go.Scatter(
-        x=epochs, y=acc, name=accuracy_label, mode=mode, yaxis="y2", line=dict(color="#ff7f0e"),
-        hovertemplate=f"{accuracy_label}: %{{y:.1%}}<extra></extra>",
-    ))
+    fig.add_trace(
+        go.Scatter(
+            x=epochs,
+            y=loss,
+            name=loss_label,
+            mode=mode,
+            line=dict(color="#1f77b4"),
+            hovertemplate=f"{loss_label}: %{{y:.4f}}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=epochs,
+            y=acc,
+            name=accuracy_label,
+            mode=mode,
+            yaxis="y2",
+            line=dict(color="#ff7f0e"),
+            hovertemplate=f"{accuracy_label}: %{{y:.1%}}<extra></extra>",
+        )
+    )
     fig.update_layout(
         xaxis=dict(title=dict(text=epoch_label)),
         yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
-        yaxis2=dict(title=dict(text=accuracy_label), overlaying="y", side="right", range=[0, 1.04],
-                    tickvals=[0, 0.25, 0.5, 0.75, 1], tickformat=".0%", showgrid=False),
+        yaxis2=dict(
+            title=dict(text=accuracy_label),
+            overlaying="y",
+            side="right",
+            range=[0, 1.04],
+            tickvals=[0, 0.25, 0.5, 0.75, 1],
+            tickformat=".0%",
+            showgrid=False,
+        ),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
         hovermode="x unified",
     )
@@ -212,10 +243,15 @@ def pe_lines_figure(
         if not 0 <= d < t.shape[1]:
             raise ValueError(f"dimension {d} is outside 0..{t.shape[1] - 1}.")
         name = f"{dim_label} {d} ({'sin' if d % 2 == 0 else 'cos'})"
-        fig.add_trace(go.Scatter(
-            x=positions, y=t[:, d].tolist(), name=name, mode="lines",
-            hovertemplate=f"{name}<br>{position_label}: %{{x}}<br>{value_label}: %{{y:.4f}}<extra></extra>",
-        ))
+        fig.add_trace(
+            go.Scatter(
+                x=positions,
+                y=t[:, d].tolist(),
+                name=name,
+                mode="lines",
+                hovertemplate=f"{name}<br>{position_label}: %{{x}}<br>{value_label}: %{{y:.4f}}<extra></extra>",
+            )
+        )
     fig.update_layout(
         xaxis=dict(title=dict(text=position_label), gridcolor="#eeeeee"),
         yaxis=dict(title=dict(text=value_label), range=[-1.1, 1.1], gridcolor="#eeeeee", zerolinecolor="#cccccc"),
@@ -229,11 +265,21 @@ def pe_heatmap_figure(
 ) -> go.Figure:
     """The positional-encoding table as a positions × dimensions heatmap, diverging colours −1..1."""
     t = _floats(table, 2, "table")  # (L, D)
-    fig = go.Figure(go.Heatmap(
-        z=t.tolist(), x=list(range(t.shape[1])), y=list(range(t.shape[0])),
-        zmin=-1, zmax=1, zmid=0, colorscale="RdBu_r", colorbar=_colorbar(value_label),
-        hovertemplate=f"{position_label}: %{{y}}<br>{dim_label}: %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>",
-    ))
+    fig = go.Figure(
+        go.Heatmap(
+            z=t.tolist(),
+            x=list(range(t.shape[1])),
+            y=list(range(t.shape[0])),
+            zmin=-1,
+            zmax=1,
+            zmid=0,
+            colorscale="RdBu_r",
+            colorbar=_colorbar(value_label),
+            hovertemplate=(
+                f"{position_label}: %{{y}}<br>{dim_label}: %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"
+            ),
+        )
+    )
     fig.update_layout(
         xaxis=dict(title=dict(text=dim_label), showgrid=False, zeroline=False),
         yaxis=dict(title=dict(text=position_label), autorange="reversed", showgrid=False, zeroline=False),
@@ -246,15 +292,29 @@ def pe_similarity_figure(table, title="", position_label="position", value_label
     t = _floats(table, 2, "table")  # (L, D)
     sim = t @ t.T  # (L, L)
     n = sim.shape[0]
-    fig = go.Figure(go.Heatmap(
-        z=sim.tolist(), x=list(range(n)), y=list(range(n)), colorscale="Viridis", colorbar=_colorbar(value_label),
-        hovertemplate=(f"{position_label} %{{y}} · {position_label} %{{x}}<br>"
-                       f"{value_label}: %{{z:.4f}}<extra></extra>"),
-    ))
+    fig = go.Figure(
+        go.Heatmap(
+            z=sim.tolist(),
+            x=list(range(n)),
+            y=list(range(n)),
+            colorscale="Viridis",
+            colorbar=_colorbar(value_label),
+            hovertemplate=(
+                f"{position_label} %{{y}} · {position_label} %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"
+            ),
+        )
+    )
     fig.update_layout(
         xaxis=dict(title=dict(text=position_label), showgrid=False, zeroline=False, constrain="domain"),
-        yaxis=dict(title=dict(text=position_label), autorange="reversed", showgrid=False, zeroline=False,
-                   scaleanchor="x", scaleratio=1, constrain="domain"),
+        yaxis=dict(
+            title=dict(text=position_label),
+            autorange="reversed",
+            showgrid=False,
+            zeroline=False,
+            scaleanchor="x",
+            scaleratio=1,
+            constrain="domain",
+        ),
     )
     return _layout(fig, title, _height(n, cell=8, extra=120, lo=300, hi=520))
 
@@ -263,8 +323,14 @@ def pe_similarity_figure(table, title="", position_label="position", value_label
 
 
 def mask_figure(
-    mask, row_tokens, col_tokens, title="", blocked_label="blocked", allowed_label="allowed",
-    row_label="query", col_label="key",
+    mask,
+    row_tokens,
+    col_tokens,
+    title="",
+    blocked_label="blocked",
+    allowed_label="allowed",
+    row_label="query",
+    col_label="key",
 ) -> go.Figure:
     """A boolean mask [Lq, Lk] (True = blocked) in two colours, with a colourbar naming them."""
     m = _array(mask, 2, "mask").astype(bool)  # (Lq, Lk)
@@ -272,10 +338,22 @@ def mask_figure(
     cols = _tokens(col_tokens, m.shape[1], "col_tokens", "columns")
     scale = [[0, ALLOWED_COLOR], [0.5, ALLOWED_COLOR], [0.5, BLOCKED_COLOR], [1, BLOCKED_COLOR]]
     trace = _matrix_trace(
-        m.astype(int), rows, cols, extra=np.where(m, blocked_label, allowed_label).astype(object),
-        zmin=0, zmax=1, colorscale=scale, name=title or "mask",
-        colorbar=_colorbar(tickmode="array", tickvals=[0.25, 0.75], ticktext=[allowed_label, blocked_label], len=0.5,
-                           yanchor="top", y=1),
+        m.astype(int),
+        rows,
+        cols,
+        extra=np.where(m, blocked_label, allowed_label).astype(object),
+        zmin=0,
+        zmax=1,
+        colorscale=scale,
+        name=title or "mask",
+        colorbar=_colorbar(
+            tickmode="array",
+            tickvals=[0.25, 0.75],
+            ticktext=[allowed_label, blocked_label],
+            len=0.5,
+            yanchor="top",
+            y=1,
+        ),
         hovertemplate=_hover(row_label, col_label, "<b>%{customdata[2]}</b>"),
     )
     fig = go.Figure(trace)
@@ -284,8 +362,16 @@ def mask_figure(
 
 
 def score_figure(
-    values, row_tokens, col_tokens, title="", value_label="score", mask=None, blocked_label="blocked",
-    row_label="query", col_label="key", colorscale=None,
+    values,
+    row_tokens,
+    col_tokens,
+    title="",
+    value_label="score",
+    mask=None,
+    blocked_label="blocked",
+    row_label="query",
+    col_label="key",
+    colorscale=None,
 ) -> go.Figure:
     """A real-valued [Lq, Lk] matrix; −∞ (or mask=True) cells are drawn dark with the text "−∞"."""
     v = _floats(values, 2, "values")  # (Lq, Lk)
@@ -304,27 +390,52 @@ def score_figure(
     diverging = colorscale == "RdBu_r"
     text = _cell_text(shown)
     main = _matrix_trace(
-        shown, rows, cols, name=value_label, colorscale=colorscale, zmid=0 if diverging else None,
-        colorbar=_colorbar(value_label), hoverongaps=False,
-        text=text, texttemplate="%{text}" if text else None,
+        shown,
+        rows,
+        cols,
+        name=value_label,
+        colorscale=colorscale,
+        zmid=0 if diverging else None,
+        colorbar=_colorbar(value_label),
+        hoverongaps=False,
+        text=text,
+        texttemplate="%{text}" if text else None,
         hovertemplate=_hover(row_label, col_label, f"{value_label}: %{{z:.4f}}"),
     )
     fig = go.Figure(main)
     if blocked.any():
         # second trace: only the blocked cells, one dark colour, "−∞" written in each
-        fig.add_trace(_matrix_trace(
-            np.where(blocked, 0.0, np.nan), rows, cols, name=blocked_label,
-            colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]], showscale=False, hoverongaps=False,
-            text=np.where(blocked, NEG_INF, "").tolist(), texttemplate="%{text}", textfont=dict(color="white"),
-            hovertemplate=_hover(row_label, col_label, f"{value_label}: {NEG_INF} ({blocked_label})"),
-        ))
+        fig.add_trace(
+            _matrix_trace(
+                np.where(blocked, 0.0, np.nan),
+                rows,
+                cols,
+                name=blocked_label,
+                colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
+                showscale=False,
+                hoverongaps=False,
+                text=np.where(blocked, NEG_INF, "").tolist(),
+                texttemplate="%{text}",
+                textfont=dict(color="white"),
+                hovertemplate=_hover(row_label, col_label, f"{value_label}: {NEG_INF} ({blocked_label})"),
+            )
+        )
     _token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     return _layout(fig, title, _height(len(rows)))
 
 
 def attention_figure(
-    attn, row_tokens, col_tokens, title="", pad_rows=(), pad_cols=(), value_label="weight",
-    row_label="query", col_label="key", pad_label="padding", pad_note="grey bands = padding",
+    attn,
+    row_tokens,
+    col_tokens,
+    title="",
+    pad_rows=(),
+    pad_cols=(),
+    value_label="weight",
+    row_label="query",
+    col_label="key",
+    pad_label="padding",
+    pad_note="grey bands = padding",
 ) -> go.Figure:
     """Attention weights [Lq, Lk] on a fixed 0..1 colour scale; padding rows/columns shaded grey."""
     a = _floats(attn, 2, "attn")  # (Lq, Lk)
@@ -333,12 +444,22 @@ def attention_figure(
     pr = _indexes(pad_rows, a.shape[0], "pad_rows")
     pc = _indexes(pad_cols, a.shape[1], "pad_cols")
     text = _cell_text(a)
-    fig = go.Figure(_matrix_trace(
-        a, rows, cols, extra=_pad_extra(*a.shape, pr, pc, pad_label), name=value_label,
-        zmin=0, zmax=1, colorscale=ATTN_COLORS, colorbar=_colorbar(value_label),
-        text=text, texttemplate="%{text}" if text else None,
-        hovertemplate=_hover(row_label, col_label, f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"),
-    ))
+    fig = go.Figure(
+        _matrix_trace(
+            a,
+            rows,
+            cols,
+            extra=_pad_extra(*a.shape, pr, pc, pad_label),
+            name=value_label,
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            colorbar=_colorbar(value_label),
+            text=text,
+            texttemplate="%{text}" if text else None,
+            hovertemplate=_hover(row_label, col_label, f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"),
+        )
+    )
     _token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     _mark_padding(fig, fig.data[0], pr, pc, *a.shape)
     _layout(fig, title, _height(len(rows)))
@@ -348,8 +469,18 @@ def attention_figure(
 
 
 def attention_grid_figure(
-    attn, row_tokens, col_tokens, head_label="head", title="", pad_rows=(), pad_cols=(), value_label="weight",
-    row_label="query", col_label="key", pad_label="padding", pad_note="grey bands = padding",
+    attn,
+    row_tokens,
+    col_tokens,
+    head_label="head",
+    title="",
+    pad_rows=(),
+    pad_cols=(),
+    value_label="weight",
+    row_label="query",
+    col_label="key",
+    pad_label="padding",
+    pad_note="grey bands = padding",
 ) -> go.Figure:
     """One attention heatmap per head of attn [H, Lq, Lk], up to 4 per row, sharing one 0..1 colourbar."""
     a = _floats(attn, 3, "attn")  # (H, Lq, Lk)
@@ -364,15 +495,26 @@ def attention_grid_figure(
     gap = min(130, 40 + 7 * max((len(c) for c in cols), default=1))  # px between grid rows: tick labels + title
     plot_px = grid_rows * per_plot + (grid_rows - 1) * gap
     fig = make_subplots(
-        rows=grid_rows, cols=grid_cols, subplot_titles=[f"{head_label} {h + 1}" for h in range(n_heads)],
-        horizontal_spacing=0.08, vertical_spacing=gap / plot_px if grid_rows > 1 else 0.0,
+        rows=grid_rows,
+        cols=grid_cols,
+        subplot_titles=[f"{head_label} {h + 1}" for h in range(n_heads)],
+        horizontal_spacing=0.08,
+        vertical_spacing=gap / plot_px if grid_rows > 1 else 0.0,
     )
     extra = _pad_extra(n_rows, n_cols, pr, pc, pad_label)
     value = "%{z:.4f}%{customdata[2]}"
     for h in range(n_heads):
         trace = _matrix_trace(
-            a[h], rows, cols, extra=extra, name=f"{head_label} {h + 1}",
-            zmin=0, zmax=1, colorscale=ATTN_COLORS, showscale=h == 0, colorbar=_colorbar(value_label),
+            a[h],
+            rows,
+            cols,
+            extra=extra,
+            name=f"{head_label} {h + 1}",
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            showscale=h == 0,
+            colorbar=_colorbar(value_label),
             hovertemplate=_hover(row_label, col_label, f"{head_label} {h + 1} · {value_label}: {value}"),
         )
         fig.add_trace(trace, row=h // grid_cols + 1, col=h % grid_cols + 1)
@@ -386,8 +528,14 @@ def attention_grid_figure(
 
 
 def source_attention_figure(
-    weights, src_tokens, head_label="head", average_label="average", title="", value_label="weight",
-    source_label="source", pad_cols=(),
+    weights,
+    src_tokens,
+    head_label="head",
+    average_label="average",
+    title="",
+    value_label="weight",
+    source_label="source",
+    pad_cols=(),
 ) -> go.Figure:
     """Cross-attention of the newest decoder position, weights [H, Ls]: one row per head plus their average."""
     w = _floats(weights, 2, "weights")  # (H, Ls)
@@ -396,15 +544,32 @@ def source_attention_figure(
     z = np.vstack([w, w.mean(axis=0, keepdims=True)])  # (H+1, Ls)
     rows = [f"{head_label} {h + 1}" for h in range(w.shape[0])] + [average_label]
     text = _cell_text(z)
-    fig = go.Figure(_matrix_trace(
-        z, rows, cols, name=value_label, zmin=0, zmax=1, colorscale=ATTN_COLORS, colorbar=_colorbar(value_label),
-        text=text, texttemplate="%{text}" if text else None,
-        hovertemplate=_hover("", source_label, f"{value_label}: %{{z:.4f}}"),
-    ))
+    fig = go.Figure(
+        _matrix_trace(
+            z,
+            rows,
+            cols,
+            name=value_label,
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            colorbar=_colorbar(value_label),
+            text=text,
+            texttemplate="%{text}" if text else None,
+            hovertemplate=_hover("", source_label, f"{value_label}: %{{z:.4f}}"),
+        )
+    )
     _token_axes(fig, fig.data[0], rows, cols, "", source_label)
     _mark_padding(fig, fig.data[0], [], pc, *z.shape)
-    fig.add_shape(type="line", x0=-0.5, x1=len(cols) - 0.5, y0=len(rows) - 1.5, y1=len(rows) - 1.5,
-                  line=dict(color="#333333", width=2), layer="above")  # separates the average row
+    fig.add_shape(
+        type="line",
+        x0=-0.5,
+        x1=len(cols) - 0.5,
+        y0=len(rows) - 1.5,
+        y1=len(rows) - 1.5,
+        line=dict(color="#333333", width=2),
+        layer="above",
+    )  # separates the average row
     return _layout(fig, title, _height(len(rows), extra=120, lo=180))
 
 
@@ -412,7 +577,13 @@ def source_attention_figure(
 
 
 def topk_figure(
-    probs, itos: Sequence[str], chosen_id: int, k=5, title="", prob_label="probability", token_label="token",
+    probs,
+    itos: Sequence[str],
+    chosen_id: int,
+    k=5,
+    title="",
+    prob_label="probability",
+    token_label="token",
     chosen_label="chosen",
 ) -> go.Figure:
     """Horizontal bars of the k most probable tokens, most probable on top, the chosen token in red."""
@@ -422,17 +593,31 @@ def topk_figure(
     top = np.argsort(-p, kind="stable")[:k].tolist()
     is_chosen = [i == int(chosen_id) for i in top]
     tokens = [vocab[i] for i in top]
-    fig = go.Figure(go.Bar(
-        x=[float(p[i]) for i in top], y=list(range(k)), orientation="h", name=prob_label,
-        marker=dict(color=[CHOSEN_COLOR if c else OTHER_COLOR for c in is_chosen]),
-        text=[f"{p[i]:.3f}" for i in top], textposition="auto",
-        customdata=[[t, f" ({chosen_label})" if c else ""] for t, c in zip(tokens, is_chosen, strict=True)],
-        hovertemplate=f"{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{x:.4f}}<extra></extra>",
-    ))
+    fig = go.Figure(
+        go.Bar(
+            x=[float(p[i]) for i in top],
+            y=list(range(k)),
+            orientation="h",
+            name=prob_label,
+            marker=dict(color=[CHOSEN_COLOR if c else OTHER_COLOR for c in is_chosen]),
+            text=[f"{p[i]:.3f}" for i in top],
+            textposition="auto",
+            customdata=[[t, f" ({chosen_label})" if c else ""] for t, c in zip(tokens, is_chosen, strict=True)],
+            hovertemplate=(
+                f"{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{x:.4f}}<extra></extra>"
+            ),
+        )
+    )
     fig.update_layout(
         xaxis=dict(title=dict(text=prob_label), range=[0, 1], gridcolor="#eeeeee"),
-        yaxis=dict(tickmode="array", tickvals=list(range(k)), ticktext=tokens, autorange="reversed",
-                   title=dict(text=token_label), automargin=True),
+        yaxis=dict(
+            tickmode="array",
+            tickvals=list(range(k)),
+            ticktext=tokens,
+            autorange="reversed",
+            title=dict(text=token_label),
+            automargin=True,
+        ),
         showlegend=False,
     )
     return _layout(fig, title, _height(k, cell=30, extra=100, lo=180, hi=480))

@@ -80,7 +80,7 @@ class MultiHeadAttention(nn.Module):
         self.fc = nn.Linear(n_heads * d_v, d_model)
 
     def forward(self, input_Q, input_K, input_V, attn_mask, return_attn: bool = False):
-        """(output (B, Lq, D), weights (B, H, Lq, Lk) or None, scores or None); attn_mask (B, Lq, Lk), True = blocked."""
+        """(output (B, Lq, D), weights (B, H, Lq, Lk) or None, scores or None); attn_mask True = blocked."""
         B, H = input_Q.size(0), self.n_heads
         Q = self.W_Q(input_Q).view(B, -1, H, self.d_k).transpose(1, 2)  # (B, H, Lq, d_k)
         K = self.W_K(input_K).view(B, -1, H, self.d_k).transpose(1, 2)  # (B, H, Lk, d_k)

@@ -74,7 +74,9 @@ def train(
         snapshot = None
         if snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
             snapshot = translator.attention_maps(*pairs[snapshot_pair])
-        record = EpochRecord(start_epoch + epoch, total_loss / counted, correct / counted, time.perf_counter() - start, snapshot)
+        record = EpochRecord(
+            start_epoch + epoch, total_loss / counted, correct / counted, time.perf_counter() - start, snapshot
+        )
         history.append({"epoch": record.epoch, "loss": record.loss, "accuracy": record.accuracy})
         translator.summary.update(
             epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=start_seconds + record.seconds

@@ -68,9 +68,7 @@ class Translator:
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
         """(source, reference, greedy output, output == reference token for token) for every pair."""
         outputs = self.translate_all([s for s, _ in pairs])
-        return [
-            (s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)
-        ]
+        return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
     @torch.no_grad()
     def attention_maps(self, source: str, target: str) -> AttentionMaps:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from transformer import TrainConfig, Translator, TransformerConfig
+from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs
 from transformer.model import AttentionMaps
