@@ -14,5 +14,9 @@ L = lang()
 pages = [
     st.Page("pages/data.py", title=t("nav.data", L), icon="📝", default=True),
     st.Page("pages/train.py", title=t("nav.train", L), icon="🏋️"),
+    st.Page("pages/positional_encoding.py", title=t("nav.pe", L), icon="〰️"),
+    st.Page("pages/masks.py", title=t("nav.masks", L), icon="🎭"),
+    st.Page("pages/attention.py", title=t("nav.attention", L), icon="🔦"),
+    st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
 ]
 st.navigation(pages).run()

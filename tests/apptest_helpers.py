@@ -19,7 +19,14 @@ def _init_as_server(self, *args, **kwargs):
 
 PagesManager.__init__ = _init_as_server
 
-PAGES = ["pages/data.py", "pages/train.py"]
+PAGES = [
+    "pages/data.py",
+    "pages/train.py",
+    "pages/positional_encoding.py",
+    "pages/masks.py",
+    "pages/attention.py",
+    "pages/decoding.py",
+]
 
 
 def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:

@@ -10,6 +10,7 @@ from .errors import ConfigError
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
 MAX_PAIRS = 200  # most sentence pairs in one dataset
+MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_POSITIONS = 128  # rows in the positional-encoding table
 MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -52,7 +53,10 @@ def train(
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")
     n = enc_inputs.size(0)
+    ls, lt = (int(t[snapshot_pair].ne(PAD_ID).sum()) for t in (enc_inputs, dec_inputs))
+    snap_enc, snap_dec = enc_inputs[snapshot_pair, :ls][None], dec_inputs[snapshot_pair, :lt][None]  # (1, ls), (1, lt)
     history = translator.summary.setdefault("history", [])
+    translator.summary["train_config"] = {k: v for k, v in dataclasses.asdict(cfg).items() if k != "device"}
     start_epoch = translator.summary.get("epochs", 0)
     start_seconds = translator.summary.get("seconds", 0.0)
     start = time.perf_counter()
@@ -73,7 +77,7 @@ def train(
             counted += tokens
         snapshot = None
         if snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
-            snapshot = translator.attention_maps(*pairs[snapshot_pair])
+            snapshot = translator.attention_maps(snap_enc, snap_dec)
         record = EpochRecord(
             start_epoch + epoch, total_loss / counted, correct / counted, time.perf_counter() - start, snapshot
         )

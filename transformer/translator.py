@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
-from .data import Batch, Vocab, build_vocabs, make_data, tokenize
+from .data import PAD, Batch, Vocab, build_vocabs, make_data, tokenize
 from .decode import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer
@@ -71,14 +71,46 @@ class Translator:
         return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
     @torch.no_grad()
-    def attention_maps(self, source: str, target: str) -> AttentionMaps:
-        """Every attention map of one teacher-forced pair (eval mode), tensors on the CPU with batch size 1."""
+    def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
+        """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
         was_training = self.model.training
         self.model.eval()
         try:
-            batch = make_data([(source, target)], self.src_vocab, self.tgt_vocab, self.tokenizer)
             device = next(self.model.parameters()).device
-            _, maps = self.model(batch.enc_inputs.to(device), batch.dec_inputs.to(device), return_attn=True)
+            _, maps = self.model(enc_inputs.to(device), dec_inputs.to(device), return_attn=True)
         finally:
             self.model.train(was_training)
         return AttentionMaps(**{k: [t.cpu() for t in v] for k, v in vars(maps).items()})
+
+    def inspect(self, source: str, target: str | None = None, src_pad: int = 0, tgt_pad: int = 0) -> Inspection:
+        """The tensors and attention maps of one sentence: teacher-forced on target, or on the model's own greedy
+        output when target is None; src_pad / tgt_pad add padding positions, as in a batch with longer sentences."""
+        enc_input, src_tokens, unknown = self.encode_source(source)
+        if target is None:
+            out = greedy_decode(self.model, enc_input, self.tgt_vocab, return_attn=False)
+            tgt_ids = self.tgt_vocab.encode(out.tokens)[0]
+        else:
+            tgt_ids, _ = self.tgt_vocab.encode(tokenize(target, self.tokenizer))
+        pad = self.src_vocab.stoi[PAD]
+        enc_inputs = torch.tensor([enc_input[0].tolist() + [pad] * src_pad])  # (1, Ls)
+        dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [pad] * tgt_pad])  # (1, Lt)
+        return Inspection(
+            enc_inputs=enc_inputs,
+            dec_inputs=dec_inputs,
+            src_tokens=self.src_vocab.decode(enc_inputs[0]),
+            dec_tokens=self.tgt_vocab.decode(dec_inputs[0]),
+            maps=self.attention_maps(enc_inputs, dec_inputs),
+            unknown=unknown,
+        )
+
+
+@dataclass(frozen=True)
+class Inspection:
+    """One sentence pair as the model sees it: the input ids and tokens, and every attention map (batch of 1)."""
+
+    enc_inputs: torch.Tensor  # (1, Ls)
+    dec_inputs: torch.Tensor  # (1, Lt): S + target
+    src_tokens: list[str]  # Ls tokens as the model reads them (unknown words as <unk>, padding as P)
+    dec_tokens: list[str]  # Lt tokens
+    maps: AttentionMaps
+    unknown: list[str]  # source words not in the vocabulary

@@ -216,6 +216,241 @@ STRINGS: dict[str, dict[str, str]] = {
     "ckpt.loaded": {"en": "Loaded {name}; it is now the current model.", "zh": "已载入 {name}，它现在是当前模型。"},
     "ckpt.bundled": {"en": "Back to the bundled model", "zh": "恢复内置模型"},
     "ckpt.bundled_back": {"en": "The bundled model is the current model again.", "zh": "已恢复为内置模型。"},
+    # shared by the looking-inside pages
+    "computed_by": {"en": "Computed by `{names}`", "zh": "计算函数：`{names}`"},
+    "pick.mode": {"en": "Sentence", "zh": "句子"},
+    "pick.dataset": {"en": "from the dataset", "zh": "从数据集中选"},
+    "pick.typed": {"en": "type a source sentence", "zh": "输入一个源句"},
+    "pick.pair": {"en": "Pair", "zh": "句子对"},
+    "pick.unknown": {
+        "en": "Not in the model's vocabulary, read as `<unk>`: {words}. Translation still runs.",
+        "zh": "这些词不在模型的词表里，按 `<unk>` 处理：{words}。仍然可以翻译。",
+    },
+    "fig.query": {"en": "query", "zh": "查询 (query)"},
+    "fig.key": {"en": "key", "zh": "键 (key)"},
+    "fig.weight": {"en": "weight", "zh": "权重"},
+    "fig.padding": {"en": "padding", "zh": "填充"},
+    "fig.pad_note": {"en": "grey bands = padding (P)", "zh": "灰色条带 = 填充 (P)"},
+    # positional encoding page
+    "pe.title": {"en": "Positional encoding", "zh": "位置编码"},
+    "pe.intro": {
+        "en": "Attention by itself does not know word order. Before the first layer the model adds a fixed vector to "
+        "each token embedding that depends only on the position: sines and cosines whose wavelengths grow from "
+        "2π to 10000·2π across the dimensions.",
+        "zh": "注意力本身不知道词的顺序。在第一层之前，模型给每个词嵌入加上一个只取决于位置的固定向量："
+        "各个维度是正弦和余弦，波长从 2π 增长到 10000·2π。",
+    },
+    "pe.d_model_help": {"en": "The current model uses d_model = {d}.", "zh": "当前模型的 d_model = {d}。"},
+    "pe.positions": {"en": "positions", "zh": "位置数"},
+    "pe.not_model": {
+        "en": "The current model uses d_model = {d}; this table is computed for comparison.",
+        "zh": "当前模型的 d_model = {d}；这里的表是为了对比而计算的。",
+    },
+    "pe.dims": {"en": "Dimensions to draw", "zh": "要画的维度"},
+    "pe.lines": {"en": "PE(pos, dimension) against position", "zh": "PE(pos, 维度) 随位置的变化"},
+    "pe.lines_intro": {
+        "en": "Low dimensions oscillate fast and tell neighbouring positions apart; high dimensions change slowly "
+        "and tell far-apart positions apart. Each sin dimension 2i has a cos partner 2i+1 of the same wavelength.",
+        "zh": "低维变化快，用来区分相邻的位置；高维变化慢，用来区分相距较远的位置。每个正弦维度 2i 都有一个波长相同的余弦维度 2i+1。",
+    },
+    "pe.position": {"en": "position", "zh": "位置"},
+    "pe.value": {"en": "value", "zh": "数值"},
+    "pe.dim": {"en": "dim", "zh": "维度"},
+    "pe.dimension": {"en": "dimension", "zh": "维度"},
+    "pe.heatmap": {"en": "The whole table", "zh": "整张表"},
+    "pe.heatmap_intro": {
+        "en": "One row per position, one column per dimension.",
+        "zh": "每一行是一个位置，每一列是一个维度。",
+    },
+    "pe.similarity": {"en": "Similarity between positions", "zh": "位置之间的相似度"},
+    "pe.similarity_intro": {
+        "en": "The dot product of two positions' vectors is largest on the diagonal and falls off with distance: "
+        "nearby positions look alike, and it depends only on how far apart they are.",
+        "zh": "两个位置向量的点积在对角线上最大，随距离增加而减小：相近的位置更相似，而且只取决于两者的距离。",
+    },
+    "pe.dot": {"en": "dot product", "zh": "点积"},
+    "pe.wavelengths": {"en": "Wavelength of each dimension pair", "zh": "每对维度的波长"},
+    "pe.wavelengths_intro": {
+        "en": "Pair i (dimensions 2i and 2i+1) repeats every 2π·10000^(2i/d_model) positions.",
+        "zh": "第 i 对（维度 2i 和 2i+1）每隔 2π·10000^(2i/d_model) 个位置重复一次。",
+    },
+    "pe.pair_dims": {"en": "dimensions", "zh": "维度"},
+    "pe.wavelength": {"en": "wavelength (positions)", "zh": "波长（位置数）"},
+    # masks page
+    "masks.title": {"en": "Masks", "zh": "掩码"},
+    "masks.intro": {
+        "en": "A mask says which keys a query may not attend to (**True = blocked**). The padding mask hides the "
+        "`P` tokens that fill short sentences; the look-ahead (subsequence) mask stops the decoder from peeking "
+        "at words it has not produced yet.",
+        "zh": "掩码规定每个查询不能关注哪些键（**True = 屏蔽**）。填充掩码遮住补齐短句的 `P`；"
+        "前瞻（subsequence）掩码让解码器看不到还没有生成的词。",
+    },
+    "masks.src_pad": {"en": "padding after the source", "zh": "源句后的填充数"},
+    "masks.tgt_pad": {"en": "padding after the target", "zh": "目标句后的填充数"},
+    "masks.pad_help": {
+        "en": "In a batch, shorter sentences are padded with P to the longest one.",
+        "zh": "在一个批次中，较短的句子会用 P 补齐到最长句子的长度。",
+    },
+    "masks.greedy_target": {
+        "en": "A typed sentence has no reference, so the decoder side is the model's own greedy translation.",
+        "zh": "输入的句子没有参考译文，所以解码器一侧使用模型自己的贪心解码结果。",
+    },
+    "masks.legend": {
+        "en": "Dark cells are **blocked** (True): the query in that row may not look at the key in "
+        "that column. Light cells are allowed.",
+        "zh": "深色格子表示 **屏蔽**（True）：该行的查询不能关注该列的键。浅色格子表示允许。",
+    },
+    "masks.blocked": {"en": "blocked", "zh": "屏蔽"},
+    "masks.allowed": {"en": "allowed", "zh": "允许"},
+    "masks.shape": {"en": "shape [{q} × {k}]", "zh": "形状 [{q} × {k}]"},
+    "masks.enc_pad": {"en": "Encoder padding mask", "zh": "编码器填充掩码"},
+    "masks.enc_pad_intro": {
+        "en": "Encoder self-attention: every source token may look at every source token except padding.",
+        "zh": "编码器自注意力：每个源词都可以关注除填充以外的所有源词。",
+    },
+    "masks.subsequent": {"en": "Decoder look-ahead mask", "zh": "解码器前瞻掩码"},
+    "masks.subsequent_intro": {
+        "en": "Position i may only look at positions 0…i: everything above the diagonal is blocked.",
+        "zh": "位置 i 只能关注位置 0…i：对角线以上全部屏蔽。",
+    },
+    "masks.dec_pad": {"en": "Decoder padding mask", "zh": "解码器填充掩码"},
+    "masks.dec_pad_intro": {
+        "en": "The target's own padding, blocked as keys.",
+        "zh": "目标句自己的填充，作为键被屏蔽。",
+    },
+    "masks.dec_self": {"en": "Decoder self-attention mask (combined)", "zh": "解码器自注意力掩码（合并）"},
+    "masks.dec_self_intro": {
+        "en": "Padding OR look-ahead: blocked if either mask blocks it.",
+        "zh": "填充 OR 前瞻：任意一个掩码屏蔽就屏蔽。",
+    },
+    "masks.dec_enc": {"en": "Encoder–decoder padding mask", "zh": "编码器-解码器填充掩码"},
+    "masks.dec_enc_intro": {
+        "en": "Cross-attention: each target position may look at every source token except the source padding.",
+        "zh": "交叉注意力：每个目标位置可以关注除源句填充以外的所有源词。",
+    },
+    "masks.effect": {"en": "What a mask does", "zh": "掩码的作用"},
+    "masks.effect_intro": {
+        "en": "The current model's real numbers for one layer and head: the scaled scores, the same scores with "
+        "blocked cells set to −∞, and the softmax of each row. e^−∞ = 0, so blocked keys get exactly zero weight.",
+        "zh": "当前模型某一层某一个头的真实数值：缩放后的分数、把屏蔽位置设为 −∞ 后的分数，以及每一行的 softmax。"
+        "因为 e^−∞ = 0，被屏蔽的键得到的权重正好是 0。",
+    },
+    "masks.effect_outro": {
+        "en": "Each row of the softmax sums to 1 over the allowed keys only.",
+        "zh": "softmax 的每一行只在允许的键上求和为 1。",
+    },
+    "masks.scaled": {"en": "scaled scores", "zh": "缩放后的分数"},
+    "masks.masked": {"en": "masked scores", "zh": "加掩码后的分数"},
+    "masks.softmax": {"en": "softmax weights", "zh": "softmax 权重"},
+    "masks.score": {"en": "score", "zh": "分数"},
+    # attention page
+    "attn.title": {"en": "Attention", "zh": "注意力"},
+    "attn.intro": {
+        "en": "Every layer has attention heads; each head turns every query position into a weighted average "
+        "of the value vectors, with weights from the softmax of scaled query·key scores. Rows are queries "
+        "(who is looking), columns are keys (what is looked at); every row sums to 1.",
+        "zh": "每一层都有若干注意力头；每个头把每个查询位置变成值向量的加权平均，权重来自缩放后的“查询·键”分数的 softmax。"
+        "行是查询（谁在看），列是键（被看的词）；每一行的和为 1。",
+    },
+    "attn.kind": {"en": "Attention", "zh": "注意力类型"},
+    "attn.enc_self": {"en": "encoder self-attention", "zh": "编码器自注意力"},
+    "attn.dec_self": {"en": "decoder masked self-attention", "zh": "解码器掩码自注意力"},
+    "attn.dec_enc": {"en": "encoder–decoder attention", "zh": "编码器-解码器注意力"},
+    "attn.layer": {"en": "layer", "zh": "层"},
+    "attn.head": {"en": "head", "zh": "头"},
+    "attn.heads": {"en": "Heads", "zh": "头"},
+    "attn.heads_one": {"en": "one head", "zh": "单个头"},
+    "attn.heads_grid": {"en": "all heads", "zh": "所有头"},
+    "attn.heads_average": {"en": "average", "zh": "平均"},
+    "attn.greedy": {"en": "Decoder reads the model's own greedy output", "zh": "解码器读取模型自己的贪心解码输出"},
+    "attn.greedy_help": {
+        "en": "Off: teacher forcing on the reference target, as in training. On: the tokens the "
+        "model produced itself, as in translation.",
+        "zh": "关闭：用参考译文做教师强制（与训练相同）。打开：用模型自己生成的词（与翻译相同）。",
+    },
+    "attn.typed_greedy": {
+        "en": "A typed sentence has no reference: the decoder side shows the model's own greedy output.",
+        "zh": "输入的句子没有参考译文：解码器一侧显示模型自己的贪心解码输出。",
+    },
+    "attn.rows_enc_self": {"en": "source (query)", "zh": "源句（查询）"},
+    "attn.cols_enc_self": {"en": "source (key)", "zh": "源句（键）"},
+    "attn.rows_dec_self": {"en": "decoder input (query)", "zh": "解码器输入（查询）"},
+    "attn.cols_dec_self": {"en": "decoder input (key)", "zh": "解码器输入（键）"},
+    "attn.rows_dec_enc": {"en": "decoder input (query)", "zh": "解码器输入（查询）"},
+    "attn.cols_dec_enc": {"en": "source (key)", "zh": "源句（键）"},
+    "attn.enc_self_explain": {
+        "en": "**Encoder self-attention**: each source token gathers information from all source tokens, so its "
+        "vector comes to describe the word in its context.",
+        "zh": "**编码器自注意力**：每个源词从所有源词收集信息，于是它的向量开始描述“上下文中的这个词”。",
+    },
+    "attn.dec_self_explain": {
+        "en": "**Decoder masked self-attention**: each target position looks only at itself and earlier positions "
+        "(the look-ahead mask), so the upper triangle is always 0.",
+        "zh": "**解码器掩码自注意力**：每个目标位置只能看自己和之前的位置（前瞻掩码），所以右上三角总是 0。",
+    },
+    "attn.dec_enc_explain": {
+        "en": "**Encoder–decoder attention**: each decoder position (row) looks at the source (columns) to decide "
+        "the next word. In a trained model the bright cells often line up a target word with its source words.",
+        "zh": "**编码器-解码器注意力**：每个解码器位置（行）查看源句（列）来决定下一个词。"
+        "在训练好的模型里，亮的格子常常把目标词和对应的源词对齐。",
+    },
+    "attn.read": {
+        "en": "Hover a cell for its exact weight and the two tokens it connects.",
+        "zh": "把鼠标移到格子上可以看到精确的权重和它连接的两个词。",
+    },
+    "attn.training": {"en": "How attention formed during training", "zh": "注意力在训练中如何形成"},
+    "attn.training_intro": {
+        "en": "Attention maps recorded during training for the pair `{source}` → `{target}` "
+        "(teacher-forced). Move the slider: early maps are nearly uniform, later ones aligned.",
+        "zh": "训练过程中为句子对 `{source}` → `{target}` 记录的注意力图（教师强制）。"
+        "拖动滑块：早期几乎是均匀的，后期逐渐对齐。",
+    },
+    "attn.epoch": {"en": "epoch", "zh": "轮次"},
+    "attn.replay_intro": {
+        "en": "The bundled model was trained before you opened the app. Replaying its training "
+        "(same data, settings and seed, a few seconds) records its attention every few epochs.",
+        "zh": "内置模型是在打开应用之前训练的。重放它的训练（相同的数据、设置和种子，只需几秒）"
+        "会每隔几轮记录一次注意力。",
+    },
+    "attn.replay": {"en": "Replay the bundled model's training", "zh": "重放内置模型的训练"},
+    "attn.replaying": {"en": "Training…", "zh": "训练中…"},
+    "attn.no_snapshots": {
+        "en": "This model was uploaded, so its training was not recorded here. Train a model on "
+        "the Train page to watch its attention form.",
+        "zh": "这个模型是上传的，训练过程没有在这里记录。请在“训练”页训练一个模型来观察注意力的形成。",
+    },
+    # decoding page
+    "dec.title": {"en": "Greedy decoding, step by step", "zh": "贪心解码，一步一步"},
+    "dec.intro": {
+        "en": "Translation runs the encoder once, then the decoder once per output word: it starts from `S`, "
+        "picks the most probable next token, appends it to its input and repeats until it picks `E` (or reaches "
+        "the length cap). This is the tutorials' `greedy_decoder`.",
+        "zh": "翻译时编码器只运行一次，然后每输出一个词运行一次解码器：从 `S` 开始，选出概率最高的下一个词，"
+        "把它接到输入后面，重复直到选出 `E`（或达到长度上限）。这就是教程中的 `greedy_decoder`。",
+    },
+    "dec.prev": {"en": "◀ Previous", "zh": "◀ 上一步"},
+    "dec.next": {"en": "Next ▶", "zh": "下一步 ▶"},
+    "dec.step": {"en": "step", "zh": "步骤"},
+    "dec.at_step": {"en": "**Step {t} of {n}**", "zh": "**第 {t} 步，共 {n} 步**"},
+    "dec.input": {"en": "Decoder input so far:", "zh": "目前的解码器输入："},
+    "dec.probs": {"en": "Next-token probabilities", "zh": "下一个词的概率"},
+    "dec.k": {"en": "tokens shown", "zh": "显示的词数"},
+    "dec.probability": {"en": "probability", "zh": "概率"},
+    "dec.chosen": {"en": "chosen", "zh": "选中"},
+    "dec.cross": {"en": "Where the newest position looked", "zh": "最新位置关注了哪里"},
+    "dec.cross_explain": {
+        "en": "The encoder–decoder attention of the newest decoder position (`{token}`) over the "
+        "source, per head and averaged.",
+        "zh": "最新解码器位置（`{token}`）对源句的编码器-解码器注意力，按头显示并给出平均。",
+    },
+    "dec.output": {"en": "Output so far", "zh": "目前的输出"},
+    "dec.final": {"en": "Translation: **{text}** — {reason}", "zh": "译文：**{text}** —— {reason}"},
+    "dec.stop_eos": {"en": "stopped because the model chose `E`.", "zh": "因为模型选择了 `E` 而停止。"},
+    "dec.stop_max": {
+        "en": "stopped at the length cap of {n} tokens without choosing `E`.",
+        "zh": "在 {n} 个词的长度上限处停止，模型始终没有选择 `E`。",
+    },
+    "dec.reference": {"en": "Reference: {ref} {mark}", "zh": "参考译文：{ref} {mark}"},
 }
 
 

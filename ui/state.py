@@ -12,6 +12,7 @@ from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs
 from transformer.model import AttentionMaps
+from transformer.train import train
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
@@ -69,6 +70,10 @@ SETTINGS = {
 }
 
 
+# keys of page widgets whose values survive page switches (never used for buttons or uploaders)
+PAGE_WIDGET_PREFIXES = ("pe_", "mask_", "attn_", "dec_", "pick_")
+
+
 @st.cache_resource
 def bundled_checkpoint_bytes() -> bytes:
     """The bundled checkpoint's bytes, read once per server (each tab loads its own model from them)."""
@@ -84,6 +89,22 @@ def bundled_pairs() -> list[tuple[str, str]]:
 def bundled_model() -> CurrentModel:
     """A fresh copy of the bundled model for this tab."""
     return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled")
+
+
+def replay_bundled_training() -> None:
+    """Retrain the bundled model from scratch with its recorded settings, recording attention snapshots.
+
+    Training is deterministic for a given seed, so the replay rebuilds the bundled model and shows how its
+    attention formed; the replayed model becomes the current (still bundled) model.
+    """
+    bundled = current().translator
+    train_cfg = TrainConfig(**bundled.summary["train_config"])
+    sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
+    pairs = bundled_pairs()
+    fresh = Translator.create(pairs, bundled.tokenizer, train_cfg.seed, **sizes)
+    every = max(1, train_cfg.epochs // 20)
+    snapshots = [(r.epoch, r.snapshot) for r in train(fresh, pairs, train_cfg, snapshot_every=every) if r.snapshot]
+    set_model(CurrentModel(fresh, "bundled", snapshots, pairs[0]))
 
 
 def default_language() -> str:
@@ -104,8 +125,9 @@ def init_session() -> None:
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
     # widgets that are not drawn on a run lose their state; writing the values back keeps them
-    for key in ("lang", *SETTINGS):
-        ss[key] = ss[key]
+    for key in list(ss.keys()):
+        if key in SETTINGS or key == "lang" or key.startswith(PAGE_WIDGET_PREFIXES):
+            ss[key] = ss[key]
 
 
 def init_app_session() -> None:

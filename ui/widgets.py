@@ -1,0 +1,58 @@
+"""Widgets several pages share: the sentence picker and the note naming the package function behind a chart."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from transformer.config import MAX_TYPED_CHARS
+from transformer.data import PAD
+
+from .i18n import t
+from .state import current
+
+
+def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
+    """A dataset pair or a typed source sentence → (source, reference target, or None for a typed sentence)."""
+    ss = st.session_state
+    pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
+    modes = ["dataset", "typed"] if pairs else ["typed"]
+    key = f"pick_{key}"
+    if ss.get(f"{key}_mode") not in modes:
+        ss[f"{key}_mode"] = modes[0]
+    mode = st.radio(
+        t("pick.mode", L), modes, key=f"{key}_mode", horizontal=True, format_func=lambda m: t(f"pick.{m}", L)
+    )
+    if mode == "dataset":
+        if ss.get(f"{key}_pair", 0) >= len(pairs):
+            ss[f"{key}_pair"] = 0
+        index = st.selectbox(
+            t("pick.pair", L),
+            range(len(pairs)),
+            key=f"{key}_pair",
+            format_func=lambda i: f"{pairs[i][0]}  →  {pairs[i][1]}",
+        )
+        return pairs[index]
+    ss.setdefault(f"{key}_text", "我 喜 欢 你")
+    text = st.text_input(t("pick.typed", L), key=f"{key}_text", max_chars=MAX_TYPED_CHARS)
+    return text, None
+
+
+def warn_unknown(unknown: list[str], L: str) -> None:
+    """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
+    if unknown:
+        st.warning(t("pick.unknown", L, words="、".join(dict.fromkeys(unknown))))
+
+
+def computed_by(names: str, L: str) -> None:
+    """A caption naming the package function(s) that computed what is shown."""
+    st.caption(t("computed_by", L, names=names))
+
+
+def model_cached(key, compute):
+    """compute() once per current model and key (a per-tab cache that goes away with the model)."""
+    return current().cached(key, compute)
+
+
+def pad_positions(tokens: list[str]) -> list[int]:
+    """Indexes of the padding token P (a word typed as "P" is read as <unk>, so P here is always padding)."""
+    return [i for i, tok in enumerate(tokens) if tok == PAD]
