@@ -142,8 +142,8 @@ def load_checkpoint(source: str | Path | bytes) -> Translator:
     if not isinstance(summary, dict):
         raise CheckpointError("the checkpoint's training summary is not a JSON object.")
 
-    model = Transformer(cfg)
-    expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    with torch.device("meta"):  # shapes only: a config that lies about sizes allocates nothing
+        expected = {k: tuple(v.shape) for k, v in Transformer(cfg).state_dict().items()}
     found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
     if expected != found:
         missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
@@ -160,6 +160,7 @@ def load_checkpoint(source: str | Path | bytes) -> Translator:
         raise CheckpointError(f"the checkpoint could not be read: {exc}.") from None
     if not all(torch.isfinite(t).all() for t in tensors.values()):
         raise CheckpointError("the checkpoint's weights contain NaN or infinity.")
+    model = Transformer(cfg)
     model.load_state_dict(tensors, strict=True)
     model.eval()
     return Translator(model, src_vocab, tgt_vocab, tokenizer, summary)

@@ -12,7 +12,8 @@ MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
 MAX_PAIRS = 200  # most sentence pairs in one dataset
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
-MAX_POSITIONS = 128  # rows in the positional-encoding table
+MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
+MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
@@ -50,6 +51,8 @@ class TransformerConfig:
                     )
                 object.__setattr__(self, name, self.d_model // self.n_heads)
         _check_positive(self, ("d_k", "d_v"))
+        if self.max_len > MAX_LEN_LIMIT:
+            raise ConfigError(f"max_len must be at most {MAX_LEN_LIMIT:,}, got {self.max_len:,}.")
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be at least 0 and below 1, got {self.dropout!r}.")
 

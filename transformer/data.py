@@ -229,22 +229,27 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
             raise DataError(f"{name} is not UTF-8 text: save it as UTF-8 (CSV or TSV) and try again.") from None
     if "\x00" in data:
         raise DataError(f"{name} is not a text file: use a UTF-8 CSV or TSV file with two columns.")
-    lines = [line for line in data.splitlines() if line.strip()]
-    if not lines:
+    first = next((line for line in data.splitlines() if line.strip()), None)
+    if first is None:
         raise DataError(f"{name} is empty: it needs one sentence pair per line, source and target.")
-    delimiter = "\t" if "\t" in lines[0] else ","
-    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
-    if [c.strip().lower() for c in rows[0][:2]] and all(c.strip().lower() in _HEADER_WORDS for c in rows[0][:2]):
-        rows = rows[1:]
-    pairs = []
-    for number, row in enumerate(rows, start=1):
+    delimiter = "\t" if "\t" in first else ","
+    kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
+    reader = csv.reader(io.StringIO(data), delimiter=delimiter)
+    pairs, seen_row = [], False
+    for row in reader:
         cells = [c.strip() for c in row]
+        if not any(cells):
+            continue  # blank line
+        if not seen_row:
+            seen_row = True
+            if all(c.lower() in _HEADER_WORDS for c in cells[:2]) and len(cells) >= 2:
+                continue  # header
         while len(cells) > 2 and not cells[-1]:
             cells.pop()
         if len(cells) != 2:
-            kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
             raise DataError(
-                f"{name}, line {number}: expected 2 columns (source, target) in {kind} format, found {len(cells)}."
+                f"{name}, line {reader.line_num}: expected 2 columns (source, target) in {kind} format, "
+                f"found {len(cells)}."
             )
         pairs.append((cells[0], cells[1]))
     if not pairs:

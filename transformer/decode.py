@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import torch
 
 from .config import MAX_DECODE_LEN
-from .data import Vocab
+from .data import PAD, Vocab
 from .model import AttentionMaps, Transformer
 
 
@@ -49,7 +49,10 @@ def greedy_decode(
     max_len: int = MAX_DECODE_LEN,
     return_attn: bool = True,
 ) -> Translation:
-    """Encode enc_input (1, Ls) once, then pick the most probable next token until E or max_len tokens."""
+    """Encode enc_input (1, Ls) once, then pick the most probable next token until E or max_len tokens.
+
+    P and S are never targets in training, so they are never chosen (their probability is set to 0).
+    """
     was_training = model.training
     model.eval()
     try:
@@ -58,6 +61,7 @@ def greedy_decode(
         max_len = min(max_len, model.config.max_len - 1)
         enc_maps = AttentionMaps() if return_attn else None
         memory = model.encoder(enc_input, enc_maps)  # (1, Ls, D)
+        never = [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]  # padding and S are never outputs
         ids = [tgt_vocab.bos_id]
         steps: list[DecodeStep] = []
         stop_reason = "max_len"
@@ -65,8 +69,9 @@ def greedy_decode(
             dec_input = torch.tensor([ids], device=device)  # (1, t)
             maps = AttentionMaps() if return_attn else None
             hidden = model.decoder(dec_input, enc_input, memory, maps)  # (1, t, D)
-            logits = model.projection(hidden[0, -1])  # (V,)
-            probs = torch.softmax(logits.float(), dim=-1).cpu()
+            logits = model.projection(hidden[0, -1]).float()  # (V,)
+            logits[never] = float("-inf")
+            probs = torch.softmax(logits, dim=-1).cpu()
             next_id = int(probs.argmax())
             steps.append(
                 DecodeStep(
@@ -109,11 +114,14 @@ def greedy_decode_batch(
         max_len = min(max_len, model.config.max_len - 1)
         memory = model.encoder(enc_inputs)  # (B, Ls, D)
         batch = enc_inputs.size(0)
+        never = [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]  # padding and S are never outputs
         dec = torch.full((batch, 1), tgt_vocab.bos_id, device=device)  # (B, 1)
         done = torch.zeros(batch, dtype=torch.bool, device=device)
         for _ in range(max_len):
             hidden = model.decoder(dec, enc_inputs, memory)  # (B, t, D)
-            next_ids = model.projection(hidden[:, -1]).argmax(-1)  # (B,)
+            logits = model.projection(hidden[:, -1])  # (B, V)
+            logits[:, never] = float("-inf")
+            next_ids = logits.argmax(-1)  # (B,)
             next_ids = next_ids.masked_fill(done, tgt_vocab.eos_id)
             dec = torch.cat([dec, next_ids.unsqueeze(1)], dim=1)  # (B, t+1)
             done |= next_ids.eq(tgt_vocab.eos_id)
