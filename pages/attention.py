@@ -4,7 +4,7 @@ import streamlit as st
 
 from transformer.errors import TransformerError
 from transformer.figures import attention_figure, attention_grid_figure
-from ui.i18n import t
+from ui.i18n import error_text, t
 from ui.state import current, page_setup, replay_bundled_training
 from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
 
@@ -50,7 +50,7 @@ try:
         lambda: translator.inspect(source, None if greedy else target),
     )
 except TransformerError as exc:
-    st.error(str(exc))
+    st.error(error_text(exc, L))
     st.stop()
 warn_unknown(view.unknown, L)
 

@@ -5,7 +5,7 @@ import streamlit as st
 from transformer.data import tokenize
 from transformer.errors import TransformerError
 from transformer.figures import source_attention_figure, topk_figure
-from ui.i18n import t
+from ui.i18n import error_text, t
 from ui.state import current, page_setup
 from ui.widgets import computed_by, model_cached, sentence_picker, warn_unknown
 
@@ -23,7 +23,7 @@ source, reference = sentence_picker(L, "dec")
 try:
     result = model_cached(("translate", source), lambda: translator.translate(source))
 except TransformerError as exc:
-    st.error(str(exc))
+    st.error(error_text(exc, L))
     st.stop()
 warn_unknown(result.unknown, L)
 steps = result.steps

@@ -10,7 +10,7 @@ from transformer.masks import (
     get_dec_enc_attn_mask,
     get_dec_self_attn_mask,
 )
-from ui.i18n import t
+from ui.i18n import error_text, t
 from ui.state import current, page_setup
 from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
 
@@ -38,7 +38,7 @@ try:
         ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
     )
 except TransformerError as exc:
-    st.error(str(exc))
+    st.error(error_text(exc, L))
     st.stop()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
@@ -121,6 +121,8 @@ with c3:
             value_label=t("fig.weight", L),
             pad_rows=pad_positions(rows),
             pad_cols=pad_positions(cols),
+            pad_label=t("fig.padding", L),
+            pad_note=t("fig.pad_note", L),
             **axis,
         ),
         key="mask_weights",

@@ -10,7 +10,14 @@ class ConfigError(TransformerError, ValueError):
 
 
 class DataError(TransformerError, ValueError):
-    """Sentence pairs or a pairs file cannot be used as they are."""
+    """Sentence pairs, a pairs file or a typed sentence cannot be used as they are.
+
+    code and values (optional) let a UI show the message in its own language.
+    """
+
+    def __init__(self, message: str, code: str | None = None, **values):
+        super().__init__(message)
+        self.code, self.values = code, values
 
 
 class CheckpointError(TransformerError, ValueError):

@@ -67,8 +67,8 @@ def _nullable(z: np.ndarray) -> list:
 def _hover(row_label: str, col_label: str, value_line: str) -> str:
     """hovertemplate naming the row token, the column token and the value line."""
     # indexes come from customdata: %{x}/%{y} would show the tick text, not the number
-    row = f"{row_label}: %{{customdata[0]}} (row %{{customdata[3]}})" if row_label else "%{customdata[0]}"
-    return f"{row}<br>{col_label}: %{{customdata[1]}} (col %{{customdata[4]}})<br>{value_line}<extra></extra>"
+    row = f"{row_label}: %{{customdata[0]}} (#%{{customdata[3]}})" if row_label else "%{customdata[0]}"
+    return f"{row}<br>{col_label}: %{{customdata[1]}} (#%{{customdata[4]}})<br>{value_line}<extra></extra>"
 
 
 def _matrix_trace(z: np.ndarray, rows: list[str], cols: list[str], extra=None, **kw) -> go.Heatmap:

@@ -43,13 +43,19 @@ class Translator:
         """(enc_input (1, Ls), source tokens, unknown tokens) for a typed sentence."""
         tokens = tokenize(sentence, self.tokenizer)
         if not tokens:
-            raise DataError("the sentence is empty: type a sentence to translate.")
-        if len(tokens) > self.config.max_len:
-            raise DataError(
-                f"the sentence has {len(tokens)} tokens; this model reads at most {self.config.max_len}. Shorten it."
-            )
+            raise DataError("the sentence is empty: type a sentence to translate.", "empty_sentence")
+        self._check_length(len(tokens))
         ids, unknown = self.src_vocab.encode(tokens)
         return torch.tensor([ids]), tokens, unknown
+
+    def _check_length(self, n: int) -> None:
+        if n > self.config.max_len:
+            raise DataError(
+                f"the sentence has {n} tokens; this model reads at most {self.config.max_len}. Shorten it.",
+                "sentence_too_long",
+                n=n,
+                max=self.config.max_len,
+            )
 
     def translate(self, sentence: str, max_len: int = MAX_DECODE_LEN, return_attn: bool = True) -> Translation:
         """Greedy translation of one sentence with every step recorded; unknown words are reported, not errors."""
@@ -91,6 +97,8 @@ class Translator:
             tgt_ids = self.tgt_vocab.encode(out.tokens)[0]
         else:
             tgt_ids, _ = self.tgt_vocab.encode(tokenize(target, self.tokenizer))
+        self._check_length(len(src_tokens) + src_pad)
+        self._check_length(1 + len(tgt_ids) + tgt_pad)
         pad = self.src_vocab.stoi[PAD]
         enc_inputs = torch.tensor([enc_input[0].tolist() + [pad] * src_pad])  # (1, Ls)
         dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [pad] * tgt_pad])  # (1, Lt)

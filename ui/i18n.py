@@ -216,6 +216,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "ckpt.loaded": {"en": "Loaded {name}; it is now the current model.", "zh": "已载入 {name}，它现在是当前模型。"},
     "ckpt.bundled": {"en": "Back to the bundled model", "zh": "恢复内置模型"},
     "ckpt.bundled_back": {"en": "The bundled model is the current model again.", "zh": "已恢复为内置模型。"},
+    "error.empty_sentence": {
+        "en": "The sentence is empty: type a sentence to translate.",
+        "zh": "句子是空的：请输入要翻译的句子。",
+    },
+    "error.sentence_too_long": {
+        "en": "The sentence has {n} tokens (padding included); this model reads at most {max}. Shorten it.",
+        "zh": "这个句子有 {n} 个词元（含填充）；这个模型最多读取 {max} 个。请缩短。",
+    },
     # shared by the looking-inside pages
     "computed_by": {"en": "Computed by `{names}`", "zh": "计算函数：`{names}`"},
     "pick.mode": {"en": "Sentence", "zh": "句子"},
@@ -458,6 +466,14 @@ def t(key: str, lang: str, **values) -> str:
     """The string for key in lang ('en' or 'zh'), with {placeholders} filled from values."""
     text = STRINGS[key][lang if lang in LANGUAGES else "en"]
     return text.format(**values) if values else text
+
+
+def error_text(exc: Exception, lang: str) -> str:
+    """A package error in the UI language when it carries a known code, else its own (English) message."""
+    code = getattr(exc, "code", None)
+    if code and f"error.{code}" in STRINGS:
+        return t(f"error.{code}", lang, **exc.values)
+    return str(exc)
 
 
 def problem_text(problem: Problem, lang: str) -> str:
