@@ -1,0 +1,98 @@
+"""Shared fixtures: sentence pairs, small trained translators and file helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import torch
+
+from transformer import TrainConfig, Translator, train
+from transformer.data import parse_pairs
+
+REPO = Path(__file__).resolve().parents[1]
+
+# the sizes used wherever a small trained model is enough
+TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
+
+SEED_PAIRS = [("我 喜 欢 你", "I love you .")]
+
+# twenty short zh→en pairs, none of them in assets/pairs.tsv
+PAIRS20 = [
+    ("我吃饭", "I eat rice ."),
+    ("你吃面", "You eat noodles ."),
+    ("他喝茶", "He drinks tea ."),
+    ("她喝牛奶", "She drinks milk ."),
+    ("我们去学校", "We go to school ."),
+    ("他们去公园", "They go to the park ."),
+    ("猫在睡觉", "The cat is sleeping ."),
+    ("狗在跑", "The dog is running ."),
+    ("天很蓝", "The sky is blue ."),
+    ("花很红", "The flower is red ."),
+    ("我看书", "I read a book ."),
+    ("你写字", "You write words ."),
+    ("他唱歌", "He sings ."),
+    ("她跳舞", "She dances ."),
+    ("我会游泳", "I can swim ."),
+    ("你会做饭吗", "Can you cook ?"),
+    ("早上好", "Good morning ."),
+    ("晚安", "Good night ."),
+    ("再见", "Goodbye ."),
+    ("我住在北京", "I live in Beijing ."),
+]
+
+
+@pytest.fixture
+def seed_pairs() -> list[tuple[str, str]]:
+    """The single pair of the seed tutorial."""
+    return list(SEED_PAIRS)
+
+
+@pytest.fixture
+def pairs20() -> list[tuple[str, str]]:
+    """Twenty short zh→en pairs written for the tests."""
+    return list(PAIRS20)
+
+
+@pytest.fixture(scope="session")
+def bundled_pairs() -> list[tuple[str, str]]:
+    """The example pairs shipped in assets/pairs.tsv."""
+    return parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes())
+
+
+@pytest.fixture(scope="session")
+def trained_seed() -> Translator:
+    """A tiny Translator trained on the seed pair until it translates it (60 epochs, ~0.3 s)."""
+    translator = Translator.create(SEED_PAIRS, **TINY)
+    for _ in train(translator, SEED_PAIRS, TrainConfig(epochs=60)):
+        pass
+    return translator
+
+
+@pytest.fixture(scope="session")
+def trained20() -> tuple[Translator, list]:
+    """A Translator with the DEFAULT sizes trained with the DEFAULT TrainConfig on PAIRS20: (translator, records)."""
+    translator = Translator.create(PAIRS20)
+    records = list(train(translator, PAIRS20, TrainConfig()))
+    return translator, records
+
+
+@pytest.fixture
+def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
+    """write_file(name, content) -> path of a new file in this test's temporary directory."""
+
+    def write(name: str, content: bytes | str) -> Path:
+        path = tmp_path / name
+        if isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_bytes(content)
+        return path
+
+    return write
+
+
+def pytest_configure(config):
+    # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
+    torch.set_num_threads(1)

@@ -1,0 +1,158 @@
+"""The command line, run as a user would: `python -m transformer train|translate …` in a subprocess.
+
+Every run pays for importing torch, so all runs of this module start together in one fixture (two phases:
+translating needs the trained checkpoint) and the tests only read their results.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[1]
+TINY_FLAGS = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32"]
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _start(*args: str) -> subprocess.Popen:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "transformer", *map(str, args)],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+    )
+
+
+def _finish(process: subprocess.Popen) -> Run:
+    stdout, stderr = process.communicate(timeout=120)
+    return Run(process.returncode, stdout, stderr)
+
+
+ERROR_CASES = {
+    # name: (a pairs file to train on, extra train flags) or (None, a whole command; {dir} is the work folder)
+    "missing-file": (None, ["train", "--pairs", "{dir}/nowhere.tsv", "--out", "{dir}/missing-file.safetensors"]),
+    "empty-file": ("", None),
+    "empty-target": ("我 喜 欢 你\tI love you .\n你好\t\n", None),
+    "n-heads-3": ("我 喜 欢 你\tI love you .\n", ["--n-heads", "3", "--d-model", "16"]),
+    "epochs-0": ("我 喜 欢 你\tI love you .\n", ["--epochs", "0"]),
+    "lr-negative": ("我 喜 欢 你\tI love you .\n", ["--lr", "-1"]),
+    "epochs-not-a-number": ("我 喜 欢 你\tI love you .\n", ["--epochs", "ten"]),
+    "bad-checkpoint": (None, ["translate", "--model", "{dir}/random.safetensors", "我"]),
+}
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cli")
+
+
+@pytest.fixture(scope="module")
+def runs(work) -> dict[str, Run]:
+    (work / "seed.tsv").write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    (work / "pairs.csv").write_text('source,target\n我 喜 欢 你,I love you .\n你 好,"Hello, you ."\n', encoding="utf-8")
+    (work / "random.safetensors").write_bytes(random.Random(0).randbytes(3000))
+    seed_model, csv_model = work / "seed.safetensors", work / "csv.safetensors"
+    csv_sizes = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
+    started = {
+        "train": _start("train", "--pairs", work / "seed.tsv", "--out", seed_model, "--epochs", "60", *TINY_FLAGS),
+        "train-csv": _start("train", "--pairs", work / "pairs.csv", "--out", csv_model, "--epochs", "3", *csv_sizes),
+    }
+    for name, (content, args) in ERROR_CASES.items():
+        if content is not None:
+            pairs, out = work / f"{name}.tsv", work / f"{name}.safetensors"
+            pairs.write_text(content, encoding="utf-8")
+            args = ["train", "--pairs", pairs, "--out", out, *TINY_FLAGS, *(args or [])]
+        started[name] = _start(*(str(a).format(dir=work) for a in args))
+    results = {"train": _finish(started.pop("train"))}
+    started["translate"] = _start("translate", "--model", seed_model, "我 喜 欢 你", "我喜欢你", "你 爱 我")
+    started["steps"] = _start("translate", "--model", seed_model, "--steps", "我 喜 欢 你")
+    results.update({name: _finish(process) for name, process in started.items()})
+    return results
+
+
+def test_train_writes_a_checkpoint_and_reports_progress(runs, work):
+    run = runs["train"]
+    assert run.returncode == 0, run.stderr
+    assert (work / "seed.safetensors").stat().st_size > 1000
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("1 pairs,") and "parameters" in lines[0]
+    progress = [line for line in lines if line.startswith("epoch")]
+    assert len(progress) == 10
+    assert re.fullmatch(r"epoch\s+60\s+loss \d+\.\d{4}\s+token accuracy\s+100\.0%", progress[-1])
+    assert re.search(r"loss \d+\.\d{4}, exact match 100\.0% \(1/1\), \d+\.\d s", lines[-1]), lines[-1]
+    assert run.stderr == ""
+
+
+def test_train_reads_a_csv_with_header(runs, work):
+    run = runs["train-csv"]
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("2 pairs,")  # the header is not a pair
+    assert "exact match" in run.stdout.splitlines()[-1]
+    assert (work / "csv.safetensors").exists()
+
+
+def test_translate_prints_one_line_per_sentence(runs):
+    run = runs["translate"]
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert len(lines) == 3
+    assert lines[:2] == ["I love you .", "I love you ."]
+    for line in lines:
+        assert not {"S", "E", "P"} & set(line.split())
+    assert "爱" in run.stderr  # the unknown word is reported, not a crash
+    assert "Traceback" not in run.stderr
+
+
+def test_translate_steps_shows_top_three_and_why_it_stopped(runs):
+    run = runs["steps"]
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "I love you ."
+    steps = [line for line in lines if line.strip().startswith("step")]
+    assert [line.split("→")[1].split()[0] for line in steps] == ["I", "love", "you", ".", "E"]
+    assert steps[0].strip().startswith("step 1: S →")
+    for line in steps:
+        assert len(re.findall(r"\d\.\d{3}", line.split("[")[1])) == 3, line
+    assert lines[-1].strip() == "stopped: E reached"
+    assert len(lines) == 1 + len(steps) + 1
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("missing-file", "nowhere.tsv"),
+        ("empty-file", "empty"),
+        ("empty-target", "row 2"),
+        ("n-heads-3", "n_heads"),
+        ("epochs-0", "epochs"),
+        ("lr-negative", "lr"),
+        ("epochs-not-a-number", "ten"),
+        ("bad-checkpoint", "not a .safetensors checkpoint"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(runs, work, case, words):
+    run = runs[case]
+    assert run.returncode == 2, (run.stdout, run.stderr)
+    assert "Traceback" not in run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("error: ")
+    assert words in lines[0]
+    assert not (work / f"{case}.safetensors").exists()

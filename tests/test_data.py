@@ -1,0 +1,335 @@
+"""Tokenization, vocabularies, make_data, pair checks and the pairs-file parser."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from transformer import BOS, EOS, PAD, SPECIALS, UNK, Vocab, build_vocabs, make_data, tokenize
+from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS
+from transformer.data import check_pairs, format_pairs, parse_pairs
+from transformer.errors import DataError
+
+SEED_SRC = {"P": 0, "我": 1, "喜": 2, "欢": 3, "你": 4}
+SEED_TGT = {"P": 0, "I": 1, "love": 2, "you": 3, "S": 4, "E": 5, ".": 6}
+
+
+# ---------------------------------------------------------------- tokenize
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("我喜欢你", ["我", "喜", "欢", "你"]),
+        ("我 喜 欢 你", ["我", "喜", "欢", "你"]),
+        ("I love you.", ["I", "love", "you", "."]),
+        ("I love you .", ["I", "love", "you", "."]),
+        ("我爱Python3!", ["我", "爱", "Python3", "!"]),
+        ("他说: hello, 世界", ["他", "说", ":", "hello", ",", "世", "界"]),
+        ("don't stop", ["don't", "stop"]),
+        ("don’t stop", ["don’t", "stop"]),
+        ("  I \t love\n you  ", ["I", "love", "you"]),
+        ("", []),
+        ("   ", []),
+    ],
+)
+def test_tokenize_auto(text, tokens):
+    assert tokenize(text) == tokens
+    assert tokenize(text, "auto") == tokens
+
+
+def test_tokenize_whitespace_splits_on_spaces_only():
+    assert tokenize("I love you.", "whitespace") == ["I", "love", "you."]
+    assert tokenize("我喜欢你", "whitespace") == ["我喜欢你"]
+    assert tokenize(" 我  喜\t欢 你 ", "whitespace") == ["我", "喜", "欢", "你"]
+
+
+def test_tokenize_char_drops_whitespace():
+    assert tokenize("I love", "char") == ["I", "l", "o", "v", "e"]
+    assert tokenize("我 喜欢", "char") == ["我", "喜", "欢"]
+
+
+def test_tokenize_unknown_mode_raises_data_error_naming_the_modes():
+    with pytest.raises(DataError, match="bpe") as info:
+        tokenize("I love you", "bpe")
+    assert "auto" in str(info.value) and "whitespace" in str(info.value) and "char" in str(info.value)
+    assert isinstance(info.value, ValueError)
+
+
+# ---------------------------------------------------------------- Vocab
+
+
+def test_vocab_build_puts_pad_first_and_has_every_special():
+    vocab = Vocab.build([["I", "love", "you", "."], ["you", "love", "me"]])
+    assert vocab.itos[0] == PAD
+    assert vocab.stoi[PAD] == 0
+    for token in SPECIALS:
+        assert token in vocab.stoi
+    assert vocab.itos[len(SPECIALS) :] == ("I", "love", "you", ".", "me")  # first appearance, no repeats
+    assert all(vocab.stoi[t] == i for i, t in enumerate(vocab.itos))
+    assert vocab.decode([vocab.stoi["love"], vocab.stoi["me"]]) == ["love", "me"]
+
+
+def test_vocab_build_does_not_duplicate_specials_typed_in_sentences():
+    vocab = Vocab.build([["P", "S", "x", "E"]])
+    assert vocab.itos == (*SPECIALS, "x")
+
+
+def test_build_vocabs_uses_the_tokenizer(seed_pairs):
+    src, tgt = build_vocabs(seed_pairs)
+    assert src.itos == (*SPECIALS, "我", "喜", "欢", "你")
+    assert tgt.itos == (*SPECIALS, "I", "love", "you", ".")
+    src_ws, _ = build_vocabs([("我喜欢你", "I love you .")], "whitespace")
+    assert src_ws.itos == (*SPECIALS, "我喜欢你")
+
+
+@pytest.mark.parametrize(
+    ("itos", "match"),
+    [
+        (("S", "P", "E", "<unk>"), "id 0"),
+        ((), "id 0"),
+        (("P", "S", "E", "<unk>", "x", "x"), "twice"),
+        (("P", "S", "x"), "E, <unk>"),
+    ],
+)
+def test_invalid_vocab_is_refused(itos, match):
+    with pytest.raises(DataError, match=match):
+        Vocab(itos)
+
+
+def test_from_dict_with_the_seed_dicts_keeps_their_ids():
+    src, tgt = Vocab.from_dict(SEED_SRC), Vocab.from_dict(SEED_TGT)
+    assert {t: src.stoi[t] for t in SEED_SRC} == SEED_SRC
+    assert {t: tgt.stoi[t] for t in SEED_TGT} == SEED_TGT
+    assert (tgt.bos_id, tgt.eos_id) == (4, 5)
+    assert src.itos[src.unk_id] == UNK and tgt.itos[tgt.unk_id] == UNK  # appended after the given ids
+    assert src.unk_id >= len(SEED_SRC) and tgt.unk_id >= len(SEED_TGT)
+
+
+def test_from_dict_refuses_gaps_in_ids():
+    with pytest.raises(DataError, match="without gaps"):
+        Vocab.from_dict({"P": 0, "S": 1, "E": 3, "<unk>": 4})
+
+
+def test_make_data_reproduces_the_seed_tensors():
+    batch = make_data(
+        [("我 喜 欢 你", "I love you .")], Vocab.from_dict(SEED_SRC), Vocab.from_dict(SEED_TGT), src_len=5, tgt_len=6
+    )
+    assert batch.enc_inputs.tolist() == [[1, 2, 3, 4, 0]]
+    assert batch.dec_inputs.tolist() == [[4, 1, 2, 3, 6, 0]]
+    assert batch.dec_outputs.tolist() == [[1, 2, 3, 6, 5, 0]]
+    assert all(t.dtype == torch.long for t in batch)
+
+
+def test_make_data_pads_each_batch_to_its_longest_sentence_with_zero():
+    pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "hi"), ("我", "I love cats very much .")]
+    src, tgt = build_vocabs(pairs)
+    batch = make_data(pairs, src, tgt)
+    assert batch.enc_inputs.shape == (3, 4)  # longest source: 4 tokens
+    assert batch.dec_inputs.shape == batch.dec_outputs.shape == (3, 7)  # longest target (6) + S or E
+    assert batch.enc_inputs[1].tolist()[2:] == [0, 0]
+    assert batch.enc_inputs[2].tolist()[1:] == [0, 0, 0]
+    hi, bos, eos = tgt.stoi["hi"], tgt.bos_id, tgt.eos_id
+    assert batch.dec_inputs[1].tolist() == [bos, hi, 0, 0, 0, 0, 0]
+    assert batch.dec_outputs[1].tolist() == [hi, eos, 0, 0, 0, 0, 0]
+    assert (batch.dec_inputs[:, 0] == bos).all()
+    # src_len / tgt_len only lengthen, never cut
+    short = make_data(pairs, src, tgt, src_len=2, tgt_len=2)
+    assert short.enc_inputs.shape == (3, 4) and short.dec_inputs.shape == (3, 7)
+
+
+def test_encode_reports_unknown_words_instead_of_raising():
+    vocab = Vocab.build([["我", "喜", "欢", "你"]])
+    ids, unknown = vocab.encode(["我", "爱", "你", "们"])
+    assert ids == [vocab.stoi["我"], vocab.unk_id, vocab.stoi["你"], vocab.unk_id]
+    assert unknown == ["爱", "们"]
+
+
+def test_special_names_typed_as_words_are_unknown():
+    vocab = Vocab.build([["x"]])
+    ids, unknown = vocab.encode(["P", "S", "E", "x"])
+    assert ids == [vocab.unk_id] * 3 + [vocab.stoi["x"]]
+    assert unknown == ["P", "S", "E"]
+
+
+def test_make_data_maps_unknown_words_to_the_unknown_id():
+    src, tgt = build_vocabs([("我 喜 欢 你", "I love you .")])
+    batch = make_data([("我 爱 你", "I like you .")], src, tgt)
+    assert batch.enc_inputs.tolist() == [[src.stoi["我"], src.unk_id, src.stoi["你"]]]
+    assert batch.dec_outputs[0, 1].item() == tgt.unk_id
+
+
+def test_translate_lists_unknown_words(trained_seed):
+    result = trained_seed.translate("我 爱 你 们")
+    assert result.unknown == ["爱", "们"]
+    assert result.src_tokens == ["我", "爱", "你", "们"]
+    assert result.stop_reason in ("eos", "max_len")
+
+
+# ---------------------------------------------------------------- check_pairs
+
+
+def _kinds(problems):
+    return [(p.kind, p.row, p.severity) for p in problems]
+
+
+def test_clean_pairs_have_no_problems(bundled_pairs, pairs20):
+    assert check_pairs(bundled_pairs) == []
+    assert check_pairs(pairs20) == []
+
+
+def test_no_pairs_is_an_error():
+    assert _kinds(check_pairs([])) == [("no_pairs", None, "error")]
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\t"])
+def test_empty_source_or_target_is_an_error_naming_the_row(blank):
+    problems = check_pairs([("我", "I"), (blank, "you"), ("你", blank)])
+    assert _kinds(problems) == [("empty_source", 2, "error"), ("empty_target", 3, "error")]
+    assert problems[0].message().startswith("row 2:")
+
+
+def test_sentence_longer_than_max_tokens_is_an_error():
+    longest = " ".join(["词"] * MAX_TOKENS)
+    assert check_pairs([(longest, "ok")]) == []
+    problems = check_pairs([("ok", "word " * (MAX_TOKENS + 1)), (longest + " 词", "ok")])
+    assert _kinds(problems) == [("too_long", 1, "error"), ("too_long", 2, "error")]
+    assert "target" in problems[0].message() and "source" in problems[1].message()
+    assert str(MAX_TOKENS) in problems[0].message()
+
+
+def test_more_than_max_pairs_is_an_error():
+    rows = [(f"词{i}", f"word{i}") for i in range(MAX_PAIRS + 1)]
+    assert check_pairs(rows[:MAX_PAIRS]) == []
+    problems = check_pairs(rows)
+    assert _kinds(problems) == [("too_many_rows", None, "error")]
+    assert str(MAX_PAIRS + 1) in problems[0].message()
+
+
+def test_duplicate_pair_is_a_warning_pointing_at_the_first_copy():
+    problems = check_pairs([("我 喜 欢 你", "I love you ."), ("你", "you"), ("我喜欢你", "I love you.")])
+    assert _kinds(problems) == [("duplicate", 3, "warning")]
+    assert "row 1" in problems[0].message()
+
+
+def test_reserved_token_typed_by_a_user_is_a_warning():
+    problems = check_pairs([("P 我", "I"), ("你", "Plan B")])
+    assert _kinds(problems) == [("reserved", 1, "warning")]
+    assert problems[0].detail == PAD
+    assert "reserved" in problems[0].message()
+    assert _kinds(check_pairs([("我", f"{BOS} {EOS}")])) == [("reserved", 1, "warning")] * 2
+
+
+def test_errors_come_before_warnings():
+    problems = check_pairs([("P", "x"), ("P", "x"), ("", "y")])
+    severities = [p.severity for p in problems]
+    assert severities == sorted(severities)  # "error" < "warning"
+    assert severities[0] == "error" and "warning" in severities
+
+
+# ---------------------------------------------------------------- parse_pairs / format_pairs
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "我 喜 欢 你\tI love you .\n你好\tHello .\n",
+        "source\ttarget\n我 喜 欢 你\tI love you .\n你好\tHello .\n",
+        "我 喜 欢 你,I love you .\n你好,Hello .\n",
+        "source,target\n我 喜 欢 你,I love you .\n你好,Hello .\n",
+        "Chinese,English\r\n我 喜 欢 你,I love you .\r\n你好,Hello .\r\n",
+        "\n我 喜 欢 你\tI love you .\t\n\n 你好 \t Hello . \n\n",
+    ],
+    ids=["tsv", "tsv-header", "csv", "csv-header", "crlf-header", "blank-lines-trailing-tab"],
+)
+def test_parse_pairs_reads_tsv_and_csv(data):
+    expected = [("我 喜 欢 你", "I love you ."), ("你好", "Hello .")]
+    assert parse_pairs(data) == expected
+    assert parse_pairs(data.encode("utf-8")) == expected
+
+
+def test_parse_pairs_strips_a_utf8_bom():
+    data = "\ufeffsource\ttarget\n你好\tHello .\n".encode()
+    assert parse_pairs(data) == [("你好", "Hello .")]
+
+
+def test_parse_pairs_reads_quoted_csv_cells_with_commas():
+    assert parse_pairs('"你好,世界","Hello, world ."\n') == [("你好,世界", "Hello, world .")]
+
+
+def test_bundled_pairs_start_with_the_seed_pair(bundled_pairs):
+    assert bundled_pairs[0] == ("我 喜 欢 你", "I love you .")
+    assert len(bundled_pairs) == 48
+    assert all(s and t for s, t in bundled_pairs)
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["我喜欢你\tI love you .\n".encode("gbk"), b"\xff\xfe" + "a\tb\n".encode("utf-16-le")],
+    ids=["gbk", "utf-16"],
+)
+def test_non_utf8_bytes_are_a_data_error(data):
+    with pytest.raises(DataError, match="UTF-8"):
+        parse_pairs(data, "my.tsv")
+
+
+def test_binary_file_is_a_data_error():
+    with pytest.raises(DataError, match="not a text file"):
+        parse_pairs(b"a\tb\n\x00\x01\x02")
+
+
+def test_too_large_file_is_a_data_error():
+    with pytest.raises(DataError, match="limit"):
+        parse_pairs(b"a\tb\n" * (MAX_DATA_BYTES // 4 + 1))
+
+
+@pytest.mark.parametrize("data", [b"", b"\n\n", b"  \r\n \t \n", "\ufeff".encode()])
+def test_empty_file_is_a_data_error(data):
+    with pytest.raises(DataError, match="empty"):
+        parse_pairs(data, "pairs.tsv")
+
+
+def test_header_without_pairs_is_a_data_error():
+    with pytest.raises(DataError, match="no sentence pairs"):
+        parse_pairs("source\ttarget\n")
+
+
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [("a\tb\tc\n", "found 3"), ("a,b,c\n", "found 3"), ("just one column\n", "found 1")],
+)
+def test_wrong_column_count_is_a_data_error(data, found):
+    with pytest.raises(DataError, match=found):
+        parse_pairs(data, "pairs.txt")
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        ("我\tI\n你\n他\the\n", 2),
+        ("source\ttarget\n我\tI\n你\n", 3),
+        ("我\tI\n\n\n你\n", 4),
+    ],
+    ids=["plain", "after-header", "after-blank-lines"],
+)
+def test_wrong_column_count_error_names_the_line_of_the_file(data, line):
+    """The message must point at the line a user sees in an editor (header and blank lines count)."""
+    with pytest.raises(DataError) as info:
+        parse_pairs(data, "pairs.tsv")
+    message = str(info.value)
+    assert message.startswith("pairs.tsv"), message
+    assert f"line {line}:" in message, f"the bad row is on line {line} of the file, but the error says: {message}"
+
+
+def test_format_pairs_round_trips_through_parse_pairs(pairs20, bundled_pairs):
+    tricky = [
+        ('他说"你好"', 'He said "hello" .'),
+        ("你好,世界", "Hello, world ."),
+        ('"引号"开头', '"Quoted" start'),
+        ("source", "target"),  # a pair that looks like a header, after the real header
+    ]
+    for pairs in (pairs20, bundled_pairs, tricky):
+        text = format_pairs(pairs)
+        assert text.startswith("source\ttarget\n")
+        assert parse_pairs(text) == pairs
+        assert parse_pairs(text.encode("utf-8")) == pairs

@@ -1,0 +1,134 @@
+"""The training loop: records, reproducibility, stopping early, convergence with defaults, snapshots, padding."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from transformer import AttentionMaps, EpochRecord, TrainConfig, Translator, train
+from transformer.data import PAD_ID
+
+TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
+
+
+def _losses(pairs, seed: int = 0, epochs: int = 4, batch_size: int = 4, **sizes) -> list[float]:
+    translator = Translator.create(pairs, seed=seed, **{**TINY, **sizes})
+    return [r.loss for r in train(translator, pairs, TrainConfig(epochs=epochs, batch_size=batch_size, seed=seed))]
+
+
+def test_train_yields_one_record_per_epoch(seed_pairs):
+    translator = Translator.create(seed_pairs, **TINY)
+    records = list(train(translator, seed_pairs, TrainConfig(epochs=5)))
+    assert [type(r) for r in records] == [EpochRecord] * 5
+    assert [r.epoch for r in records] == [1, 2, 3, 4, 5]
+    assert all(r.loss > 0 and 0.0 <= r.accuracy <= 1.0 for r in records)
+    assert all(0 <= a.seconds <= b.seconds for a, b in zip(records, records[1:]))
+    assert records[-1].loss < records[0].loss
+    assert all(r.snapshot is None for r in records)  # snapshots only when asked
+    assert translator.summary["epochs"] == 5
+    assert [h["loss"] for h in translator.summary["history"]] == [r.loss for r in records]
+
+
+def test_same_seed_gives_identical_loss_history(pairs20):
+    assert _losses(pairs20, seed=3) == _losses(pairs20, seed=3)
+
+
+def test_same_seed_with_dropout_gives_identical_loss_history(pairs20):
+    assert _losses(pairs20, seed=1, dropout=0.3) == _losses(pairs20, seed=1, dropout=0.3)
+
+
+def test_different_seeds_give_different_loss_histories(pairs20):
+    assert _losses(pairs20, seed=0) != _losses(pairs20, seed=1)
+
+
+def test_train_seed_alone_changes_the_batch_order(pairs20):
+    """Same initial weights, different TrainConfig.seed: the shuffled batches differ, so do the losses."""
+    histories = []
+    for seed in (0, 1):
+        translator = Translator.create(pairs20, seed=0, **TINY)
+        histories.append([r.loss for r in train(translator, pairs20, TrainConfig(epochs=3, batch_size=4, seed=seed))])
+    assert histories[0] != histories[1]
+
+
+def test_breaking_out_keeps_the_partly_trained_model(seed_pairs):
+    translator = Translator.create(seed_pairs, **TINY)
+    initial = copy.deepcopy(translator.model.state_dict())
+    for record in train(translator, seed_pairs, TrainConfig(epochs=50)):
+        if record.epoch == 3:
+            break
+    assert translator.summary["epochs"] == 3
+    assert len(translator.summary["history"]) == 3
+    assert translator.summary["loss"] == record.loss
+    changed = [k for k, v in translator.model.state_dict().items() if not torch.equal(v, initial[k])]
+    assert len(changed) == len(initial)  # every weight moved
+
+
+def test_training_again_continues_the_epoch_count(seed_pairs):
+    translator = Translator.create(seed_pairs, **TINY)
+    list(train(translator, seed_pairs, TrainConfig(epochs=2)))
+    records = list(train(translator, seed_pairs, TrainConfig(epochs=3)))
+    assert [r.epoch for r in records] == [3, 4, 5]
+    assert translator.summary["epochs"] == 5
+    assert len(translator.summary["history"]) == 5
+
+
+def test_defaults_learn_the_seed_example(seed_pairs):
+    translator = Translator.create(seed_pairs)
+    list(train(translator, seed_pairs))
+    assert translator.translate("我 喜 欢 你").text == "I love you ."
+    assert translator.translate("我喜欢你").tokens == ["I", "love", "you", "."]
+
+
+def test_defaults_learn_twenty_pairs_exactly(trained20, pairs20):
+    translator, records = trained20
+    assert len(records) == TrainConfig().epochs
+    wrong = [(s, out) for s, _, out, ok in translator.exact_match(pairs20) if not ok]
+    assert wrong == []
+    assert records[-1].accuracy == 1.0
+
+
+def test_snapshots_come_every_n_epochs_plus_first_and_last(seed_pairs):
+    translator = Translator.create(seed_pairs, **TINY)
+    records = list(train(translator, seed_pairs, TrainConfig(epochs=7), snapshot_every=3))
+    with_snapshot = [r.epoch for r in records if r.snapshot is not None]
+    assert with_snapshot == [1, 3, 6, 7]
+    snapshot = records[2].snapshot
+    assert isinstance(snapshot, AttentionMaps)
+    assert len(snapshot.enc_self_attns) == len(snapshot.dec_enc_attns) == TINY["n_layers"]
+    assert snapshot.enc_self_attns[0].shape == (1, 2, 4, 4)  # 我 喜 欢 你
+    assert snapshot.dec_self_attns[0].shape == (1, 2, 5, 5)  # S I love you .
+    assert snapshot.dec_enc_attns[0].shape == (1, 2, 5, 4)
+    assert translator.model.training  # taking a snapshot does not leave the model in eval mode
+
+
+def test_snapshot_of_a_chosen_pair(pairs20):
+    translator = Translator.create(pairs20, **TINY)
+    records = list(train(translator, pairs20, TrainConfig(epochs=2), snapshot_every=1, snapshot_pair=5))
+    # 他们去公园 → They go to the park .
+    assert records[0].snapshot.enc_self_attns[0].shape == (1, 2, 5, 5)
+    assert records[0].snapshot.dec_self_attns[0].shape == (1, 2, 7, 7)
+
+
+def test_loss_and_accuracy_ignore_padding():
+    """Epoch 1's loss is the mean cross-entropy over the real target tokens only, whatever the padding."""
+    pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "hi"), ("我", "I love cats very much .")]
+    translator = Translator.create(pairs, **TINY)
+    initial = copy.deepcopy(translator.model)
+    batch = translator.make_batch(pairs)
+    assert batch.dec_outputs.eq(PAD_ID).any()  # the batch does contain padding
+
+    record = next(train(translator, pairs, TrainConfig(epochs=1, batch_size=16)))
+
+    initial.train()  # dropout is 0, so train mode is deterministic
+    with torch.no_grad():
+        logits, _ = initial(batch.enc_inputs, batch.dec_inputs)
+    real = batch.dec_outputs.ne(PAD_ID)
+    expected_loss = F.cross_entropy(logits[real], batch.dec_outputs[real]).item()
+    expected_accuracy = logits[real].argmax(-1).eq(batch.dec_outputs[real]).float().mean().item()
+    assert record.loss == pytest.approx(expected_loss, rel=1e-5)
+    assert record.accuracy == pytest.approx(expected_accuracy)
+    counting_padding = F.cross_entropy(logits.flatten(0, 1), batch.dec_outputs.flatten()).item()
+    assert record.loss != pytest.approx(counting_padding, rel=1e-3)  # the check above can tell the difference
