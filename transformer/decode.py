@@ -8,7 +8,7 @@ import torch
 
 from .config import MAX_DECODE_LEN
 from .data import PAD, Vocab
-from .model import AttentionMaps, Transformer
+from .model import AttentionMaps, Transformer, evaluating
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,6 @@ class Translation:
         return " ".join(self.tokens)
 
 
-@torch.no_grad()
 def greedy_decode(
     model: Transformer,
     enc_input: torch.Tensor,
@@ -53,10 +52,7 @@ def greedy_decode(
 
     P and S are never targets in training, so they are never chosen (their probability is set to 0).
     """
-    was_training = model.training
-    model.eval()
-    try:
-        device = next(model.parameters()).device
+    with evaluating(model) as device:
         enc_input = enc_input.to(device)
         max_len = min(max_len, model.config.max_len - 1)
         enc_maps = AttentionMaps() if return_attn else None
@@ -94,22 +90,16 @@ def greedy_decode(
             stop_reason=stop_reason,
             enc_self_attns=[a[0].cpu() for a in enc_maps.enc_self_attns] if enc_maps else [],
         )
-    finally:
-        model.train(was_training)
 
 
 greedy_decoder = greedy_decode  # the tutorials' name
 
 
-@torch.no_grad()
 def greedy_decode_batch(
     model: Transformer, enc_inputs: torch.Tensor, tgt_vocab: Vocab, max_len: int = MAX_DECODE_LEN
 ) -> list[list[str]]:
     """Greedy output tokens (without S/E) for every row of enc_inputs (B, Ls) at once; no records."""
-    was_training = model.training
-    model.eval()
-    try:
-        device = next(model.parameters()).device
+    with evaluating(model) as device:
         enc_inputs = enc_inputs.to(device)
         max_len = min(max_len, model.config.max_len - 1)
         memory = model.encoder(enc_inputs)  # (B, Ls, D)
@@ -132,5 +122,3 @@ def greedy_decode_batch(
             cut = row.index(tgt_vocab.eos_id) if tgt_vocab.eos_id in row else len(row)
             outputs.append(tgt_vocab.decode(row[:cut]))
         return outputs
-    finally:
-        model.train(was_training)

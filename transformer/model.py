@@ -6,6 +6,8 @@ Shapes: B batch, H heads, Ls source length, Lt target length, D d_model.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import torch
@@ -219,3 +221,15 @@ def parameter_count(cfg: TransformerConfig) -> int:
     """Trainable parameters of a model with this config, counted without allocating its weights."""
     with torch.device("meta"):
         return Transformer(cfg).num_parameters()
+
+
+@contextmanager
+def evaluating(model: nn.Module) -> Iterator[torch.device]:
+    """Eval mode (no dropout) and no gradients inside; the previous mode comes back afterwards. Yields the device."""
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.no_grad():
+            yield next(model.parameters()).device
+    finally:
+        model.train(was_training)

@@ -10,7 +10,7 @@ from .config import MAX_DECODE_LEN, TransformerConfig
 from .data import PAD, Batch, Vocab, build_vocabs, make_data, tokenize
 from .decode import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
-from .model import AttentionMaps, Transformer
+from .model import AttentionMaps, Transformer, evaluating
 
 
 @dataclass
@@ -76,16 +76,10 @@ class Translator:
         outputs = self.translate_all([s for s, _ in pairs])
         return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
-    @torch.no_grad()
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
-        was_training = self.model.training
-        self.model.eval()
-        try:
-            device = next(self.model.parameters()).device
+        with evaluating(self.model) as device:
             _, maps = self.model(enc_inputs.to(device), dec_inputs.to(device), return_attn=True)
-        finally:
-            self.model.train(was_training)
         return AttentionMaps(**{k: [t.cpu() for t in v] for k, v in vars(maps).items()})
 
     def inspect(self, source: str, target: str | None = None, src_pad: int = 0, tgt_pad: int = 0) -> Inspection:
