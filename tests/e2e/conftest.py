@@ -1,0 +1,176 @@
+"""Real-browser harness: one Streamlit server for the whole run, Debian's Chromium driven by Playwright.
+
+Locally the suite is skipped (with the reason) when /usr/bin/chromium or Playwright is missing; under CI
+(CI=true) the same situation is a failure, so a broken install can never pass as "all skipped".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = REPO / "test-artifacts"
+VIEWPORT = {"width": 1280, "height": 900}
+SERVER_START_TIMEOUT = 90  # seconds: the first start imports torch, plotly and pandas
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/e2e/ is an e2e test, whether or not its module says so."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def _missing_browser_reason() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        return f"Playwright for Python is not importable ({exc}); install requirements-dev.txt"
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing; install Debian's chromium (apt-get install -y chromium)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser_available() -> None:
+    """Skip (locally) or fail (under CI) when Chromium or Playwright is missing."""
+    reason = _missing_browser_reason()
+    if reason is None:
+        return
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"e2e tests cannot run under CI: {reason}", pytrace=False)
+    pytest.skip(f"e2e tests skipped: {reason}")
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200 and response.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def app_url(browser_available) -> Iterator[str]:
+    """Start `streamlit run app.py` on a free port, wait until /_stcore/health says ok, stop it afterwards."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    log_path = ARTIFACTS / "streamlit-server.log"
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 (closed in the teardown below)
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        # the run writes screenshots and logs under the repo; a watcher would offer "File change. Rerun"
+        "--server.fileWatcherType",
+        "none",
+    ]
+    server = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _healthy(f"{url}/_stcore/health"):
+            if server.poll() is not None:
+                pytest.fail(f"the Streamlit server exited with {server.returncode}:\n{log_path.read_text()[-3000:]}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"the Streamlit server did not answer within {SERVER_START_TIMEOUT} s")
+            time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(browser_available):
+    """One headless Chromium for the whole run."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, app_url, request):
+    """new_page() → a page in a fresh browser context (a new Streamlit session), opened on the app and idle.
+
+    The contexts are closed after the test; a failing test leaves a screenshot of each of its pages behind.
+    """
+    from tests.e2e.helpers import open_app, screenshot
+
+    contexts = []
+
+    def make(locale: str = "en-US"):
+        context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        page = context.new_page()
+        open_app(page, app_url)
+        return page
+
+    yield make
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    for i, context in enumerate(contexts):
+        if failed:
+            for page in context.pages:
+                with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
+                    screenshot(page, f"{request.node.name}-{i}", ARTIFACTS / "failures", wait=False)
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):
+    """The app in a fresh session (English), loaded and idle."""
+    return new_page()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Keep each phase's report on the test item, so fixtures can tell whether the test failed."""
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)

@@ -1,0 +1,174 @@
+"""What a user does and sees in the app, in Playwright terms; every wait is an auto-waiting expect()."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+try:
+    from playwright.sync_api import Locator, Page, expect
+except ImportError:  # conftest's browser_available fixture then skips every test (or fails it under CI)
+    Locator = Page = expect = None
+else:
+    expect.set_options(timeout=30_000)  # generous: two sessions may share the 2 cores with a training run
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+TIMEOUT = 30_000  # ms, for anything that waits on the app
+TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
+
+# the navigation titles, in the order app.py lists the pages (ui/i18n.py nav.*)
+NAV = {
+    "en": ["Data", "Train", "Positional encoding", "Masks", "Attention", "Decoding"],
+    "zh": ["数据", "训练", "位置编码", "掩码", "注意力", "解码"],
+}
+# each page's st.title (ui/i18n.py *.title), in the same order
+TITLES = {
+    "en": ["Sentence pairs", "Train", "Positional encoding", "Masks", "Attention", "Greedy decoding, step by step"],
+    "zh": ["句子对", "训练", "位置编码", "掩码", "注意力", "贪心解码，一步一步"],
+}
+PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "attention", "decoding"]
+
+
+def settled(page: Page, timeout: int = TIMEOUT) -> None:
+    """Wait until the script run is over and every lazily loaded widget has replaced its skeleton."""
+    app = page.locator('[data-testid="stApp"]')
+    expect(app).to_have_attribute("data-test-connection-state", "CONNECTED", timeout=timeout)
+    expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_have_count(0, timeout=timeout)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=timeout)
+
+
+def open_app(page: Page, url: str) -> None:
+    """Open the app as a new user does and wait until its first page is fully drawn."""
+    page.goto(url)
+    expect(page.locator("h1")).to_be_visible(timeout=60_000)  # the first run pays for imports
+    settled(page, timeout=60_000)
+
+
+def sidebar(page: Page) -> Locator:
+    return page.get_by_test_id("stSidebar")
+
+
+def no_exception(page: Page) -> None:
+    """No Streamlit exception box anywhere on the page (now: a box once drawn stays, so no long wait)."""
+    expect(page.get_by_test_id("stException")).to_have_count(0, timeout=2_000)
+
+
+def go_to(page: Page, index: int, lang: str = "en") -> None:
+    """Click the index-th page in the sidebar navigation and wait for its title."""
+    link = (
+        sidebar(page)
+        .get_by_test_id("stSidebarNavLink")
+        .filter(has_text=re.compile(rf"^\W*{re.escape(NAV[lang][index])}\s*$"))
+    )
+    expect(link).to_have_count(1)
+    link.click()
+    expect(page.locator("h1").first).to_have_text(TITLES[lang][index], timeout=TIMEOUT)
+    settled(page)
+
+
+def switch_language(page: Page, lang: str) -> None:
+    """Pick English or 中文 with the sidebar radio."""
+    label = {"en": "English", "zh": "中文"}[lang]
+    sidebar(page).get_by_test_id("stRadio").get_by_text(label, exact=True).click()
+    expect(sidebar(page).get_by_text("Current model" if lang == "en" else "当前模型")).to_be_visible()
+    settled(page)
+
+
+def sidebar_value(page: Page, prefix: str) -> str:
+    """The text after `prefix` in the sidebar's model summary, e.g. sidebar_value(page, "Parameters:")."""
+    item = sidebar(page).locator("li").filter(has_text=prefix)
+    expect(item).to_have_count(1)
+    return item.inner_text().split(prefix, 1)[1].strip()
+
+
+def alert(page: Page, kind: str, text: str | re.Pattern) -> Locator:
+    """The st.error / st.warning / st.success / st.info box (kind: Error, Warning, Success, Info) with text."""
+    return page.get_by_test_id(f"stAlertContent{kind}").filter(has_text=text)
+
+
+def widget(page: Page, testid: str, label: str) -> Locator:
+    """The widget of one type (stSlider, stSelectbox, …) whose label is exactly `label`."""
+    return page.get_by_test_id(testid).filter(has=page.get_by_test_id("stWidgetLabel").get_by_text(label, exact=True))
+
+
+def press_slider(page: Page, label: str, *keys: str, testid: str = "stSlider") -> str:
+    """Focus a slider's thumb, press keys one at a time (each may rerun the app), return the new value text."""
+    thumb = widget(page, testid, label).get_by_role("slider")
+    for key in keys:
+        thumb.focus()
+        before = thumb.get_attribute("aria-valuenow")
+        thumb.press(key)
+        expect(thumb).not_to_have_attribute("aria-valuenow", before or "")
+        settled(page)
+    return thumb.get_attribute("aria-valuetext") or thumb.get_attribute("aria-valuenow") or ""
+
+
+def choose(page: Page, label: str, option: str) -> None:
+    """Pick an option of an st.selectbox (a combobox named by its label)."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    box.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    expect(box).to_have_value(option)
+    settled(page)
+
+
+_PLOTLY_DATA = "el => (Array.isArray(el.data) && el.data.length ? JSON.stringify(el.data) : null)"
+
+
+def plotly_data(chart: Locator) -> list:
+    """The data traces of a plotly chart as drawn in the browser (the `data` property of its div)."""
+    expect(chart).to_be_visible()
+    handle = chart.element_handle()
+    text = chart.page.wait_for_function(_PLOTLY_DATA, arg=handle, timeout=TIMEOUT).json_value()
+    return json.loads(text)
+
+
+_HEATMAP_Z = (
+    "el => { const t = (Array.isArray(el.data) ? el.data : []).find(t => t.type === 'heatmap');"
+    " return t && t.z ? JSON.stringify(t.z) : null; }"
+)
+
+
+def heatmap_z(chart: Locator) -> list:
+    """The z values (one row per query) of the first heatmap trace of a plotly chart."""
+    expect(chart).to_be_visible()
+    text = chart.page.wait_for_function(_HEATMAP_Z, arg=chart.element_handle(), timeout=TIMEOUT).json_value()
+    return json.loads(text)
+
+
+def heatmap_z_change(chart: Locator, before: list) -> list:
+    """Wait until the chart's heatmap shows z values other than `before` and return them; time out (and fail)
+    when it never does. Plotly redraws a moment after the script run ends, so reading at once could be early."""
+    expect(chart).to_be_visible()
+    changed = (
+        f"([el, before]) => {{ const now = ({_HEATMAP_Z})(el);"
+        " return now !== null && now !== JSON.stringify(before) ? now : null; }"
+    )
+    text = chart.page.wait_for_function(changed, arg=[chart.element_handle(), before], timeout=TIMEOUT).json_value()
+    return json.loads(text)
+
+
+def screenshot(page: Page, name: str, folder: Path = SCREENSHOTS, wait: bool = True) -> Path:
+    """A full-page PNG: the viewport is made as tall as the main column, then restored.
+
+    Streamlit scrolls inside its main section, not the document, so Playwright's full_page=True alone
+    would only capture the first screen.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    size = page.viewport_size
+    height = page.get_by_test_id("stMain").evaluate("el => el.scrollHeight")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height), 16_000))})
+    try:
+        if wait:
+            settled(page)
+            page.wait_for_load_state("networkidle")
+        # two animation frames: the charts have redrawn for the taller window
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+    finally:
+        page.set_viewport_size(size)
+    return path

@@ -1,0 +1,287 @@
+"""Hostile or unlucky use in a real browser: two sessions training at once, Stop in mid-training, a very long
+typed sentence, a garbage pairs file."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.helpers import (
+    REPO,
+    TRAIN_TIMEOUT,
+    alert,
+    expect,
+    go_to,
+    no_exception,
+    plotly_data,
+    press_slider,
+    screenshot,
+    settled,
+    sidebar,
+    sidebar_value,
+    switch_language,
+)
+
+pytestmark = pytest.mark.e2e
+
+PROGRESS = re.compile(r"epoch (\d+)/(\d+) · loss")
+
+
+def _param_count(page) -> str:
+    """The "**N parameters** · …" line of the Train page: the size of the model the settings describe."""
+    line = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^[\d,]+ parameters · "))
+    expect(line).to_have_count(1)
+    return line.inner_text().split(" parameters", 1)[0].strip()
+
+
+def test_two_sessions_train_different_models_at_the_same_time(new_page):
+    first, second = new_page(), new_page()
+    for page in (first, second):
+        go_to(page, 1)
+    default_size = _param_count(second)
+    assert press_slider(second, "d_model", "ArrowLeft") == "32"  # the first keeps d_model 64
+    expect(second.get_by_text(re.compile(r"^[\d,]+ parameters$"))).not_to_have_text(default_size + " parameters")
+    sizes = {page: _param_count(page) for page in (first, second)}
+    assert sizes[first] == default_size != sizes[second]
+
+    first.get_by_role("button", name="Train", exact=True).click()
+    expect(first.get_by_test_id("stProgress")).to_be_visible()  # the first is training…
+    second.get_by_role("button", name="Train", exact=True).click()  # …when the second starts
+    for page in (first, second):
+        expect(alert(page, "Success", "Trained 60 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
+        settled(page)
+        no_exception(page)
+
+    # each session keeps its own model: the next page's sidebar describes the model that session trained
+    for page in (first, second):
+        go_to(page, 4)
+        expect(sidebar(page)).to_contain_text("From: trained here")
+        assert sidebar_value(page, "Parameters:") == sizes[page]
+        assert sidebar_value(page, "Epochs trained:") == "60"
+    # and a third, new session still has the bundled model
+    third = new_page()
+    expect(sidebar(third)).to_contain_text("From: bundled")
+
+
+def test_stop_in_mid_training_keeps_the_partly_trained_model(page):
+    go_to(page, 1)
+    assert press_slider(page, "epochs", "End") == "400"
+    page.get_by_role("button", name="Train", exact=True).click()
+    progress = page.get_by_test_id("stProgress")
+    expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
+    page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True).click()
+
+    stopped = alert(page, "Warning", re.compile(r"Training stopped after epoch \d+; the partly trained model"))
+    expect(stopped).to_be_visible(timeout=TRAIN_TIMEOUT)
+    settled(page)
+    no_exception(page)
+    epochs = int(re.search(r"after epoch (\d+)", stopped.inner_text()).group(1))
+    assert 3 <= epochs < 400
+    expect(alert(page, "Success", "Trained")).to_have_count(0)
+    exact = page.get_by_test_id("stMetric").filter(has_text="exact-match translations")
+    expect(exact).to_be_visible()  # the results of the partly trained model
+    curve = plotly_data(page.locator(".js-plotly-plot").first)
+    assert max(len(trace["x"]) for trace in curve) == epochs  # the loss curve ends where training stopped
+    screenshot(page, "robust-train-stopped")
+
+    go_to(page, 5)
+    expect(sidebar(page)).to_contain_text("From: trained here")
+    # should be exactly `epochs`; epochs + 1 is the fastReruns race of
+    # test_using_the_train_page_during_training_does_not_break_it: the interrupted run finishes one more epoch
+    assert sidebar_value(page, "Epochs trained:") in (str(epochs), str(epochs + 1))
+    no_exception(page)
+
+
+@pytest.mark.xfail(
+    raises=AssertionError,
+    reason="app bug: with runner.fastReruns (on in .streamlit/config.toml) a click during training starts a new "
+    "script run while the old one is still inside the training generator: 'ValueError: generator already "
+    "executing' (and Stop may record one epoch fewer than were trained). Not strict: it is a race.",
+)
+def test_using_the_train_page_during_training_does_not_break_it(page):
+    go_to(page, 1)
+    assert press_slider(page, "epochs", "End") == "400"
+    page.get_by_role("button", name="Train", exact=True).click()
+    progress = page.get_by_test_id("stProgress")
+    expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
+    epoch = int(PROGRESS.search(progress.inner_text()).group(1))
+    thumb = page.get_by_test_id("stSlider").filter(has_text="d_model").get_by_role("slider")
+    thumb.focus()
+    for key in ("ArrowLeft", "ArrowRight", "ArrowLeft", "ArrowRight"):  # a user tries settings while it trains
+        thumb.press(key)
+    try:
+        # training goes on for ten more epochs (or the bug shows an exception box, whichever comes first)
+        later = re.compile(rf"epoch ({'|'.join(str(n) for n in range(epoch + 10, 401))})/400")
+        exception = page.get_by_test_id("stException")
+        expect(exception.or_(progress.filter(has_text=later)).first).to_be_visible(timeout=TRAIN_TIMEOUT)
+        no_exception(page)
+    finally:
+        stop = page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True)
+        if stop.is_enabled():
+            stop.click()
+            settled(page)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="app bug: app.py draws the sidebar before pages/train.py trains, and the page does not rerun "
+    "after training, so the sidebar (and the Stop button) describe the old model until the next click",
+)
+def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
+    go_to(page, 1)
+    assert press_slider(page, "epochs", "Home") == "5"
+    page.get_by_role("button", name="Train", exact=True).click()
+    expect(alert(page, "Success", "Trained 5 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
+    settled(page)
+    expect(sidebar(page)).to_contain_text("From: trained here", timeout=2_000)
+    expect(page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True)).to_be_disabled(timeout=2_000)
+
+
+def test_a_very_long_typed_sentence_on_the_decoding_page(page):
+    go_to(page, 5)
+    page.get_by_role("radio", name="type a source sentence").check(force=True)
+    box = page.get_by_role("textbox", name="type a source sentence")
+    expect(box).to_be_visible()
+    settled(page)
+
+    # a 450-character paste: the box (max_chars=400) refuses it whole and keeps what it had
+    box.fill("")
+    page.keyboard.insert_text("我" * 450)
+    expect(box).to_have_value("")
+    # 400 CJK characters are 400 tokens, more than the model's 128 positions: the app says so, no traceback
+    page.keyboard.insert_text("我" * 400)
+    expect(box).to_have_value("我" * 400)
+    box.press("Enter")
+    expect(alert(page, "Error", re.compile(r"400 tokens.*at most 128"))).to_be_visible()
+    settled(page)
+    no_exception(page)
+    expect(page.get_by_role("button", name="Next ▶")).to_have_count(0)
+    screenshot(page, "robust-decoding-400-characters")
+
+    # a long sentence that still fits (120 tokens) decodes, step by step to the end
+    box.fill("我喜欢猫" * 30)
+    box.press("Enter")
+    step_slider = page.get_by_test_id("stSlider").filter(has_text="step").get_by_role("slider")
+    expect(step_slider).to_be_visible()
+    expect(alert(page, "Error", "tokens")).to_have_count(0)
+    settled(page)
+    step_slider.focus()
+    step_slider.press("End")
+    expect(page.get_by_role("button", name="Next ▶")).to_be_disabled()
+    expect(alert(page, "Success", "Translation:")).to_be_visible()
+    settled(page)
+    no_exception(page)
+    screenshot(page, "robust-decoding-120-tokens")
+
+
+def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
+    go_to(page, 5)
+    page.get_by_role("radio", name="type a source sentence").check(force=True)
+    box = page.get_by_role("textbox", name="type a source sentence")
+    expect(box).to_be_visible()
+    settled(page)
+
+    box.fill("我喜欢鱼")  # 鱼 is not in the bundled model's vocabulary
+    box.press("Enter")
+    unknown = alert(page, "Warning", "Not in the model's vocabulary")
+    expect(unknown).to_contain_text("鱼")
+    expect(unknown).to_contain_text("Translation still runs.")
+    expect(page.get_by_role("button", name="Next ▶")).to_be_visible()
+    settled(page)
+    no_exception(page)
+
+    box.fill("")
+    box.press("Enter")
+    expect(alert(page, "Error", "The sentence is empty: type a sentence to translate.")).to_be_visible()
+    expect(page.get_by_role("button", name="Next ▶")).to_have_count(0)
+    settled(page)
+    no_exception(page)
+    switch_language(page, "zh")  # the same message in Chinese
+    expect(alert(page, "Error", "句子是空的：请输入要翻译的句子。")).to_be_visible()
+    no_exception(page)
+
+
+BAD_PAIRS_FILES = [
+    # (file name, content, what the message says after "<name> was not loaded: ")
+    ("garbage.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, "is not UTF-8 text"),
+    ("gbk.tsv", "我喜欢你\tI love you .\n".encode("gbk"), "is not UTF-8 text"),
+    ("nul.tsv", "我\tI\n".encode() + b"\x00\x01\x02", "is not a text file"),
+    ("three.csv", b"a,b,c\nd,e,f\n", "expected 2 columns (source, target) in CSV (comma) format, found 3"),
+    ("blank.tsv", b"\n \n\t\n", "is empty"),
+    ("header.tsv", b"source\ttarget\n", "has a header but no sentence pairs"),
+    ("big.tsv", b"a\tb\n" * 250_001, "is 1,000,004 bytes; the limit is 1,000,000"),
+]
+
+
+def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
+    bundled = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()
+    assert bundled[0] == "source\ttarget"
+    count = page.get_by_test_id("stMetricValue").first
+    expect(count).to_have_text(str(len(bundled) - 1))
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
+    for name, content, reason in BAD_PAIRS_FILES:
+        (tmp_path / name).write_bytes(content)
+        uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(tmp_path / name))
+        error = alert(page, "Error", f"{name} was not loaded")
+        expect(error).to_be_visible()
+        expect(error).to_contain_text(reason)
+        expect(error).to_contain_text("Your table is unchanged.")
+        settled(page)
+        no_exception(page)
+        expect(count).to_have_text(str(len(bundled) - 1))
+        if name == "garbage.csv":
+            screenshot(page, "robust-data-garbage-file")
+    expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Download the table (TSV)").click()
+    table = download_info.value.path().read_text(encoding="utf-8").splitlines()
+    assert table == bundled  # the table is still the bundled data, row for row
+
+
+def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path):
+    too_long = " ".join(["词"] * 41)
+    rows = ["我 喜 欢 你\tI love you .", "我喜欢你\tI love you.", "你好\t", "P 我\tI", f"{too_long}\tok"]
+    path = tmp_path / "problems.tsv"
+    path.write_text("source\ttarget\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(alert(page, "Success", "Loaded 5 pairs from problems.tsv.")).to_be_visible()
+    settled(page)
+    errors = alert(page, "Error", "Fix these before training:")
+    expect(errors).to_contain_text("row 3: the target sentence is empty. Type one or delete the row.")
+    expect(errors).to_contain_text("row 5: the source is longer than 40 tokens. Shorten it.")
+    warnings = page.get_by_test_id("stAlertContentWarning")
+    expect(warnings).to_contain_text("row 2 repeats row 1; the pair will be trained twice.")
+    expect(warnings).to_contain_text("row 4: the token “P” is reserved for the model and is read as an unknown word.")
+    no_exception(page)
+    screenshot(page, "robust-data-bad-rows")
+
+    go_to(page, 1)
+    expect(alert(page, "Error", "The data has 2 problem(s): fix them on the Data page first.")).to_be_visible()
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
+    no_exception(page)
+
+    # more rows than allowed
+    go_to(page, 0)
+    path = tmp_path / "many.tsv"
+    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(201)), encoding="utf-8")
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(alert(page, "Success", "Loaded 201 pairs from many.tsv.")).to_be_visible()
+    expect(alert(page, "Error", "There are 201 pairs, more than the 200 allowed. Delete some rows.")).to_be_visible()
+    settled(page)
+    no_exception(page)
+    go_to(page, 1)
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
+
+
+def test_n_heads_that_does_not_divide_a_new_d_model_is_adjusted_with_a_note(page):
+    go_to(page, 1)
+    assert press_slider(page, "n_heads", "End") == "16"
+    assert press_slider(page, "d_model", "Home") == "8"
+    expect(alert(page, "Info", "n_heads 16 does not divide d_model 8, so it is now 8.")).to_be_visible()
+    n_heads = page.get_by_test_id("stSlider").filter(has_text="n_heads").get_by_role("slider")
+    expect(n_heads).to_have_attribute("aria-valuetext", "8")
+    settled(page)
+    no_exception(page)
