@@ -36,7 +36,7 @@ with left:
     st.selectbox(t("data.tokenizer", L), TOKENIZERS, key="tokenizer", format_func=lambda m: t(f"tokenizer.{m}", L))
     editor_key = f"editor_{ss.editor_version}"
     st.data_editor(
-        pd.DataFrame(ss.pairs, columns=["source", "target"]),
+        pd.DataFrame(ss.pairs, columns=["source", "target"], index=range(1, len(ss.pairs) + 1)),  # rows as in messages
         key=editor_key,
         num_rows="dynamic",
         width="stretch",
@@ -78,7 +78,10 @@ with right:
         key="upload_mode",
     )
     upload = st.file_uploader(
-        t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000), type=["csv", "tsv", "txt"], key="pairs_upload"
+        t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
+        type=["csv", "tsv", "txt"],
+        key="pairs_upload",
+        max_upload_size=max(1, MAX_DATA_BYTES // 1_000_000),
     )
     if upload is not None and upload.file_id != ss.get("pairs_upload_done"):
         ss.pairs_upload_done = upload.file_id
@@ -118,7 +121,9 @@ c2.dataframe(tgt_table, hide_index=True, width="stretch", height=300)
 st.header("make_data")
 st.markdown(t("data.make_data_intro", L))
 if valid:
-    n = st.slider(t("data.first_pairs", L), 1, min(5, len(valid)), min(2, len(valid)), key="make_data_rows")
+    n = 1
+    if len(valid) > 1:  # a slider needs two different ends
+        n = st.slider(t("data.first_pairs", L), 1, min(5, len(valid)), min(2, len(valid)), key="make_data_rows")
     for name, ids, tokens in make_data_tables(valid[:n], ss.tokenizer):
         st.markdown(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)

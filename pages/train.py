@@ -122,6 +122,7 @@ if run is not None:
                 )
                 last_draw = time.perf_counter()
     _finish(run, stopped=run.stop_requested)
+    st.rerun()  # the sidebar, drawn before training, now describes the new model
 
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
@@ -141,9 +142,7 @@ if summary.get("history"):
 if model.results is not None:
     exact = sum(ok for *_, ok in model.results)
     m1, m2, m3 = st.columns(3)
-    m1.metric(
-        t("train.exact", L), f"{exact / len(model.results):.0%}", f"{exact}/{len(model.results)}", delta_color="off"
-    )
+    m1.metric(t("train.exact", L), f"{exact / len(model.results):.0%} ({exact}/{len(model.results)})")
     m2.metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
     m3.metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
     st.dataframe(

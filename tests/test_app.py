@@ -191,3 +191,35 @@ def test_editor_changes_are_applied_in_order():
         "added_rows": [{"source": "d"}],
     }
     assert apply_editor_changes(pairs, changes) == [("a", "AA"), ("", "C"), ("d", "")]
+
+
+def test_an_empty_table_blocks_training_with_a_message():
+    at = open_app(pairs=[])
+    assert any("There are no sentence pairs" in e for e in texts(at, "error"))
+    at.switch_page("pages/train.py").run()
+    assert at.button(key="train_button").disabled
+    assert any("fix them on the Data page" in e for e in texts(at, "error"))
+
+
+def test_decoding_that_never_reaches_e_stops_at_the_length_cap():
+    from ui.state import CurrentModel
+
+    pairs = [("我 喜 欢 你", "I love you .")]
+    untrained = Translator.create(pairs, seed=3, d_model=16, n_heads=2, d_ff=32, n_layers=1)
+    # every decoder output becomes the projection row of "love", so "love" always beats E (whose row is zeroed)
+    model, vocab = untrained.model, untrained.tgt_vocab
+    with torch.no_grad():
+        model.decoder.layers[-1].norm3.weight.zero_()
+        model.decoder.layers[-1].norm3.bias.copy_(model.projection.weight[vocab.stoi["love"]])
+        model.projection.weight[vocab.eos_id] = 0.0
+    at = open_app(page="pages/decoding.py", model=CurrentModel(untrained, "uploaded"), pairs=pairs)
+    slider = at.slider(key="dec_step")
+    assert slider.max == 50
+    slider.set_value(50).run()
+    assert any("stopped at the length cap of 50 tokens" in s for s in texts(at, "success"))
+
+
+def test_a_single_pair_is_enough_for_every_page():
+    for page in PAGES:
+        at = open_app(page=page, pairs=[("我 喜 欢 你", "I love you .")])
+        assert not at.exception, page

@@ -287,3 +287,16 @@ def test_huge_sizes_in_the_metadata_are_refused_before_allocating(ckpt, field):
             pytest.fail(f"config {field}=10**9 raised {type(exc).__name__} instead of CheckpointError: {exc}"[:300])
         else:
             pytest.fail(f"a checkpoint whose config says {field}=10**9 was accepted")
+
+
+def test_a_file_over_the_checkpoint_size_limit_is_refused_unread(tmp_path):
+    """A 60 MB (sparse) file is refused by its size alone, from a path or as bytes."""
+    from transformer.config import MAX_CHECKPOINT_BYTES
+
+    path = tmp_path / "huge.safetensors"
+    with open(path, "wb") as f:
+        f.truncate(MAX_CHECKPOINT_BYTES + 1)
+    with pytest.raises(CheckpointError, match="larger than 50,000,000 bytes"):
+        load_checkpoint(path)
+    with pytest.raises(CheckpointError, match="larger than 50,000,000 bytes"):
+        load_checkpoint(b"\0" * (MAX_CHECKPOINT_BYTES + 1))

@@ -207,7 +207,7 @@ def loss_accuracy_figure(
         )
     )
     fig.update_layout(
-        xaxis=dict(title=dict(text=epoch_label)),
+        xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
         yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
         yaxis2=dict(
             title=dict(text=accuracy_label),

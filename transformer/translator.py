@@ -48,13 +48,16 @@ class Translator:
         ids, unknown = self.src_vocab.encode(tokens)
         return torch.tensor([ids]), tokens, unknown
 
-    def _check_length(self, n: int) -> None:
-        if n > self.config.max_len:
+    def _check_length(self, n: int, padding: int = 0) -> None:
+        if n + padding > self.config.max_len:
+            if padding:
+                message = f"the sentence and its padding need {n + padding} positions; this model reads at most "
+                code = "padded_too_long"
+            else:
+                message = f"the sentence has {n} tokens; this model reads at most "
+                code = "sentence_too_long"
             raise DataError(
-                f"the sentence has {n} tokens; this model reads at most {self.config.max_len}. Shorten it.",
-                "sentence_too_long",
-                n=n,
-                max=self.config.max_len,
+                f"{message}{self.config.max_len}. Shorten it.", code, n=n + padding, max=self.config.max_len
             )
 
     def translate(self, sentence: str, max_len: int = MAX_DECODE_LEN, return_attn: bool = True) -> Translation:
@@ -91,8 +94,8 @@ class Translator:
             tgt_ids = self.tgt_vocab.encode(out.tokens)[0]
         else:
             tgt_ids, _ = self.tgt_vocab.encode(tokenize(target, self.tokenizer))
-        self._check_length(len(src_tokens) + src_pad)
-        self._check_length(1 + len(tgt_ids) + tgt_pad)
+        self._check_length(len(src_tokens), src_pad)
+        self._check_length(1 + len(tgt_ids), tgt_pad)
         pad = self.src_vocab.stoi[PAD]
         enc_inputs = torch.tensor([enc_input[0].tolist() + [pad] * src_pad])  # (1, Ls)
         dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [pad] * tgt_pad])  # (1, Lt)

@@ -221,14 +221,23 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "句子是空的：请输入要翻译的句子。",
     },
     "error.sentence_too_long": {
-        "en": "The sentence has {n} tokens (padding included); this model reads at most {max}. Shorten it.",
-        "zh": "这个句子有 {n} 个词元（含填充）；这个模型最多读取 {max} 个。请缩短。",
+        "en": "The sentence has {n} tokens; this model reads at most {max}. Shorten it.",
+        "zh": "这个句子有 {n} 个词元；这个模型最多读取 {max} 个。请缩短。",
+    },
+    "error.padded_too_long": {
+        "en": "The sentence and its padding need {n} positions; this model reads at most {max}. "
+        "Shorten the sentence or use less padding.",
+        "zh": "句子加上填充需要 {n} 个位置；这个模型最多读取 {max} 个。请缩短句子或减少填充。",
     },
     # shared by the looking-inside pages
     "computed_by": {"en": "Computed by `{names}`", "zh": "计算函数：`{names}`"},
     "pick.mode": {"en": "Sentence", "zh": "句子"},
     "pick.dataset": {"en": "from the dataset", "zh": "从数据集中选"},
     "pick.typed": {"en": "type a source sentence", "zh": "输入一个源句"},
+    "pick.typed_help": {
+        "en": "Up to {n} characters; words the model never saw are read as <unk>.",
+        "zh": "最多 {n} 个字符；模型没见过的词按 <unk> 处理。",
+    },
     "pick.pair": {"en": "Pair", "zh": "句子对"},
     "pick.unknown": {
         "en": "Not in the model's vocabulary, read as `<unk>`: {words}. Translation still runs.",

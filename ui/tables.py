@@ -29,7 +29,9 @@ def vocab_table(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> tupl
                 {
                     "id": range(len(vocab)),
                     t("vocab.token", lang): vocab.itos,
-                    t("vocab.count", lang): [counts.get(tok, 0) if tok not in SPECIALS else None for tok in vocab.itos],
+                    t("vocab.count", lang): [
+                        str(counts.get(tok, 0)) if tok not in SPECIALS else "–" for tok in vocab.itos
+                    ],
                     t("vocab.special", lang): [
                         t(f"special.{SPECIALS.index(tok)}", lang) if tok in SPECIALS else "" for tok in vocab.itos
                     ],

@@ -33,7 +33,12 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
         )
         return pairs[index]
     ss.setdefault(f"{key}_text", "我 喜 欢 你")
-    text = st.text_input(t("pick.typed", L), key=f"{key}_text", max_chars=MAX_TYPED_CHARS)
+    text = st.text_input(
+        t("pick.typed", L),
+        key=f"{key}_text",
+        max_chars=MAX_TYPED_CHARS,
+        help=t("pick.typed_help", L, n=MAX_TYPED_CHARS),
+    )
     return text, None
 
 

@@ -83,7 +83,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     expect(first_row.first).to_have_text("我 喜 欢 你")
     expect(first_row.last).to_have_text(re.compile("^[✓✗]$"))
     exact = page.get_by_test_id("stMetric").filter(has_text="exact-match translations")
-    expect(exact.get_by_test_id("stMetricDelta")).to_have_text(re.compile(rf"^\d+/{rows + 1}$"))
+    expect(exact.get_by_test_id("stMetricValue")).to_have_text(re.compile(rf"^\d+% \(\d+/{rows + 1}\)$"))
     plots = plotly_data(page.locator(".js-plotly-plot").first)
     assert max(len(trace["x"]) for trace in plots) == 60  # the loss curve has one point per epoch
     screenshot(page, "journey-train-after-training")
