@@ -289,3 +289,14 @@ def test_multi_head_attention_matches_torch():
     assert torch.allclose(weights.mean(dim=1), expected_weights, atol=1e-5)
     assert torch.allclose(weights, per_head, atol=1e-5)
     assert (weights[0, :, :, 3:] == 0).all()
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [dict(), dict(d_model=16, n_heads=2, d_ff=32, n_layers=1), dict(d_model=12, n_heads=3, d_k=5, d_v=7, n_layers=3)],
+)
+def test_parameter_count_from_the_sizes_equals_the_built_model(sizes):
+    from transformer.model import parameter_count
+
+    cfg = TransformerConfig(11, 13, **sizes)
+    assert parameter_count(cfg) == Transformer(cfg).num_parameters()

@@ -19,7 +19,7 @@ from safetensors.torch import save as safetensors_save
 from .config import MAX_CHECKPOINT_BYTES, TransformerConfig
 from .data import TOKENIZERS, Vocab
 from .errors import CheckpointError, TransformerError
-from .model import Transformer
+from .model import Transformer, parameter_count
 from .translator import Translator
 
 FORMAT = "transformer-playground"
@@ -142,9 +142,15 @@ def load_checkpoint(source: str | Path | bytes) -> Translator:
     if not isinstance(summary, dict):
         raise CheckpointError("the checkpoint's training summary is not a JSON object.")
 
-    with torch.device("meta"):  # shapes only: a config that lies about sizes allocates nothing
-        expected = {k: tuple(v.shape) for k, v in Transformer(cfg).state_dict().items()}
     found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
+    largest = MAX_CHECKPOINT_BYTES // 4  # float32 numbers in the largest file we accept
+    if parameter_count(cfg) > largest:  # checked before building: a config that lies about sizes allocates little
+        raise CheckpointError(
+            f"the checkpoint's config describes a model with {parameter_count(cfg):,} parameters, more than a "
+            f"checkpoint of at most {MAX_CHECKPOINT_BYTES:,} bytes can hold: the metadata does not match the weights."
+        )
+    model = Transformer(cfg)
+    expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     if expected != found:
         missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
         wrong = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
@@ -160,7 +166,6 @@ def load_checkpoint(source: str | Path | bytes) -> Translator:
         raise CheckpointError(f"the checkpoint could not be read: {exc}.") from None
     if not all(torch.isfinite(t).all() for t in tensors.values()):
         raise CheckpointError("the checkpoint's weights contain NaN or infinity.")
-    model = Transformer(cfg)
     model.load_state_dict(tensors, strict=True)
     model.eval()
     return Translator(model, src_vocab, tgt_vocab, tokenizer, summary)

@@ -218,9 +218,15 @@ class Transformer(nn.Module):
 
 
 def parameter_count(cfg: TransformerConfig) -> int:
-    """Trainable parameters of a model with this config, counted without allocating its weights."""
-    with torch.device("meta"):
-        return Transformer(cfg).num_parameters()
+    """Trainable parameters of a model with this config, counted from the sizes alone (nothing is built)."""
+    d, h = cfg.d_model, cfg.n_heads
+    attention = 2 * (d * h * cfg.d_k + h * cfg.d_k) + d * h * cfg.d_v + h * cfg.d_v + h * cfg.d_v * d + d
+    feed_forward = d * cfg.d_ff + cfg.d_ff + cfg.d_ff * d + d
+    norm = 2 * d
+    encoder_layer = attention + feed_forward + 2 * norm
+    decoder_layer = 2 * attention + feed_forward + 3 * norm
+    embeddings = (cfg.src_vocab_size + cfg.tgt_vocab_size) * d
+    return embeddings + cfg.n_layers * (encoder_layer + decoder_layer) + d * cfg.tgt_vocab_size
 
 
 @contextmanager

@@ -8,29 +8,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ServerError, streamlit_server
+
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = REPO / "test-artifacts"
 VIEWPORT = {"width": 1280, "height": 900}
-SERVER_START_TIMEOUT = 90  # seconds: the first start imports torch, plotly and pandas
 
 
 def pytest_collection_modifyitems(config, items):
@@ -63,64 +50,14 @@ def browser_available() -> None:
     pytest.skip(f"e2e tests skipped: {reason}")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status == 200 and response.read().decode().strip() == "ok"
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="session")
 def app_url(browser_available) -> Iterator[str]:
     """Start `streamlit run app.py` on a free port, wait until /_stcore/health says ok, stop it afterwards."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    port = _free_port()
-    log_path = ARTIFACTS / "streamlit-server.log"
-    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 (closed in the teardown below)
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--server.port",
-        str(port),
-        "--server.address",
-        "127.0.0.1",
-        "--browser.gatherUsageStats",
-        "false",
-        # the run writes screenshots and logs under the repo; a watcher would offer "File change. Rerun"
-        "--server.fileWatcherType",
-        "none",
-    ]
-    server = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while not _healthy(f"{url}/_stcore/health"):
-            if server.poll() is not None:
-                pytest.fail(f"the Streamlit server exited with {server.returncode}:\n{log_path.read_text()[-3000:]}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"the Streamlit server did not answer within {SERVER_START_TIMEOUT} s")
-            time.sleep(0.2)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
-        log.close()
+        with streamlit_server() as server:
+            yield server.url
+    except ServerError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="session")

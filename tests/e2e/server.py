@@ -1,0 +1,94 @@
+"""Start and stop `streamlit run app.py` for the browser tests and the app benchmark."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+START_TIMEOUT = 90  # seconds: the first start imports torch, plotly and pandas
+
+
+class ServerError(RuntimeError):
+    """The server exited or did not answer in time."""
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    process: subprocess.Popen
+    log: Path
+
+    def peak_memory_mb(self) -> float:
+        """The server process's peak resident memory so far (VmHWM), in MB."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        kb = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:"))
+        return kb / 1024
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def healthy(url: str) -> bool:
+    """Whether /_stcore/health answers ok."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+            return response.status == 200 and response.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
+@contextmanager
+def streamlit_server(log: Path = REPO / "test-artifacts" / "streamlit-server.log") -> Iterator[Server]:
+    """A headless `streamlit run app.py` on a free port, healthy when entered, stopped when left."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        # tests write screenshots and logs under the repo; a watcher would offer "File change. Rerun"
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    with open(log, "w", encoding="utf-8") as out:
+        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        server = Server(f"http://127.0.0.1:{port}", process, log)
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while not healthy(server.url):
+                if process.poll() is not None:
+                    raise ServerError(
+                        f"the Streamlit server exited with {process.returncode}:\n{log.read_text()[-3000:]}"
+                    )
+                if time.monotonic() > deadline:
+                    raise ServerError(f"the Streamlit server did not answer within {START_TIMEOUT} s")
+                time.sleep(0.05)
+            yield server
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
