@@ -71,6 +71,8 @@ def median_ms(fn, repeats: int, warmup: int = 3) -> float:
     """Median wall time of fn() in milliseconds."""
     for _ in range(warmup):
         fn()
+    if not repeats:
+        return 0.0
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
@@ -79,8 +81,8 @@ def median_ms(fn, repeats: int, warmup: int = 3) -> float:
     return statistics.median(times) * 1e3
 
 
-def train_step_ms(model: nn.Module, batch: int, length: int, repeats: int) -> float:
-    """Median time of one forward + backward + Adam step."""
+def train_step(model: nn.Module, batch: int, length: int):
+    """A function doing one forward + backward + Adam step on fixed random data."""
     g = torch.Generator().manual_seed(0)
     enc = torch.randint(1, VOCAB, (batch, length), generator=g)
     dec = torch.randint(1, VOCAB, (batch, length), generator=g)
@@ -97,19 +99,28 @@ def train_step_ms(model: nn.Module, batch: int, length: int, repeats: int) -> fl
         loss.backward()
         optimizer.step()
 
-    return median_ms(step, repeats)
+    return step
 
 
 def bench_train_steps(repeats: int) -> dict:
+    """Ours against torch.nn.Transformer, measured in alternating rounds so both see the same machine state."""
     results = {}
     for name, (d_model, n_heads, d_ff, n_layers, batch, length) in SIZES.items():
         cfg = TransformerConfig(VOCAB, VOCAB, d_model=d_model, n_heads=n_heads, d_ff=d_ff, n_layers=n_layers)
-        reps = repeats if name != "base" else max(3, repeats // 4)
         torch.manual_seed(0)
-        ours = train_step_ms(Transformer(cfg), batch, length, reps)
+        ours = train_step(Transformer(cfg), batch, length)
         torch.manual_seed(0)
-        theirs = train_step_ms(TorchTransformer(cfg), batch, length, reps)
-        results[name] = {"ours_ms": ours, "torch_ms": theirs, "ratio": ours / theirs}
+        theirs = train_step(TorchTransformer(cfg), batch, length)
+        rounds = repeats if name != "base" else max(3, repeats // 4)
+        steps = 10 if name == "tiny" else 2 if name == "small" else 1
+        times = {"ours": [], "torch": []}
+        for step in (ours, theirs):
+            median_ms(step, 0, warmup=3)
+        for _ in range(rounds):
+            for label, step in (("ours", ours), ("torch", theirs)):
+                times[label].append(median_ms(step, steps, warmup=0))
+        a, b = statistics.median(times["ours"]), statistics.median(times["torch"])
+        results[name] = {"ours_ms": a, "torch_ms": b, "ratio": a / b, "rounds": rounds}
     return results
 
 

@@ -33,12 +33,17 @@ def wavelengths(d_model: int) -> list[float]:
     return [2 * math.pi * 10000 ** (2 * i / d_model) for i in range(0, (d_model + 1) // 2)]
 
 
+def _dropout(p: float) -> nn.Module:
+    """Dropout, or nothing at all when p is 0 (even p=0 dropout draws a random mask in training)."""
+    return nn.Dropout(p) if p > 0 else nn.Identity()
+
+
 class PositionalEncoding(nn.Module):
     """Adds the fixed sinusoidal table to token embeddings, then dropout."""
 
     def __init__(self, d_model: int, max_len: int, dropout: float):
         super().__init__()
-        self.dropout = nn.Dropout(dropout)
+        self.dropout = _dropout(dropout)
         self.register_buffer("pe", positional_encoding_table(max_len, d_model), persistent=False)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (B, L, D)
@@ -119,7 +124,7 @@ class EncoderLayer(nn.Module):
         self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
         self.norm1 = nn.LayerNorm(cfg.d_model)
         self.norm2 = nn.LayerNorm(cfg.d_model)
-        self.dropout = nn.Dropout(cfg.dropout)
+        self.dropout = _dropout(cfg.dropout)
 
     def forward(self, x, enc_self_attn_mask, return_attn=False):
         out, attn, scores = self.enc_self_attn(x, x, x, enc_self_attn_mask, return_attn)
@@ -139,7 +144,7 @@ class DecoderLayer(nn.Module):
         self.norm1 = nn.LayerNorm(cfg.d_model)
         self.norm2 = nn.LayerNorm(cfg.d_model)
         self.norm3 = nn.LayerNorm(cfg.d_model)
-        self.dropout = nn.Dropout(cfg.dropout)
+        self.dropout = _dropout(cfg.dropout)
 
     def forward(self, x, memory, dec_self_attn_mask, dec_enc_attn_mask, return_attn=False):
         out, self_attn, self_scores = self.dec_self_attn(x, x, x, dec_self_attn_mask, return_attn)

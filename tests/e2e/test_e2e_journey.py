@@ -237,3 +237,10 @@ def _docs_screenshot(page, name: str, top=None, bottom=None) -> None:
     if os.environ.get("UPDATE_DOCS_SCREENSHOTS") == "1":
         DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, DOCS_SCREENSHOTS / path.name)
+
+
+def test_a_chinese_browser_gets_the_chinese_ui_first(new_page):
+    page = new_page(locale="zh-CN")
+    expect(page.locator("h1").first).to_have_text(TITLES["zh"][0])
+    expect(sidebar(page)).to_contain_text("当前模型")
+    expect(sidebar(page).get_by_role("radio", name="中文")).to_be_checked()
