@@ -115,9 +115,7 @@ if run is not None:
             )
             if time.perf_counter() - last_draw > 0.3 or record.epoch == run.config.epochs:
                 chart_slot.plotly_chart(
-                    loss_accuracy_figure(
-                        [vars(r) for r in run.records], t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)
-                    ),
+                    loss_accuracy_figure(run.records, t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)),
                     key=f"live_{record.epoch}",
                 )
                 last_draw = time.perf_counter()
