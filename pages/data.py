@@ -18,7 +18,8 @@ st.markdown(t("data.intro", L))
 
 
 def _apply_edits(key: str) -> None:
-    set_pairs(apply_editor_changes(ss.pairs, ss[key]))
+    # the editor keeps its own list of changes against the table it was drawn with (editor_base)
+    ss.pairs = apply_editor_changes(ss.editor_base, ss[key])
 
 
 def _add_pair() -> None:
@@ -35,8 +36,11 @@ left, right = st.columns([3, 2], gap="large")
 with left:
     st.selectbox(t("data.tokenizer", L), TOKENIZERS, key="tokenizer", format_func=lambda m: t(f"tokenizer.{m}", L))
     editor_key = f"editor_{ss.editor_version}"
+    if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
+        set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
+        editor_key = f"editor_{ss.editor_version}"
     st.data_editor(
-        pd.DataFrame(ss.pairs, columns=["source", "target"], index=range(1, len(ss.pairs) + 1)),  # rows as in messages
+        pd.DataFrame(ss.editor_base, columns=["source", "target"], index=range(1, len(ss.editor_base) + 1)),
         key=editor_key,
         num_rows="dynamic",
         width="stretch",

@@ -121,6 +121,7 @@ def init_session() -> None:
     if "pairs" not in ss:
         ss.pairs = list(bundled_pairs())
     ss.setdefault("editor_version", 0)
+    ss.setdefault("editor_base", list(ss.pairs))
     ss.setdefault("lang", default_language())
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
@@ -163,8 +164,9 @@ def set_model(model: CurrentModel) -> None:
 
 
 def set_pairs(pairs: list[tuple[str, str]]) -> None:
-    """Replace the sentence pairs and start a fresh editor over them."""
+    """Replace the sentence pairs (from outside the editor) and start a fresh editor over them."""
     st.session_state.pairs = list(pairs)
+    st.session_state.editor_base = list(pairs)
     st.session_state.editor_version += 1
 
 
@@ -172,6 +174,8 @@ def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tu
     """The pairs after st.data_editor's edited_rows / added_rows / deleted_rows are applied."""
     rows = [list(p) for p in pairs]
     for index, edits in changes.get("edited_rows", {}).items():
+        if int(index) >= len(rows):  # edits of added rows arrive in added_rows
+            continue
         for column, value in edits.items():
             rows[int(index)][0 if column == "source" else 1] = "" if value is None else str(value)
     deleted = set(changes.get("deleted_rows", []))

@@ -150,6 +150,13 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     go_to(page, 5)
     assert _decode_to_the_end(page) == translation
 
+    # --- Back on the Data page after all that, the pair typed into the editor is still there
+    go_to(page, 0)
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(rows + 1))
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Download the table (TSV)").click()
+    assert download_info.value.path().read_text(encoding="utf-8").splitlines() == table
+
 
 # --------------------------------------------------------------------------------------------------- helpers
 
@@ -157,8 +164,8 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
 def _add_row_in_the_editor(page, source: str, target: str) -> None:
     """Add a row with the editor toolbar's "+" button, then type each side into the new (last) row's cells.
 
-    Every edit reruns the app, which draws a fresh editor scrolled to the top; so each cell is reached the
-    way a keyboard user does: click a cell of the column, Ctrl+↓ to the last row, Enter to edit, Enter to save.
+    Each cell is reached the way a keyboard user does: click a cell of the column, Ctrl+↓ to the last row,
+    Enter to edit, Enter to save.
     """
     editor = page.get_by_test_id("stDataFrame").first
     editor.hover()
