@@ -113,7 +113,7 @@ if run is not None:
                     acc=f"{record.accuracy:.0%}",
                 ),
             )
-            if time.perf_counter() - last_draw > 0.3 or record.epoch == run.config.epochs:
+            if time.perf_counter() - last_draw > 0.5 or record.epoch == run.config.epochs:
                 chart_slot.plotly_chart(
                     loss_accuracy_figure(run.records, t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)),
                     key=f"live_{record.epoch}",
