@@ -77,9 +77,10 @@ for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
 
 st.header(t("masks.effect", L))
 st.markdown(t("masks.effect_intro", L))
+blocked, allowed = t("masks.blocked", L), t("masks.allowed", L)
 st.latex(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
-    r"\qquad M_{ij} = \begin{cases}-\infty & \text{blocked}\\ 0 & \text{allowed}\end{cases}"
+    r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
 kinds = {"enc_self": ("enc_self", "enc_pad"), "dec_self": ("dec_self", "dec_self"), "dec_enc": ("dec_enc", "dec_enc")}
 c1, c2, c3 = st.columns(3)
