@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,13 +13,14 @@ from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs
 from transformer.model import AttentionMaps
-from transformer.train import train
+from transformer.train import EpochRecord, train
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 
 _ids = itertools.count(1)
+CACHE_SIZE = 64  # derived values (translations, attention maps, …) kept per model
 
 
 @dataclass
@@ -34,9 +36,11 @@ class CurrentModel:
     cache: dict = field(default_factory=dict)
 
     def cached(self, key, compute):
-        """compute() once per model and key."""
+        """compute() once per model and key; the oldest of more than CACHE_SIZE entries is dropped."""
         if key not in self.cache:
             self.cache[key] = compute()
+            if len(self.cache) > CACHE_SIZE:
+                del self.cache[next(iter(self.cache))]
         return self.cache[key]
 
 
@@ -47,7 +51,7 @@ class TrainingRun:
     translator: Translator
     pairs: list[tuple[str, str]]
     config: TrainConfig
-    epochs: iter  # the train() generator
+    epochs: Iterator[EpochRecord]  # the train() generator
     records: list = field(default_factory=list)
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     stop_requested: bool = False
