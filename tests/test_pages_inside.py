@@ -125,7 +125,12 @@ def test_masks_of_a_typed_sentence_at_the_length_limit():
     # 128 tokens is the most the model reads, and the page adds one padding position by default
     at = open_app(page=MASKS, pick_masks_mode="typed", pick_masks_text="我" * 128)
     assert not at.exception
-    assert at.error or len(at.get("plotly_chart")) == 8
+    assert [e.value for e in at.error] == [
+        "The sentence and its padding need 129 positions; this model reads at most 128. "
+        "Shorten the sentence or use less padding."
+    ]
+    at.slider(key="mask_src_pad").set_value(0).run()  # without the padding it fits
+    assert not at.error and len(at.get("plotly_chart")) == 8
 
 
 # ---------------------------------------------------------------- attention
