@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.helpers import NAV, choose, go_to, heatmap_z, settled
+from tests.e2e.helpers import NAV, choose, go_to, heatmap_z, heatmap_z_change, settled
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
 VIEWPORT = {"width": 1280, "height": 900}
@@ -33,17 +33,6 @@ def _to_attention(page) -> tuple[float, list]:
     return time.perf_counter() - start, z
 
 
-_NEW_HEATMAP = """before => {
-    const el = document.querySelector('.js-plotly-plot');  // looked up afresh: Streamlit may replace the node
-    const trace = el && Array.isArray(el.data) ? el.data.find(t => t.type === 'heatmap') : null;
-    return trace && trace.z && JSON.stringify(trace.z) !== JSON.stringify(before);
-}"""
-
-
-def _wait_for_new_heatmap(page, before: list) -> None:
-    page.wait_for_function(_NEW_HEATMAP, arg=before, timeout=30_000)
-
-
 def measure(repeats: int = 3) -> dict:
     """Median seconds for the first render, the switch to Attention and a head change; peak server memory."""
     runs: dict[str, list[float]] = {k: [] for k in ("first", "first_warm", "switch_cold", "switch_warm", "head")}
@@ -58,7 +47,7 @@ def measure(repeats: int = 3) -> dict:
                 runs["switch_cold"].append(seconds)
                 start = time.perf_counter()
                 choose(page, "head", "2")
-                _wait_for_new_heatmap(page, z)
+                heatmap_z_change(page.locator(".js-plotly-plot").first, z)
                 runs["head"].append(time.perf_counter() - start)
                 go_to(page, DATA)
                 runs["switch_warm"].append(_to_attention(page)[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 try:
@@ -141,14 +142,18 @@ def heatmap_z(chart: Locator) -> list:
 
 def heatmap_z_change(chart: Locator, before: list) -> list:
     """Wait until the chart's heatmap shows z values other than `before` and return them; time out (and fail)
-    when it never does. Plotly redraws a moment after the script run ends, so reading at once could be early."""
+    when it never does. Plotly redraws a moment after the script run ends, so reading at once could be early;
+    the locator is resolved afresh on every look, because Streamlit may replace the chart's element."""
     expect(chart).to_be_visible()
-    changed = (
-        f"([el, before]) => {{ const now = ({_HEATMAP_Z})(el);"
-        " return now !== null && now !== JSON.stringify(before) ? now : null; }"
-    )
-    text = chart.page.wait_for_function(changed, arg=[chart.element_handle(), before], timeout=TIMEOUT).json_value()
-    return json.loads(text)
+    wanted = json.dumps(before)
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        now = chart.evaluate(_HEATMAP_Z)
+        if now is not None and json.dumps(json.loads(now)) != wanted:
+            return json.loads(now)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the heatmap still shows the same values after {TIMEOUT / 1000:.0f} s")
+        time.sleep(0.02)
 
 
 def screenshot(page: Page, name: str, folder: Path = SCREENSHOTS, wait: bool = True) -> Path:

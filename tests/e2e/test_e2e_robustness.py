@@ -65,11 +65,7 @@ def test_two_sessions_train_different_models_at_the_same_time(new_page):
 
 
 def test_stop_in_mid_training_keeps_the_partly_trained_model(page):
-    go_to(page, 1)
-    assert press_slider(page, "epochs", "End") == "400"
-    page.get_by_role("button", name="Train", exact=True).click()
-    progress = page.get_by_test_id("stProgress")
-    expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
+    _start_a_long_training(page)
     page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True).click()
 
     stopped = alert(page, "Warning", re.compile(r"Training stopped after epoch \d+; the partly trained model"))
@@ -92,11 +88,7 @@ def test_stop_in_mid_training_keeps_the_partly_trained_model(page):
 
 
 def test_using_the_train_page_during_training_does_not_break_it(page):
-    go_to(page, 1)
-    assert press_slider(page, "epochs", "End") == "400"
-    page.get_by_role("button", name="Train", exact=True).click()
-    progress = page.get_by_test_id("stProgress")
-    expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
+    progress = _start_a_long_training(page)
     epoch = int(PROGRESS.search(progress.inner_text()).group(1))
     thumb = page.get_by_test_id("stSlider").filter(has_text="d_model").get_by_role("slider")
     thumb.focus()
@@ -278,3 +270,13 @@ def test_n_heads_that_does_not_divide_a_new_d_model_is_adjusted_with_a_note(page
     expect(n_heads).to_have_attribute("aria-valuetext", "8")
     settled(page)
     no_exception(page)
+
+
+def _start_a_long_training(page):
+    """Train with 400 epochs from the Train page; return the progress bar once a few epochs are done."""
+    go_to(page, 1)
+    assert press_slider(page, "epochs", "End") == "400"
+    page.get_by_role("button", name="Train", exact=True).click()
+    progress = page.get_by_test_id("stProgress")
+    expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
+    return progress
