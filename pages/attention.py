@@ -3,10 +3,10 @@
 import streamlit as st
 
 from transformer.errors import TransformerError
-from transformer.figures import attention_figure, attention_grid_figure
 from ui.i18n import error_text, t
 from ui.state import current, page_setup, replay_bundled_training
 from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
+from viz.attention import attention_figure, attention_grid_figure
 
 L = page_setup()
 ss = st.session_state

@@ -4,10 +4,11 @@ import streamlit as st
 
 from transformer.data import tokenize
 from transformer.errors import TransformerError
-from transformer.figures import source_attention_figure, topk_figure
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
 from ui.widgets import computed_by, model_cached, sentence_picker, warn_unknown
+from viz.attention import source_attention_figure
+from viz.decoding import topk_figure
 
 L = page_setup()
 ss = st.session_state

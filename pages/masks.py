@@ -3,7 +3,6 @@
 import streamlit as st
 
 from transformer.errors import TransformerError
-from transformer.figures import attention_figure, mask_figure, score_figure
 from transformer.masks import (
     get_attn_pad_mask,
     get_attn_subsequence_mask,
@@ -13,6 +12,8 @@ from transformer.masks import (
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
 from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
+from viz.attention import attention_figure
+from viz.masks import mask_figure, score_figure
 
 L = page_setup()
 ss = st.session_state

@@ -4,11 +4,11 @@ import pandas as pd
 import streamlit as st
 
 from transformer.config import MAX_POSITIONS
-from transformer.figures import pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 from transformer.model import positional_encoding_table, wavelengths
 from ui.i18n import t
 from ui.state import current, page_setup
 from ui.widgets import computed_by
+from viz.positional import pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 L = page_setup()
 ss = st.session_state

@@ -10,11 +10,11 @@ from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs, check_pairs
 from transformer.errors import TransformerError
-from transformer.figures import loss_accuracy_figure
 from transformer.model import parameter_count
 from transformer.train import train
 from ui.i18n import t
 from ui.state import CurrentModel, TrainingRun, bundled_model, current, page_setup, set_model
+from viz.training import loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from tests.apptest_helpers import open_app, texts
-from transformer.figures import CHOSEN_COLOR, NEG_INF
 from ui.i18n import STRINGS
+from viz.common import CHOSEN_COLOR, NEG_INF
 
 PE, MASKS, ATTN, DEC = (f"pages/{name}.py" for name in ("positional_encoding", "masks", "attention", "decoding"))
 REPEATED = ("我爱你 , 你爱我", "I love you , you love me .")  # a bundled pair in which "you" (and 你) occur twice

@@ -1,8 +1,10 @@
-"""Plotly figure builders: shapes, token ticks (repeats kept), value ranges, −∞ handling, serialisation."""
+"""The viz/ figure builders: shapes, token ticks (repeats kept), value ranges, −∞ handling, serialisation."""
 
 import ast
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -10,8 +12,10 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from transformer import figures as F
+import viz
 from transformer.model import positional_encoding_table
+from viz import attention, decoding, masks, positional, training
+from viz.common import SMALL
 
 ROWS = ["S", "a", "b", "a"]  # a repeated token must stay two rows
 COLS = ["x", "y", "x"]
@@ -50,7 +54,7 @@ def softmax_attn():
 
 def test_loss_accuracy_figure():
     history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.25}, {"epoch": 2, "loss": 1.0, "accuracy": 0.5}]
-    fig = F.loss_accuracy_figure(history, loss_label="损失", accuracy_label="准确率", epoch_label="轮")
+    fig = training.loss_accuracy_figure(history, loss_label="损失", accuracy_label="准确率", epoch_label="轮")
     assert isinstance(fig, go.Figure)
     loss, acc = fig.data
     assert list(loss.y) == [2.0, 1.0] and list(acc.y) == [0.25, 0.5] and acc.yaxis == "y2"
@@ -61,24 +65,24 @@ def test_loss_accuracy_figure():
 
 
 def test_loss_accuracy_figure_empty():
-    fig = F.loss_accuracy_figure([])
+    fig = training.loss_accuracy_figure([])
     assert isinstance(fig, go.Figure) and all(len(t.x) == 0 for t in fig.data)
     assert_serialises(fig)
 
 
 def test_pe_figures_match_table():
     table = positional_encoding_table(10, 8)
-    lines = F.pe_lines_figure(table, [0, 1, 5])
+    lines = positional.pe_lines_figure(table, [0, 1, 5])
     assert [t.name for t in lines.data] == ["dim 0 (sin)", "dim 1 (cos)", "dim 5 (cos)"]
     for trace, d in zip(lines.data, [0, 1, 5], strict=True):
         assert list(trace.x) == list(range(10))
         np.testing.assert_allclose(trace.y, table[:, d].numpy(), atol=1e-6)
 
-    heat = F.pe_heatmap_figure(table)
+    heat = positional.pe_heatmap_figure(table)
     np.testing.assert_allclose(z_of(heat.data[0]), table.numpy(), atol=1e-6)
     assert (heat.data[0].zmin, heat.data[0].zmax) == (-1, 1)
 
-    sim = F.pe_similarity_figure(table)
+    sim = positional.pe_similarity_figure(table)
     np.testing.assert_allclose(z_of(sim.data[0]), (table @ table.T).numpy(), rtol=1e-5, atol=1e-5)
     for fig in (lines, heat, sim):
         assert_serialises(fig)
@@ -86,12 +90,12 @@ def test_pe_figures_match_table():
 
 def test_pe_lines_rejects_bad_dimension():
     with pytest.raises(ValueError, match="dimension"):
-        F.pe_lines_figure(positional_encoding_table(4, 4), [4])
+        positional.pe_lines_figure(positional_encoding_table(4, 4), [4])
 
 
 def test_mask_figure():
     mask = torch.tensor([[False, True, True], [False, False, True], [True, False, False], [False, False, False]])
-    fig = F.mask_figure(mask, ROWS, COLS, blocked_label="屏蔽", allowed_label="可见")
+    fig = masks.mask_figure(mask, ROWS, COLS, blocked_label="屏蔽", allowed_label="可见")
     (trace,) = heatmaps(fig)
     np.testing.assert_array_equal(z_of(trace), mask.int().numpy())
     assert_token_axes(fig, trace, ROWS, COLS)
@@ -104,7 +108,7 @@ def test_score_figure_blocks_minus_infinity():
     scores = torch.arange(12, dtype=torch.float32).view(4, 3) - 5  # (4, 3)
     mask = torch.zeros(4, 3, dtype=torch.bool)
     mask[0, 1:] = True
-    fig = F.score_figure(scores.masked_fill(mask, float("-inf")), ROWS, COLS, value_label="分数")
+    fig = masks.score_figure(scores.masked_fill(mask, float("-inf")), ROWS, COLS, value_label="分数")
     main, blocked = heatmaps(fig)
     z = z_of(main)
     assert z.shape == (4, 3) and not np.isinf(z).any()
@@ -121,19 +125,19 @@ def test_score_figure_blocks_minus_infinity():
 def test_score_figure_mask_argument():
     scores = torch.ones(4, 3)
     mask = torch.eye(4, 3, dtype=torch.bool)
-    main, blocked = heatmaps(F.score_figure(scores, ROWS, COLS, mask=mask))
+    main, blocked = heatmaps(masks.score_figure(scores, ROWS, COLS, mask=mask))
     assert np.isnan(z_of(main)[mask.numpy()]).all()
     assert (np.array(blocked.text)[mask.numpy()] == "−∞").all()
 
 
 def test_score_figure_large_has_no_cell_values():
-    n = F.SMALL + 1
-    fig = F.score_figure(torch.randn(n, n), [str(i) for i in range(n)], [str(i) for i in range(n)])
+    n = SMALL + 1
+    fig = masks.score_figure(torch.randn(n, n), [str(i) for i in range(n)], [str(i) for i in range(n)])
     assert fig.data[0].text is None and len(heatmaps(fig)) == 1
 
 
 def test_attention_figure(softmax_attn):
-    fig = F.attention_figure(softmax_attn, ROWS, COLS, pad_rows=[3], pad_cols=[2], pad_note="灰色 = 填充")
+    fig = attention.attention_figure(softmax_attn, ROWS, COLS, pad_rows=[3], pad_cols=[2], pad_note="灰色 = 填充")
     (trace,) = heatmaps(fig)
     z = z_of(trace)
     assert z.shape == (4, 3) and (trace.zmin, trace.zmax) == (0, 1)
@@ -149,7 +153,7 @@ def test_attention_figure(softmax_attn):
 def test_attention_grid_figure():
     torch.manual_seed(1)
     attn = torch.softmax(torch.randn(5, 4, 3), dim=-1)  # (H, Lq, Lk)
-    fig = F.attention_grid_figure(attn, ROWS, COLS, head_label="头")
+    fig = attention.attention_grid_figure(attn, ROWS, COLS, head_label="头")
     traces = heatmaps(fig)
     assert len(traces) == 5
     assert sum(bool(t.showscale) for t in traces) == 1  # one shared colourbar
@@ -166,7 +170,7 @@ def test_source_attention_figure():
     torch.manual_seed(2)
     src = ["我", "你", "我", "P"]
     w = torch.softmax(torch.randn(3, 4), dim=-1)  # (H, Ls)
-    fig = F.source_attention_figure(w, src, head_label="头", average_label="平均")
+    fig = attention.source_attention_figure(w, src, head_label="头", average_label="平均")
     (trace,) = heatmaps(fig)
     z = z_of(trace)
     assert z.shape == (4, 4) and (trace.zmin, trace.zmax) == (0, 1)
@@ -179,7 +183,7 @@ def test_source_attention_figure():
 def test_topk_figure():
     probs = torch.tensor([0.05, 0.4, 0.1, 0.3, 0.15])
     itos = ["P", "S", "E", "cat", "dog"]
-    fig = F.topk_figure(probs, itos, chosen_id=3, k=3)
+    fig = decoding.topk_figure(probs, itos, chosen_id=3, k=3)
     (bar,) = fig.data
     assert list(bar.x) == pytest.approx([0.4, 0.3, 0.15])  # sorted descending
     assert list(fig.layout.yaxis.ticktext) == ["S", "cat", "dog"]
@@ -191,19 +195,19 @@ def test_topk_figure():
 
 
 def test_topk_figure_k_larger_than_vocab():
-    fig = F.topk_figure([0.5, 0.5], ["P", "S"], chosen_id=0, k=10)
+    fig = decoding.topk_figure([0.5, 0.5], ["P", "S"], chosen_id=0, k=10)
     assert len(fig.data[0].x) == 2
 
 
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: F.mask_figure(torch.zeros(4, 3, dtype=torch.bool), ROWS[:3], COLS),
-        lambda: F.score_figure(torch.zeros(4, 3), ROWS, COLS[:2]),
-        lambda: F.attention_figure(torch.zeros(4, 3), ROWS + ["c"], COLS),
-        lambda: F.attention_grid_figure(torch.zeros(2, 4, 3), ROWS, COLS + ["z"]),
-        lambda: F.source_attention_figure(torch.zeros(2, 3), ["a", "b"]),
-        lambda: F.topk_figure(torch.ones(3) / 3, ["a", "b"], 0),
+        lambda: masks.mask_figure(torch.zeros(4, 3, dtype=torch.bool), ROWS[:3], COLS),
+        lambda: masks.score_figure(torch.zeros(4, 3), ROWS, COLS[:2]),
+        lambda: attention.attention_figure(torch.zeros(4, 3), ROWS + ["c"], COLS),
+        lambda: attention.attention_grid_figure(torch.zeros(2, 4, 3), ROWS, COLS + ["z"]),
+        lambda: attention.source_attention_figure(torch.zeros(2, 3), ["a", "b"]),
+        lambda: decoding.topk_figure(torch.ones(3) / 3, ["a", "b"], 0),
     ],
 )
 def test_mismatched_tokens_raise(build):
@@ -213,26 +217,34 @@ def test_mismatched_tokens_raise(build):
 
 def test_bad_shapes_and_indexes_raise():
     with pytest.raises(ValueError, match="dimension"):
-        F.attention_figure(torch.zeros(2, 4, 3), ROWS, COLS)
+        attention.attention_figure(torch.zeros(2, 4, 3), ROWS, COLS)
     with pytest.raises(ValueError, match="pad_cols"):
-        F.attention_figure(torch.zeros(4, 3), ROWS, COLS, pad_cols=[3])
+        attention.attention_figure(torch.zeros(4, 3), ROWS, COLS, pad_cols=[3])
     with pytest.raises(ValueError, match="mask"):
-        F.score_figure(torch.zeros(4, 3), ROWS, COLS, mask=torch.zeros(3, 3, dtype=torch.bool))
+        masks.score_figure(torch.zeros(4, 3), ROWS, COLS, mask=torch.zeros(3, 3, dtype=torch.bool))
 
 
 def test_accepts_numpy_lists_and_batch_dim():
     a = [[0.5, 0.5, 0.0]] * 4
     for attn in (a, np.array(a), torch.tensor([a])):  # (1, Lq, Lk) is squeezed
-        assert z_of(F.attention_figure(attn, ROWS, COLS).data[0]).shape == (4, 3)
+        assert z_of(attention.attention_figure(attn, ROWS, COLS).data[0]).shape == (4, 3)
 
 
 def test_nan_rows_serialise():
     attn = torch.full((4, 3), math.nan)  # e.g. softmax over a fully blocked row
-    assert_serialises(F.attention_figure(attn, ROWS, COLS))
+    assert_serialises(attention.attention_figure(attn, ROWS, COLS))
 
 
-def test_no_streamlit_import():
-    tree = ast.parse(Path(F.__file__).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", sorted(Path(viz.__file__).parent.glob("*.py")), ids=lambda p: p.name)
+def test_viz_never_imports_streamlit(module):
+    tree = ast.parse(module.read_text(encoding="utf-8"))
     imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     assert not any(name.split(".")[0] == "streamlit" for name in imported)
+
+
+def test_the_model_package_never_imports_plotly():
+    code = (
+        "import sys, transformer, transformer.__main__; sys.exit('plotly' in sys.modules or 'streamlit' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

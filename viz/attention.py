@@ -1,0 +1,175 @@
+"""Attention weights: one head, all heads in a grid, and one decoder position's look at the source."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .common import (
+    ATTN_COLORS,
+    cell_text,
+    colorbar,
+    finish,
+    floats,
+    height,
+    hover,
+    indexes,
+    mark_padding,
+    matrix_trace,
+    note,
+    pad_extra,
+    token_axes,
+    token_labels,
+)
+
+
+def attention_figure(
+    attn,
+    row_tokens,
+    col_tokens,
+    title="",
+    pad_rows=(),
+    pad_cols=(),
+    value_label="weight",
+    row_label="query",
+    col_label="key",
+    pad_label="padding",
+    pad_note="grey bands = padding",
+) -> go.Figure:
+    """Attention weights [Lq, Lk] on a fixed 0..1 colour scale; padding rows/columns shaded grey."""
+    a = floats(attn, 2, "attn")  # (Lq, Lk)
+    rows = token_labels(row_tokens, a.shape[0], "row_tokens", "rows")
+    cols = token_labels(col_tokens, a.shape[1], "col_tokens", "columns")
+    pr = indexes(pad_rows, a.shape[0], "pad_rows")
+    pc = indexes(pad_cols, a.shape[1], "pad_cols")
+    text = cell_text(a)
+    fig = go.Figure(
+        matrix_trace(
+            a,
+            rows,
+            cols,
+            extra=pad_extra(*a.shape, pr, pc, pad_label),
+            name=value_label,
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            colorbar=colorbar(value_label),
+            text=text,
+            texttemplate="%{text}" if text else None,
+            hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"),
+        )
+    )
+    token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
+    mark_padding(fig, fig.data[0], pr, pc, *a.shape)
+    finish(fig, title, height(len(rows)))
+    if pr or pc:
+        note(fig, pad_note)
+    return fig
+
+
+def attention_grid_figure(
+    attn,
+    row_tokens,
+    col_tokens,
+    head_label="head",
+    title="",
+    pad_rows=(),
+    pad_cols=(),
+    value_label="weight",
+    row_label="query",
+    col_label="key",
+    pad_label="padding",
+    pad_note="grey bands = padding",
+) -> go.Figure:
+    """One attention heatmap per head of attn [H, Lq, Lk], up to 4 per row, sharing one 0..1 colourbar."""
+    a = floats(attn, 3, "attn")  # (H, Lq, Lk)
+    n_heads, n_rows, n_cols = a.shape
+    rows = token_labels(row_tokens, n_rows, "row_tokens", "rows")
+    cols = token_labels(col_tokens, n_cols, "col_tokens", "columns")
+    pr = indexes(pad_rows, n_rows, "pad_rows")
+    pc = indexes(pad_cols, n_cols, "pad_cols")
+    grid_cols = min(4, n_heads)
+    grid_rows = math.ceil(n_heads / grid_cols)
+    per_plot = min(280, max(150, n_rows * 24 + 30))  # px of one subplot
+    gap = min(130, 40 + 7 * max((len(c) for c in cols), default=1))  # px between grid rows: tick labels + title
+    plot_px = grid_rows * per_plot + (grid_rows - 1) * gap
+    fig = make_subplots(
+        rows=grid_rows,
+        cols=grid_cols,
+        subplot_titles=[f"{head_label} {h + 1}" for h in range(n_heads)],
+        horizontal_spacing=0.08,
+        vertical_spacing=gap / plot_px if grid_rows > 1 else 0.0,
+    )
+    extra = pad_extra(n_rows, n_cols, pr, pc, pad_label)
+    value = "%{z:.4f}%{customdata[2]}"
+    for h in range(n_heads):
+        trace = matrix_trace(
+            a[h],
+            rows,
+            cols,
+            extra=extra,
+            name=f"{head_label} {h + 1}",
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            showscale=h == 0,
+            colorbar=colorbar(value_label),
+            hovertemplate=hover(row_label, col_label, f"{head_label} {h + 1} · {value_label}: {value}"),
+        )
+        fig.add_trace(trace, row=h // grid_cols + 1, col=h % grid_cols + 1)
+        token_axes(fig, fig.data[-1], rows, cols)
+        mark_padding(fig, fig.data[-1], pr, pc, n_rows, n_cols)
+    finish(fig, title, plot_px + (60 if title else 30) + gap)
+    fig.update_annotations(font=dict(size=12))  # subplot titles
+    if pr or pc:
+        note(fig, pad_note)
+    return fig
+
+
+def source_attention_figure(
+    weights,
+    src_tokens,
+    head_label="head",
+    average_label="average",
+    title="",
+    value_label="weight",
+    source_label="source",
+    pad_cols=(),
+) -> go.Figure:
+    """Cross-attention of the newest decoder position, weights [H, Ls]: one row per head plus their average."""
+    w = floats(weights, 2, "weights")  # (H, Ls)
+    cols = token_labels(src_tokens, w.shape[1], "src_tokens", "columns")
+    pc = indexes(pad_cols, w.shape[1], "pad_cols")
+    z = np.vstack([w, w.mean(axis=0, keepdims=True)])  # (H+1, Ls)
+    rows = [f"{head_label} {h + 1}" for h in range(w.shape[0])] + [average_label]
+    text = cell_text(z)
+    fig = go.Figure(
+        matrix_trace(
+            z,
+            rows,
+            cols,
+            name=value_label,
+            zmin=0,
+            zmax=1,
+            colorscale=ATTN_COLORS,
+            colorbar=colorbar(value_label),
+            text=text,
+            texttemplate="%{text}" if text else None,
+            hovertemplate=hover("", source_label, f"{value_label}: %{{z:.4f}}"),
+        )
+    )
+    token_axes(fig, fig.data[0], rows, cols, "", source_label)
+    mark_padding(fig, fig.data[0], [], pc, *z.shape)
+    fig.add_shape(
+        type="line",
+        x0=-0.5,
+        x1=len(cols) - 0.5,
+        y0=len(rows) - 1.5,
+        y1=len(rows) - 1.5,
+        line=dict(color="#333333", width=2),
+        layer="above",
+    )  # separates the average row
+    return finish(fig, title, height(len(rows), extra=120, lo=180))

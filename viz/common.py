@@ -1,0 +1,165 @@
+"""What every figure shares: colours and sizes, token axes on integer positions, padding bands, layout.
+
+Token heatmaps use integer axes 0..n-1 with the tokens as tick text, so repeated tokens stay separate rows/columns,
+and row 0 is at the top. Nothing in viz/ imports streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+import plotly.graph_objects as go
+
+NEG_INF = "−∞"  # U+2212, shown in blocked score cells
+SMALL = 12  # matrices up to SMALL × SMALL get their values written in the cells
+CELL_PX = 36  # preferred cell height in pixels
+MIN_HEIGHT, MAX_HEIGHT = 220, 640  # figure height limits for one heatmap
+ATTN_COLORS = "Blues"
+BLOCKED_COLOR, ALLOWED_COLOR = "#2f2f2f", "#e9eef6"
+PAD_FILL, PAD_LINE = "rgba(110,110,110,0.45)", "#555555"
+CHOSEN_COLOR, OTHER_COLOR = "#d62728", "#9bb8d3"
+FONT = dict(size=13)
+
+
+def as_array(x, ndim: int, name: str) -> np.ndarray:
+    """x (torch tensor, numpy array or nested list) as a numpy array with ndim dims; leading size-1 dims dropped."""
+    if hasattr(x, "detach"):  # torch tensor, without importing torch here
+        x = x.detach().cpu()
+        x = x.double().numpy() if x.is_floating_point() else x.numpy()
+    a = np.asarray(x)
+    while a.ndim > ndim and a.shape[0] == 1:
+        a = a[0]  # (1, ...) -> (...)
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {tuple(a.shape)}.")
+    return a
+
+
+def floats(x, ndim: int, name: str) -> np.ndarray:
+    return as_array(x, ndim, name).astype(float)
+
+
+def token_labels(tokens: Iterable, n: int, what: str, axis: str) -> list[str]:
+    """tokens as strings; ValueError unless there is exactly one per row/column."""
+    out = [str(t) for t in tokens]
+    if len(out) != n:
+        raise ValueError(f"{what} has {len(out)} token(s) but the matrix has {n} {axis}.")
+    return out
+
+
+def indexes(idx: Iterable[int], n: int, what: str) -> list[int]:
+    out = sorted({int(i) for i in idx})
+    if any(i < 0 or i >= n for i in out):
+        raise ValueError(f"{what} must be indexes in 0..{n - 1}, got {out}.")
+    return out
+
+
+def nullable(z: np.ndarray) -> list:
+    """z as nested lists with None for NaN/±inf, which JSON and plotly cannot show."""
+    return np.where(np.isfinite(z), z, None).tolist()
+
+
+def hover(row_label: str, col_label: str, value_line: str) -> str:
+    """hovertemplate naming the row token, the column token and the value line."""
+    # indexes come from customdata: %{x}/%{y} would show the tick text, not the number
+    row = f"{row_label}: %{{customdata[0]}} (#%{{customdata[3]}})" if row_label else "%{customdata[0]}"
+    return f"{row}<br>{col_label}: %{{customdata[1]}} (#%{{customdata[4]}})<br>{value_line}<extra></extra>"
+
+
+def matrix_trace(z: np.ndarray, rows: list[str], cols: list[str], extra=None, **kw) -> go.Heatmap:
+    """Heatmap on integer axes with customdata [row token, column token, extra, row index, column index] per cell."""
+    n_rows, n_cols = z.shape
+    custom = np.empty((n_rows, n_cols, 5), dtype=object)  # (Lq, Lk, 5)
+    custom[..., 0] = np.array(rows, dtype=object)[:, None]
+    custom[..., 1] = np.array(cols, dtype=object)[None, :]
+    custom[..., 2] = "" if extra is None else extra
+    custom[..., 3] = np.array(range(n_rows), dtype=object)[:, None]
+    custom[..., 4] = np.array(range(n_cols), dtype=object)[None, :]
+    kw.setdefault("xgap", 1)
+    kw.setdefault("ygap", 1)
+    return go.Heatmap(z=nullable(z), x=list(range(n_cols)), y=list(range(n_rows)), customdata=custom.tolist(), **kw)
+
+
+def axis_names(trace: go.Heatmap) -> tuple[str, str]:
+    """('xaxis2', 'yaxis2') style layout keys for the axes a trace is drawn on."""
+    return "xaxis" + (trace.xaxis or "x")[1:], "yaxis" + (trace.yaxis or "y")[1:]
+
+
+def token_axes(fig: go.Figure, trace, rows: list[str], cols: list[str], row_label="", col_label="", square=True):
+    """Tick every row/column with its token, row 0 on top, optionally square cells."""
+    xname, yname = axis_names(trace)
+    common = dict(tickmode="array", showgrid=False, zeroline=False, automargin=True, constrain="domain", ticks="")
+    x = dict(common, tickvals=list(range(len(cols))), ticktext=cols)
+    y = dict(common, tickvals=list(range(len(rows))), ticktext=rows, autorange="reversed")
+    if col_label:
+        x["title"] = dict(text=col_label)
+    if row_label:
+        y["title"] = dict(text=row_label)
+    if square:
+        y.update(scaleanchor=trace.xaxis or "x", scaleratio=1)
+    fig.update_layout({xname: x, yname: y})
+
+
+def height(n_rows: int, cell: int = CELL_PX, extra: int = 110, lo: int = MIN_HEIGHT, hi: int = MAX_HEIGHT) -> int:
+    return int(min(hi, max(lo, n_rows * cell + extra)))
+
+
+def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=title or None, x=0.0, xanchor="left"),
+        height=height,
+        margin=dict(l=10, r=10, t=60 if title else 30, b=10),
+        plot_bgcolor="white",
+        font=FONT,
+    )
+    return fig
+
+
+def cell_text(z: np.ndarray, fmt: str = "{:.2f}", blank: str = "") -> list[list[str]] | None:
+    """Formatted values for small matrices, else None (too many cells to read)."""
+    if max(z.shape) > SMALL:
+        return None
+    return [[fmt.format(v) if math.isfinite(v) else blank for v in row] for row in z.tolist()]
+
+
+def mark_padding(fig: go.Figure, trace, pad_rows: list[int], pad_cols: list[int], n_rows: int, n_cols: int) -> None:
+    """Grey dotted bands over padding rows and columns."""
+    xref, yref = trace.xaxis or "x", trace.yaxis or "y"
+    bands = [(i - 0.5, i + 0.5, -0.5, n_cols - 0.5) for i in pad_rows]  # (y0, y1, x0, x1)
+    bands += [(-0.5, n_rows - 0.5, j - 0.5, j + 0.5) for j in pad_cols]
+    for y0, y1, x0, x1 in bands:
+        fig.add_shape(
+            type="rect",
+            xref=xref,
+            yref=yref,
+            x0=x0,
+            x1=x1,
+            y0=y0,
+            y1=y1,
+            layer="above",
+            fillcolor=PAD_FILL,
+            line=dict(color=PAD_LINE, width=1, dash="dot"),
+        )
+
+
+def pad_extra(n_rows: int, n_cols: int, pad_rows: list[int], pad_cols: list[int], pad_label: str) -> np.ndarray:
+    """'<br>padding' for hover in cells whose row or column is padding, '' elsewhere."""
+    is_pad = np.zeros((n_rows, n_cols), dtype=bool)  # (Lq, Lk)
+    is_pad[pad_rows, :] = True
+    is_pad[:, pad_cols] = True
+    return np.where(is_pad, f"<br>({pad_label})", "").astype(object)
+
+
+def note(fig: go.Figure, text: str) -> None:
+    """A small grey subtitle under the title (used to explain padding bands)."""
+    top = fig.layout.margin.t or 0
+    fig.update_layout(
+        title_subtitle=dict(text=text, font=dict(size=12, color="#666666")),
+        margin=dict(t=max(top, 80)),
+        height=(fig.layout.height or 0) + max(0, 80 - top),
+    )
+
+
+def colorbar(title: str = "", **kw) -> dict:
+    return dict(title=dict(text=title), thickness=12, outlinewidth=0, **kw)

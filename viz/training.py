@@ -1,0 +1,67 @@
+"""Training progress: loss and token accuracy per epoch."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import plotly.graph_objects as go
+
+from .common import (
+    finish,
+)
+
+
+def loss_accuracy_figure(
+    history: Sequence, loss_label="loss", accuracy_label="token accuracy", epoch_label="epoch", title=""
+) -> go.Figure:
+    """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch; history items are dicts or EpochRecords."""
+
+    def get(h, key):
+        return h[key] if isinstance(h, Mapping) else getattr(h, key)
+
+    epochs = [int(get(h, "epoch")) for h in history]
+    loss = [float(get(h, "loss")) for h in history]
+    acc = [float(get(h, "accuracy")) for h in history]
+    mode = "lines+markers" if len(epochs) <= 60 else "lines"
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=epochs,
+            y=loss,
+            name=loss_label,
+            mode=mode,
+            line=dict(color="#1f77b4"),
+            hovertemplate=f"{loss_label}: %{{y:.4f}}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=epochs,
+            y=acc,
+            name=accuracy_label,
+            mode=mode,
+            yaxis="y2",
+            line=dict(color="#ff7f0e"),
+            hovertemplate=f"{accuracy_label}: %{{y:.1%}}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
+        yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
+        yaxis2=dict(
+            title=dict(text=accuracy_label),
+            overlaying="y",
+            side="right",
+            range=[0, 1.04],
+            tickvals=[0, 0.25, 0.5, 0.75, 1],
+            tickformat=".0%",
+            showgrid=False,
+        ),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
+        hovermode="x unified",
+    )
+    if not epochs:  # a tidy empty frame before the first epoch
+        fig.update_layout(xaxis_range=[1, 10], yaxis_range=[0, 1])
+    finish(fig, title, 340)
+    fig.update_layout(xaxis_gridcolor="#eeeeee", yaxis_gridcolor="#eeeeee")
+    return fig
