@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
+from transformer.text import plotly as plotly_text
+
 NEG_INF = "−∞"  # U+2212, shown in blocked score cells
 SMALL = 12  # matrices up to SMALL × SMALL get their values written in the cells
 CELL_PX = 36  # preferred cell height in pixels
@@ -41,8 +43,9 @@ def floats(x, ndim: int, name: str) -> np.ndarray:
 
 
 def token_labels(tokens: Iterable, n: int, what: str, axis: str) -> list[str]:
-    """tokens as strings; ValueError unless there is exactly one per row/column."""
-    out = [str(t) for t in tokens]
+    """tokens as plotly-safe labels (shown literally, see transformer.text.plotly); ValueError unless there is
+    exactly one per row/column."""
+    out = [plotly_text(str(t)) for t in tokens]
     if len(out) != n:
         raise ValueError(f"{what} has {len(out)} token(s) but the matrix has {n} {axis}.")
     return out

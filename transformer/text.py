@@ -1,0 +1,44 @@
+"""Text from users and files shown as text: in a terminal, in markdown and in plotly labels. One place for all three.
+
+Sentence pairs, tokens, vocabularies, checkpoint metadata and file names are untrusted. Each function here returns
+a string that shows exactly the characters it was given and nothing more: no escape sequence reaches a terminal,
+no markdown, LaTeX, link or colour directive is formed, no HTML tag reaches a chart.
+"""
+
+from __future__ import annotations
+
+import string
+import unicodedata
+
+_INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, format characters, surrogates, unassigned
+_MARKDOWN_SPECIALS = set(string.punctuation)  # CommonMark lets a backslash escape any ASCII punctuation
+_PLOTLY_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "$": "&#36;"}  # $…$ would start LaTeX in plotly
+
+
+def _escape_code(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """text with control, format and line-separator characters written as \\xNN / \\uNNNN (ESC → \\x1b).
+
+    Spaces and every printable character, Chinese included, stay as they are.
+    """
+    return "".join(_escape_code(ch) if unicodedata.category(ch) in _INVISIBLE else ch for ch in str(text))
+
+
+def markdown(text: str) -> str:
+    """text for st.markdown (and every Streamlit label that renders markdown), shown literally.
+
+    Every ASCII punctuation character is backslash-escaped, so no emphasis, code span, link, autolink, heading,
+    table, HTML, `$…$` formula or `:color[…]` directive can form; invisible characters are made visible first.
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS else ch for ch in visible(text))
+
+
+def plotly(text: str) -> str:
+    """text for a plotly label (tick, hover, title, legend), shown literally: <, >, & and $ as HTML entities."""
+    return "".join(_PLOTLY_ENTITIES.get(ch, ch) for ch in visible(text))
