@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
@@ -9,6 +11,24 @@ from transformer.data import PAD
 
 from .i18n import t
 from .state import current
+
+
+def keep_option(key: str, options: Sequence, default=None):
+    """Before a widget is drawn: reset st.session_state[key] to default (else the first option) unless it is one of
+    options, so a value kept from another model or dataset can never be out of range. Returns the value."""
+    ss = st.session_state
+    if key not in ss or ss[key] not in options:
+        ss[key] = default if default in options else options[0]
+    return ss[key]
+
+
+def keep_in_range(key: str, lo, hi, default=None):
+    """Before a slider or number box is drawn: clamp st.session_state[key] into [lo, hi] (default, else lo, when
+    unset). Returns the value."""
+    ss = st.session_state
+    value = ss.get(key, lo if default is None else default)
+    ss[key] = min(max(value, lo), hi)
+    return ss[key]
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
