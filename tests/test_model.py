@@ -20,7 +20,7 @@ from transformer import (
 )
 from transformer.config import MAX_LEN_LIMIT
 from transformer.errors import ConfigError
-from transformer.model import MultiHeadAttention
+from transformer.model import AddNorm, MultiHeadAttention
 
 SEED_TABLE = [
     [0.0, 1.0, 0.0, 1.0],
@@ -162,7 +162,7 @@ def test_every_layer_norm_is_registered_and_learns():
     pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "hello")]
     translator = Translator.create(pairs, d_model=16, n_heads=2, d_ff=32, n_layers=2)
     model = translator.model
-    norms = {name: m for name, m in model.named_modules() if isinstance(m, nn.LayerNorm)}
+    norms = {name: m for name, m in model.named_modules() if isinstance(m, AddNorm)}
     assert len(norms) == 2 * 2 + 3 * 2  # two per encoder layer, three per decoder layer
     params = {id(p) for p in model.parameters()}
     state = model.state_dict()
@@ -260,7 +260,7 @@ def test_extra_source_padding_does_not_change_the_logits():
 def test_multi_head_attention_matches_torch():
     torch.manual_seed(0)
     d_model, heads = 8, 2
-    ours = MultiHeadAttention(d_model, heads, d_model // heads, d_model // heads, dropout=0.0).eval()
+    ours = MultiHeadAttention(TransformerConfig(1, 1, d_model=d_model, n_heads=heads)).eval()
     ref = nn.MultiheadAttention(d_model, heads, bias=True, batch_first=True).eval()
     with torch.no_grad():
         ref.in_proj_weight.copy_(torch.cat([ours.W_Q.weight, ours.W_K.weight, ours.W_V.weight]))

@@ -17,6 +17,9 @@ MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
+PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
+NORM_KINDS = ("post", "pre", "none")  # LayerNorm after the residual sum (the paper), before each sublayer, or none
+
 
 def _check_positive(obj, names: tuple[str, ...]) -> None:
     for name in names:
@@ -39,6 +42,13 @@ class TransformerConfig:
     d_v: int | None = None  # size of a value per head
     dropout: float = 0.0  # tiny datasets are memorised fastest without it
     max_len: int = MAX_POSITIONS  # longest sequence the positional table covers
+    # architecture switches for experiments; the defaults are the paper's (and the tutorials') model
+    look_ahead_mask: bool = True  # decoder self-attention cannot see later positions
+    pad_mask: bool = True  # no query attends to padding
+    pe: str = "sinusoidal"  # positional encoding: one of PE_KINDS
+    scale: bool = True  # scores are divided by √d_k
+    residual: bool = True  # x + sublayer(x) around every sublayer
+    norm: str = "post"  # where LayerNorm sits: one of NORM_KINDS
 
     def __post_init__(self) -> None:
         _check_positive(self, ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "n_heads", "n_layers", "max_len"))
@@ -55,6 +65,22 @@ class TransformerConfig:
             raise ConfigError(f"max_len must be at most {MAX_LEN_LIMIT:,}, got {self.max_len:,}.")
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be at least 0 and below 1, got {self.dropout!r}.")
+        for name in ("look_ahead_mask", "pad_mask", "scale", "residual"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}.")
+        for name, kinds in (("pe", PE_KINDS), ("norm", NORM_KINDS)):
+            if getattr(self, name) not in kinds:
+                raise ConfigError(f"{name} must be one of {', '.join(kinds)}, got {getattr(self, name)!r}.")
+
+    @property
+    def variant(self) -> dict[str, object]:
+        """The architecture switches that differ from the paper's model, by name (empty for the standard model)."""
+        standard = TransformerConfig(1, 1)
+        return {
+            name: getattr(self, name)
+            for name in ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
+            if getattr(self, name) != getattr(standard, name)
+        }
 
     def to_dict(self) -> dict:
         """Plain dict for JSON metadata."""

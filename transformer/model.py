@@ -1,4 +1,7 @@
-"""The encoder–decoder Transformer of "Attention Is All You Need", post-norm, batch-first.
+"""The encoder–decoder Transformer of "Attention Is All You Need", batch-first, with switches for experiments.
+
+The defaults are the paper's post-norm model; TransformerConfig's switches take out a mask, the positional
+encoding, the 1/√d_k scaling, the residuals or the LayerNorm, or move the LayerNorm before each sublayer.
 
 Shapes: B batch, H heads, Ls source length, Lt target length, D d_model.
 """
@@ -15,7 +18,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import TransformerConfig
-from .masks import get_attn_pad_mask, get_dec_enc_attn_mask, get_dec_self_attn_mask
+from .masks import get_attn_pad_mask, get_attn_subsequence_mask
 
 
 def positional_encoding_table(max_len: int, d_model: int) -> torch.Tensor:
@@ -38,18 +41,45 @@ def _dropout(p: float) -> nn.Module:
     return nn.Dropout(p) if p > 0 else nn.Identity()
 
 
+class Recorder:
+    """Where a forward pass reports its intermediates, one call per step: rec(module, name, tensor) → tensor.
+
+    This base records nothing (and is falsy, so the model keeps its fast path); transformer.trace.Trace records
+    every step with the module it happened in and the line of code that computed it.
+    """
+
+    def __call__(self, module: nn.Module, name: str, tensor: torch.Tensor) -> torch.Tensor:
+        return tensor
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_RECORD = Recorder()
+
+
 class PositionalEncoding(nn.Module):
-    """Adds the fixed sinusoidal table to token embeddings, then dropout."""
+    """Adds position information to token embeddings: the fixed sinusoidal table, a learned table, or nothing."""
 
-    def __init__(self, d_model: int, max_len: int, dropout: float):
+    def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.dropout = _dropout(dropout)
-        self.register_buffer("pe", positional_encoding_table(max_len, d_model), persistent=False)
+        self.kind, self.max_len = cfg.pe, cfg.max_len
+        self.dropout = _dropout(cfg.dropout)
+        if cfg.pe == "sinusoidal":
+            self.register_buffer("pe", positional_encoding_table(cfg.max_len, cfg.d_model), persistent=False)
+        elif cfg.pe == "learned":  # one trained vector per position, initialised like the token embeddings
+            self.pe = nn.Parameter(torch.randn(cfg.max_len, cfg.d_model))
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:  # x: (B, L, D)
-        if x.size(1) > self.pe.size(0):
-            raise ValueError(f"sequence of {x.size(1)} tokens is longer than max_len={self.pe.size(0)}")
-        return self.dropout(x + self.pe[: x.size(1)])  # (B, L, D)
+    def table(self) -> torch.Tensor | None:
+        """The [max_len, d_model] table added to the embeddings, or None when the model has no positional encoding."""
+        return None if self.kind == "none" else self.pe.detach()
+
+    def forward(self, x: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor:  # x: (B, L, D)
+        if x.size(1) > self.max_len:
+            raise ValueError(f"sequence of {x.size(1)} tokens is longer than max_len={self.max_len}")
+        if self.kind == "none":
+            return self.dropout(x)
+        return self.dropout(x + rec(self, "pe", self.pe[: x.size(1)]))  # (B, L, D) + (L, D)
 
 
 @dataclass
@@ -65,42 +95,57 @@ class AttentionMaps:
 
 
 def scaled_dot_product_attention(
-    Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor, attn_mask: torch.Tensor | None, dropout: float = 0.0
+    Q: torch.Tensor,
+    K: torch.Tensor,
+    V: torch.Tensor,
+    attn_mask: torch.Tensor | None,
+    dropout: float = 0.0,
+    scale: bool = True,
+    rec: Recorder = NO_RECORD,
+    module: nn.Module | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """softmax(QKᵀ/√d_k with blocked scores set to −∞)·V; returns (context, weights, scaled scores)."""
-    scores = Q @ K.transpose(-1, -2) / math.sqrt(Q.size(-1))  # (B, H, Lq, Lk)
-    masked = scores if attn_mask is None else scores.masked_fill(attn_mask, float("-inf"))
-    attn = torch.softmax(masked, dim=-1)  # (B, H, Lq, Lk)
-    context = F.dropout(attn, dropout) @ V if dropout else attn @ V  # (B, H, Lq, d_v)
+    """softmax(QKᵀ/√d_k with blocked scores set to −∞)·V; returns (context, weights, scores before masking).
+
+    attn_mask (B, 1, Lq, Lk) is True where blocked; scale=False leaves out the division by √d_k.
+    """
+    sqrt_d_k = math.sqrt(Q.size(-1)) if scale else 1.0
+    scores = rec(module, "scores", Q @ K.transpose(-1, -2) / sqrt_d_k)  # (B, H, Lq, Lk)
+    masked = scores if attn_mask is None else rec(module, "scores (masked)", scores.masked_fill(attn_mask, -math.inf))
+    attn = rec(module, "attn", torch.softmax(masked, dim=-1))  # (B, H, Lq, Lk)
+    context = rec(module, "context", (F.dropout(attn, dropout) if dropout else attn) @ V)  # (B, H, Lq, d_v)
     return context, attn, scores
 
 
 class MultiHeadAttention(nn.Module):
-    """Projects to H heads, attends, concatenates, projects back; fused kernel unless maps are wanted."""
+    """Projects to H heads, attends, concatenates, projects back; fused kernel unless maps or a record are wanted."""
 
-    def __init__(self, d_model: int, n_heads: int, d_k: int, d_v: int, dropout: float):
+    def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.n_heads, self.d_k, self.d_v, self.dropout = n_heads, d_k, d_v, dropout
-        self.W_Q = nn.Linear(d_model, n_heads * d_k)
-        self.W_K = nn.Linear(d_model, n_heads * d_k)
-        self.W_V = nn.Linear(d_model, n_heads * d_v)
-        self.fc = nn.Linear(n_heads * d_v, d_model)
+        self.n_heads, self.d_k, self.d_v = cfg.n_heads, cfg.d_k, cfg.d_v
+        self.dropout, self.scale = cfg.dropout, cfg.scale
+        self.W_Q = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_k)
+        self.W_K = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_k)
+        self.W_V = nn.Linear(cfg.d_model, cfg.n_heads * cfg.d_v)
+        self.fc = nn.Linear(cfg.n_heads * cfg.d_v, cfg.d_model)
 
-    def forward(self, input_Q, input_K, input_V, attn_mask, return_attn: bool = False):
-        """(output (B, Lq, D), weights (B, H, Lq, Lk) or None, scores or None); attn_mask True = blocked."""
+    def forward(self, input_Q, input_K, input_V, attn_mask, return_attn: bool = False, rec: Recorder = NO_RECORD):
+        """(output (B, Lq, D), weights (B, H, Lq, Lk) or None, scores or None); attn_mask (B, Lq, Lk) True = blocked,
+        or None when nothing is blocked."""
         B, H = input_Q.size(0), self.n_heads
-        Q = self.W_Q(input_Q).view(B, -1, H, self.d_k).transpose(1, 2)  # (B, H, Lq, d_k)
-        K = self.W_K(input_K).view(B, -1, H, self.d_k).transpose(1, 2)  # (B, H, Lk, d_k)
-        V = self.W_V(input_V).view(B, -1, H, self.d_v).transpose(1, 2)  # (B, H, Lk, d_v)
-        mask = attn_mask.unsqueeze(1)  # (B, 1, Lq, Lk), broadcast over heads
+        Q = rec(self, "Q", self.W_Q(input_Q).view(B, -1, H, self.d_k).transpose(1, 2))  # (B, H, Lq, d_k)
+        K = rec(self, "K", self.W_K(input_K).view(B, -1, H, self.d_k).transpose(1, 2))  # (B, H, Lk, d_k)
+        V = rec(self, "V", self.W_V(input_V).view(B, -1, H, self.d_v).transpose(1, 2))  # (B, H, Lk, d_v)
+        mask = None if attn_mask is None else rec(self, "attn_mask", attn_mask.unsqueeze(1))  # (B, 1, Lq, Lk)
         p = self.dropout if self.training else 0.0
-        if return_attn:
-            context, attn, scores = scaled_dot_product_attention(Q, K, V, mask, p)
+        if return_attn or rec:
+            context, attn, scores = scaled_dot_product_attention(Q, K, V, mask, p, self.scale, rec, self)
         else:
-            context = F.scaled_dot_product_attention(Q, K, V, attn_mask=~mask, dropout_p=p)  # True = attend there
+            keep = None if mask is None else ~mask  # the fused kernel wants True = attend there
+            scale = None if self.scale else 1.0  # None: the kernel's own 1/√d_k
+            context = F.scaled_dot_product_attention(Q, K, V, attn_mask=keep, dropout_p=p, scale=scale)
             attn = scores = None
-        context = context.transpose(1, 2).reshape(B, -1, H * self.d_v)  # (B, Lq, H*d_v)
-        return self.fc(context), attn, scores
+        context = rec(self, "context (concatenated)", context.transpose(1, 2).reshape(B, -1, H * self.d_v))
+        return rec(self, "output", self.fc(context)), attn, scores  # (B, Lq, H*d_v) → (B, Lq, D)
 
 
 class PoswiseFeedForwardNet(nn.Module):
@@ -111,48 +156,85 @@ class PoswiseFeedForwardNet(nn.Module):
         self.fc1 = nn.Linear(d_model, d_ff)
         self.fc2 = nn.Linear(d_ff, d_model)
 
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc2(F.relu(self.fc1(x)))
+    def forward(self, x: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor:
+        hidden = rec(self, "hidden (ReLU)", F.relu(self.fc1(x)))  # (B, L, d_ff)
+        return rec(self, "output", self.fc2(hidden))  # (B, L, D)
 
 
-class EncoderLayer(nn.Module):
-    """Self-attention and feed-forward, each as LayerNorm(x + dropout(sublayer(x)))."""
+class AddNorm(nn.Module):
+    """Add & Norm around one sublayer: LayerNorm(x + dropout(sublayer(x))) as in the paper (post-norm), or
+    x + dropout(sublayer(LayerNorm(x))) (pre-norm); the residual and the LayerNorm can each be switched off."""
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.enc_self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.d_k, cfg.d_v, cfg.dropout)
-        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
-        self.norm1 = nn.LayerNorm(cfg.d_model)
-        self.norm2 = nn.LayerNorm(cfg.d_model)
+        self.placement, self.residual = cfg.norm, cfg.residual
         self.dropout = _dropout(cfg.dropout)
+        if cfg.norm != "none":  # nn.LayerNorm(d_model)'s parameters, under the names checkpoints use
+            self.weight = nn.Parameter(torch.ones(cfg.d_model))
+            self.bias = nn.Parameter(torch.zeros(cfg.d_model))
 
-    def forward(self, x, enc_self_attn_mask, return_attn=False):
-        out, attn, scores = self.enc_self_attn(x, x, x, enc_self_attn_mask, return_attn)
-        x = self.norm1(x + self.dropout(out))  # (B, Ls, D)
-        x = self.norm2(x + self.dropout(self.pos_ffn(x)))  # (B, Ls, D)
+    def layer_norm(self, x: torch.Tensor) -> torch.Tensor:
+        """Each position's vector scaled to mean 0 and variance 1, then by the learned weight and bias."""
+        return F.layer_norm(x, self.weight.shape, self.weight, self.bias, 1e-5)
+
+    def sublayer_input(self, x: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor:
+        """What the sublayer reads: x itself, or LayerNorm(x) in a pre-norm model."""
+        return rec(self, "LayerNorm", self.layer_norm(x)) if self.placement == "pre" else x
+
+    def forward(self, x: torch.Tensor, out: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor:
+        """The layer's new x from its old x and the sublayer's output."""
+        out = self.dropout(out)
+        if self.residual:
+            out = rec(self, "output + residual", x + out)  # (B, L, D)
+        if self.placement == "post":
+            out = rec(self, "LayerNorm", self.layer_norm(out))  # (B, L, D)
+        return out
+
+
+class EncoderLayer(nn.Module):
+    """Self-attention and feed-forward, each wrapped in Add & Norm."""
+
+    def __init__(self, cfg: TransformerConfig):
+        super().__init__()
+        self.enc_self_attn = MultiHeadAttention(cfg)
+        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
+        self.norm1 = AddNorm(cfg)
+        self.norm2 = AddNorm(cfg)
+
+    def forward(self, x, enc_self_attn_mask, return_attn=False, rec: Recorder = NO_RECORD):
+        h = self.norm1.sublayer_input(x, rec)
+        out, attn, scores = self.enc_self_attn(h, h, h, enc_self_attn_mask, return_attn, rec)
+        x = self.norm1(x, out, rec)  # (B, Ls, D)
+        x = self.norm2(x, self.pos_ffn(self.norm2.sublayer_input(x, rec), rec), rec)  # (B, Ls, D)
         return x, attn, scores
 
 
 class DecoderLayer(nn.Module):
-    """Masked self-attention, encoder–decoder attention and feed-forward, each post-norm."""
+    """Masked self-attention, encoder–decoder attention and feed-forward, each wrapped in Add & Norm."""
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.dec_self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.d_k, cfg.d_v, cfg.dropout)
-        self.dec_enc_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, cfg.d_k, cfg.d_v, cfg.dropout)
+        self.dec_self_attn = MultiHeadAttention(cfg)
+        self.dec_enc_attn = MultiHeadAttention(cfg)
         self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
-        self.norm1 = nn.LayerNorm(cfg.d_model)
-        self.norm2 = nn.LayerNorm(cfg.d_model)
-        self.norm3 = nn.LayerNorm(cfg.d_model)
-        self.dropout = _dropout(cfg.dropout)
+        self.norm1 = AddNorm(cfg)
+        self.norm2 = AddNorm(cfg)
+        self.norm3 = AddNorm(cfg)
 
-    def forward(self, x, memory, dec_self_attn_mask, dec_enc_attn_mask, return_attn=False):
-        out, self_attn, self_scores = self.dec_self_attn(x, x, x, dec_self_attn_mask, return_attn)
-        x = self.norm1(x + self.dropout(out))  # (B, Lt, D)
-        out, enc_attn, enc_scores = self.dec_enc_attn(x, memory, memory, dec_enc_attn_mask, return_attn)
-        x = self.norm2(x + self.dropout(out))  # (B, Lt, D)
-        x = self.norm3(x + self.dropout(self.pos_ffn(x)))  # (B, Lt, D)
+    def forward(self, x, memory, dec_self_attn_mask, dec_enc_attn_mask, return_attn=False, rec=NO_RECORD):
+        h = self.norm1.sublayer_input(x, rec)
+        out, self_attn, self_scores = self.dec_self_attn(h, h, h, dec_self_attn_mask, return_attn, rec)
+        x = self.norm1(x, out, rec)  # (B, Lt, D)
+        h = self.norm2.sublayer_input(x, rec)
+        out, enc_attn, enc_scores = self.dec_enc_attn(h, memory, memory, dec_enc_attn_mask, return_attn, rec)
+        x = self.norm2(x, out, rec)  # (B, Lt, D)
+        x = self.norm3(x, self.pos_ffn(self.norm3.sublayer_input(x, rec), rec), rec)  # (B, Lt, D)
         return x, (self_attn, self_scores, enc_attn, enc_scores)
+
+
+def _final_norm(cfg: TransformerConfig) -> nn.Module | None:
+    """A pre-norm stack ends with one more LayerNorm (its last residual sum is never normalised otherwise)."""
+    return nn.LayerNorm(cfg.d_model) if cfg.norm == "pre" else None
 
 
 class Encoder(nn.Module):
@@ -160,20 +242,26 @@ class Encoder(nn.Module):
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
+        self.pad_mask = cfg.pad_mask
         self.src_emb = nn.Embedding(cfg.src_vocab_size, cfg.d_model)
-        self.pos_emb = PositionalEncoding(cfg.d_model, cfg.max_len, cfg.dropout)
+        self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
+        self.final_norm = _final_norm(cfg)
 
-    def forward(self, enc_inputs, maps: AttentionMaps | None = None):
+    def forward(self, enc_inputs, maps: AttentionMaps | None = None, rec: Recorder = NO_RECORD):
         """memory (B, Ls, D) from enc_inputs (B, Ls); fills maps when given."""
-        x = self.pos_emb(self.src_emb(enc_inputs))  # (B, Ls, D)
-        mask = get_attn_pad_mask(enc_inputs, enc_inputs)  # (B, Ls, Ls)
+        enc_inputs = rec(self, "enc_inputs", enc_inputs)  # (B, Ls) token ids
+        enc_outputs = rec(self.src_emb, "enc_outputs", self.src_emb(enc_inputs))  # (B, Ls, D)
+        enc_outputs = rec(self.pos_emb, "enc_outputs", self.pos_emb(enc_outputs, rec))  # (B, Ls, D)
+        mask = rec(self, "enc_self_attn_mask", get_attn_pad_mask(enc_inputs, enc_inputs)) if self.pad_mask else None
         for layer in self.layers:
-            x, attn, scores = layer(x, mask, maps is not None)
+            enc_outputs, attn, scores = layer(enc_outputs, mask, maps is not None, rec)
             if maps is not None:
                 maps.enc_self_attns.append(attn)
                 maps.enc_self_scores.append(scores)
-        return x
+        if self.final_norm is not None:
+            enc_outputs = rec(self.final_norm, "LayerNorm", self.final_norm(enc_outputs))
+        return enc_outputs
 
 
 class Decoder(nn.Module):
@@ -181,23 +269,44 @@ class Decoder(nn.Module):
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
+        self.pad_mask, self.look_ahead_mask = cfg.pad_mask, cfg.look_ahead_mask
         self.tgt_emb = nn.Embedding(cfg.tgt_vocab_size, cfg.d_model)
-        self.pos_emb = PositionalEncoding(cfg.d_model, cfg.max_len, cfg.dropout)
+        self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.n_layers))
+        self.final_norm = _final_norm(cfg)
 
-    def forward(self, dec_inputs, enc_inputs, memory, maps: AttentionMaps | None = None):
+    def self_attn_mask(self, dec_inputs: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor | None:
+        """[B, Lt, Lt]: padding OR look-ahead, as the switches say; None when neither is on."""
+        masks = []
+        if self.pad_mask:
+            masks.append(rec(self, "dec_self_attn_pad_mask", get_attn_pad_mask(dec_inputs, dec_inputs)))
+        if self.look_ahead_mask:
+            masks.append(rec(self, "dec_self_attn_subsequence_mask", get_attn_subsequence_mask(dec_inputs)))
+        if len(masks) == 2:
+            return rec(self, "dec_self_attn_mask", masks[0] | masks[1])  # (B, Lt, Lt)
+        return masks[0] if masks else None
+
+    def forward(self, dec_inputs, enc_inputs, memory, maps: AttentionMaps | None = None, rec: Recorder = NO_RECORD):
         """hidden states (B, Lt, D) for dec_inputs (B, Lt) attending to memory (B, Ls, D)."""
-        x = self.pos_emb(self.tgt_emb(dec_inputs))  # (B, Lt, D)
-        self_mask = get_dec_self_attn_mask(dec_inputs)  # (B, Lt, Lt)
-        enc_mask = get_dec_enc_attn_mask(dec_inputs, enc_inputs)  # (B, Lt, Ls)
+        dec_inputs = rec(self, "dec_inputs", dec_inputs)  # (B, Lt) token ids
+        dec_outputs = rec(self.tgt_emb, "dec_outputs", self.tgt_emb(dec_inputs))  # (B, Lt, D)
+        dec_outputs = rec(self.pos_emb, "dec_outputs", self.pos_emb(dec_outputs, rec))  # (B, Lt, D)
+        self_mask = self.self_attn_mask(dec_inputs, rec)  # (B, Lt, Lt)
+        enc_mask = None
+        if self.pad_mask:
+            enc_mask = rec(self, "dec_enc_attn_mask", get_attn_pad_mask(dec_inputs, enc_inputs))  # (B, Lt, Ls)
         for layer in self.layers:
-            x, (self_attn, self_scores, enc_attn, enc_scores) = layer(x, memory, self_mask, enc_mask, maps is not None)
+            dec_outputs, (self_attn, self_scores, enc_attn, enc_scores) = layer(
+                dec_outputs, memory, self_mask, enc_mask, maps is not None, rec
+            )
             if maps is not None:
                 maps.dec_self_attns.append(self_attn)
                 maps.dec_self_scores.append(self_scores)
                 maps.dec_enc_attns.append(enc_attn)
                 maps.dec_enc_scores.append(enc_scores)
-        return x
+        if self.final_norm is not None:
+            dec_outputs = rec(self.final_norm, "LayerNorm", self.final_norm(dec_outputs))
+        return dec_outputs
 
 
 class Transformer(nn.Module):
@@ -210,12 +319,13 @@ class Transformer(nn.Module):
         self.decoder = Decoder(cfg)
         self.projection = nn.Linear(cfg.d_model, cfg.tgt_vocab_size, bias=False)
 
-    def forward(self, enc_inputs, dec_inputs, return_attn: bool = False):
-        """(logits (B, Lt, tgt_vocab), AttentionMaps or None); return_attn=True also records every map."""
+    def forward(self, enc_inputs, dec_inputs, return_attn: bool = False, rec: Recorder = NO_RECORD):
+        """(logits (B, Lt, tgt_vocab), AttentionMaps or None); return_attn=True also records every map, and a
+        Recorder (see transformer.trace) receives every intermediate."""
         maps = AttentionMaps() if return_attn else None
-        memory = self.encoder(enc_inputs, maps)  # (B, Ls, D)
-        hidden = self.decoder(dec_inputs, enc_inputs, memory, maps)  # (B, Lt, D)
-        return self.projection(hidden), maps  # (B, Lt, V)
+        memory = self.encoder(enc_inputs, maps, rec)  # (B, Ls, D)
+        hidden = self.decoder(dec_inputs, enc_inputs, memory, maps, rec)  # (B, Lt, D)
+        return rec(self.projection, "dec_logits", self.projection(hidden)), maps  # (B, Lt, V)
 
     def num_parameters(self) -> int:
         """Number of trainable parameters."""
@@ -227,11 +337,14 @@ def parameter_count(cfg: TransformerConfig) -> int:
     d, h = cfg.d_model, cfg.n_heads
     attention = 2 * (d * h * cfg.d_k + h * cfg.d_k) + d * h * cfg.d_v + h * cfg.d_v + h * cfg.d_v * d + d
     feed_forward = d * cfg.d_ff + cfg.d_ff + cfg.d_ff * d + d
-    norm = 2 * d
+    norm = 2 * d if cfg.norm != "none" else 0
     encoder_layer = attention + feed_forward + 2 * norm
     decoder_layer = 2 * attention + feed_forward + 3 * norm
     embeddings = (cfg.src_vocab_size + cfg.tgt_vocab_size) * d
-    return embeddings + cfg.n_layers * (encoder_layer + decoder_layer) + d * cfg.tgt_vocab_size
+    positions = 2 * cfg.max_len * d if cfg.pe == "learned" else 0
+    final_norms = 2 * norm if cfg.norm == "pre" else 0
+    layers = cfg.n_layers * (encoder_layer + decoder_layer)
+    return embeddings + positions + layers + final_norms + d * cfg.tgt_vocab_size
 
 
 @contextmanager
