@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import copy
+import time
 
 import pytest
 import torch
 import torch.nn.functional as F
 
-from transformer import AttentionMaps, EpochRecord, TrainConfig, Translator, train
+from transformer import AttentionMaps, EpochRecord, TrainConfig, TransformerConfig, Translator, train
 from transformer.data import PAD_ID
+from transformer.errors import ConfigError
+from transformer.train import holdout_split, intra_op_threads
 
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
 
@@ -104,12 +107,72 @@ def test_snapshots_come_every_n_epochs_plus_first_and_last(seed_pairs):
     assert translator.model.training  # taking a snapshot does not leave the model in eval mode
 
 
-def test_snapshot_of_a_chosen_pair(pairs20):
+def test_snapshots_of_chosen_pairs_are_padded_to_the_longest_of_them(pairs20):
     translator = Translator.create(pairs20, **TINY)
-    records = list(train(translator, pairs20, TrainConfig(epochs=2), snapshot_every=1, snapshot_pair=5))
-    # 他们去公园 → They go to the park .
-    assert records[0].snapshot.enc_self_attns[0].shape == (1, 2, 5, 5)
-    assert records[0].snapshot.dec_self_attns[0].shape == (1, 2, 7, 7)
+    records = list(train(translator, pairs20, TrainConfig(epochs=2), snapshot_every=1, snapshot_pairs=[5, 16]))
+    # 他们去公园 → They go to the park . (5 + 7 positions) and 早上好 → Good morning . (3 + 4)
+    snapshot = records[-1].snapshot  # taken after the last epoch: the model as it is now
+    assert snapshot.enc_self_attns[0].shape == (2, 2, 5, 5)
+    assert snapshot.dec_self_attns[0].shape == (2, 2, 7, 7)
+    batch = translator.make_batch([pairs20[16]])
+    alone = translator.attention_maps(batch.enc_inputs, batch.dec_inputs)
+    # the shorter pair's maps, cut to its own length, are the maps it has alone (its padding is masked)
+    assert torch.allclose(snapshot.dec_enc_attns[1][1, :, :4, :3], alone.dec_enc_attns[1][0], atol=1e-6)
+
+
+def test_held_out_pairs_are_never_trained_on_and_reported_every_epoch(pairs20):
+    kept, held = holdout_split(len(pairs20), fraction=0.25, seed=7)
+    assert (kept, held) == holdout_split(len(pairs20), fraction=0.25, seed=7)  # deterministic for a seed
+    assert len(held) == 5 and sorted(kept + held) == list(range(20)) and not set(kept) & set(held)
+    assert holdout_split(len(pairs20), fraction=0.25, seed=8) != (kept, held)
+    train_pairs, held_pairs = [pairs20[i] for i in kept], [pairs20[i] for i in held]
+    translator = Translator.create(train_pairs, **TINY)
+    seen = []
+    original = translator.model.forward
+
+    def spy(enc_inputs, dec_inputs, *args, **kwargs):
+        if translator.model.training:
+            seen.extend(map(tuple, enc_inputs.tolist()))
+        return original(enc_inputs, dec_inputs, *args, **kwargs)
+
+    translator.model.forward = spy
+    records = list(train(translator, train_pairs, TrainConfig(epochs=3), holdout=held_pairs))
+    held_rows = {tuple(r) for r in translator.make_batch(held_pairs).enc_inputs.tolist()}
+    trained_rows = {tuple(r) for r in translator.make_batch(train_pairs).enc_inputs.tolist()}
+    assert set(seen) == trained_rows and not set(seen) & held_rows  # only training pairs ever reach a training step
+    assert all(r.holdout_loss is not None and 0 <= r.holdout_accuracy <= 1 for r in records)
+    assert translator.summary["history"][-1]["holdout_loss"] == records[-1].holdout_loss
+    evaluation = translator.evaluate(held_pairs)
+    assert evaluation.loss == pytest.approx(records[-1].holdout_loss)
+    assert evaluation.token_accuracy == pytest.approx(records[-1].holdout_accuracy)
+    assert evaluation.total == 5
+
+
+def test_chosen_held_out_rows_and_impossible_splits():
+    assert holdout_split(5, rows=[4, 1]) == ([0, 2, 3], [1, 4])
+    with pytest.raises(ConfigError, match="between 1 and 5"):
+        holdout_split(5, rows=[5])
+    with pytest.raises(ConfigError, match="leaves nothing to train on"):
+        holdout_split(1, fraction=0.6)
+    assert holdout_split(3) == ([0, 1, 2], [])
+
+
+def test_reported_time_is_time_spent_training(seed_pairs):
+    translator = Translator.create(seed_pairs, **TINY)
+    epochs = train(translator, seed_pairs, TrainConfig(epochs=3))
+    first = next(epochs)
+    time.sleep(0.3)  # the caller is away (another page, a queue): this is not training time
+    rest = list(epochs)
+    assert rest[-1].seconds - first.seconds < 0.25
+    assert translator.summary["seconds"] == rest[-1].seconds
+
+
+def test_small_models_train_on_one_thread_and_large_ones_on_more():
+    small = TransformerConfig(30, 30)  # the app's default sizes
+    large = TransformerConfig(30, 30, d_model=256, d_ff=1024, n_heads=8, n_layers=6)
+    assert intra_op_threads(small, batch_tokens=16 * 12, cores=2) == 1
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=2) == 2
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=1) == 1
 
 
 def test_loss_and_accuracy_ignore_padding():

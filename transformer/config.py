@@ -110,6 +110,7 @@ class TrainConfig:
     batch_size: int = 16
     seed: int = 0
     device: str | None = None  # None: CUDA when available, else CPU
+    threads: int | None = None  # torch intra-op threads; None: 1 unless the model is large (train.intra_op_threads)
 
     def __post_init__(self) -> None:
         _check_positive(self, ("epochs", "batch_size"))
@@ -117,3 +118,5 @@ class TrainConfig:
             raise ConfigError(f"lr must be above 0 and at most 1, got {self.lr!r}.")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ConfigError(f"seed must be a whole number of at least 0, got {self.seed!r}.")
+        if self.threads is not None:
+            _check_positive(self, ("threads",))

@@ -1,30 +1,52 @@
-"""The training loop: one EpochRecord per epoch, so a caller can draw progress and stop between epochs."""
+"""The training loop: one EpochRecord per epoch, so a caller can draw progress and stop between epochs.
+
+Training can hold out part of the pairs: they are never trained on, and every epoch reports their teacher-forced
+loss and token accuracy next to the training figures, so memorising is not mistaken for translating.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import torch
 from torch import nn
 
-from .config import TrainConfig
+from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID
-from .model import AttentionMaps
-from .translator import Translator
+from .errors import ConfigError
+from .model import AttentionMaps, parameter_count
+from .translator import Translator, teacher_forced
+
+# one intra-op thread is fastest for small models, and far faster when other work shares the cores; a second thread
+# pays off (≥ 1.3× on 2 cores) only from about this much work per step: parameters × tokens in a batch
+# (measured with benchmarks/bench.py --threads, see docs/performance.md "Under load")
+MULTI_THREAD_WORK = 3e8
+SNAPSHOT_PAIRS = 8  # pairs whose attention maps are recorded during training (for the training film strip)
 
 
 @dataclass(frozen=True)
 class EpochRecord:
-    """What one epoch did: mean loss, token accuracy on non-padding targets, seconds since the start."""
+    """What one epoch did: mean loss and token accuracy on the non-padding targets, on the training pairs and (when
+    some were held out) on the held-out pairs, and the seconds spent training so far."""
 
     epoch: int
     loss: float
     accuracy: float
     seconds: float
-    snapshot: AttentionMaps | None = None  # attention maps of the snapshot pair, every snapshot_every epochs
+    snapshot: AttentionMaps | None = None  # maps of the snapshot pairs (batch order), every snapshot_every epochs
+    holdout_loss: float | None = None
+    holdout_accuracy: float | None = None
+
+    def to_dict(self) -> dict:
+        """The record as a history entry (no snapshot; held-out figures only when there are any)."""
+        entry = {"epoch": self.epoch, "loss": self.loss, "accuracy": self.accuracy, "seconds": self.seconds}
+        if self.holdout_loss is not None:
+            entry.update(holdout_loss=self.holdout_loss, holdout_accuracy=self.holdout_accuracy)
+        return entry
 
 
 def pick_device(name: str | None = None) -> torch.device:
@@ -32,35 +54,68 @@ def pick_device(name: str | None = None) -> torch.device:
     return torch.device(name or ("cuda" if torch.cuda.is_available() else "cpu"))
 
 
+def intra_op_threads(cfg: TransformerConfig, batch_tokens: int, cores: int | None = None) -> int:
+    """torch threads for one training: 1, unless a step does enough work (MULTI_THREAD_WORK) for more to help."""
+    cores = cores or os.cpu_count() or 1
+    return 1 if parameter_count(cfg) * batch_tokens < MULTI_THREAD_WORK else max(1, min(cores, 4))
+
+
+def holdout_split(n: int, fraction: float = 0.0, rows: Sequence[int] = (), seed: int = 0) -> tuple[list, list]:
+    """(training indexes, held-out indexes) of n pairs: the chosen rows, else round(fraction · n) rows drawn with the
+    seed; the same arguments always give the same split, and at least one pair is always trained on."""
+    if rows:
+        held = sorted(set(rows))
+        if held[0] < 0 or held[-1] >= n:
+            raise ConfigError(f"held-out rows must be between 1 and {n}, got {[r + 1 for r in held]}.")
+    else:
+        if not 0.0 <= fraction < 1.0:
+            raise ConfigError(f"the held-out fraction must be at least 0 and below 1, got {fraction!r}.")
+        count = round(fraction * n)
+        held = sorted(torch.randperm(n, generator=torch.Generator().manual_seed(seed))[:count].tolist())
+    if len(held) >= n:
+        raise ConfigError(f"holding out {len(held)} of {n} pairs leaves nothing to train on: hold out fewer.")
+    kept = sorted(set(range(n)) - set(held))
+    return kept, held
+
+
 def train(
     translator: Translator,
     pairs: list[tuple[str, str]],
     cfg: TrainConfig = TrainConfig(),
     snapshot_every: int = 0,
-    snapshot_pair: int = 0,
+    snapshot_pairs: Sequence[int] = (0,),
+    holdout: list[tuple[str, str]] | None = None,
 ) -> Iterator[EpochRecord]:
     """Train translator.model on pairs with Adam and cross-entropy that ignores padding; yield after each epoch.
 
-    Breaking out of the loop keeps the partly trained model; translator.summary always describes it.
+    holdout pairs are never trained on; each record reports their loss and accuracy. Every snapshot_every epochs (and
+    at the first and last) the attention maps of the pairs at snapshot_pairs are recorded. The torch threads of the
+    calling thread are set for this training (cfg.threads, else intra_op_threads). Breaking out of the loop keeps the
+    partly trained model; translator.summary always describes it, its seconds counting only time spent training.
     """
     model = translator.model
     device = pick_device(cfg.device)
     model.to(device)
     batch = translator.make_batch(pairs)
     enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in batch)
+    held = translator.make_batch(holdout) if holdout else None
+    torch.set_num_threads(cfg.threads or intra_op_threads(model.config, cfg.batch_size * enc_inputs.size(1)))
     generator = torch.Generator().manual_seed(cfg.seed)
     torch.manual_seed(cfg.seed)  # dropout
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr)
     criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")
     n = enc_inputs.size(0)
-    ls, lt = (int(t[snapshot_pair].ne(PAD_ID).sum()) for t in (enc_inputs, dec_inputs))
-    snap_enc, snap_dec = enc_inputs[snapshot_pair, :ls][None], dec_inputs[snapshot_pair, :lt][None]  # (1, ls), (1, lt)
+    snap = [i for i in snapshot_pairs if 0 <= i < n]
+    ls, lt = (max((int(t[i].ne(PAD_ID).sum()) for i in snap), default=0) for t in (enc_inputs, dec_inputs))
+    snap_enc, snap_dec = enc_inputs[snap, :ls], dec_inputs[snap, :lt]  # (S, ls), (S, lt): padded to their longest
     history = translator.summary.setdefault("history", [])
-    translator.summary["train_config"] = {k: v for k, v in dataclasses.asdict(cfg).items() if k != "device"}
+    translator.summary["train_config"] = {
+        k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("device", "threads")
+    }
     start_epoch = translator.summary.get("epochs", 0)
-    start_seconds = translator.summary.get("seconds", 0.0)
-    start = time.perf_counter()
+    spent = translator.summary.get("seconds", 0.0)
     for epoch in range(1, cfg.epochs + 1):
+        started = time.perf_counter()
         model.train()
         total_loss, correct, counted = 0.0, 0, 0
         for idx in torch.randperm(n, generator=generator).split(cfg.batch_size):
@@ -76,13 +131,13 @@ def train(
             correct += int((logits.argmax(-1).eq(target) & target.ne(PAD_ID)).sum())
             counted += tokens
         snapshot = None
-        if snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
+        if snap and snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
             snapshot = translator.attention_maps(snap_enc, snap_dec)
+        held_loss, held_acc = teacher_forced(model, held) if held is not None else (None, None)
+        spent += time.perf_counter() - started
         record = EpochRecord(
-            start_epoch + epoch, total_loss / counted, correct / counted, time.perf_counter() - start, snapshot
+            start_epoch + epoch, total_loss / counted, correct / counted, spent, snapshot, held_loss, held_acc
         )
-        history.append({"epoch": record.epoch, "loss": record.loss, "accuracy": record.accuracy})
-        translator.summary.update(
-            epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=start_seconds + record.seconds
-        )
+        history.append(record.to_dict())
+        translator.summary.update(epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=spent)
         yield record

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
-from .data import PAD, Batch, Vocab, build_vocabs, make_data, tokenize
+from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, make_data, tokenize
 from .decode import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
@@ -79,6 +79,12 @@ class Translator:
         outputs = self.translate_all([s for s, _ in pairs])
         return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
+    def evaluate(self, pairs: list[tuple[str, str]]) -> Evaluation:
+        """Teacher-forced loss and token accuracy, and greedy exact match, on pairs."""
+        loss, accuracy = teacher_forced(self.model, self.make_batch(pairs))
+        results = self.exact_match(pairs)
+        return Evaluation(loss, accuracy, sum(ok for *_, ok in results), len(results), results)
+
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
         with evaluating(self.model) as device:
@@ -107,6 +113,32 @@ class Translator:
             maps=self.attention_maps(enc_inputs, dec_inputs),
             unknown=unknown,
         )
+
+
+def teacher_forced(model: Transformer, batch: Batch) -> tuple[float, float]:
+    """(mean cross-entropy, token accuracy) over the non-padding targets of a batch, teacher-forced, in eval mode."""
+    with evaluating(model) as device:
+        enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in batch)
+        logits, _ = model(enc_inputs, dec_inputs)  # (B, Lt, V)
+        real = dec_outputs.ne(PAD_ID)  # (B, Lt)
+        loss = torch.nn.functional.cross_entropy(logits[real], dec_outputs[real])
+        correct = int(logits.argmax(-1)[real].eq(dec_outputs[real]).sum())
+    return float(loss), correct / int(real.sum())
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """How a translator does on some pairs: teacher-forced loss and token accuracy, and greedy exact match."""
+
+    loss: float
+    token_accuracy: float
+    exact: int  # pairs whose greedy translation equals the reference, token for token
+    total: int
+    results: list[tuple[str, str, str, bool]]  # (source, reference, greedy output, exact?) per pair
+
+    @property
+    def exact_match(self) -> float:
+        return self.exact / self.total if self.total else 0.0
 
 
 @dataclass(frozen=True)
