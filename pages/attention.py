@@ -3,9 +3,11 @@
 import streamlit as st
 
 from transformer.errors import TransformerError
+from transformer.text import markdown, visible
 from ui.i18n import error_text, t
-from ui.state import current, page_setup, replay_bundled_training
-from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
+from ui.state import current, page_setup
+from ui.training import current_job, start_replay
+from ui.widgets import computed_by, keep_option, model_cached, pad_positions, sentence_picker, warn_unknown
 from viz.attention import attention_figure, attention_grid_figure
 
 L = page_setup()
@@ -89,20 +91,35 @@ with c2:
     st.markdown(t("attn.read", L))
 
 st.header(t("attn.training", L))
+job = current_job()
 if model.snapshots:
-    src_tokens = translator.src_vocab.decode(translator.make_batch([model.snapshot_pair]).enc_inputs[0])
-    dec_tokens = translator.tgt_vocab.decode(translator.make_batch([model.snapshot_pair]).dec_inputs[0])
-    st.markdown(t("attn.training_intro", L, source=model.snapshot_pair[0], target=model.snapshot_pair[1]))
+    recorded = model.snapshot_pairs
+    chosen = (source, target) if (source, target) in recorded else recorded[0]
+    keep_option("attn_film_pair", recorded, chosen)
+    pair = st.selectbox(
+        t("attn.film_pair", L),
+        recorded,
+        key="attn_film_pair",
+        format_func=lambda p: f"{visible(p[0])}  →  {visible(p[1])}",
+        help=t("attn.film_pair_help", L, n=len(recorded)),
+    )
+    b = recorded.index(pair)
+    batch = translator.make_batch([pair])
+    src_tokens = translator.src_vocab.decode(batch.enc_inputs[0])
+    dec_tokens = translator.tgt_vocab.decode(batch.dec_inputs[0])
+    st.markdown(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
     epochs = [e for e, _ in model.snapshots]
-    ss.attn_epoch = ss.get("attn_epoch") if ss.get("attn_epoch") in epochs else epochs[-1]
+    keep_option("attn_epoch", epochs, epochs[-1])
     epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch")
-    show(dict(model.snapshots)[epoch], src_tokens, dec_tokens, "attn_epoch_chart")
-    computed_by("transformer.train.train(..., snapshot_every=N) → EpochRecord.snapshot", L)
+    one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
+    show(one, src_tokens, dec_tokens, "attn_epoch_chart")
+    computed_by("transformer.train.train(..., snapshot_every=N, snapshot_pairs=…) → EpochRecord.snapshot", L)
+elif job is not None and job.kind == "replay":
+    st.info(t("attn.replaying", L))
 elif model.source == "bundled":
     st.markdown(t("attn.replay_intro", L))
-    if st.button(t("attn.replay", L), key="replay_button"):
-        with st.spinner(t("attn.replaying", L)):
-            replay_bundled_training()
+    if st.button(t("attn.replay", L), key="replay_button", disabled=job is not None):
+        start_replay()
         st.rerun()
 else:
     st.info(t("attn.no_snapshots", L))

@@ -1,19 +1,22 @@
-"""Train: choose the model's sizes and the optimiser's settings, train while watching the loss, save or load."""
-
-import time
+"""Train: choose the model's sizes and the optimiser's settings, train in the background while watching the loss,
+see how the model does on the pairs it trained on and on held-out pairs, save or load a checkpoint."""
 
 import pandas as pd
 import streamlit as st
 
-from transformer import TrainConfig, TransformerConfig, Translator
+from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs, check_pairs
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
-from transformer.train import train
+from transformer.text import markdown
+from transformer.train import holdout_split
 from ui.i18n import t
-from ui.state import CurrentModel, TrainingRun, bundled_model, current, page_setup, set_model
+from ui.jobs import job_queue
+from ui.state import CurrentModel, bundled_model, current, page_setup, set_model
+from ui.training import current_job, start_training, take_result
+from ui.widgets import keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -23,8 +26,10 @@ st.title(t("train.title", L))
 st.markdown(t("train.intro", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
+HOLDOUT_CHOICES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
 errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
+job = current_job()
 
 # --- settings -------------------------------------------------------------------------------------------
 heads = [h for h in HEAD_CHOICES if ss.d_model % h == 0]
@@ -48,110 +53,139 @@ with c2:
     st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
     st.select_slider(t("train.batch_size", L), [1, 2, 4, 8, 16, 32, 64], key="batch_size", help=t("help.batch_size", L))
     st.number_input(t("train.seed", L), 0, 2**31 - 1, step=1, key="seed", help=t("help.seed", L))
+    keep_option("holdout", HOLDOUT_CHOICES, 0.0)
+    holdout = st.select_slider(
+        t("train.holdout", L),
+        HOLDOUT_CHOICES,
+        key="holdout",
+        format_func=lambda f: f"{f:.0%}",
+        help=t("help.holdout", L),
+    )
 
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+held: list[int] = []
 if pairs:
     src_vocab, tgt_vocab = build_vocabs(pairs, ss.tokenizer)
     n_params = parameter_count(TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes))
     st.markdown(t("train.param_count", L, n=f"{n_params:,}", pairs=len(pairs), src=len(src_vocab), tgt=len(tgt_vocab)))
-
+    if holdout:
+        try:
+            _, held = holdout_split(len(pairs), holdout, seed=int(ss.seed))
+        except TransformerError:
+            held = list(range(len(pairs)))  # all of them: refused below
+        st.caption(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)))
+    else:
+        st.caption(t("train.holdout_none", L, n=len(pairs)))
 
 # --- training ---------------------------------------------------------------------------------------------
-def _request_stop() -> None:
-    if ss.get("training") is not None:
-        ss.training.stop_requested = True
-
-
-def _start() -> TrainingRun:
-    cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
-    translator = Translator.create(pairs, ss.tokenizer, cfg.seed, **sizes)
-    every = max(1, cfg.epochs // 20)
-    return TrainingRun(translator, pairs, cfg, train(translator, pairs, cfg, snapshot_every=every))
-
-
-def _finish(run: TrainingRun, stopped: bool) -> None:
-    translator = run.translator
-    results = translator.exact_match(run.pairs)
-    translator.summary["exact_match"] = sum(ok for *_, ok in results) / len(results)
-    set_model(CurrentModel(translator, "trained", run.snapshots, run.pairs[0], results))
-    ss.training = None
-    ss.last_training = {
-        "stopped": stopped,
-        "epochs": translator.summary.get("epochs", 0),
-        "seconds": translator.summary.get("seconds", 0.0),
-    }
-
-
 b1, b2, _ = st.columns([2, 2, 6])
-start_clicked = b1.button(
-    t("train.train", L), type="primary", disabled=bool(errors) or not pairs, key="train_button", width="stretch"
+cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs)
+if b1.button(t("train.train", L), type="primary", disabled=cannot_train, key="train_button", width="stretch"):
+    cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+    start_training(pairs, ss.tokenizer, sizes, cfg, holdout)
+    ss.last_training = None
+    st.rerun()  # drawn again with the job: Train disabled, Stop enabled, the live progress
+b2.button(
+    t("train.stop", L),
+    key="stop_button",
+    disabled=job is None or job.stop_requested,
+    on_click=job_queue().stop,
+    args=(job,),
+    width="stretch",
 )
-running = start_clicked or ss.get("training") is not None
-b2.button(t("train.stop", L), on_click=_request_stop, disabled=not running, key="stop_button", width="stretch")
 if errors:
     st.error(t("train.fix_data", L, n=len(errors)))
+elif job is not None and job.kind != "train":
+    st.info(t("train.busy", L))
 
-progress_slot, chart_slot = st.empty(), st.empty()
-if start_clicked:
-    ss.training = _start()
-run = ss.get("training")
-if run is not None:
-    if not run.stop_requested:
-        last_draw = 0.0
-        for record in run.epochs:
-            run.records.append(record)
-            if record.snapshot is not None:
-                run.snapshots.append((record.epoch, record.snapshot))
-            progress_slot.progress(
-                record.epoch / run.config.epochs,
-                text=t(
-                    "train.progress",
-                    L,
-                    epoch=record.epoch,
-                    epochs=run.config.epochs,
-                    loss=f"{record.loss:.4f}",
-                    acc=f"{record.accuracy:.0%}",
-                ),
-            )
-            if time.perf_counter() - last_draw > 0.5 or record.epoch == run.config.epochs:
-                chart_slot.plotly_chart(
-                    loss_accuracy_figure(run.records, t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)),
-                    key=f"live_{record.epoch}",
-                )
-                last_draw = time.perf_counter()
-    _finish(run, stopped=run.stop_requested)
-    st.rerun()  # the sidebar, drawn before training, now describes the new model
+
+def _chart(history, key: str) -> None:
+    st.plotly_chart(
+        loss_accuracy_figure(
+            history,
+            t("train.loss", L),
+            t("train.accuracy", L),
+            t("train.epoch", L),
+            holdout_suffix=t("train.holdout_suffix", L),
+        ),
+        key=key,
+    )
+
+
+@st.fragment(run_every=0.5)
+def live_training() -> None:
+    """The running training's progress and loss curve, redrawn twice a second (the page itself does not rerun)."""
+    job = current_job()
+    if job is None or job.kind != "train":
+        return
+    if job.finished:
+        take_result(job)
+        st.rerun()
+    run = job.runs[0]
+    if job.state == "queued":
+        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+    last = run.last
+    text = (
+        t("job.waiting", L)
+        if last is None
+        else t(
+            "train.progress",
+            L,
+            epoch=last.epoch,
+            epochs=run.config.epochs,
+            loss=f"{last.loss:.4f}",
+            acc=f"{last.accuracy:.0%}",
+        )
+    )
+    st.progress(len(run.records) / run.config.epochs, text=text)
+    _chart(list(run.records), "live_chart")
+
+
+if job is not None and job.kind == "train":
+    live_training()
+    st.stop()  # the results below belong to the model that was current before this training
 
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
 summary = model.translator.summary
-if model.source == "trained" and ss.get("last_training"):
-    info = ss.last_training
+info = ss.get("last_training") or {}
+if info.get("kind") == "train" and "failed" in info:
+    st.error(t("train.failed", L, error=markdown(info["failed"])))
+elif model.source == "trained" and info.get("kind") == "train":
     if info["stopped"]:
         st.warning(t("train.stopped", L, epochs=info["epochs"]))
     else:
         st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
 if summary.get("history"):
-    progress_slot.empty()
-    chart_slot.plotly_chart(
-        loss_accuracy_figure(summary["history"], t("train.loss", L), t("train.accuracy", L), t("train.epoch", L)),
-        key="history_chart",
-    )
+    _chart(summary["history"], "history_chart")
 if model.results is not None:
-    exact = sum(ok for *_, ok in model.results)
-    m1, m2, m3 = st.columns(3)
-    m1.metric(t("train.exact", L), f"{exact / len(model.results):.0%} ({exact}/{len(model.results)})")
-    m2.metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    m3.metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
-    st.dataframe(
-        pd.DataFrame(
-            [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in model.results],
-            columns=[t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"],
-        ),
-        hide_index=True,
-        width="stretch",
-        key="results_table",
-    )
+    train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
+    columns = st.columns(4 if held_eval else 3)
+    columns[0].metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+    if held_eval:
+        columns[1].metric(
+            t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})"
+        )
+    columns[-2].metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
+    columns[-1].metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+    if held_eval:
+        st.markdown(
+            t(
+                "train.compare",
+                L,
+                train_acc=f"{train_eval.token_accuracy:.0%}",
+                held_acc=f"{held_eval.token_accuracy:.0%}",
+                train_exact=f"{train_eval.exact_match:.0%}",
+                held_exact=f"{held_eval.exact_match:.0%}",
+            )
+        )
+    columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
+    rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
+    if held_eval:  # one more column says which part each pair belongs to
+        columns.append(t("train.part", L))
+        rows = [(*r, t("train.part_train", L)) for r in rows]
+        rows += [(s, g, out, "✓" if ok else "✗", t("train.part_held", L)) for s, g, out, ok in held_eval.results]
+    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
 
 # --- checkpoints ------------------------------------------------------------------------------------------
 st.header(t("ckpt.title", L))
@@ -173,19 +207,21 @@ with c2:
     )
     if upload is not None and upload.file_id != ss.get("model_upload_done"):
         ss.model_upload_done = upload.file_id
+        name = markdown(upload.name)
         try:
             loaded = load_checkpoint(upload.getvalue())
         except TransformerError as exc:
-            ss.ckpt_message = ("error", t("ckpt.rejected", L, name=upload.name, reason=str(exc)))
+            ss.ckpt_message = ("error", t("ckpt.rejected", L, name=name, reason=markdown(str(exc))), model.id)
         else:
-            set_model(CurrentModel(loaded, "uploaded"))
-            ss.ckpt_message = ("success", t("ckpt.loaded", L, name=upload.name))
+            set_model(CurrentModel(loaded, "uploaded", name=upload.name))
+            ss.ckpt_message = ("success", t("ckpt.loaded", L, name=name), current().id)
         st.rerun()
 with c3:
     if st.button(t("ckpt.bundled", L), key="bundled_button", width="stretch", disabled=model.source == "bundled"):
         set_model(bundled_model())
-        ss.ckpt_message = ("success", t("ckpt.bundled_back", L))
+        ss.ckpt_message = ("success", t("ckpt.bundled_back", L), current().id)
         st.rerun()
-if ss.get("ckpt_message"):
-    kind, text = ss.ckpt_message
+message = ss.get("ckpt_message")
+if message and message[2] == model.id:  # said about the model that is still current
+    kind, text, _ = message
     (st.error if kind == "error" else st.success)(text)

@@ -1,5 +1,7 @@
 """Helpers for AppTest-driven page tests."""
 
+import re
+import time
 from pathlib import Path
 
 from streamlit.runtime.pages_manager import PagesManager
@@ -41,6 +43,31 @@ def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:
     return at
 
 
+def shown(markdown_source: str) -> str:
+    """Markdown source as a reader sees it: backslash escapes (transformer.text.markdown) removed."""
+    return re.sub(r"\\(.)", r"\1", markdown_source)
+
+
 def texts(at: AppTest, kind: str) -> list[str]:
-    """The text of every element of one kind (error, warning, success, markdown, …)."""
-    return [e.value for e in getattr(at, kind)]
+    """The text of every element of one kind (error, warning, success, markdown, …), as a reader sees it."""
+    return [shown(e.value) for e in getattr(at, kind)]
+
+
+def finish_job(at: AppTest, timeout: float = 60.0) -> None:
+    """Wait until this tab's background job has finished, then rerun so the tab takes its result."""
+    deadline = time.monotonic() + timeout
+    job = at.session_state["job"]
+    assert job is not None, "this tab has no job"
+    while not job.finished:
+        assert time.monotonic() < deadline, f"the job did not finish within {timeout} s (state {job.state})"
+        time.sleep(0.02)
+    at.run()
+
+
+def wait_for_epochs(at: AppTest, n: int, timeout: float = 60.0) -> None:
+    """Wait until this tab's job has trained at least n epochs (the tab does not rerun meanwhile)."""
+    job = at.session_state["job"]
+    deadline = time.monotonic() + timeout
+    while job.epochs_done < n:
+        assert time.monotonic() < deadline, f"fewer than {n} epochs after {timeout} s (state {job.state})"
+        time.sleep(0.01)

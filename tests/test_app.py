@@ -4,13 +4,12 @@ import re
 
 import pytest
 import torch
-from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
-from tests.apptest_helpers import PAGES, open_app, texts
-from transformer import TrainConfig, Translator, train
+from tests.apptest_helpers import PAGES, finish_job, open_app, texts, wait_for_epochs
+from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from ui.i18n import LANGUAGES, STRINGS
-from ui.state import TrainingRun, apply_editor_changes
+from ui.state import apply_editor_changes
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=15)
 
@@ -64,6 +63,9 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
         (at.slider if key in ("n_layers", "epochs") else at.select_slider)(key=key).set_value(value).run()
     at.button(key="train_button").click().run()
     assert not at.exception
+    assert at.session_state.model.source == "bundled"  # training runs in the background…
+    finish_job(at)  # …and its model becomes the current model when it ends
+    assert not at.exception
     model = at.session_state.model
     assert model.source == "trained"
     assert model.translator.summary["epochs"] == TINY["epochs"]
@@ -84,29 +86,69 @@ def test_a_pair_with_an_empty_side_is_refused_with_a_message():
     assert any("target" in e for e in texts(at, "error"))
 
 
-def _interrupted_after(epochs, n):
-    """The epochs of a training whose script run is interrupted after n of them, as a click in the browser does."""
-    for _ in range(n):
-        yield next(epochs)
-    raise StopException()
+def _start_long_training(at, epochs: int = 400) -> None:
+    for key, value in {**TINY, "epochs": epochs}.items():
+        (at.slider if key in ("n_layers", "epochs") else at.select_slider)(key=key).set_value(value).run()
+    at.button(key="train_button").click().run()
 
 
 def test_stop_keeps_the_partly_trained_model():
-    pairs = [("我 喜 欢 你", "I love you ."), ("我 有 猫", "I have a cat .")]
-    translator = Translator.create(pairs, d_model=16, n_heads=2, d_ff=32, n_layers=1)
-    epochs = train(translator, pairs, TrainConfig(epochs=50))
-    run = TrainingRun(translator, pairs, TrainConfig(epochs=50), _interrupted_after(epochs, 3))
-    at = open_app(page="pages/train.py", training=run)  # training, and the Stop button enabled
-    assert len(run.records) == 3 and at.session_state.model.source == "bundled"
-    run.epochs = epochs  # the rest of the training, had it not been stopped
+    at = open_app(page="pages/train.py")
+    _start_long_training(at)
+    wait_for_epochs(at, 3)
+    at.run()
     at.button(key="stop_button").click().run()
+    finish_job(at)
     assert not at.exception
     model = at.session_state.model
-    assert model.source == "trained" and model.translator is translator
-    assert model.translator.summary["epochs"] == 3
-    assert at.session_state.training is None
-    assert any("stopped after epoch 3" in w for w in texts(at, "warning"))
-    assert len(at.dataframe[-1].value) == 2
+    epochs = model.translator.summary["epochs"]
+    assert model.source == "trained" and 3 <= epochs < 400
+    assert at.session_state.job is None
+    assert any(f"stopped after epoch {epochs}" in w for w in texts(at, "warning"))
+    assert len(at.dataframe[-1].value) == len(at.session_state.pairs)
+
+
+def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language():
+    at = open_app(page="pages/train.py")
+    _start_long_training(at, epochs=60)
+    job = at.session_state.job
+    for page in ("pages/data.py", "pages/attention.py", "pages/decoding.py"):
+        at.switch_page(page).run()
+        assert not at.exception
+    at.sidebar.radio(key="lang").set_value("zh").run()
+    assert job.state in ("queued", "running", "done")
+    finish_job(at)  # the sidebar takes the result on whatever page the learner is
+    assert at.session_state.model.source == "trained"
+    assert at.session_state.model.translator.summary["epochs"] == 60
+    assert "来源：本页训练" in " ".join(m.value for m in at.sidebar.markdown)
+
+
+def test_one_tab_cannot_start_a_second_job():
+    at = open_app(page="pages/train.py")
+    _start_long_training(at)
+    assert at.button(key="train_button").disabled
+    at.button(key="stop_button").click().run()
+    finish_job(at)
+    assert not at.button(key="train_button").disabled
+
+
+def test_held_out_pairs_are_reported_apart():
+    at = open_app(page="pages/train.py")
+    for key, value in TINY.items():
+        (at.slider if key in ("n_layers", "epochs") else at.select_slider)(key=key).set_value(value).run()
+    at.select_slider(key="holdout").set_value(0.2).run()
+    n = len(at.session_state.pairs)
+    assert any(f"{round(0.2 * n)} pairs held out" in c.value for c in at.caption)
+    at.button(key="train_button").click().run()
+    finish_job(at)
+    model = at.session_state.model
+    held = model.evaluations["holdout"]
+    assert held.total == round(0.2 * n) and model.evaluations["train"].total == n - held.total
+    assert model.translator.summary["history"][-1]["holdout_loss"] > 0
+    table = at.dataframe[-1].value
+    assert list(table.iloc[:, -1]).count("held out") == held.total
+    chart = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-history_chart")][0]
+    assert any("(held out)" in trace["name"] for trace in __import__("json").loads(chart.proto.spec)["data"])
 
 
 def test_a_bad_data_file_shows_an_error_and_keeps_the_table():
@@ -161,6 +203,7 @@ def test_two_tabs_keep_their_own_models():
     for key, value in TINY.items():
         (first.slider if key in ("n_layers", "epochs") else first.select_slider)(key=key).set_value(value).run()
     first.button(key="train_button").click().run()
+    finish_job(first)
     assert first.session_state.model.source == "trained"
     assert second.session_state.model.source == "bundled"
     assert first.session_state.model.translator is not second.session_state.model.translator

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import finish_job, open_app, texts
 from ui.i18n import STRINGS
 from viz.common import CHOSEN_COLOR, NEG_INF
 
@@ -188,6 +188,8 @@ def test_replay_records_how_attention_formed():
     at = open_app(page=ATTN)
     assert "attn_epoch" not in [s.key for s in at.select_slider]
     at.button(key="replay_button").click().run()
+    assert any("Replaying" in i for i in texts(at, "info"))
+    finish_job(at)
     assert not at.exception
     epochs = at.select_slider(key="attn_epoch")
     assert epochs.value == int(epochs.options[-1]) > int(epochs.options[0])

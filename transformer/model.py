@@ -93,6 +93,17 @@ class AttentionMaps:
     dec_self_scores: list[torch.Tensor] = field(default_factory=list)
     dec_enc_scores: list[torch.Tensor] = field(default_factory=list)
 
+    def pair(self, b: int, ls: int, lt: int) -> AttentionMaps:
+        """The maps of batch row b alone (a batch of 1), cut to its ls source and lt target positions."""
+        sizes = {"enc_self": (ls, ls), "dec_self": (lt, lt), "dec_enc": (lt, ls)}  # (Lq, Lk) of each kind
+        return AttentionMaps(
+            **{
+                f"{kind}_{what}": [m[b : b + 1, :, :lq, :lk] for m in getattr(self, f"{kind}_{what}")]  # (1, H, Lq, Lk)
+                for kind, (lq, lk) in sizes.items()
+                for what in ("attns", "scores")
+            }
+        )
+
 
 def scaled_dot_product_attention(
     Q: torch.Tensor,

@@ -24,6 +24,39 @@ STRINGS: dict[str, dict[str, str]] = {
     "source.bundled": {"en": "bundled", "zh": "内置"},
     "source.trained": {"en": "trained here", "zh": "本页训练"},
     "source.uploaded": {"en": "uploaded", "zh": "上传"},
+    # this tab's background job (sidebar, every page)
+    "job.title.train": {"en": "Training", "zh": "正在训练"},
+    "job.title.replay": {"en": "Replaying the bundled training", "zh": "正在重放内置模型的训练"},
+    "job.title.lab": {"en": "Lab experiment", "zh": "实验"},
+    "job.queued": {
+        "en": "Waiting for a free place: number {place} in line ({running} training now). It starts by itself.",
+        "zh": "正在排队：第 {place} 位（当前有 {running} 个在训练），轮到时会自动开始。",
+    },
+    "job.waiting": {"en": "starting…", "zh": "即将开始…"},
+    "job.progress": {"en": "epoch {epoch}/{epochs} · loss {loss}", "zh": "第 {epoch}/{epochs} 轮 · 损失 {loss}"},
+    "job.run.baseline": {"en": "baseline: ", "zh": "基线："},
+    "job.run.variant": {"en": "variant: ", "zh": "变体："},
+    "job.stopping": {"en": "Stopping after this epoch…", "zh": "本轮结束后停止…"},
+    "job.failed": {
+        "en": "Training failed ({error}); your current model is unchanged.",
+        "zh": "训练失败（{error}）；当前模型没有改变。",
+    },
+    "job.done.train": {
+        "en": "Training finished after {epochs} epochs: the new model is now the current model.",
+        "zh": "训练完成，共 {epochs} 轮：新模型已成为当前模型。",
+    },
+    "job.stopped.train": {
+        "en": "Training stopped after epoch {epochs}: the partly trained model is now the current model.",
+        "zh": "训练在第 {epochs} 轮后停止：训练到一半的模型已成为当前模型。",
+    },
+    "job.done.replay": {
+        "en": "Replay finished ({epochs} epochs): the Attention page shows how the bundled model's attention formed.",
+        "zh": "重放完成（{epochs} 轮）：“注意力”页可以看到内置模型的注意力如何形成。",
+    },
+    "job.stopped.replay": {
+        "en": "Replay stopped after epoch {epochs}; the snapshots recorded so far are on the Attention page.",
+        "zh": "重放在第 {epochs} 轮后停止；已记录的快照在“注意力”页。",
+    },
     # data page
     "data.title": {"en": "Sentence pairs", "zh": "句子对"},
     "data.intro": {
@@ -171,6 +204,42 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "训练在第 {epochs} 轮后停止；训练到一半的模型已成为当前模型。",
     },
     "train.done": {"en": "Trained {epochs} epochs in {seconds} s.", "zh": "训练了 {epochs} 轮，用时 {seconds} 秒。"},
+    "train.failed": {
+        "en": "Training failed ({error}); the current model is unchanged. Try other settings, and tell us if it happens again.",
+        "zh": "训练失败（{error}）；当前模型没有改变。请换一组设置再试；如果再次出现，请告诉我们。",
+    },
+    "train.busy": {
+        "en": "This tab is already running a job (see the sidebar): train again when it has finished, or stop it.",
+        "zh": "这个标签页已经有一个任务在运行（见侧边栏）：等它结束或停止它之后再训练。",
+    },
+    "train.holdout": {"en": "held out of training", "zh": "留出（不参与训练）"},
+    "help.holdout": {
+        "en": "Pairs set aside and never trained on, to see whether the model translates sentences it has not seen. "
+        "None by default: with a few dozen pairs, every held-out pair takes words and patterns away from training, "
+        "and a handful of held-out pairs gives a noisy score.",
+        "zh": "留出一部分句子对不参与训练，用来检验模型能否翻译没见过的句子。默认不留出：只有几十个句子对时，"
+        "每留出一个都会让训练少学一些词和句式，而且几个留出的句子对给出的分数波动很大。",
+    },
+    "train.holdout_split": {
+        "en": "{held} pairs held out, {kept} trained on (the same split for the same seed).",
+        "zh": "留出 {held} 个句子对，用 {kept} 个训练（种子相同，划分相同）。",
+    },
+    "train.holdout_none": {
+        "en": "All {n} pairs are trained on, so the scores below say how well the model memorised them, not how well "
+        "it translates new sentences: hold some out to see that.",
+        "zh": "全部 {n} 个句子对都参与训练，所以下面的分数只说明模型记住了多少，而不是它翻译新句子的能力：留出一些句子对才能看到。",
+    },
+    "train.holdout_suffix": {"en": " (held out)", "zh": "（留出）"},
+    "train.exact_held": {"en": "exact-match, held out", "zh": "完全正确（留出）"},
+    "train.compare": {
+        "en": "Token accuracy under teacher forcing: **{train_acc}** on the training pairs, **{held_acc}** held out. "
+        "Greedy exact match: **{train_exact}** on the training pairs, **{held_exact}** held out.",
+        "zh": "教师强制下的词元准确率：训练集 **{train_acc}**，留出集 **{held_acc}**。"
+        "贪心解码完全正确：训练集 **{train_exact}**，留出集 **{held_exact}**。",
+    },
+    "train.part": {"en": "part", "zh": "部分"},
+    "train.part_train": {"en": "trained on", "zh": "训练集"},
+    "train.part_held": {"en": "held out", "zh": "留出"},
     "train.exact": {"en": "exact-match translations", "zh": "完全正确的翻译"},
     "train.final_loss": {"en": "final loss", "zh": "最终损失"},
     "train.time": {"en": "training time", "zh": "训练时间"},
@@ -417,9 +486,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "attn.training": {"en": "How attention formed during training", "zh": "注意力在训练中如何形成"},
     "attn.training_intro": {
-        "en": "Attention maps recorded during training for the pair `{source}` → `{target}` "
+        "en": "Attention maps recorded during training for the pair {source} → {target} "
         "(teacher-forced). Move the slider: early maps are nearly uniform, later ones aligned.",
-        "zh": "训练过程中为句子对 `{source}` → `{target}` 记录的注意力图（教师强制）。"
+        "zh": "训练过程中为句子对 {source} → {target} 记录的注意力图（教师强制）。"
         "拖动滑块：早期几乎是均匀的，后期逐渐对齐。",
     },
     "attn.epoch": {"en": "epoch", "zh": "轮次"},
@@ -430,7 +499,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "会每隔几轮记录一次注意力。",
     },
     "attn.replay": {"en": "Replay the bundled model's training", "zh": "重放内置模型的训练"},
-    "attn.replaying": {"en": "Training…", "zh": "训练中…"},
+    "attn.replaying": {
+        "en": "Replaying the bundled model's training (see the sidebar); the snapshots appear here when it ends.",
+        "zh": "正在重放内置模型的训练（见侧边栏）；结束后快照会显示在这里。",
+    },
+    "attn.film_pair": {"en": "Pair recorded during training", "zh": "训练中记录的句子对"},
+    "attn.film_pair_help": {
+        "en": "Attention was recorded for {n} pairs spread over the dataset.",
+        "zh": "训练时为分布在数据集中的 {n} 个句子对记录了注意力。",
+    },
     "attn.no_snapshots": {
         "en": "This model was uploaded, so its training was not recorded here. Train a model on "
         "the Train page to watch its attention form.",

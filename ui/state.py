@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
+import torch
 
 from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs
 from transformer.model import AttentionMaps
-from transformer.train import EpochRecord, train
+from transformer.translator import Evaluation
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
@@ -30,8 +30,10 @@ class CurrentModel:
     translator: Translator
     source: str  # "bundled", "trained" or "uploaded"
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)  # recorded during training
-    snapshot_pair: tuple[str, str] | None = None
-    results: list[tuple[str, str, str, bool]] | None = None  # exact-match table after training
+    snapshot_pairs: list[tuple[str, str]] = field(default_factory=list)  # the pairs of the snapshots, in batch order
+    evaluations: dict[str, Evaluation] = field(default_factory=dict)  # "train" / "holdout" after training here
+    trained_on: tuple[tuple[str, str], ...] | None = None  # the dataset it was trained on, when known
+    name: str = ""  # the checkpoint's file name, for an uploaded model
     id: int = field(default_factory=lambda: next(_ids))
     cache: dict = field(default_factory=dict)
 
@@ -43,18 +45,10 @@ class CurrentModel:
                 del self.cache[next(iter(self.cache))]
         return self.cache[key]
 
-
-@dataclass
-class TrainingRun:
-    """A training in progress; kept in session state so an interrupted script run can resume or stop it."""
-
-    translator: Translator
-    pairs: list[tuple[str, str]]
-    config: TrainConfig
-    epochs: Iterator[EpochRecord]  # the train() generator
-    records: list = field(default_factory=list)
-    snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
-    stop_requested: bool = False
+    @property
+    def results(self) -> list[tuple[str, str, str, bool]] | None:
+        """The exact-match table of the training pairs, after training here."""
+        return self.evaluations["train"].results if "train" in self.evaluations else None
 
 
 # model-size and training defaults shown on the Train page; they fit the bundled data in seconds
@@ -71,6 +65,7 @@ SETTINGS = {
     "batch_size": _train_defaults.batch_size,
     "seed": _train_defaults.seed,
     "tokenizer": "auto",
+    "holdout": 0.0,  # share of the pairs held out of training
 }
 
 
@@ -92,23 +87,7 @@ def bundled_pairs() -> list[tuple[str, str]]:
 
 def bundled_model() -> CurrentModel:
     """A fresh copy of the bundled model for this tab."""
-    return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled")
-
-
-def replay_bundled_training() -> None:
-    """Retrain the bundled model from scratch with its recorded settings, recording attention snapshots.
-
-    Training is deterministic for a given seed, so the replay rebuilds the bundled model and shows how its
-    attention formed; the replayed model becomes the current (still bundled) model.
-    """
-    bundled = current().translator
-    train_cfg = TrainConfig(**bundled.summary["train_config"])
-    sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
-    pairs = bundled_pairs()
-    fresh = Translator.create(pairs, bundled.tokenizer, train_cfg.seed, **sizes)
-    every = max(1, train_cfg.epochs // 20)
-    snapshots = [(r.epoch, r.snapshot) for r in train(fresh, pairs, train_cfg, snapshot_every=every) if r.snapshot]
-    set_model(CurrentModel(fresh, "bundled", snapshots, pairs[0]))
+    return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled", trained_on=tuple(bundled_pairs()))
 
 
 def default_language() -> str:
@@ -119,6 +98,7 @@ def default_language() -> str:
 
 def init_session() -> None:
     """Fill session state on a tab's first run and keep widget values alive across page switches."""
+    torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
         ss.model = bundled_model()

@@ -12,39 +12,40 @@ from .common import (
 
 
 def loss_accuracy_figure(
-    history: Sequence, loss_label="loss", accuracy_label="token accuracy", epoch_label="epoch", title=""
+    history: Sequence,
+    loss_label="loss",
+    accuracy_label="token accuracy",
+    epoch_label="epoch",
+    title="",
+    holdout_suffix=" (held out)",
 ) -> go.Figure:
-    """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch; history items are dicts or EpochRecords."""
+    """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch, on the training pairs (solid) and, when
+    the history has them, on the held-out pairs (dashed); history items are dicts or EpochRecords."""
 
     def get(h, key):
-        return h[key] if isinstance(h, Mapping) else getattr(h, key)
+        return h.get(key) if isinstance(h, Mapping) else getattr(h, key, None)
 
     epochs = [int(get(h, "epoch")) for h in history]
-    loss = [float(get(h, "loss")) for h in history]
-    acc = [float(get(h, "accuracy")) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=epochs,
-            y=loss,
-            name=loss_label,
-            mode=mode,
-            line=dict(color="#1f77b4"),
-            hovertemplate=f"{loss_label}: %{{y:.4f}}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=epochs,
-            y=acc,
-            name=accuracy_label,
-            mode=mode,
-            yaxis="y2",
-            line=dict(color="#ff7f0e"),
-            hovertemplate=f"{accuracy_label}: %{{y:.1%}}<extra></extra>",
-        )
-    )
+    curves = [("loss", loss_label, "y", "#1f77b4", ".4f"), ("accuracy", accuracy_label, "y2", "#ff7f0e", ".1%")]
+    held = any(get(h, "holdout_loss") is not None for h in history)
+    for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
+        if prefix and not held:
+            continue
+        for key, label, axis, color, fmt in curves:
+            name = label + suffix
+            fig.add_trace(
+                go.Scatter(
+                    x=epochs,
+                    y=[float(get(h, prefix + key)) if get(h, prefix + key) is not None else None for h in history],
+                    name=name,
+                    mode=mode,
+                    yaxis=axis,
+                    line=dict(color=color, dash=dash),
+                    hovertemplate=f"{name}: %{{y:{fmt}}}<extra></extra>",
+                )
+            )
     fig.update_layout(
         xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
         yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),

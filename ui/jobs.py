@@ -1,0 +1,201 @@
+"""Background training jobs: the server trains in its own threads, at most TRAINING_SLOTS at once, in order.
+
+A page never trains inside its script run. It submits a Job (one per tab) and reads the job's state; the sidebar
+shows it on every page and offers Stop. Each job owns its models: nothing trained here is shared between tabs.
+A job whose tab has gone (closed or reloaded) for more than ORPHAN_SECONDS is cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import itertools
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from transformer import TrainConfig, Translator
+from transformer.model import AttentionMaps
+from transformer.train import EpochRecord, train
+
+log = logging.getLogger(__name__)
+
+ORPHAN_SECONDS = 4.0  # a job whose tab has been disconnected this long is cancelled
+NICENESS = 5  # training threads yield the CPU to page runs (Linux nice value of the training thread)
+_ids = itertools.count(1)
+
+
+def training_slots() -> int:
+    """How many jobs train at once: PLAYGROUND_TRAINING_SLOTS, else the number of cores."""
+    value = os.environ.get("PLAYGROUND_TRAINING_SLOTS", "")
+    return int(value) if value.isdigit() and int(value) > 0 else (os.cpu_count() or 1)
+
+
+@dataclass
+class Run:
+    """One training inside a job: what to train, and what it has done so far."""
+
+    name: str  # "model", or "baseline" / "variant" in a lab experiment
+    translator: Translator
+    pairs: list[tuple[str, str]]
+    config: TrainConfig
+    holdout: list[tuple[str, str]] = field(default_factory=list)
+    snapshot_every: int = 0
+    snapshot_pairs: list[int] = field(default_factory=list)
+    records: list[EpochRecord] = field(default_factory=list)
+    snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
+    evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
+
+    def epochs(self, threads: int | None) -> Iterator[EpochRecord]:
+        """The training, on `threads` torch threads (None: train()'s own choice)."""
+        cfg = dataclasses.replace(self.config, threads=threads)
+        return train(self.translator, self.pairs, cfg, self.snapshot_every, self.snapshot_pairs, self.holdout or None)
+
+    @property
+    def last(self) -> EpochRecord | None:
+        return self.records[-1] if self.records else None
+
+
+@dataclass(eq=False)  # a job is itself, not its fields: it lives in sets and is found by identity
+class Job:
+    """One tab's training work: one run, or two trained side by side (a lab experiment), epoch by epoch."""
+
+    kind: str  # "train", "replay" or "lab"
+    owner: str  # the session id of the tab it belongs to
+    runs: list[Run]
+    state: str = "queued"  # queued → running → done | stopped | failed | cancelled
+    error: str = ""
+    id: int = field(default_factory=lambda: next(_ids))
+    stop_requested: bool = False
+    collected: bool = False  # the tab has taken the result
+    payload: dict = field(default_factory=dict)  # what the tab needs to take the result (labels, settings, …)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "stopped", "failed", "cancelled")
+
+    @property
+    def epochs_done(self) -> int:
+        return sum(len(r.records) for r in self.runs)
+
+    @property
+    def epochs_total(self) -> int:
+        return sum(r.config.epochs for r in self.runs)
+
+
+def _session_alive(session_id: str) -> bool:
+    """Whether the tab is still connected (always True outside a running server, e.g. under AppTest)."""
+    from streamlit.runtime import Runtime
+
+    return not Runtime.exists() or Runtime.instance().is_active_session(session_id)
+
+
+class JobQueue:
+    """First come, first served, at most `slots` jobs training at once, each in its own thread."""
+
+    def __init__(self, slots: int, alive: Callable[[str], bool] = _session_alive):
+        self.slots, self._alive = slots, alive
+        self._lock = threading.Lock()
+        self._waiting: deque[Job] = deque()
+        self._running: set[Job] = set()
+        self._gone_since: dict[str, float] = {}
+        threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
+
+    def submit(self, job: Job) -> Job:
+        """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks)."""
+        with self._lock:
+            self._waiting.append(job)
+            self._dispatch()
+        return job
+
+    def position(self, job: Job) -> int:
+        """1 for the next job to start, 2 for the one after it, …; 0 when job is not waiting."""
+        with self._lock:
+            return next((i for i, j in enumerate(self._waiting, start=1) if j is job), 0)
+
+    def stop(self, job: Job) -> None:
+        """Stop after the current epoch (the models trained so far are kept); a waiting job is simply dropped."""
+        with self._lock:
+            job.stop_requested = True
+            if job in self._waiting:
+                self._waiting.remove(job)
+                job.state = "stopped"
+
+    def busy(self) -> tuple[int, int]:
+        """(jobs training, jobs waiting) on this server."""
+        with self._lock:
+            return len(self._running), len(self._waiting)
+
+    def _dispatch(self) -> None:  # with the lock held
+        while self._waiting and len(self._running) < self.slots:
+            job = self._waiting.popleft()
+            job.state = "running"
+            self._running.add(job)
+            threads = None if len(self._running) == 1 else 1  # a job alone may use more threads, if it helps
+            threading.Thread(target=self._work, args=(job, threads), name=f"job-{job.id}", daemon=True).start()
+
+    def _work(self, job: Job, threads: int | None) -> None:
+        with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        try:
+            epochs = [(run, run.epochs(threads)) for run in job.runs]
+            while epochs and not job.stop_requested and job.state == "running":
+                for run, iterator in list(epochs):  # two runs advance together, one epoch each in turn
+                    record = next(iterator, None)
+                    if record is None:
+                        epochs.remove((run, iterator))
+                        continue
+                    run.records.append(record)
+                    if record.snapshot is not None:
+                        run.snapshots.append((record.epoch, record.snapshot))
+            if job.state == "running":
+                for run in job.runs:
+                    run.evaluations["train"] = run.translator.evaluate(run.pairs)
+                    if run.holdout:
+                        run.evaluations["holdout"] = run.translator.evaluate(run.holdout)
+                job.state = "stopped" if job.stop_requested else "done"
+        except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model
+            log.exception("job %s failed", job.id)
+            job.error, job.state = f"{type(exc).__name__}: {exc}", "failed"
+        finally:
+            with self._lock:
+                self._running.discard(job)
+                self._dispatch()
+
+    def _watch(self) -> None:
+        """Cancel the jobs of tabs that have gone away."""
+        while True:
+            time.sleep(0.5)
+            with self._lock:
+                jobs = [*self._waiting, *self._running]
+            now = time.monotonic()
+            for job in jobs:
+                if self._alive(job.owner):
+                    self._gone_since.pop(job.owner, None)
+                elif now - self._gone_since.setdefault(job.owner, now) > ORPHAN_SECONDS:
+                    with self._lock:
+                        if job in self._waiting:
+                            self._waiting.remove(job)
+                        job.state = "cancelled"  # a running job ends at its next epoch
+                    self._gone_since.pop(job.owner, None)
+                    log.info("job %s cancelled: its tab has gone", job.id)
+
+
+@st.cache_resource
+def job_queue() -> JobQueue:
+    """The server's one job queue (shared by every tab; each job holds only its own tab's models)."""
+    return JobQueue(training_slots())
+
+
+def session_id() -> str:
+    """This tab's session id."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else "no-session"

@@ -1,0 +1,98 @@
+"""This tab's training jobs: start one (a training, the bundled model's replay), and take its result when it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from transformer import TrainConfig, Translator
+from transformer.train import SNAPSHOT_PAIRS, holdout_split
+
+from .i18n import t
+from .jobs import Job, Run, job_queue, session_id
+from .state import CurrentModel, bundled_pairs, current, lang, set_model
+
+SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
+
+
+def current_job() -> Job | None:
+    """This tab's job, running or finished but not yet taken."""
+    return st.session_state.get("job")
+
+
+def snapshot_rows(n: int) -> list[int]:
+    """Up to SNAPSHOT_PAIRS pair indexes spread over n pairs, the first one included."""
+    if n <= SNAPSHOT_PAIRS:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (SNAPSHOT_PAIRS - 1)) for i in range(SNAPSHOT_PAIRS)})
+
+
+def _submit(job: Job) -> Job:
+    if current_job() is not None:
+        raise RuntimeError("this tab already has a job: stop it or wait for it first")
+    st.session_state.job = job_queue().submit(job)
+    return job
+
+
+def start_training(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, holdout: float) -> Job:
+    """Queue a training of a new model on pairs (holding out that fraction of them) as this tab's job."""
+    kept, held = holdout_split(len(pairs), holdout, seed=cfg.seed)
+    train_pairs, held_pairs = [pairs[i] for i in kept], [pairs[i] for i in held]
+    translator = Translator.create(train_pairs, tokenizer, cfg.seed, **sizes)
+    every = max(1, cfg.epochs // SNAPSHOTS)
+    run = Run("model", translator, train_pairs, cfg, held_pairs, every, snapshot_rows(len(train_pairs)))
+    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs), "holdout_rows": held}))
+
+
+def start_replay() -> Job:
+    """Queue a replay of the bundled model's training (same data, settings and seed), recording attention snapshots.
+
+    Training is deterministic for a seed, so the replay rebuilds the bundled model and shows how its attention formed.
+    """
+    bundled = current().translator
+    cfg = TrainConfig(**bundled.summary["train_config"])
+    sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
+    pairs = bundled_pairs()
+    fresh = Translator.create(pairs, bundled.tokenizer, cfg.seed, **sizes)
+    run = Run("model", fresh, pairs, cfg, [], max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
+    return _submit(Job("replay", session_id(), [run]))
+
+
+def _take_training(job: Job) -> None:
+    run = job.runs[0]
+    summary = run.translator.summary
+    summary["exact_match"] = run.evaluations["train"].exact_match
+    if "holdout" in run.evaluations:
+        summary["holdout_exact_match"] = run.evaluations["holdout"].exact_match
+        summary["holdout_rows"] = job.payload["holdout_rows"]
+    snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
+    source = "bundled" if job.kind == "replay" else "trained"
+    dataset = tuple(run.pairs) if job.kind == "replay" else job.payload["dataset"]
+    set_model(CurrentModel(run.translator, source, run.snapshots, snapshot_pairs, run.evaluations, dataset))
+    st.session_state.last_training = {
+        "kind": job.kind,
+        "stopped": job.state == "stopped",
+        "epochs": summary.get("epochs", 0),
+        "seconds": summary.get("seconds", 0.0),
+    }
+
+
+# what taking a finished job means, by kind; other modules (the Lab) add theirs
+TAKERS: dict[str, Callable[[Job], None]] = {"train": _take_training, "replay": _take_training}
+
+
+def take_result(job: Job) -> None:
+    """Once, in this tab: make a finished job's result current and say so with a toast."""
+    if job.collected:
+        return
+    job.collected = True
+    st.session_state.job = None
+    L = lang()
+    if job.state == "failed":
+        st.session_state.last_training = {"kind": job.kind, "failed": job.error}
+        st.toast(t("job.failed", L, error=job.error), icon="⚠️")
+    elif job.state in ("done", "stopped"):
+        TAKERS[job.kind](job)
+        epochs = max((r.last.epoch for r in job.runs if r.last), default=0)
+        st.toast(t(f"job.{job.state}.{job.kind}", L, epochs=epochs), icon="✅" if job.state == "done" else "⏹️")
