@@ -7,7 +7,15 @@ from transformer.text import markdown, visible
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
 from ui.training import current_job, start_replay
-from ui.widgets import computed_by, keep_option, model_cached, pad_positions, sentence_picker, warn_unknown
+from ui.widgets import (
+    computed_by,
+    keep_option,
+    model_cached,
+    pad_positions,
+    sentence_picker,
+    warn_if_data_changed,
+    warn_unknown,
+)
 from viz.attention import attention_figure, attention_grid_figure
 
 L = page_setup()
@@ -18,6 +26,7 @@ cfg = translator.config
 
 st.title(t("attn.title", L))
 st.markdown(t("attn.intro", L))
+warn_if_data_changed(L)
 st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h")
 
 source, target = sentence_picker(L, "attn")

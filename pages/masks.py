@@ -11,7 +11,7 @@ from transformer.masks import (
 )
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
-from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_unknown
+from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_if_data_changed, warn_unknown
 from viz.attention import attention_figure
 from viz.masks import mask_figure, score_figure
 
@@ -22,6 +22,7 @@ translator = model.translator
 
 st.title(t("masks.title", L))
 st.markdown(t("masks.intro", L))
+warn_if_data_changed(L)
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:

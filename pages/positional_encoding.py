@@ -7,7 +7,7 @@ from transformer.config import MAX_POSITIONS
 from transformer.model import positional_encoding_table, wavelengths
 from ui.i18n import t
 from ui.state import current, page_setup
-from ui.widgets import computed_by
+from ui.widgets import computed_by, warn_if_data_changed
 from viz.positional import pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 L = page_setup()
@@ -17,6 +17,7 @@ model_d = model.translator.config.d_model
 
 st.title(t("pe.title", L))
 st.markdown(t("pe.intro", L))
+warn_if_data_changed(L)
 st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"

@@ -266,3 +266,15 @@ def test_a_single_pair_is_enough_for_every_page():
     for page in PAGES:
         at = open_app(page=page, pairs=[("我 喜 欢 你", "I love you .")])
         assert not at.exception, page
+
+
+def test_looking_inside_pages_warn_when_the_data_changed_since_training():
+    at = open_app(page="pages/masks.py")
+    assert not any("have changed since" in w for w in texts(at, "warning"))  # the bundled model, the bundled data
+    at.switch_page("pages/data.py").run()
+    at.text_input(key="new_source").input("我爱猫")
+    at.text_input(key="new_target").input("I love cats !")
+    at.button(key="add_pair").click().run()
+    for page in ("pages/positional_encoding.py", "pages/masks.py", "pages/attention.py"):
+        at.switch_page(page).run()
+        assert any("have changed since the current model was trained" in w for w in texts(at, "warning")), page

@@ -300,6 +300,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     # shared by the looking-inside pages
     "computed_by": {"en": "Computed by `{names}`", "zh": "计算函数：`{names}`"},
+    "data.changed_since_training": {
+        "en": "The sentence pairs have changed since the current model was trained: it has not learned the new ones. "
+        "Train again on the Train page to see them here as the model would after training.",
+        "zh": "当前模型训练之后句子对有了改动：模型没有学过新的句子对。请到“训练”页重新训练，才能在这里看到训练后的效果。",
+    },
     "pick.mode": {"en": "Sentence", "zh": "句子"},
     "pick.dataset": {"en": "from the dataset", "zh": "从数据集中选"},
     "pick.typed": {"en": "type a source sentence", "zh": "输入一个源句"},

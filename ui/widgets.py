@@ -8,6 +8,7 @@ import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
+from transformer.text import markdown, visible
 
 from .i18n import t
 from .state import current
@@ -34,7 +35,7 @@ def keep_in_range(key: str, lo, hi, default=None):
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     """A dataset pair or a typed source sentence → (source, reference target, or None for a typed sentence)."""
     ss = st.session_state
-    pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
+    pairs = usable_pairs()
     modes = ["dataset", "typed"] if pairs else ["typed"]
     key = f"pick_{key}"
     if ss.get(f"{key}_mode") not in modes:
@@ -49,7 +50,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             t("pick.pair", L),
             range(len(pairs)),
             key=f"{key}_pair",
-            format_func=lambda i: f"{pairs[i][0]}  →  {pairs[i][1]}",
+            format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
         )
         return pairs[index]
     ss.setdefault(f"{key}_text", "我 喜 欢 你")
@@ -62,10 +63,22 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     return text, None
 
 
+def usable_pairs() -> list[tuple[str, str]]:
+    """The dataset's pairs with both sides typed (what training uses)."""
+    return [(s, g) for s, g in st.session_state.pairs if s.strip() and g.strip()]
+
+
+def warn_if_data_changed(L: str) -> None:
+    """On a looking-inside page: say so when the sentence pairs changed after the current model was trained."""
+    trained_on = current().trained_on
+    if trained_on is not None and trained_on != tuple(usable_pairs()):
+        st.warning(t("data.changed_since_training", L))
+
+
 def warn_unknown(unknown: list[str], L: str) -> None:
     """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
     if unknown:
-        st.warning(t("pick.unknown", L, words="、".join(dict.fromkeys(unknown))))
+        st.warning(t("pick.unknown", L, words="、".join(markdown(w) for w in dict.fromkeys(unknown))))
 
 
 def computed_by(names: str, L: str) -> None:
