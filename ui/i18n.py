@@ -21,6 +21,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "sidebar.vocab": {"en": "Vocabulary: {src} source / {tgt} target tokens", "zh": "词表：源 {src} / 目标 {tgt} 个词"},
     "sidebar.epochs": {"en": "Epochs trained: {n}", "zh": "已训练轮数：{n}"},
     "sidebar.loss": {"en": "Last loss: {loss}", "zh": "最后损失：{loss}"},
+    "sidebar.server": {
+        "en": "On this server: {running} training, {waiting} waiting.",
+        "zh": "这台服务器上：{running} 个正在训练，{waiting} 个在排队。",
+    },
     "source.bundled": {"en": "bundled", "zh": "内置"},
     "source.trained": {"en": "trained here", "zh": "本页训练"},
     "source.uploaded": {"en": "uploaded", "zh": "上传"},

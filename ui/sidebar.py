@@ -9,7 +9,7 @@ from .jobs import job_queue
 from .state import current, lang
 from .training import current_job, take_result
 
-REFRESH_SECONDS = 0.5  # how often the job status redraws itself while a job is queued or training
+REFRESH_SECONDS = 1.0  # how often the job status redraws itself while a job is queued or training
 
 
 def draw_sidebar() -> None:
@@ -33,6 +33,9 @@ def draw_sidebar() -> None:
                 )
             )
         )
+        running, waiting = job_queue().busy()
+        if running or waiting:
+            st.caption(t("sidebar.server", L, running=running, waiting=waiting))
         job = current_job()
         st.fragment(job_status, run_every=REFRESH_SECONDS if job else None)()
 

@@ -4,6 +4,7 @@ typed sentence, a garbage pairs file."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -46,7 +47,7 @@ def test_two_sessions_train_different_models_at_the_same_time(new_page):
     assert sizes[first] == default_size != sizes[second]
 
     first.get_by_role("button", name="Train", exact=True).click()
-    expect(first.get_by_test_id("stProgress")).to_be_visible()  # the first is training…
+    expect(first.get_by_test_id("stMain").get_by_test_id("stProgress")).to_be_visible()  # the first is training…
     second.get_by_role("button", name="Train", exact=True).click()  # …when the second starts
     for page in (first, second):
         expect(alert(page, "Success", "Trained 60 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
@@ -277,6 +278,50 @@ def _start_a_long_training(page):
     go_to(page, 1)
     assert press_slider(page, "epochs", "End") == "400"
     page.get_by_role("button", name="Train", exact=True).click()
-    progress = page.get_by_test_id("stProgress")
+    progress = page.get_by_test_id("stMain").get_by_test_id("stProgress")
     expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
     return progress
+
+
+def _sidebar_epoch(page) -> int:
+    """The epoch the sidebar's job progress shows (English or Chinese)."""
+    bar = sidebar(page).get_by_test_id("stProgress")
+    expect(bar).to_contain_text(re.compile(r"(epoch |第 )\d+/"))
+    return int(re.search(r"(?:epoch |第 )(\d+)/", bar.inner_text()).group(1))
+
+
+def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
+    go_to(page, 1)
+    assert press_slider(page, "epochs", *["ArrowRight"] * 8) == "100"
+    page.get_by_role("button", name="Train", exact=True).click()
+    go_to(page, 4)  # Attention, while training
+    expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/100 · loss"))
+    first = _sidebar_epoch(page)
+    go_to(page, 2)
+    switch_language(page, "zh")
+    # the sidebar redraws itself with the job's progress, in Chinese, on whatever page the learner is
+    done = sidebar(page).get_by_text("已训练轮数：100")
+    expect(done.or_(sidebar(page).get_by_test_id("stProgress")).first).to_be_visible()
+    if sidebar(page).get_by_test_id("stProgress").count():
+        expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text("轮 · 损失")
+        assert _sidebar_epoch(page) >= first
+    expect(done).to_be_visible(timeout=TRAIN_TIMEOUT)  # the trained model became the current model…
+    expect(page.get_by_test_id("stToast").filter(has_text="训练完成")).to_be_visible()  # …with a toast
+    expect(sidebar(page)).to_contain_text("来源：本页训练")
+    expect(page.locator("h1").first).to_have_text("位置编码")  # the learner stayed where they were
+    no_exception(page)
+
+
+def test_a_closed_tab_stops_training_within_seconds(new_page):
+    learner, watcher = new_page(), new_page()
+    _start_a_long_training(learner)
+    go_to(watcher, 2)
+    busy = sidebar(watcher).get_by_text(re.compile(r"^On this server: 1 training"))
+    expect(busy).to_be_visible()
+    learner.context.close()  # the tab goes away in mid-training
+    deadline = time.monotonic() + 20
+    while busy.count() and time.monotonic() < deadline:
+        time.sleep(1)
+        go_to(watcher, 3 if busy.count() % 2 else 2)  # each page run redraws the sidebar
+        go_to(watcher, 2)
+    expect(busy).to_have_count(0)  # nothing trains for nobody
