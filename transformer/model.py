@@ -234,6 +234,12 @@ def parameter_count(cfg: TransformerConfig) -> int:
     return embeddings + cfg.n_layers * (encoder_layer + decoder_layer) + d * cfg.tgt_vocab_size
 
 
+def buffer_count(cfg: TransformerConfig) -> int:
+    """Numbers in the non-persistent buffers of a model with this config (not in checkpoints, built with the model):
+    the encoder's and the decoder's sinusoidal tables, max_len × d_model each."""
+    return 2 * cfg.max_len * cfg.d_model
+
+
 @contextmanager
 def evaluating(model: nn.Module) -> Iterator[torch.device]:
     """Eval mode (no dropout) and no gradients inside; the previous mode comes back afterwards. Yields the device."""
