@@ -11,6 +11,7 @@ from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs, check_pairs
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
+from transformer.text import markdown
 from transformer.train import train
 from ui.i18n import t
 from ui.state import CurrentModel, TrainingRun, bundled_model, current, page_setup, set_model
@@ -173,14 +174,20 @@ with c2:
     )
     if upload is not None and upload.file_id != ss.get("model_upload_done"):
         ss.model_upload_done = upload.file_id
+        warnings: list[str] = []
         try:
-            loaded = load_checkpoint(upload.getvalue())
+            loaded = load_checkpoint(upload.getvalue(), warnings)
         except TransformerError as exc:
             ss.ckpt_message = ("error", t("ckpt.rejected", L, name=upload.name, reason=str(exc)))
         else:
-            set_model(CurrentModel(loaded, "uploaded"))
+            uploaded = CurrentModel(loaded, "uploaded")
+            set_model(uploaded)
             ss.ckpt_message = ("success", t("ckpt.loaded", L, name=upload.name))
+            ss.ckpt_warnings = (uploaded.id, warnings)  # shown while this model is the current one
         st.rerun()
+    warned_id, warnings = ss.get("ckpt_warnings", (None, []))
+    for warning in warnings if warned_id == model.id else []:
+        st.warning(markdown(warning))
 with c3:
     if st.button(t("ckpt.bundled", L), key="bundled_button", width="stretch", disabled=model.source == "bundled"):
         set_model(bundled_model())
