@@ -160,7 +160,7 @@ def _json_field(metadata: dict, key: str):
 
 def _vocab(metadata: dict, key: str, size: int) -> Vocab:
     """The vocabulary in metadata[key]: a list of size distinct non-empty tokens with the special tokens in place."""
-    side = key.split("_")[0]  # src, tgt
+    side = {"src_vocab": "source", "tgt_vocab": "target"}[key]
     itos = _json_field(metadata, key)
     if not isinstance(itos, list) or not all(isinstance(token, str) and token for token in itos):
         raise CheckpointError(f"the checkpoint's {side} vocabulary is not a list of tokens (non-empty text).")
@@ -299,8 +299,9 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
             f"checkpoint format version {metadata.get('format_version')!r} is not supported "
             f"(this app reads {FORMAT_VERSION})."
         )
+    config = _json_field(metadata, "config")
     try:
-        cfg = TransformerConfig.from_dict(_json_field(metadata, "config"))
+        cfg = TransformerConfig.from_dict(config)
     except TransformerError as exc:
         raise CheckpointError(f"the checkpoint metadata is invalid: {exc}") from None
     if model_numbers(cfg) > MAX_MODEL_NUMBERS:  # before anything is built: a config that lies allocates nothing
