@@ -4,8 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from transformer.config import MAX_DATA_BYTES
-from transformer.data import SPECIALS, TOKENIZERS, check_pairs, format_pairs, parse_pairs
+from transformer.data import SPECIALS, TOKENIZERS, Problem, check_pairs, find_control, format_pairs, parse_pairs
 from transformer.errors import DataError
+from transformer.text import visible
 from ui.i18n import problem_text, t
 from ui.state import apply_editor_changes, page_setup, set_pairs
 from ui.tables import make_data_tables, token_preview, vocab_table
@@ -26,6 +27,10 @@ def _add_pair() -> None:
     src, tgt = ss.new_source.strip(), ss.new_target.strip()
     if not src or not tgt:
         ss.add_error = t("data.add_both", L)
+        return
+    control = find_control(src + tgt)
+    if control is not None:  # the row it would be, refused with the message the table would show for it
+        ss.add_error = problem_text(Problem("control", len(ss.pairs) + 1, visible(control)), L)
         return
     ss.add_error = None
     set_pairs([*ss.pairs, (src, tgt)])

@@ -6,7 +6,7 @@ import streamlit as st
 
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import load_checkpoint, save_checkpoint
-from transformer.config import MAX_CHECKPOINT_BYTES
+from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import build_vocabs, check_pairs
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
@@ -52,7 +52,7 @@ with c2:
     )
     st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
     st.select_slider(t("train.batch_size", L), [1, 2, 4, 8, 16, 32, 64], key="batch_size", help=t("help.batch_size", L))
-    st.number_input(t("train.seed", L), 0, 2**31 - 1, step=1, key="seed", help=t("help.seed", L))
+    st.number_input(t("train.seed", L), 0, MAX_SEED, step=1, key="seed", help=t("help.seed", L))
     keep_option("holdout", HOLDOUT_CHOICES, 0.0)
     holdout = st.select_slider(
         t("train.holdout", L),
@@ -208,14 +208,20 @@ with c2:
     if upload is not None and upload.file_id != ss.get("model_upload_done"):
         ss.model_upload_done = upload.file_id
         name = markdown(upload.name)
+        warnings: list[str] = []
         try:
-            loaded = load_checkpoint(upload.getvalue())
+            loaded = load_checkpoint(upload.getvalue(), warnings)
         except TransformerError as exc:
             ss.ckpt_message = ("error", t("ckpt.rejected", L, name=name, reason=markdown(str(exc))), model.id)
         else:
-            set_model(CurrentModel(loaded, "uploaded", name=upload.name))
-            ss.ckpt_message = ("success", t("ckpt.loaded", L, name=name), current().id)
+            uploaded = CurrentModel(loaded, "uploaded", name=upload.name)
+            set_model(uploaded)
+            ss.ckpt_message = ("success", t("ckpt.loaded", L, name=name), uploaded.id)
+            ss.ckpt_warnings = (uploaded.id, warnings)  # shown while this model is the current one
         st.rerun()
+    warned_id, warnings = ss.get("ckpt_warnings", (None, []))
+    for warning in warnings if warned_id == model.id else []:
+        st.warning(markdown(warning))
 with c3:
     if st.button(t("ckpt.bundled", L), key="bundled_button", width="stretch", disabled=model.source == "bundled"):
         set_model(bundled_model())

@@ -8,6 +8,7 @@ import torch
 from tests.apptest_helpers import PAGES, finish_job, open_app, texts, wait_for_epochs
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
+from transformer.text import markdown
 from ui.i18n import LANGUAGES, STRINGS
 from ui.state import apply_editor_changes
 
@@ -278,3 +279,48 @@ def test_looking_inside_pages_warn_when_the_data_changed_since_training():
     for page in ("pages/positional_encoding.py", "pages/masks.py", "pages/attention.py"):
         at.switch_page(page).run()
         assert any("have changed since the current model was trained" in w for w in texts(at, "warning")), page
+
+
+@pytest.mark.parametrize(("source", "code"), [("我\x00爱猫", "\\x00"), ("我爱\x1b[31m猫", "\\x1b")])
+def test_a_pair_with_a_control_character_is_refused_with_the_tables_message(source, code):
+    at = open_app()
+    before = list(at.session_state.pairs)
+    at.text_input(key="new_source").input(source)
+    at.text_input(key="new_target").input("I love cats !")
+    at.button(key="add_pair").click().run()
+    assert not at.exception
+    assert at.session_state.pairs == before
+    message = f"row {len(before) + 1}: contains the invisible control character {code}, which cannot be part of a"
+    assert any(e.startswith(message) for e in texts(at, "error")), texts(at, "error")
+    assert at.text_input(key="new_source").value == source  # nothing typed is lost
+
+
+def test_identical_rows_are_one_warning_on_the_data_page():
+    at = open_app(pairs=[("我 喜 欢 你", "I love you .")] * 1000)
+    assert not at.exception
+    assert texts(at, "warning") == [
+        "- row 1: this pair appears 1000 times in the table (the same tokens); every copy is trained."
+    ]
+
+
+def test_a_checkpoint_with_a_wrong_summary_loads_with_a_warning_per_field():
+    pairs = [("你好", "Hello .")]
+    translator = Translator.create(pairs, d_model=8, n_heads=1, d_ff=16, n_layers=1)
+    translator.summary.update(loss="abc", history="abc", **{"*note*": "[x](http://e.com)"})
+    at = open_app(page="pages/train.py")
+    at.file_uploader(key="model_upload").upload("odd.safetensors", save_checkpoint(translator)).run()
+    assert not at.exception
+    assert at.session_state.model.source == "uploaded"
+    assert at.session_state.model.translator.summary == {}
+    assert any("Loaded odd.safetensors" in s for s in texts(at, "success"))
+    warnings = [
+        "the training summary's 'loss' is not a finite number; it was dropped.",
+        "the training summary's 'history' is not a list of epoch records (epoch, loss, accuracy; holdout_loss, "
+        "holdout_accuracy, seconds); it was dropped.",
+        "the training summary has an unknown field '*note*'; it was dropped.",
+    ]
+    assert texts(at, "warning") == warnings
+    assert [w.value for w in at.warning] == [markdown(w) for w in warnings]  # shown literally: no emphasis, no link
+    for page in PAGES:  # every page works with the model
+        at.switch_page(page).run()
+        assert not at.exception, page

@@ -55,6 +55,11 @@ ERROR_CASES = {
     "lr-negative": ("我 喜 欢 你\tI love you .\n", ["--lr", "-1"]),
     "epochs-not-a-number": ("我 喜 欢 你\tI love you .\n", ["--epochs", "ten"]),
     "bad-checkpoint": (None, ["translate", "--model", "{dir}/random.safetensors", "我"]),
+    # files that never end or block a reader: refused before reading
+    "pairs-dev-zero": (None, ["train", "--pairs", "/dev/zero", "--out", "{dir}/pairs-dev-zero.safetensors"]),
+    "model-dev-zero": (None, ["translate", "--model", "/dev/zero", "我"]),
+    "pairs-fifo": (None, ["train", "--pairs", "{dir}/fifo", "--out", "{dir}/pairs-fifo.safetensors"]),
+    "model-fifo": (None, ["translate", "--model", "{dir}/fifo", "我"]),
 }
 
 
@@ -68,6 +73,7 @@ def runs(work) -> dict[str, Run]:
     (work / "seed.tsv").write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
     (work / "pairs.csv").write_text('source,target\n我 喜 欢 你,I love you .\n你 好,"Hello, you ."\n', encoding="utf-8")
     (work / "random.safetensors").write_bytes(random.Random(0).randbytes(3000))
+    os.mkfifo(work / "fifo")  # no process ever writes to it
     seed_model, csv_model = work / "seed.safetensors", work / "csv.safetensors"
     csv_sizes = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
     started = {
@@ -140,11 +146,15 @@ def test_translate_steps_shows_top_three_and_why_it_stopped(runs):
         ("missing-file", "nowhere.tsv"),
         ("empty-file", "empty"),
         ("empty-target", "row 2"),
-        ("n-heads-3", "n_heads"),
+        ("n-heads-3", "use one of --n-heads 1, 2, 4, 8, 16,"),
         ("epochs-0", "epochs"),
         ("lr-negative", "lr"),
         ("epochs-not-a-number", "ten"),
         ("bad-checkpoint", "not a .safetensors checkpoint"),
+        ("pairs-dev-zero", "/dev/zero is a device, not a file"),
+        ("model-dev-zero", "/dev/zero is a device, not a file"),
+        ("pairs-fifo", "fifo is a pipe (fifo), not a file"),
+        ("model-fifo", "fifo is a pipe (fifo), not a file"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(runs, work, case, words):

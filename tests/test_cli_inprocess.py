@@ -2,8 +2,12 @@
 
 import pytest
 
+from transformer import TrainConfig, Translator, train
 from transformer.__main__ import main
-from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS
+from transformer.checkpoint import save_checkpoint
+from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_SEED, MAX_TOKEN_CHARS, MAX_TOKENS
+
+TINY = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
 
 
 def _run(capsys, *argv):
@@ -16,9 +20,14 @@ def _run(capsys, *argv):
     ("content", "message"),
     [
         ("我\t" + "word " * (MAX_TOKENS + 1) + "\n", f"row 1: the target is longer than {MAX_TOKENS} tokens"),
-        ("我\tI\n" * (MAX_PAIRS + 1), f"more than the {MAX_PAIRS} allowed"),
+        ("我\tI\n" * (MAX_PAIRS + 1), f"line {MAX_PAIRS + 1}: more than {MAX_PAIRS} sentence pairs"),
+        ("我\t" + "w" * (MAX_TOKEN_CHARS + 1) + "\n", f"a token longer than {MAX_TOKEN_CHARS} characters"),
+        ("我\tI\n你\ty\x00u\n", "line 2: holds a NUL byte"),
+        ("我\tI\n\n你\t\x1b[31myou\n", "line 3: the invisible control character \\x1b"),
+        ("我\tI\n你\t" + "x" * 131_073 + "\n", "line 2: cannot be read as TSV (tab) (field larger than field limit"),
+        ('我,"I\nlove"\n', "line 2: a sentence holds the control character \\x0a"),
     ],
-    ids=["too-long-row", "too-many-rows"],
+    ids=["too-long-row", "too-many-rows", "too-long-token", "nul", "escape", "huge-field", "line-break-in-a-cell"],
 )
 def test_train_refuses_bad_rows_with_one_line(tmp_path, capsys, content, message):
     pairs = tmp_path / "pairs.tsv"
@@ -38,3 +47,86 @@ def test_train_refuses_a_pairs_file_over_the_size_limit(tmp_path, capsys):
 def test_translate_with_a_missing_model_file(tmp_path, capsys):
     code, out, err = _run(capsys, "translate", "--model", str(tmp_path / "nope.safetensors"), "我喜欢你")
     assert code == 2 and out == "" and "cannot read" in err and "No such file" in err and err.count("\n") == 1
+
+
+def test_train_reads_a_file_with_carriage_returns_only(tmp_path, capsys):
+    pairs = tmp_path / "mac.tsv"
+    pairs.write_bytes("source\ttarget\r我 喜 欢 你\tI love you .\r你 好\thello\r".encode())
+    out_path = tmp_path / "m.safetensors"
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(out_path), "--epochs", "1", *TINY)
+    assert code == 0, err
+    assert out.startswith("2 pairs,") and out_path.exists()
+
+
+def test_train_refuses_a_folder_as_the_pairs_file(tmp_path, capsys):
+    code, _, err = _run(capsys, "train", "--pairs", str(tmp_path), "--out", str(tmp_path / "m.safetensors"))
+    assert code == 2 and "is a folder, not a file" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--seed", "1180591620717411303424"], f"seed must be at most {MAX_SEED:,}"),
+        (["--seed", str(MAX_SEED + 1)], f"seed must be at most {MAX_SEED:,}"),
+        (["--batch-size", "10" * 20], f"batch_size must be at most {MAX_PAIRS}"),
+        (["--epochs", "10" * 20], "epochs must be at most 5,000"),
+        (["--d-model", "10" * 20], "d_model must be at most 4,096"),
+        (["--d-ff", "100000"], "d_ff must be at most 16,384"),
+        (["--n-layers", "25"], "n_layers must be at most 24"),
+        (["--n-heads", "3", "--d-model", "64"], "use one of --n-heads 1, 2, 4, 8, 16, 32, 64, or another --d-model"),
+        (["--n-heads", "100", "--d-model", "64"], "use one of --n-heads 1, 2, 4, 8, 16, 32, 64, or another --d-model"),
+        (["--lr", "nan"], "lr must be"),
+        (["--dropout", "inf"], "dropout must be"),
+        (
+            ["--d-model", "1024", "--d-ff", "4096", "--n-layers", "4", "--n-heads", "8"],
+            "whose checkpoint would take up to",
+        ),
+    ],
+    ids=[
+        "seed-huge",
+        "seed-one-too-many",
+        "batch-size-huge",
+        "epochs-huge",
+        "d-model-huge",
+        "d-ff",
+        "n-layers",
+        "n-heads-3",
+        "n-heads-100",
+        "lr-nan",
+        "dropout-inf",
+        "checkpoint-too-large",
+    ],
+)
+def test_train_refuses_bad_sizes_before_training_with_one_line(tmp_path, capsys, flags, message):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m.safetensors"), *flags)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
+    assert message in err, err
+    assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_the_checkpoint_size_refusal_says_why(tmp_path, capsys):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    flags = ["--d-model", "1024", "--d-ff", "4096", "--n-layers", "4", "--n-heads", "8"]
+    _, _, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m.safetensors"), *flags)
+    assert "more than the 50,000,000 a checkpoint may have: choose a smaller --d-model, --d-ff or --n-layers." in err
+
+
+def test_translate_shows_escape_sequences_from_the_vocabulary_as_text(tmp_path, capsys):
+    """A checkpoint's tokens (and unknown words typed by the user) are printed with control characters made
+    visible: the terminal shows the characters of \\x1b[2J instead of clearing the screen."""
+    pairs = [("我", "\x1b[2J \x1b]0;pwned\x07")]
+    translator = Translator.create(pairs, "whitespace", d_model=16, n_heads=2, d_ff=16, n_layers=1)
+    for _ in train(translator, pairs, TrainConfig(epochs=40)):
+        pass
+    assert translator.translate("我").tokens == ["\x1b[2J", "\x1b]0;pwned\x07"]
+    model = tmp_path / "escape.safetensors"
+    save_checkpoint(translator, model)
+    code, out, err = _run(capsys, "translate", "--model", str(model), "--steps", "我 \x1b[31m")
+    assert code == 0, err
+    assert "\x1b" not in out + err and "\x07" not in out
+    assert out.splitlines()[0] == "\\x1b[2J \\x1b]0;pwned\\x07"
+    assert "→ \\x1b[2J" in out
+    assert "\\x1b[31m" in err  # the unknown word

@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from transformer import BOS, EOS, PAD, SPECIALS, UNK, Vocab, build_vocabs, make_data, tokenize
-from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS
-from transformer.data import check_pairs, format_pairs, parse_pairs
+from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
+from transformer.data import Problem, check_pairs, find_control, format_pairs, parse_pairs
 from transformer.errors import DataError
 
 SEED_SRC = {"P": 0, "我": 1, "喜": 2, "欢": 3, "你": 4}
@@ -206,10 +206,66 @@ def test_more_than_max_pairs_is_an_error():
     assert str(MAX_PAIRS + 1) in problems[0].message()
 
 
-def test_duplicate_pair_is_a_warning_pointing_at_the_first_copy():
+def test_duplicate_pair_is_one_warning_at_the_first_copy_with_the_number_of_copies():
     problems = check_pairs([("我 喜 欢 你", "I love you ."), ("你", "you"), ("我喜欢你", "I love you.")])
-    assert _kinds(problems) == [("duplicate", 3, "warning")]
-    assert "row 1" in problems[0].message()
+    assert _kinds(problems) == [("duplicate", 1, "warning")]
+    assert (
+        problems[0].message()
+        == "row 1: this pair appears 2 times in the table (the same tokens); every copy is trained."
+    )
+
+
+def test_100000_identical_rows_are_two_problems_not_100000():
+    problems = check_pairs([("我 喜 欢 你", "I love you .")] * 100_000)
+    assert _kinds(problems) == [("too_many_rows", None, "error"), ("duplicate", 1, "warning")]
+    assert problems[1].detail == "100000"
+
+
+def test_the_problems_of_identical_rows_are_listed_once_at_the_first():
+    problems = check_pairs([("我", "I"), ("P", ""), ("P", ""), ("P", "")])
+    assert _kinds(problems) == [("empty_target", 2, "error"), ("reserved", 2, "warning"), ("duplicate", 2, "warning")]
+    assert problems[2].detail == "3"
+
+
+@pytest.mark.parametrize("char", ["\x00", "\x07", "\x1b", "\t", "\n", "\r", "\x1c", "\x7f", "\x85", "\x9b"])
+@pytest.mark.parametrize("side", [0, 1])
+def test_a_control_character_is_an_error_naming_the_row(char, side):
+    row = ["你好", "hello"]
+    row[side] = row[side][0] + char + row[side][1:]
+    problems = check_pairs([("我", "I"), tuple(row)])
+    assert ("control", 2, "error") in _kinds(problems)
+    control = next(p for p in problems if p.kind == "control")
+    assert control.detail == f"\\x{ord(char):02x}"
+    assert control.message().startswith(f"row 2: contains the invisible control character \\x{ord(char):02x}")
+
+
+def test_a_control_character_that_tokenizes_like_a_space_is_still_found_in_a_later_copy():
+    problems = check_pairs([("a b", "x"), ("a\x1cb", "x")])  # \x1c is whitespace to str.split: the same tokens
+    assert _kinds(problems) == [("control", 2, "error"), ("duplicate", 1, "warning")]
+
+
+def test_find_control_finds_only_unicode_control_characters():
+    assert find_control("我 喜 欢 你 I love you . \u200b \u2028 ✓") is None
+    assert [find_control(c) for c in ("\x00", "\x1f", "\x7f", "\x9f")] == ["\x00", "\x1f", "\x7f", "\x9f"]
+
+
+def test_a_token_longer_than_max_token_chars_is_an_error_naming_the_side():
+    longest = "w" * MAX_TOKEN_CHARS
+    assert check_pairs([(longest, longest)], "whitespace") == []
+    problems = check_pairs([("我", longest + "w"), (longest + "词", "I")], "whitespace")
+    assert _kinds(problems) == [("token_too_long", 1, "error"), ("token_too_long", 2, "error")]
+    assert problems[0].message() == (
+        f"row 1: the target has a token longer than {MAX_TOKEN_CHARS} characters: shorten it or split it with spaces."
+    )
+    assert "source" in problems[1].message()
+    assert _kinds(check_pairs([("我", "w" * (MAX_TOKEN_CHARS + 1))], "char")) == []  # the char tokenizer splits it
+
+
+def test_every_problem_kind_has_an_english_message():
+    for kind in ("no_pairs", "too_many_rows", "empty_source", "empty_target", "too_long", "token_too_long"):
+        assert Problem(kind, 1, "source").message()
+    for kind in ("control", "duplicate", "reserved"):
+        assert Problem(kind, 1, "2").message()
 
 
 def test_reserved_token_typed_by_a_user_is_a_warning():
@@ -274,8 +330,48 @@ def test_non_utf8_bytes_are_a_data_error(data):
 
 
 def test_binary_file_is_a_data_error():
-    with pytest.raises(DataError, match="not a text file"):
+    with pytest.raises(DataError, match="line 2: holds a NUL byte, so it is not a text file"):
         parse_pairs(b"a\tb\n\x00\x01\x02")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("a\tb\nc\td\x1b[31m\n", "pairs.tsv, line 2: the invisible control character \\x1b cannot be part of"),
+        ("a\tb\r\n\r\nc\x07\td\n", "pairs.tsv, line 3: the invisible control character \\x07"),
+        ("a\tb\rc\x7f\td\r", "pairs.tsv, line 2: the invisible control character \\x7f"),
+        ("a\tb\nc\td\x00\n", "pairs.tsv, line 2: holds a NUL byte"),
+        ('a,b\n"c\td",e\n', "pairs.tsv, line 2: a sentence holds the control character \\x09"),
+        ('a\tb\n"c\nd"\te\n', "pairs.tsv, line 3: a sentence holds the control character \\x0a"),
+    ],
+    ids=["escape", "bell-after-crlf", "delete-after-cr", "nul", "tab-in-a-csv-cell", "line-break-in-quotes"],
+)
+def test_a_control_character_in_a_file_is_refused_naming_the_line(data, message):
+    with pytest.raises(DataError) as info:
+        parse_pairs(data.encode(), "pairs.tsv")
+    assert str(info.value).startswith(message), str(info.value)
+
+
+def test_a_file_with_carriage_returns_only_is_read():
+    data = "source\ttarget\r我 喜 欢 你\tI love you .\r\r你好\tHello .\r"
+    assert parse_pairs(data.encode()) == [("我 喜 欢 你", "I love you ."), ("你好", "Hello .")]
+
+
+@pytest.mark.parametrize("size", [131_073, 500_000])
+def test_a_cell_larger_than_the_csv_module_reads_is_refused_naming_the_line(size):
+    with pytest.raises(DataError, match=r"^pairs\.tsv, line 2: cannot be read as TSV \(tab\) \(field larger"):
+        parse_pairs(("a\tb\nc\t" + "x" * size + "\n").encode(), "pairs.tsv")
+
+
+def test_more_than_max_pairs_rows_in_a_file_are_refused_when_read():
+    rows = "".join(f"词{i}\tword{i}\n" for i in range(MAX_PAIRS + 1))
+    assert len(parse_pairs("source\ttarget\n" + "".join(rows.splitlines(True)[:MAX_PAIRS]))) == MAX_PAIRS
+    with pytest.raises(DataError) as info:
+        parse_pairs(("source\ttarget\n" + rows).encode(), "many.tsv")
+    assert str(info.value) == (
+        f"many.tsv, line {MAX_PAIRS + 2}: more than {MAX_PAIRS} sentence pairs, the most one dataset may have: "
+        "split the file or delete some rows."
+    )
 
 
 def test_too_large_file_is_a_data_error():
@@ -327,6 +423,7 @@ def test_format_pairs_round_trips_through_parse_pairs(pairs20, bundled_pairs):
         ("你好,世界", "Hello, world ."),
         ('"引号"开头', '"Quoted" start'),
         ("source", "target"),  # a pair that looks like a header, after the real header
+        ("行\u2028分隔", "line\u2029separators"),  # str.splitlines would end a line at these
     ]
     for pairs in (pairs20, bundled_pairs, tricky):
         text = format_pairs(pairs)

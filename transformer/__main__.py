@@ -1,4 +1,8 @@
-"""Command line: `python -m transformer train …` and `python -m transformer translate …`."""
+"""Command line: `python -m transformer train …` and `python -m transformer translate …`.
+
+Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
+quote them) is printed with control and escape characters made visible (transformer.text.visible).
+"""
 
 from __future__ import annotations
 
@@ -7,17 +11,20 @@ import sys
 import time
 from pathlib import Path
 
-from .checkpoint import load_checkpoint, save_checkpoint
-from .config import MAX_DATA_BYTES, TrainConfig, TransformerConfig
-from .data import TOKENIZERS, check_pairs, parse_pairs
-from .errors import TransformerError
+from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
+from .config import MAX_CHECKPOINT_BYTES, MAX_DATA_BYTES, SIZE_LIMITS, TrainConfig, TransformerConfig
+from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
+from .errors import ConfigError, DataError, TransformerError
+from .files import read_limited
+from .model import parameter_count
+from .text import visible
 from .train import train
 from .translator import Translator
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        sys.stderr.write(f"error: {message} (see --help)\n")
+        sys.stderr.write(f"error: {visible(message)} (see --help)\n")
         sys.exit(2)
 
 
@@ -48,12 +55,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_pairs(path: Path, tokenizer: str) -> list[tuple[str, str]]:
-    try:
-        if path.stat().st_size > MAX_DATA_BYTES:
-            raise TransformerError(f"{path} is larger than {MAX_DATA_BYTES:,} bytes: use a smaller file.")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise TransformerError(f"cannot read {path}: {exc.strerror or exc}.") from None
+    data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
     pairs = parse_pairs(data, str(path))
     errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
@@ -61,19 +63,38 @@ def _read_pairs(path: Path, tokenizer: str) -> list[tuple[str, str]]:
     return pairs
 
 
+def _check_heads(d_model: int, n_heads: int) -> None:
+    """A sentence naming the --n-heads values that fit when n_heads does not divide d_model."""
+    if 1 <= d_model <= SIZE_LIMITS["d_model"] and n_heads >= 1 and d_model % n_heads:
+        fitting = [h for h in range(1, min(d_model, SIZE_LIMITS["n_heads"]) + 1) if d_model % h == 0]
+        raise ConfigError(
+            f"--n-heads {n_heads} does not divide --d-model {d_model}: use one of --n-heads "
+            f"{', '.join(map(str, fitting))}, or another --d-model."
+        )
+
+
+def _check_checkpoint_size(sizes: dict, pairs: list[tuple[str, str]], tokenizer: str, epochs: int) -> None:
+    """Refuse sizes whose checkpoint the loader would refuse, before anything is built."""
+    src_vocab, tgt_vocab = build_vocabs(pairs, tokenizer)
+    model = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
+    size = checkpoint_bytes(model, src_vocab, tgt_vocab, epochs)
+    if size > MAX_CHECKPOINT_BYTES or model_numbers(model) > MAX_MODEL_NUMBERS:
+        raise ConfigError(
+            f"these sizes make a model of {parameter_count(model):,} parameters, whose checkpoint would take up to "
+            f"{size:,} bytes, more than the {MAX_CHECKPOINT_BYTES:,} a checkpoint may have: choose a smaller "
+            "--d-model, --d-ff or --n-layers."
+        )
+
+
 def _train(args: argparse.Namespace) -> None:
     pairs = _read_pairs(args.pairs, args.tokenizer)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
-    translator = Translator.create(
-        pairs,
-        args.tokenizer,
-        args.seed,
-        d_model=args.d_model,
-        d_ff=args.d_ff,
-        n_heads=args.n_heads,
-        n_layers=args.n_layers,
-        dropout=args.dropout,
+    _check_heads(args.d_model, args.n_heads)
+    sizes = dict(
+        d_model=args.d_model, d_ff=args.d_ff, n_heads=args.n_heads, n_layers=args.n_layers, dropout=args.dropout
     )
+    _check_checkpoint_size(sizes, pairs, args.tokenizer, cfg.epochs)
+    translator = Translator.create(pairs, args.tokenizer, args.seed, **sizes)
     print(
         f"{len(pairs)} pairs, {translator.model.num_parameters():,} parameters, "
         f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
@@ -93,7 +114,7 @@ def _train(args: argparse.Namespace) -> None:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(
         f"done: loss {record.loss:.4f}, exact match {exact:.1%} ({sum(ok for *_, ok in results)}/{len(results)}), "
-        f"{seconds:.1f} s; saved {args.out}"
+        f"{seconds:.1f} s; saved {visible(str(args.out))}"
     )
 
 
@@ -101,20 +122,18 @@ def _translate(args: argparse.Namespace) -> None:
     translator = load_checkpoint(args.model)
     for sentence in args.sentences:
         result = translator.translate(sentence, return_attn=False)
-        print(result.text)
+        print(visible(result.text))
         if result.unknown:
-            print(
-                f"  (unknown words read as {translator.src_vocab.itos[translator.src_vocab.unk_id]}: "
-                f"{' '.join(result.unknown)})",
-                file=sys.stderr,
-            )
+            print(f"  (unknown words read as {UNK}: {visible(' '.join(result.unknown))})", file=sys.stderr)
         if args.steps:
             for step in result.steps:
                 top = step.probs.topk(min(3, step.probs.numel()))
                 alternatives = "  ".join(
-                    f"{translator.tgt_vocab.itos[i]} {p:.3f}" for p, i in zip(top.values.tolist(), top.indices.tolist())
+                    f"{visible(translator.tgt_vocab.itos[i])} {p:.3f}"
+                    for p, i in zip(top.values.tolist(), top.indices.tolist())
                 )
-                print(f"  step {step.step}: {' '.join(step.dec_input)} → {step.token}   [{alternatives}]")
+                dec_input = visible(" ".join(step.dec_input))
+                print(f"  step {step.step}: {dec_input} → {visible(step.token)}   [{alternatives}]")
             reason = "E reached" if result.stop_reason == "eos" else "length cap reached"
             print(f"  stopped: {reason}")
 
@@ -125,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         (_train if args.command == "train" else _translate)(args)
     except TransformerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {visible(str(exc))}", file=sys.stderr)
         return 2
     return 0
 

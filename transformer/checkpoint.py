@@ -1,14 +1,19 @@
 """Checkpoints: one .safetensors file with the weights and JSON metadata. Loading never unpickles.
 
-Every file is checked before any tensor is built from it: the 8-byte header length, the JSON header,
-each tensor's dtype, shape and byte range, and the metadata (format, config, vocabularies) against the
-tensors. Anything else is refused with a CheckpointError that says what is wrong.
+Every file is checked before a model is built from it: the 8-byte header length, the JSON header (its size, depth
+and number of lists and objects bounded before it is parsed), each tensor's dtype, shape and byte range, the config
+(every size within its limit, and parameters + buffers within what a checkpoint of at most MAX_CHECKPOINT_BYTES can
+hold, counted from the sizes alone) and the vocabularies. Only then is the model built, its tensors' names and shapes
+compared with the file's, and the weights read. Anything wrong is refused with a CheckpointError that says what; a
+training summary with wrong fields is loaded without them, with a warning for each.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import re
 import struct
 from pathlib import Path
 
@@ -16,16 +21,48 @@ import torch
 from safetensors.torch import load as safetensors_load
 from safetensors.torch import save as safetensors_save
 
-from .config import MAX_CHECKPOINT_BYTES, TransformerConfig
+from .config import (
+    MAX_CHECKPOINT_BYTES,
+    MAX_EPOCHS,
+    MAX_TOKEN_CHARS,
+    MAX_VOCAB_SIZE,
+    TrainConfig,
+    TransformerConfig,
+)
 from .data import TOKENIZERS, Vocab
 from .errors import CheckpointError, TransformerError
-from .model import Transformer, parameter_count
+from .files import read_limited
+from .model import Transformer, buffer_count, parameter_count
 from .translator import Translator
 
 FORMAT = "transformer-playground"
 FORMAT_VERSION = 1
-MAX_HEADER_BYTES = 2_000_000
 _DTYPE_SIZES = {"F32": 4}  # we only ever write float32
+_HISTORY_RECORD_BYTES = 300  # one epoch of the summary's history in the header, every optional field, escaped
+# the largest header a checkpoint of this app can have: two vocabularies of the largest size whose tokens are
+# MAX_TOKEN_CHARS 4-byte characters (or escaped quotes, 4 bytes once the vocabulary's JSON is itself a JSON string),
+# a history of MAX_EPOCHS epochs, and 1 MB for the tensor entries, the config and the rest of the summary
+MAX_HEADER_BYTES = 2 * MAX_VOCAB_SIZE * (4 * MAX_TOKEN_CHARS + 6) + MAX_EPOCHS * _HISTORY_RECORD_BYTES + 1_000_000
+MAX_JSON_DEPTH = 8  # our deepest JSON is 3 levels (summary → history → epoch record)
+MAX_JSON_CONTAINERS = 20_000  # lists and objects in one JSON text: ~3 per tensor, 1 per epoch of history
+MAX_MODEL_NUMBERS = MAX_CHECKPOINT_BYTES // 4  # parameters + buffers of the largest model a checkpoint may describe
+
+
+_SIZES = ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "n_heads", "d_k", "d_v")
+
+
+def model_numbers(cfg: TransformerConfig) -> int:
+    """The float32 numbers a model of cfg holds in memory: parameters and buffers (nothing is built)."""
+    return parameter_count(cfg) + buffer_count(cfg)
+
+
+def checkpoint_bytes(cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int) -> int:
+    """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies after epochs epochs of
+    training, from the sizes alone (nothing is allocated)."""
+    twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
+    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).state_dict())
+    vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
+    return 8 + tensors + vocabs + epochs * _HISTORY_RECORD_BYTES + 10_000
 
 
 def save_checkpoint(translator: Translator, path: str | Path | None = None) -> bytes:
@@ -46,6 +83,27 @@ def save_checkpoint(translator: Translator, path: str | Path | None = None) -> b
     return data
 
 
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _load_json(text: str) -> object:
+    """json.loads(text), once its lists and objects are known to be few and shallow (so parsing can neither recurse
+    deeply nor build millions of containers). ValueError says what is wrong, as words that follow a subject."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))  # the brackets outside strings, in order
+    if len(brackets) > 2 * MAX_JSON_CONTAINERS:
+        raise ValueError(f"holds more than {MAX_JSON_CONTAINERS:,} lists and objects")
+    depth = 0
+    for bracket in brackets:
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"is nested more than {MAX_JSON_DEPTH} levels deep")
+    try:
+        return json.loads(text)
+    except ValueError:  # JSONDecodeError, or a number of more digits than Python converts
+        raise ValueError("is not valid JSON") from None
+
+
 def _header(data: bytes) -> dict:
     """The JSON header of safetensors bytes, with every tensor's byte range checked against the file."""
     if len(data) < 8:
@@ -57,11 +115,13 @@ def _header(data: bytes) -> dict:
             "truncated, or something else. Choose a .safetensors file saved by this app or its command line."
         )
     try:
-        header = json.loads(data[8 : 8 + size].decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        header = _load_json(data[8 : 8 + size].decode("utf-8"))
+    except UnicodeDecodeError:
         raise CheckpointError(
             "the checkpoint header is not valid JSON: the file is damaged or not a checkpoint."
         ) from None
+    except ValueError as exc:
+        raise CheckpointError(f"the checkpoint header {exc}: the file is damaged or not a checkpoint.") from None
     if not isinstance(header, dict):
         raise CheckpointError("the checkpoint header is not a JSON object: the file is damaged or not a checkpoint.")
     body = len(data) - 8 - size
@@ -75,7 +135,7 @@ def _header(data: bytes) -> dict:
         if dtype not in _DTYPE_SIZES:
             raise CheckpointError(f"tensor {name!r} has dtype {dtype!r}; checkpoints of this app hold float32 only.")
         if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
-            raise CheckpointError(f"tensor {name!r} has an invalid shape {shape!r}.")
+            raise CheckpointError(f"tensor {name!r} has an invalid shape.")
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(o, int) for o in offsets)):
             raise CheckpointError(f"tensor {name!r} has invalid data offsets.")
         begin, stop = offsets
@@ -88,26 +148,140 @@ def _header(data: bytes) -> dict:
 
 
 def _json_field(metadata: dict, key: str):
+    if key not in metadata:
+        raise CheckpointError(f"the checkpoint metadata lacks {key!r}.")
+    if not isinstance(metadata[key], str):
+        raise CheckpointError(f"the checkpoint metadata field {key!r} is not text.")
     try:
-        return json.loads(metadata[key])
-    except KeyError:
-        raise CheckpointError(f"the checkpoint metadata lacks {key!r}.") from None
-    except (TypeError, json.JSONDecodeError):
-        raise CheckpointError(f"the checkpoint metadata field {key!r} is not valid JSON.") from None
+        return _load_json(metadata[key])
+    except ValueError as exc:
+        raise CheckpointError(f"the checkpoint metadata field {key!r} {exc}.") from None
 
 
-def load_checkpoint(source: str | Path | bytes) -> Translator:
-    """A Translator from a .safetensors path or bytes; anything else is refused with CheckpointError."""
+def _vocab(metadata: dict, key: str, size: int) -> Vocab:
+    """The vocabulary in metadata[key]: a list of size distinct non-empty tokens with the special tokens in place."""
+    side = {"src_vocab": "source", "tgt_vocab": "target"}[key]
+    itos = _json_field(metadata, key)
+    if not isinstance(itos, list) or not all(isinstance(token, str) and token for token in itos):
+        raise CheckpointError(f"the checkpoint's {side} vocabulary is not a list of tokens (non-empty text).")
+    if len(itos) != size:
+        raise CheckpointError("the checkpoint's vocabularies do not match the sizes in its config.")
+    if any(len(token) > MAX_TOKEN_CHARS for token in itos):
+        raise CheckpointError(
+            f"the checkpoint's {side} vocabulary has a token longer than {MAX_TOKEN_CHARS} characters, "
+            "which this app never makes."
+        )
+    try:
+        return Vocab(tuple(itos))
+    except TransformerError as exc:
+        raise CheckpointError(f"the checkpoint's {side} vocabulary is invalid: {exc}") from None
+
+
+# ---------------------------------------------------------------- the training summary
+# Every field a summary may have, with its check and what the check wants (the words of the warning when a field
+# fails it). A new field is one line here.
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _finite(value) -> bool:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _fraction(value) -> bool:
+    return _finite(value) and 0 <= value <= 1
+
+
+def _record(value) -> bool:
+    """One epoch of the history: every required field, and only known fields, each of the right kind."""
+    return (
+        isinstance(value, dict)
+        and all(name in value for name, (_, required) in HISTORY_FIELDS.items() if required)
+        and all(name in HISTORY_FIELDS and HISTORY_FIELDS[name][0](v) for name, v in value.items())
+    )
+
+
+def _history(value) -> bool:
+    return isinstance(value, list) and all(_record(r) for r in value)
+
+
+def _train_config(value) -> bool:
+    if not isinstance(value, dict) or "device" in value:  # the device is where it ran, never saved
+        return False
+    try:
+        TrainConfig(**value)
+    except (TypeError, TransformerError):
+        return False
+    return True
+
+
+def _rows(value) -> bool:
+    return isinstance(value, list) and all(_whole(v) for v in value)
+
+
+HISTORY_FIELDS = {  # name: (check, required)
+    "epoch": (_whole, True),
+    "loss": (_finite, True),
+    "accuracy": (_fraction, True),
+    "holdout_loss": (_finite, False),
+    "holdout_accuracy": (_fraction, False),
+    "seconds": (_finite, False),
+}
+
+SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
+    "epochs": (_whole, "a whole number of at least 0"),
+    "loss": (_finite, "a finite number"),
+    "accuracy": (_fraction, "a number from 0 to 1"),
+    "seconds": (_finite, "a finite number"),
+    "exact_match": (_fraction, "a number from 0 to 1"),
+    "history": (_history, "a list of epoch records (epoch, loss, accuracy; holdout_loss, holdout_accuracy, seconds)"),
+    "train_config": (_train_config, "training settings this app accepts"),
+    "holdout_exact_match": (_fraction, "a number from 0 to 1"),
+    "holdout_rows": (_rows, "a list of row numbers"),
+}
+
+
+def _summary(metadata: dict, warnings: list[str]) -> dict:
+    """The training summary in metadata, with each field that is unknown or wrong dropped and a warning for it."""
+    if "summary" not in metadata:
+        return {}
+    try:
+        summary = _json_field(metadata, "summary")
+    except CheckpointError as exc:
+        warnings.append(f"{str(exc)[:-1]}; the training summary was dropped.")
+        return {}
+    if not isinstance(summary, dict):
+        warnings.append("the checkpoint's training summary is not a JSON object; it was dropped.")
+        return {}
+    kept = {}
+    for name, value in summary.items():
+        if name not in SUMMARY_FIELDS:
+            warnings.append(f"the training summary has an unknown field {name!r}; it was dropped.")
+        elif not SUMMARY_FIELDS[name][0](value):
+            warnings.append(f"the training summary's {name!r} is not {SUMMARY_FIELDS[name][1]}; it was dropped.")
+        else:
+            kept[name] = value
+    return kept
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = None) -> Translator:
+    """A Translator from a .safetensors path or bytes; anything else is refused with CheckpointError.
+
+    Summary fields that are unknown or wrong are dropped; a sentence for each is appended to warnings when given.
+    """
+    warnings = [] if warnings is None else warnings
     if isinstance(source, (str, Path)):
-        path = Path(source)
-        try:
-            if path.stat().st_size > MAX_CHECKPOINT_BYTES:
-                raise CheckpointError(
-                    f"{path.name} is larger than {MAX_CHECKPOINT_BYTES:,} bytes; it is not a checkpoint of this app."
-                )
-            data = path.read_bytes()
-        except OSError as exc:
-            raise CheckpointError(f"cannot read {path}: {exc.strerror or exc}.") from None
+        data = read_limited(source, MAX_CHECKPOINT_BYTES, "a .safetensors checkpoint", CheckpointError)
     else:
         data = bytes(source)
     if len(data) > MAX_CHECKPOINT_BYTES:
@@ -125,31 +299,26 @@ def load_checkpoint(source: str | Path | bytes) -> Translator:
             f"checkpoint format version {metadata.get('format_version')!r} is not supported "
             f"(this app reads {FORMAT_VERSION})."
         )
+    config = _json_field(metadata, "config")
     try:
-        cfg = TransformerConfig.from_dict(_json_field(metadata, "config"))
-        src_vocab = Vocab(tuple(_json_field(metadata, "src_vocab")))
-        tgt_vocab = Vocab(tuple(_json_field(metadata, "tgt_vocab")))
+        cfg = TransformerConfig.from_dict(config)
     except TransformerError as exc:
         raise CheckpointError(f"the checkpoint metadata is invalid: {exc}") from None
-    except TypeError:
-        raise CheckpointError("the checkpoint vocabularies are not lists of tokens.") from None
-    if (len(src_vocab), len(tgt_vocab)) != (cfg.src_vocab_size, cfg.tgt_vocab_size):
-        raise CheckpointError("the checkpoint's vocabularies do not match the sizes in its config.")
+    if model_numbers(cfg) > MAX_MODEL_NUMBERS:  # before anything is built: a config that lies allocates nothing
+        raise CheckpointError(
+            f"the checkpoint's config describes a model of {parameter_count(cfg):,} parameters and "
+            f"{buffer_count(cfg):,} numbers of positional tables, more than a checkpoint of at most "
+            f"{MAX_CHECKPOINT_BYTES:,} bytes can hold: the metadata does not match the weights."
+        )
+    src_vocab = _vocab(metadata, "src_vocab", cfg.src_vocab_size)
+    tgt_vocab = _vocab(metadata, "tgt_vocab", cfg.tgt_vocab_size)
     tokenizer = metadata.get("tokenizer")
     if tokenizer not in TOKENIZERS:
         raise CheckpointError(f"the checkpoint names an unknown tokenizer {tokenizer!r}.")
-    summary = _json_field(metadata, "summary")
-    if not isinstance(summary, dict):
-        raise CheckpointError("the checkpoint's training summary is not a JSON object.")
+    summary = _summary(metadata, warnings)
 
     found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
-    largest = MAX_CHECKPOINT_BYTES // 4  # float32 numbers in the largest file we accept
-    if parameter_count(cfg) > largest:  # checked before building: a config that lies about sizes allocates little
-        raise CheckpointError(
-            f"the checkpoint's config describes a model with {parameter_count(cfg):,} parameters, more than a "
-            f"checkpoint of at most {MAX_CHECKPOINT_BYTES:,} bytes can hold: the metadata does not match the weights."
-        )
-    model = Transformer(cfg)
+    model = Transformer(cfg)  # at most MAX_MODEL_NUMBERS numbers, like the tensors of a file of the largest size
     expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
     if expected != found:
         missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))

@@ -10,10 +10,15 @@ from .errors import ConfigError
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
 MAX_PAIRS = 200  # most sentence pairs in one dataset
+MAX_TOKEN_CHARS = 32  # longest token, in characters, accepted for training (bounds a checkpoint's vocabularies)
+MAX_VOCAB_SIZE = 10_000  # most tokens in a vocabulary (above MAX_PAIRS * MAX_TOKENS + the 4 special tokens)
+MAX_EPOCHS = 5_000  # most epochs in one training (bounds the history a checkpoint carries)
+MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
+MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
 MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
@@ -26,6 +31,29 @@ def _check_positive(obj, names: tuple[str, ...]) -> None:
         value = getattr(obj, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ConfigError(f"{name} must be a positive whole number, got {value!r}.")
+
+
+# the largest value of every size field: no config builds something absurd, however few parameters it has
+# (the checkpoint loader also bounds parameters + buffers by MAX_CHECKPOINT_BYTES)
+SIZE_LIMITS = {
+    "src_vocab_size": MAX_VOCAB_SIZE,
+    "tgt_vocab_size": MAX_VOCAB_SIZE,
+    "d_model": 4096,
+    "d_ff": 16384,
+    "n_heads": 64,
+    "n_layers": 24,
+    "d_k": 4096,
+    "d_v": 4096,
+    "max_len": MAX_LEN_LIMIT,
+}
+TRAIN_LIMITS = {"epochs": MAX_EPOCHS, "batch_size": MAX_PAIRS, "seed": MAX_SEED}  # a batch never outgrows the data
+
+
+def _check_at_most(obj, limits: dict[str, int]) -> None:
+    for name, limit in limits.items():
+        value = getattr(obj, name)
+        if isinstance(value, int) and value > limit:
+            raise ConfigError(f"{name} must be at most {limit:,}, got {value:,}.")
 
 
 @dataclass(frozen=True)
@@ -52,6 +80,7 @@ class TransformerConfig:
 
     def __post_init__(self) -> None:
         _check_positive(self, ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "n_heads", "n_layers", "max_len"))
+        _check_at_most(self, SIZE_LIMITS)  # d_k and d_v too when given; d_model // n_heads is within d_model's limit
         for name in ("d_k", "d_v"):
             if getattr(self, name) is None:
                 if self.d_model % self.n_heads:
@@ -61,8 +90,10 @@ class TransformerConfig:
                     )
                 object.__setattr__(self, name, self.d_model // self.n_heads)
         _check_positive(self, ("d_k", "d_v"))
-        if self.max_len > MAX_LEN_LIMIT:
-            raise ConfigError(f"max_len must be at most {MAX_LEN_LIMIT:,}, got {self.max_len:,}.")
+        if self.max_len < MIN_LEN:
+            raise ConfigError(
+                f"max_len must be at least {MIN_LEN}: room for one source token, and for S and one output token."
+            )
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be at least 0 and below 1, got {self.dropout!r}.")
         for name in ("look_ahead_mask", "pad_mask", "scale", "residual"):
@@ -114,6 +145,7 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         _check_positive(self, ("epochs", "batch_size"))
+        _check_at_most(self, TRAIN_LIMITS)
         if not isinstance(self.lr, (int, float)) or not 0.0 < self.lr <= 1.0:
             raise ConfigError(f"lr must be above 0 and at most 1, got {self.lr!r}.")
         if not isinstance(self.seed, int) or self.seed < 0:

@@ -11,8 +11,9 @@ from typing import NamedTuple
 
 import torch
 
-from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS
+from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
 from .errors import DataError
+from .text import visible
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
@@ -150,11 +151,21 @@ def make_data(
     )
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc: NUL, ESC, tab, line breaks, DEL, C1
+
+
+def find_control(text: str) -> str | None:
+    """The first control character in text (Unicode category Cc: NUL, ESC, tab, line breaks, …), or None."""
+    match = _CONTROL.search(text)
+    return match.group() if match else None
+
+
 @dataclass(frozen=True)
 class Problem:
     """Something wrong with the pairs; severity 'error' blocks training, 'warning' does not."""
 
-    kind: str  # empty_source, empty_target, too_long, too_many_rows, no_pairs, duplicate, reserved
+    # no_pairs, too_many_rows, empty_source, empty_target, too_long, token_too_long, control, duplicate, reserved
+    kind: str
     row: int | None = None  # 1-based row number, None for the whole table
     detail: str = ""
     severity: str = "error"
@@ -167,37 +178,60 @@ class Problem:
             "empty_source": "the source sentence is empty: type one or delete the row.",
             "empty_target": "the target sentence is empty: type one or delete the row.",
             "too_long": f"the {self.detail} is longer than {MAX_TOKENS} tokens: shorten it.",
+            "token_too_long": f"the {self.detail} has a token longer than {MAX_TOKEN_CHARS} characters: "
+            "shorten it or split it with spaces.",
+            "control": f"contains the invisible control character {self.detail}, which cannot be part of a "
+            "sentence: delete it.",
             "too_many_rows": f"there are {self.detail} pairs, more than the {MAX_PAIRS} allowed: delete some rows.",
-            "duplicate": f"the same pair as row {self.detail}; it is trained twice.",
+            "duplicate": f"this pair appears {self.detail} times in the table (the same tokens); every copy is "
+            "trained.",
             "reserved": f"the token {self.detail} is reserved for the model and will be read as an unknown word.",
         }[self.kind]
         return where + text
 
 
+def _row_problems(row: int, src: str, tgt: str, src_tokens: list[str], tgt_tokens: list[str]) -> list[Problem]:
+    """The problems of one row, errors before warnings."""
+    errors: list[Problem] = []
+    warnings: list[Problem] = []
+    control = find_control(src.strip()) or find_control(tgt.strip())  # spaces around a cell are dropped anyway
+    if control is not None:
+        errors.append(Problem("control", row, visible(control)))
+    for side, tokens, empty in (("source", src_tokens, "empty_source"), ("target", tgt_tokens, "empty_target")):
+        if not tokens:
+            errors.append(Problem(empty, row))
+        elif len(tokens) > MAX_TOKENS:
+            errors.append(Problem("too_long", row, side))
+        if any(len(t) > MAX_TOKEN_CHARS for t in tokens):
+            errors.append(Problem("token_too_long", row, side))
+        for t in dict.fromkeys(t for t in tokens if t in SPECIALS):
+            warnings.append(Problem("reserved", row, t, "warning"))
+    return errors + warnings
+
+
 def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[Problem]:
-    """Every problem with a list of (source, target) pairs, errors before warnings."""
-    problems: list[Problem] = []
+    """Every problem with a list of (source, target) pairs, errors before warnings.
+
+    A row typed exactly like an earlier row has that row's problems, so they are listed once, at the first copy;
+    pairs that read the same after tokenization are one warning with the number of copies.
+    """
     if not pairs:
         return [Problem("no_pairs")]
+    problems: list[Problem] = []
     if len(pairs) > MAX_PAIRS:
         problems.append(Problem("too_many_rows", detail=str(len(pairs))))
-    first_seen: dict[tuple[str, str], int] = {}
-    warnings: list[Problem] = []
+    tokens_of: dict[tuple[str, str], tuple] = {}  # each distinct row as typed → its tokens
+    copies: dict[tuple, list[int]] = {}  # each distinct pair of token lists → [first row, number of rows]
     for row, (src, tgt) in enumerate(pairs, start=1):
-        for side, text, empty in (("source", src, "empty_source"), ("target", tgt, "empty_target")):
-            tokens = tokenize(text or "", tokenizer)
-            if not tokens:
-                problems.append(Problem(empty, row))
-            elif len(tokens) > MAX_TOKENS:
-                problems.append(Problem("too_long", row, side))
-            for t in dict.fromkeys(t for t in tokens if t in SPECIALS):
-                warnings.append(Problem("reserved", row, t, "warning"))
-        key = (" ".join(tokenize(src or "", tokenizer)), " ".join(tokenize(tgt or "", tokenizer)))
-        if key in first_seen:
-            warnings.append(Problem("duplicate", row, str(first_seen[key]), "warning"))
-        else:
-            first_seen[key] = row
-    return problems + warnings
+        src, tgt = src or "", tgt or ""
+        key = tokens_of.get((src, tgt))
+        if key is None:
+            src_tokens, tgt_tokens = tokenize(src, tokenizer), tokenize(tgt, tokenizer)
+            key = tokens_of[(src, tgt)] = (tuple(src_tokens), tuple(tgt_tokens))
+            problems += _row_problems(row, src, tgt, src_tokens, tgt_tokens)
+        copies.setdefault(key, [row, 0])[1] += 1
+    problems += [Problem("duplicate", first, str(n), "warning") for first, n in copies.values() if n > 1]
+    return sorted(problems, key=lambda p: (p.severity, p.row or 0))
 
 
 _HEADER_WORDS = {
@@ -218,8 +252,21 @@ _HEADER_WORDS = {
 }
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends csv knows (str.splitlines knows more)
+_CONTROL_IN_FILE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # Cc but tab and line ends
+
+
+def _line_of(text: str, position: int) -> int:
+    """The 1-based line of text that holds position."""
+    return len(_LINE_BREAK.findall(text, 0, position)) + 1
+
+
 def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]:
-    """(source, target) pairs from UTF-8 TSV or CSV text with two columns and an optional header."""
+    """(source, target) pairs from UTF-8 TSV or CSV text with two columns and an optional header.
+
+    Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …) or a row past MAX_PAIRS is refused
+    with a DataError naming the line, and so is anything the csv module cannot read.
+    """
     if isinstance(data, bytes):
         if len(data) > MAX_DATA_BYTES:
             raise DataError(f"{name} is {len(data):,} bytes; the limit is {MAX_DATA_BYTES:,}. Use a smaller file.")
@@ -227,31 +274,57 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise DataError(f"{name} is not UTF-8 text: save it as UTF-8 (CSV or TSV) and try again.") from None
-    if "\x00" in data:
-        raise DataError(f"{name} is not a text file: use a UTF-8 CSV or TSV file with two columns.")
-    first = next((line for line in data.splitlines() if line.strip()), None)
+    control = _CONTROL_IN_FILE.search(data)
+    if control is not None:
+        line = _line_of(data, control.start())
+        if control.group() == "\x00":
+            raise DataError(
+                f"{name}, line {line}: holds a NUL byte, so it is not a text file: use a UTF-8 CSV or TSV file "
+                "with two columns."
+            )
+        raise DataError(
+            f"{name}, line {line}: the invisible control character {visible(control.group())} cannot be part of a "
+            "sentence pair: delete it."
+        )
+    first = next((line for line in _LINE_BREAK.split(data) if line.strip()), None)
     if first is None:
         raise DataError(f"{name} is empty: it needs one sentence pair per line, source and target.")
     delimiter = "\t" if "\t" in first else ","
     kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
-    reader = csv.reader(io.StringIO(data), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
     pairs, seen_row = [], False
-    for row in reader:
-        cells = [c.strip() for c in row]
-        if not any(cells):
-            continue  # blank line
-        if not seen_row:
-            seen_row = True
-            if all(c.lower() in _HEADER_WORDS for c in cells[:2]) and len(cells) >= 2:
-                continue  # header
-        while len(cells) > 2 and not cells[-1]:
-            cells.pop()
-        if len(cells) != 2:
-            raise DataError(
-                f"{name}, line {reader.line_num}: expected 2 columns (source, target) in {kind} format, "
-                f"found {len(cells)}."
-            )
-        pairs.append((cells[0], cells[1]))
+    try:
+        for row in reader:
+            cells = [c.strip() for c in row]
+            if not any(cells):
+                continue  # blank line
+            if not seen_row:
+                seen_row = True
+                if all(c.lower() in _HEADER_WORDS for c in cells[:2]) and len(cells) >= 2:
+                    continue  # header
+            while len(cells) > 2 and not cells[-1]:
+                cells.pop()
+            if len(cells) != 2:
+                raise DataError(
+                    f"{name}, line {reader.line_num}: expected 2 columns (source, target) in {kind} format, "
+                    f"found {len(cells)}."
+                )
+            control = find_control(cells[0] + cells[1])
+            if control is not None:  # a tab in a CSV cell, a line break inside quotes
+                raise DataError(
+                    f"{name}, line {reader.line_num}: a sentence holds the control character {visible(control)} "
+                    "(a tab or a line break inside one cell): keep each sentence on one line, without tabs."
+                )
+            if len(pairs) == MAX_PAIRS:
+                raise DataError(
+                    f"{name}, line {reader.line_num}: more than {MAX_PAIRS} sentence pairs, the most one dataset may "
+                    "have: split the file or delete some rows."
+                )
+            pairs.append((cells[0], cells[1]))
+    except csv.Error as exc:
+        raise DataError(
+            f"{name}, line {reader.line_num}: cannot be read as {kind} ({exc}): check its quotes and cells."
+        ) from None
     if not pairs:
         raise DataError(f"{name} has a header but no sentence pairs.")
     return pairs

@@ -358,6 +358,12 @@ def parameter_count(cfg: TransformerConfig) -> int:
     return embeddings + positions + layers + final_norms + d * cfg.tgt_vocab_size
 
 
+def buffer_count(cfg: TransformerConfig) -> int:
+    """Numbers in the non-persistent buffers of a model with this config (not in checkpoints, built with the model):
+    the encoder's and the decoder's sinusoidal tables, max_len × d_model each (a learned table is a parameter)."""
+    return 2 * cfg.max_len * cfg.d_model if cfg.pe == "sinusoidal" else 0
+
+
 @contextmanager
 def evaluating(model: nn.Module) -> Iterator[torch.device]:
     """Eval mode (no dropout) and no gradients inside; the previous mode comes back afterwards. Yields the device."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from transformer.config import MAX_PAIRS, MAX_TOKENS
+from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
 from transformer.data import Problem
 
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -157,9 +157,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There are {detail} pairs, more than the {max_pairs} allowed. Delete some rows.",
         "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请删除一些行。",
     },
+    "problem.token_too_long": {
+        "en": "row {row}: the {detail} has a token longer than {max_token_chars} characters. Shorten it or split it "
+        "with spaces.",
+        "zh": "第 {row} 行：{detail}中有超过 {max_token_chars} 个字符的词元。请缩短它，或用空格把它分开。",
+    },
+    "problem.control": {
+        "en": "row {row}: contains the invisible control character {detail}, which cannot be part of a sentence. "
+        "Delete it.",
+        "zh": "第 {row} 行：含有不可见的控制字符 {detail}，句子里不能有它。请删除它。",
+    },
     "problem.duplicate": {
-        "en": "row {row} repeats row {detail}; the pair will be trained twice.",
-        "zh": "第 {row} 行与第 {detail} 行重复，这个句子对会被训练两次。",
+        "en": "row {row}: this pair appears {detail} times in the table (the same tokens); every copy is trained.",
+        "zh": "第 {row} 行的句子对在表格中出现了 {detail} 次（词元完全相同），每一份都会被训练。",
     },
     "problem.reserved": {
         "en": "row {row}: the token “{detail}” is reserved for the model and is read as an unknown word.",
@@ -573,7 +583,6 @@ def error_text(exc: Exception, lang: str) -> str:
 
 def problem_text(problem: Problem, lang: str) -> str:
     """A data problem in the UI language."""
-    detail = t(f"side.{problem.detail}", lang) if problem.kind == "too_long" else problem.detail
-    return t(
-        f"problem.{problem.kind}", lang, row=problem.row, detail=detail, max_tokens=MAX_TOKENS, max_pairs=MAX_PAIRS
-    )
+    detail = t(f"side.{problem.detail}", lang) if problem.kind in ("too_long", "token_too_long") else problem.detail
+    limits = dict(max_tokens=MAX_TOKENS, max_pairs=MAX_PAIRS, max_token_chars=MAX_TOKEN_CHARS)
+    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, **limits)

@@ -190,6 +190,8 @@ BAD_PAIRS_FILES = [
     ("three.csv", b"a,b,c\nd,e,f\n", "expected 2 columns (source, target) in CSV (comma) format, found 3"),
     ("blank.tsv", b"\n \n\t\n", "is empty"),
     ("header.tsv", b"source\ttarget\n", "has a header but no sentence pairs"),
+    ("escape.tsv", "我\tI\n你\t\x1b[31myou\n".encode(), "line 2: the invisible control character \\x1b cannot be"),
+    ("many.tsv", "".join(f"词{i}\tword{i}\n" for i in range(201)).encode(), "line 201: more than 200 sentence pairs"),
 ]
 # over the uploader's 1 MB limit the browser refuses the file itself, and the app never receives it
 TOO_BIG = ("big.tsv", b"a\tb\n" * 250_001)
@@ -239,7 +241,9 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     expect(errors).to_contain_text("row 3: the target sentence is empty. Type one or delete the row.")
     expect(errors).to_contain_text("row 5: the source is longer than 40 tokens. Shorten it.")
     warnings = page.get_by_test_id("stAlertContentWarning")
-    expect(warnings).to_contain_text("row 2 repeats row 1; the pair will be trained twice.")
+    expect(warnings).to_contain_text(
+        "row 1: this pair appears 2 times in the table (the same tokens); every copy is trained."
+    )
     expect(warnings).to_contain_text("row 4: the token “P” is reserved for the model and is read as an unknown word.")
     no_exception(page)
     screenshot(page, "robust-data-bad-rows")
@@ -249,12 +253,13 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
     no_exception(page)
 
-    # more rows than allowed
+    # more rows than allowed: a file of 196 added to the 5 rows (a file of more than 200 is refused when read)
     go_to(page, 0)
-    path = tmp_path / "many.tsv"
-    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(201)), encoding="utf-8")
+    path = tmp_path / "more.tsv"
+    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(196)), encoding="utf-8")
+    page.get_by_role("radio", name="is added to the table").check(force=True)
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    expect(alert(page, "Success", "Loaded 201 pairs from many.tsv.")).to_be_visible()
+    expect(alert(page, "Success", "Loaded 196 pairs from more.tsv.")).to_be_visible()
     expect(alert(page, "Error", "There are 201 pairs, more than the 200 allowed. Delete some rows.")).to_be_visible()
     settled(page)
     no_exception(page)
