@@ -1,10 +1,13 @@
 """More bad input for the command line, run in-process (tests/test_cli.py runs the real `python -m transformer`)."""
 
+import contextlib
+import re
+
 import pytest
 
 from transformer import TrainConfig, Translator, train
 from transformer.__main__ import main
-from transformer.checkpoint import save_checkpoint
+from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_SEED, MAX_TOKEN_CHARS, MAX_TOKENS
 
 TINY = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
@@ -130,3 +133,54 @@ def test_translate_shows_escape_sequences_from_the_vocabulary_as_text(tmp_path, 
     assert out.splitlines()[0] == "\\x1b[2J \\x1b]0;pwned\\x07"
     assert "→ \\x1b[2J" in out
     assert "\\x1b[31m" in err  # the unknown word
+
+
+def test_train_with_a_held_out_part_reports_both_parts_and_saves_the_switches(tmp_path, capsys):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"我 {w}\tI {w} .\n" for w in "一二三四五六七八九十"), encoding="utf-8")
+    out_path = tmp_path / "m.safetensors"
+    argv = ["train", "--pairs", str(pairs), "--out", str(out_path), "--epochs", "3", *TINY, "--holdout", "0.3"]
+    code, out, err = _run(capsys, *argv, "--no-look-ahead-mask", "--pe", "learned", "--norm", "pre", "--no-scale")
+    assert code == 0, err
+    assert "7 pairs (+3 held out)" in out
+    assert "variant: look_ahead_mask=False, pe=learned, scale=False, norm=pre" in out
+    done = out.splitlines()[-2]
+    pattern = (
+        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/7\); "
+        r"held out: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/3\), \d+\.\d s$"
+    )
+    assert re.match(pattern, done), done
+    loaded = load_checkpoint(out_path)
+    assert loaded.config.variant == {"look_ahead_mask": False, "pe": "learned", "scale": False, "norm": "pre"}
+    assert len(loaded.summary["holdout_rows"]) == 3 and 0 <= loaded.summary["holdout_exact_match"] <= 1
+    assert len(loaded.src_vocab) < 4 + 1 + 10  # built from the 7 training pairs only: nothing of the held-out leaks
+
+
+def test_train_without_a_held_out_part_prints_the_one_part_line(tmp_path, capsys):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m"), "--epochs", "2", *TINY)
+    assert code == 0
+    assert re.match(
+        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/1\), \d+\.\d s$",
+        out.splitlines()[-2],
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--holdout", "1.5"], "held-out fraction must be at least 0 and below 1, got 1.5"),
+        (["--holdout", "0.99"], "leaves nothing to train on"),
+        (["--pe", "rotary"], "argument --pe: invalid choice: 'rotary'"),
+        (["--norm", "both"], "argument --norm: invalid choice: 'both'"),
+    ],
+)
+def test_bad_holdout_and_switch_values_give_one_line(tmp_path, capsys, argv, message):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我\tI\n你\tyou\n", encoding="utf-8")
+    with pytest.raises(SystemExit) if argv[0] in ("--pe", "--norm") else contextlib.nullcontext():
+        code, _, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m"), *TINY, *argv)
+        assert code == 2 and message in err and err.count("\n") == 1
+    if argv[0] in ("--pe", "--norm"):
+        assert message in capsys.readouterr().err

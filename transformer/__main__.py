@@ -8,18 +8,25 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
-from .config import MAX_CHECKPOINT_BYTES, MAX_DATA_BYTES, SIZE_LIMITS, TrainConfig, TransformerConfig
+from .config import (
+    MAX_CHECKPOINT_BYTES,
+    MAX_DATA_BYTES,
+    NORM_KINDS,
+    PE_KINDS,
+    SIZE_LIMITS,
+    TrainConfig,
+    TransformerConfig,
+)
 from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
 from .text import visible
-from .train import train
-from .translator import Translator
+from .train import holdout_split, train
+from .translator import Evaluation, Translator
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,6 +53,16 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--batch-size", type=int, default=defaults.batch_size)
     t.add_argument("--seed", type=int, default=defaults.seed)
     t.add_argument("--tokenizer", choices=TOKENIZERS, default="auto")
+    t.add_argument(
+        "--holdout", type=float, default=0.0, metavar="FRACTION", help="share of the pairs held out of training (0–1)"
+    )
+    arch = t.add_argument_group("architecture switches (experiments; the defaults are the paper's model)")
+    arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
+    arch.add_argument("--no-pad-mask", action="store_true", help="attention may look at padding")
+    arch.add_argument("--pe", choices=PE_KINDS, default=model.pe, help="positional encoding")
+    arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
+    arch.add_argument("--no-residual", action="store_true", help="no residual connections")
+    arch.add_argument("--norm", choices=NORM_KINDS, default=model.norm, help="LayerNorm after (post) or before (pre)")
 
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy decoding)")
     tr.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
@@ -86,36 +103,64 @@ def _check_checkpoint_size(sizes: dict, pairs: list[tuple[str, str]], tokenizer:
         )
 
 
+def _scores(evaluation: Evaluation) -> str:
+    """loss, teacher-forced token accuracy and greedy exact match, as the final line prints them."""
+    return (
+        f"loss {evaluation.loss:.4f}, token accuracy {evaluation.token_accuracy:.1%}, "
+        f"exact match {evaluation.exact_match:.1%} ({evaluation.exact}/{evaluation.total})"
+    )
+
+
 def _train(args: argparse.Namespace) -> None:
-    pairs = _read_pairs(args.pairs, args.tokenizer)
+    all_pairs = _read_pairs(args.pairs, args.tokenizer)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
+    kept, held = holdout_split(len(all_pairs), args.holdout, seed=args.seed)
+    pairs, holdout = [all_pairs[i] for i in kept], [all_pairs[i] for i in held]
     sizes = dict(
-        d_model=args.d_model, d_ff=args.d_ff, n_heads=args.n_heads, n_layers=args.n_layers, dropout=args.dropout
+        d_model=args.d_model,
+        d_ff=args.d_ff,
+        n_heads=args.n_heads,
+        n_layers=args.n_layers,
+        dropout=args.dropout,
+        look_ahead_mask=not args.no_look_ahead_mask,
+        pad_mask=not args.no_pad_mask,
+        pe=args.pe,
+        scale=not args.no_scale,
+        residual=not args.no_residual,
+        norm=args.norm,
     )
     _check_checkpoint_size(sizes, pairs, args.tokenizer, cfg.epochs)
     translator = Translator.create(pairs, args.tokenizer, args.seed, **sizes)
+    variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items())
     print(
-        f"{len(pairs)} pairs, {translator.model.num_parameters():,} parameters, "
+        f"{len(pairs)} pairs" + (f" (+{len(holdout)} held out)" if holdout else "") + ", "
+        f"{translator.model.num_parameters():,} parameters, "
         f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
+        + (f"; variant: {variant}" if variant else "")
     )
     every = max(1, cfg.epochs // 10)
-    start = time.perf_counter()
-    for record in train(translator, pairs, cfg):
+    for record in train(translator, pairs, cfg, holdout=holdout or None):
         if record.epoch % every == 0 or record.epoch == cfg.epochs:
-            print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}")
-    results = translator.exact_match(pairs)
-    exact = sum(ok for *_, ok in results) / len(results)
-    translator.summary["exact_match"] = exact
-    seconds = time.perf_counter() - start
+            held_out = (
+                ""
+                if record.holdout_loss is None
+                else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
+            )
+            print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
+    trained = translator.evaluate(pairs)
+    translator.summary["exact_match"] = trained.exact_match
+    line = f"done: {_scores(trained)}"
+    if holdout:
+        held_out = translator.evaluate(holdout)
+        translator.summary.update(holdout_exact_match=held_out.exact_match, holdout_rows=held)
+        line += f"; held out: {_scores(held_out)}"
     try:
         save_checkpoint(translator, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
-    print(
-        f"done: loss {record.loss:.4f}, exact match {exact:.1%} ({sum(ok for *_, ok in results)}/{len(results)}), "
-        f"{seconds:.1f} s; saved {visible(str(args.out))}"
-    )
+    print(f"{line}, {translator.summary['seconds']:.1f} s")
+    print(f"saved {visible(str(args.out))}")
 
 
 def _translate(args: argparse.Namespace) -> None:
