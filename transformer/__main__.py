@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
 
     tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
     tc.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
-    tc.add_argument("source", metavar="SOURCE")
+    tc.add_argument("source", metavar="SOURCE", help="the source sentence")
     tc.add_argument("--target", help="the reference translation (default: the model's own greedy output)")
     tc.add_argument("--pad-source", type=_count, default=0, metavar="N", help="padding positions after the source")
     tc.add_argument("--pad-target", type=_count, default=0, metavar="N", help="padding positions after the target")
