@@ -1,5 +1,7 @@
 """Inside the model: one sentence pair through the whole forward pass, block by block, from ids to loss."""
 
+from collections import Counter
+
 import pandas as pd
 import streamlit as st
 
@@ -41,7 +43,8 @@ except TransformerError as exc:
     st.stop()
 warn_unknown(trace.unknown, L)
 steps, blocks = trace.steps, trace.blocks
-enc, dec, out = (trace.steps[0], trace.find("dec_inputs", "decoder"), trace.step("dec_outputs", "criterion"))
+enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
+out = trace.step("dec_outputs", "criterion")
 st.code(
     f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
     f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
@@ -53,12 +56,12 @@ st.code(
 
 side_names = {"encoder": t("inside.encoder", L), "decoder": t("inside.decoder", L)}
 labels = [t(f"inside.block_{b.kind}", L) for b in blocks]
-seen: dict[tuple[str, str], int] = {}
+repeats = Counter((b.side, label) for b, label in zip(blocks, labels))  # e.g. two Add & Norm per encoder layer
+seen: Counter = Counter()
 block_names = []
 for b, label in zip(blocks, labels):
-    seen[(b.side, label)] = seen.get((b.side, label), 0) + 1
-    repeats = sum(1 for other, lab in zip(blocks, labels) if other.side == b.side and lab == label)
-    number = f" {seen[(b.side, label)]}" if repeats > 1 else ""
+    seen[(b.side, label)] += 1
+    number = f" {seen[(b.side, label)]}" if repeats[(b.side, label)] > 1 else ""
     block_names.append(f"{side_names[b.side]} · {label}{number}")
 
 keep_in_range("inside_step", 1, len(steps), 1)

@@ -114,6 +114,7 @@ class Step:
 
     @property
     def shape(self) -> tuple[int, ...]:
+        """The tensor's shape."""
         return tuple(self.tensor.shape)
 
     def shape_text(self) -> str:
@@ -364,7 +365,8 @@ class Trace:
 
     @property
     def loss(self) -> float:
-        return float(self.steps[-1].tensor)
+        """The loss of the pair: the mean cross-entropy over its non-padding target positions."""
+        return float(self.step("loss", "criterion").tensor)
 
     def axis_tokens(self, step: Step) -> list[list[str] | None]:
         """For every axis of step: the tokens along it (sequence axes), or None (batch, heads, dimensions)."""
@@ -539,9 +541,7 @@ def attention_cell(trace: Trace, where: str, head: int, query: int, key: int) ->
 
 
 def _number(value, decimals: int) -> str:
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
+    if isinstance(value, (bool, int)):
         return str(value)
     if math.isinf(value):
         return "-inf" if value < 0 else "inf"
