@@ -375,11 +375,12 @@ def test_cli_trace_without_a_target_uses_the_greedy_output(seed_model, capsys):
         (["--pad-source", "-1"], "expected a whole number of at least 0"),
         (["--pad-target", "200"], "this model reads at most 128"),
         (["--model", "{missing}"], "cannot read"),
+        (["--json", "{missing_dir}"], "cannot write"),
     ],
-    ids=["negative-padding", "too-much-padding", "missing-model"],
+    ids=["negative-padding", "too-much-padding", "missing-model", "unwritable-json"],
 )
 def test_cli_trace_bad_input_is_one_line_and_exit_2(seed_model, tmp_path, capsys, args, message):
-    args = [a.format(missing=tmp_path / "nope.safetensors") for a in args]
+    args = [a.format(missing=tmp_path / "nope.safetensors", missing_dir=tmp_path / "no" / "t.json") for a in args]
     model = [] if "--model" in args else ["--model", str(seed_model)]
     try:
         code = main(["trace", *model, *args, PAIR[0]])
