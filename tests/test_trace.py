@@ -438,5 +438,9 @@ def test_step_figures_label_tokens_cap_wide_matrices_and_draw_minus_infinity():
     mask = trace.step("attn_mask", "encoder.layers[0].enc_self_attn")
     fig = step_figure(mask.tensor, mask.axes, trace.axis_tokens(mask))
     assert np.array(fig.data[0].z)[:, -1].tolist() == [1] * len(trace.src_tokens)  # True = blocked
+    odd = ["<b>", "a&b", "P"]  # tokens are escaped exactly once, in masks and in real-valued steps alike
+    for values in (torch.eye(3, dtype=torch.bool)[None], torch.eye(3)[None]):
+        fig = step_figure(values, ("batch", "len_q", "len_k"), [None, odd, odd])
+        assert list(fig.layout.yaxis.ticktext) == ["&lt;b&gt;", "a&amp;b", "P"]
     bars = softmax_row_figure([0.25, 0.75, 0.0], ["a", "<b>", "P"], 1, [False, False, True])
     assert bars.data[0].marker.color[1] == "#d62728" and list(bars.layout.xaxis.ticktext)[1] == "&lt;b&gt;"

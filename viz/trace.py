@@ -13,6 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from transformer.data import PAD
+
 from .common import (
     ATTN_COLORS,
     BLOCKED_COLOR,
@@ -242,7 +244,6 @@ def step_figure(
     head_label: str = "head",
     blocked_label: str = "blocked",
     allowed_label: str = "allowed",
-    pad_label: str = "padding",
     cap_note: str = "{shown} of {total} columns shown",
     clickable: bool = False,
     highlight: tuple[int, int] | None = None,
@@ -259,23 +260,26 @@ def step_figure(
     if shown_head is not None:
         title = f"{title} · {head_label} {shown_head + 1}" if title else f"{head_label} {shown_head + 1}"
     n_rows, n_cols = m.shape
-    if row_tokens:
-        rows = token_labels(row_tokens, n_rows, "row tokens", "rows")
-    else:
-        rows = [str(i) for i in range(n_rows)] if n_rows > 1 else [""]
+    rows = list(row_tokens) if row_tokens else [str(i) for i in range(n_rows)]
+    if n_rows == 1 and not row_tokens:
+        rows = [""]  # a single row (ids, targets, per-token cross-entropy) needs no label
     if col_tokens:
-        cols = token_labels(col_tokens, n_cols, "column tokens", "columns")
+        cols = list(col_tokens)
     elif col_axis == "tgt_vocab" and vocab is not None:
-        cols = token_labels(vocab, n_cols, "vocab", "columns")
+        cols = list(vocab)
     elif group:
         cols = [f"{j // group + 1}·{j % group}" for j in range(n_cols)]
     else:
         cols = [str(j) for j in range(n_cols)]
-    if m.dtype == bool:
+    if m.dtype == bool:  # mask_figure escapes the tokens itself
         return mask_figure(
             m, rows, cols, title=title, blocked_label=blocked_label, allowed_label=allowed_label,
             row_label=row_axis, col_label=col_axis,
         )  # fmt: skip
+    pads = [i for i, tok in enumerate(row_tokens or []) if tok == PAD]
+    pad_cols = [j for j, tok in enumerate(col_tokens or []) if tok == PAD] if n_cols <= MAX_COLUMNS else []
+    rows = token_labels(rows, n_rows, "row tokens", "rows")
+    cols = token_labels(cols, n_cols, "column tokens", "columns")
     integers = m.dtype.kind in "iu"
     m = m.astype(float)
     total = n_cols
@@ -294,8 +298,6 @@ def step_figure(
             for j in range(group, len(cols), group)
         ]
         fig.update_layout(shapes=lines)
-    pads = [i for i, tok in enumerate(row_tokens or []) if tok == "P"]
-    pad_cols = [j for j, tok in enumerate(col_tokens or []) if tok == "P"] if n_cols <= MAX_COLUMNS else []
     if pads or pad_cols:
         mark_padding(fig, fig.data[0], pads, pad_cols, *m.shape)
     if clickable:  # one invisible marker per cell takes the hover and the click (a heatmap cannot be selected)
