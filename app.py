@@ -16,6 +16,7 @@ pages = [
     st.Page("pages/train.py", title=t("nav.train", L), icon="🏋️"),
     st.Page("pages/positional_encoding.py", title=t("nav.pe", L), icon="〰️"),
     st.Page("pages/masks.py", title=t("nav.masks", L), icon="🎭"),
+    st.Page("pages/inside.py", title=t("nav.inside", L), icon="🧩"),
     st.Page("pages/attention.py", title=t("nav.attention", L), icon="🔦"),
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
 ]

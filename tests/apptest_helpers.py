@@ -26,6 +26,7 @@ PAGES = [
     "pages/train.py",
     "pages/positional_encoding.py",
     "pages/masks.py",
+    "pages/inside.py",
     "pages/attention.py",
     "pages/decoding.py",
 ]

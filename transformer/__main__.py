@@ -1,4 +1,4 @@
-"""Command line: `python -m transformer train …` and `python -m transformer translate …`.
+"""Command line: `python -m transformer train …`, `… translate …` and `… trace …`.
 
 Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
 quote them) is printed with control and escape characters made visible (transformer.text.visible).
@@ -7,6 +7,7 @@ quote them) is printed with control and escape characters made visible (transfor
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
 from .text import visible
+from .trace import format_values, json_values, trace_sentence
 from .train import holdout_split, train
 from .translator import Evaluation, Translator
 
@@ -68,7 +70,22 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
     tr.add_argument("--steps", action="store_true", help="also print every greedy step with its top-3 tokens")
     tr.add_argument("sentences", nargs="+", metavar="SENTENCE")
+
+    tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
+    tc.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
+    tc.add_argument("source", metavar="SOURCE", help="the source sentence")
+    tc.add_argument("--target", help="the reference translation (default: the model's own greedy output)")
+    tc.add_argument("--pad-source", type=_count, default=0, metavar="N", help="padding positions after the source")
+    tc.add_argument("--pad-target", type=_count, default=0, metavar="N", help="padding positions after the target")
+    tc.add_argument("--json", type=Path, metavar="FILE", help="also write every step with its full values as JSON")
     return parser
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 0, for argparse."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return int(text)
 
 
 def _read_pairs(path: Path, tokenizer: str) -> list[tuple[str, str]]:
@@ -183,11 +200,52 @@ def _translate(args: argparse.Namespace) -> None:
             print(f"  stopped: {reason}")
 
 
+SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed
+
+
+def _trace(args: argparse.Namespace) -> None:
+    translator = load_checkpoint(args.model)
+    trace = trace_sentence(translator, args.source, args.target, args.pad_source, args.pad_target)
+    if trace.unknown:
+        unk = translator.src_vocab.itos[translator.src_vocab.unk_id]
+        print(f"(unknown words read as {unk}: {visible(' '.join(trace.unknown))})", file=sys.stderr)
+    print(f"enc_inputs:  {visible(' '.join(trace.src_tokens))}")
+    print(f"dec_inputs:  {visible(' '.join(trace.dec_tokens))}")
+    print(f"dec_outputs: {visible(' '.join(trace.tgt_tokens))}")
+    if trace.teacher == "greedy":
+        print("(no --target: teacher forcing on the model's own greedy output)")
+    for step in trace.steps:
+        print(f"\n[{step.index + 1}] {step.name}  ({step.where})  {step.shape_text()}")
+        if step.code:
+            print(f"    {step.code}")
+        if step.tensor.numel() <= SHOW_VALUES:
+            print(format_values(step.tensor))
+    print(f"\nloss = {trace.loss:.4f}")
+    if args.json:
+        steps = [
+            {
+                "name": s.name,
+                "where": s.where,
+                "shape": list(s.shape),
+                "axes": list(s.axes),
+                "code": s.code,
+                "values": json_values(s.tensor),
+            }
+            for s in trace.steps
+        ]
+        tokens = {"src_tokens": trace.src_tokens, "dec_tokens": trace.dec_tokens, "tgt_tokens": trace.tgt_tokens}
+        try:
+            args.json.write_text(json.dumps({**tokens, "steps": steps}, ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise TransformerError(f"cannot write {args.json}: {exc.strerror or exc}.") from None
+        print(f"wrote {len(steps)} steps to {visible(str(args.json))}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; bad input gives one line on stderr and exit status 2."""
     args = _parser().parse_args(argv)
     try:
-        (_train if args.command == "train" else _translate)(args)
+        {"train": _train, "translate": _translate, "trace": _trace}[args.command](args)
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)
         return 2

@@ -21,15 +21,23 @@ TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
 
 # the navigation titles, in the order app.py lists the pages (ui/i18n.py nav.*)
 NAV = {
-    "en": ["Data", "Train", "Positional encoding", "Masks", "Attention", "Decoding"],
-    "zh": ["数据", "训练", "位置编码", "掩码", "注意力", "解码"],
+    "en": ["Data", "Train", "Positional encoding", "Masks", "Inside the model", "Attention", "Decoding"],
+    "zh": ["数据", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码"],
 }
 # each page's st.title (ui/i18n.py *.title), in the same order
 TITLES = {
-    "en": ["Sentence pairs", "Train", "Positional encoding", "Masks", "Attention", "Greedy decoding, step by step"],
-    "zh": ["句子对", "训练", "位置编码", "掩码", "注意力", "贪心解码，一步一步"],
+    "en": [
+        "Sentence pairs",
+        "Train",
+        "Positional encoding",
+        "Masks",
+        "Inside the model",
+        "Attention",
+        "Greedy decoding, step by step",
+    ],
+    "zh": ["句子对", "训练", "位置编码", "掩码", "模型内部", "注意力", "贪心解码，一步一步"],
 }
-PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "attention", "decoding"]
+PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "inside", "attention", "decoding"]
 
 
 def settled(page: Page, timeout: int = TIMEOUT) -> None:

@@ -89,7 +89,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     screenshot(page, "journey-train-after-training")
 
     # --- Attention: another layer, then another head, and the heatmap changes each time
-    go_to(page, 4)
+    go_to(page, 5)
     # the sidebar is drawn before the page runs, so it shows the trained model from this run on (see
     # test_e2e_robustness.py::test_the_sidebar_describes_the_new_model_as_soon_as_training_ends)
     expect(sidebar(page)).to_contain_text("From: trained here")
@@ -109,7 +109,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     _docs_screenshot(page, "attention", page.get_by_test_id("stRadio").filter(has_text="from the dataset"))
 
     # --- Decoding: step with Next ▶ to the end and read the translation
-    go_to(page, 5)
+    go_to(page, 6)
     translation = _decode_to_the_end(page)
     assert translation == "I love you ."
     no_exception(page)
@@ -134,7 +134,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     expect(sidebar(page)).to_contain_text("From: uploaded")
     assert sidebar_value(page, "Parameters:") == params
     assert sidebar_value(page, "Epochs trained:") == "60"
-    go_to(page, 5)
+    go_to(page, 6)
     assert _decode_to_the_end(page) == translation
 
     # --- A garbage checkpoint is refused and the uploaded model stays
@@ -147,7 +147,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     no_exception(page)
     expect(sidebar(page)).to_contain_text("From: uploaded")
     assert sidebar_value(page, "Parameters:") == params
-    go_to(page, 5)
+    go_to(page, 6)
     assert _decode_to_the_end(page) == translation
 
     # --- Back on the Data page after all that, the pair typed into the editor is still there

@@ -56,7 +56,7 @@ def test_two_sessions_train_different_models_at_the_same_time(new_page):
 
     # each session keeps its own model: the next page's sidebar describes the model that session trained
     for page in (first, second):
-        go_to(page, 4)
+        go_to(page, 5)
         expect(sidebar(page)).to_contain_text("From: trained here")
         assert sidebar_value(page, "Parameters:") == sizes[page]
         assert sidebar_value(page, "Epochs trained:") == "60"
@@ -82,7 +82,7 @@ def test_stop_in_mid_training_keeps_the_partly_trained_model(page):
     assert max(len(trace["x"]) for trace in curve) == epochs  # the loss curve ends where training stopped
     screenshot(page, "robust-train-stopped")
 
-    go_to(page, 5)
+    go_to(page, 6)
     expect(sidebar(page)).to_contain_text("From: trained here")
     assert sidebar_value(page, "Epochs trained:") == str(epochs)
     no_exception(page)
@@ -119,7 +119,7 @@ def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
 
 
 def test_a_very_long_typed_sentence_on_the_decoding_page(page):
-    go_to(page, 5)
+    go_to(page, 6)
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()
@@ -156,7 +156,7 @@ def test_a_very_long_typed_sentence_on_the_decoding_page(page):
 
 
 def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
-    go_to(page, 5)
+    go_to(page, 6)
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()

@@ -1,0 +1,383 @@
+"""Inside the model: one sentence pair through the whole forward pass, block by block, from ids to loss."""
+
+from collections import Counter
+
+import pandas as pd
+import streamlit as st
+
+from transformer.errors import TransformerError
+from transformer.text import markdown
+from transformer.trace import trace_sentence
+from ui.i18n import STRINGS, error_text, t
+from ui.state import current, page_setup
+from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
+from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
+
+L = page_setup()
+ss = st.session_state
+model = current()
+translator = model.translator
+cfg = translator.config
+
+st.title(t("inside.title", L))
+st.markdown(t("inside.intro", L))
+
+c1, c2 = st.columns([3, 2], gap="large")
+with c1:
+    source, target = sentence_picker(L, "inside")
+with c2:
+    keep_in_range("inside_src_pad", 0, 4, 1)
+    src_pad = st.slider(t("inside.src_pad", L), 0, 4, key="inside_src_pad", help=t("inside.pad_help", L))
+    keep_in_range("inside_tgt_pad", 0, 4, 1)
+    tgt_pad = st.slider(t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", help=t("inside.pad_help", L))
+if target is None:
+    st.caption(t("inside.greedy_target", L))
+
+try:
+    trace = model_cached(
+        ("trace", source, target, src_pad, tgt_pad),
+        lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
+    )
+except TransformerError as exc:
+    st.error(error_text(exc, L))
+    st.stop()
+warn_unknown(trace.unknown, L)
+steps, blocks = trace.steps, trace.blocks
+enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
+out = trace.step("dec_outputs", "criterion")
+st.code(
+    f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
+    f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
+    f"dec_outputs = {out.tensor.tolist()}   # {' '.join(trace.tgt_tokens)}",
+    language="python",
+)
+
+# ---------------------------------------------------------------- the walk: diagram, block list, step slider
+
+side_names = {"encoder": t("inside.encoder", L), "decoder": t("inside.decoder", L)}
+labels = [t(f"inside.block_{b.kind}", L) for b in blocks]
+repeats = Counter((b.side, label) for b, label in zip(blocks, labels))  # e.g. two Add & Norm per encoder layer
+seen: Counter = Counter()
+block_names = []
+for b, label in zip(blocks, labels):
+    seen[(b.side, label)] += 1
+    number = f" {seen[(b.side, label)]}" if repeats[(b.side, label)] > 1 else ""
+    block_names.append(f"{side_names[b.side]} · {label}{number}")
+
+keep_in_range("inside_step", 1, len(steps), 1)
+step = steps[ss.inside_step - 1]
+if step.layer is not None:
+    ss.inside_layer = step.layer
+
+
+def _go(index: int) -> None:
+    ss.inside_step = min(max(index, 0), len(steps) - 1) + 1
+
+
+def _choose_block() -> None:
+    _go(trace.block_step(ss.inside_block, ss.get("inside_layer", 0)))
+
+
+def _choose_layer() -> None:
+    here = steps[ss.inside_step - 1]
+    run = blocks[here.block].steps.get(here.layer, [here.index])
+    if blocks[here.block].in_layer:
+        _go(trace.block_step(here.block, ss.inside_layer, run.index(here.index)))
+
+
+def _choose_substep() -> None:
+    here = steps[ss.inside_step - 1]
+    _go(trace.block_step(here.block, here.layer, ss.inside_substep))
+
+
+def _clicked(key: str) -> None:
+    points = ss[key].selection.points if key in ss else []
+    if points:
+        _go(trace.block_step(blocks[points[0]["point_index"]].index, ss.get("inside_layer", 0)))
+
+
+st.header(t("inside.walk", L))
+st.markdown(t("inside.walk_intro", L))
+left, right = st.columns([3, 2], gap="large")
+with right:
+    ss.inside_block = step.block
+    keep_option("inside_block", list(range(len(blocks))))
+    st.selectbox(
+        t("inside.block", L),
+        list(range(len(blocks))),
+        key="inside_block",
+        format_func=lambda i: block_names[i],
+        on_change=_choose_block,
+    )
+    keep_option("inside_layer", list(range(cfg.n_layers)))
+    st.selectbox(
+        t("inside.layer", L),
+        list(range(cfg.n_layers)),
+        key="inside_layer",
+        format_func=lambda i: f"{i + 1}",
+        on_change=_choose_layer,
+        help=t("inside.layer_help", L),
+    )
+    run = blocks[step.block].steps[step.layer]
+    ss.inside_substep = run.index(step.index)
+    keep_option("inside_substep", list(range(len(run))))
+    st.radio(
+        t("inside.block_steps", L),
+        list(range(len(run))),
+        key="inside_substep",
+        format_func=lambda i: steps[run[i]].name,
+        on_change=_choose_substep,
+        horizontal=True,
+    )
+    b1, b2 = st.columns(2)
+    b1.button(
+        t("inside.prev", L),
+        key="prev_inside",
+        on_click=_go,
+        args=(step.index - 1,),
+        disabled=step.index == 0,
+        width="stretch",
+    )
+    b2.button(
+        t("inside.next", L),
+        key="next_inside",
+        on_click=_go,
+        args=(step.index + 1,),
+        disabled=step.index == len(steps) - 1,
+        width="stretch",
+    )
+    st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
+with left:
+    diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
+    st.plotly_chart(
+        architecture_figure(
+            blocks,
+            labels,
+            [b.sizes for b in blocks],
+            selected=step.block,
+            n_layers=cfg.n_layers,
+            layer=ss.inside_layer,
+            encoder_label=t("inside.encoder", L),
+            decoder_label=t("inside.decoder", L),
+            layers_label=t("inside.n_layers", L),
+            layer_label=t("inside.layer_n", L),
+        ),
+        key=diagram_key,
+        on_select=lambda: _clicked(diagram_key),
+        selection_mode="points",
+        config={"displayModeBar": False},
+    )
+    st.caption(t("inside.click_block", L))
+
+# ---------------------------------------------------------------- the selected step
+
+st.subheader(t("inside.step_title", L, i=step.index + 1, n=len(steps), name=step.name, where=step.where))
+st.markdown(t("inside.shape", L, shape=list(step.shape), axes=", ".join(step.axes)))
+if step.code:
+    st.code(step.code, language="python")
+st.markdown(t(f"inside.explain_{step.kind}", L))
+if f"inside.seed_{step.kind}" in STRINGS:
+    st.info(t(f"inside.seed_{step.kind}", L))
+
+figure_labels = dict(
+    value_label=t("inside.value", L),
+    head_label=t("inside.head", L),
+    blocked_label=t("inside.blocked", L),
+    allowed_label=t("inside.allowed", L),
+    cap_note=t("inside.cap_note", L),
+    vocab=translator.tgt_vocab.itos,
+)
+if shows_one_head(step.shape, step.axes):
+    keep_option("inside_head", list(range(cfg.n_heads)))
+    st.selectbox(t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}")
+head = ss.get("inside_head", 0)
+
+
+def show_step(s, key: str, title: str = "") -> None:
+    """One step's tensor as a heatmap (the loss, a single number, as a metric)."""
+    if not s.axes:
+        st.metric(s.name, f"{float(s.tensor):.4f}")
+        return
+    st.plotly_chart(step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels), key=key)
+
+
+inputs = trace.inputs_of(step.index)
+if inputs:
+    columns = st.columns(len(inputs) + 1, gap="medium")
+    for i, (col, s) in enumerate(zip(columns, [*inputs, step])):
+        with col:
+            went = t("inside.went_in", L) if s is not step else t("inside.came_out", L)
+            st.markdown(f"**{went}:** `{s.name}` · {list(s.shape)}")
+            show_step(s, f"inside_fig_{i}", s.name)
+            if step.kind == "layer_norm":
+                stats = trace.row_stats(s.index)
+                st.dataframe(
+                    pd.DataFrame(
+                        {
+                            t("inside.token", L): trace.axis_tokens(s)[1],
+                            t("inside.mean", L): [m for m, _ in stats],
+                            t("inside.std", L): [sd for _, sd in stats],
+                        }
+                    ),
+                    hide_index=True,
+                    key=f"stats_inside_{i}",
+                )
+else:
+    show_step(step, "fig_inside_step", step.name)
+computed_by("transformer.trace.trace_sentence → Transformer(enc_inputs, dec_inputs, rec=…)", L)
+
+# ---------------------------------------------------------------- the arithmetic of one attention cell
+
+st.header(t("inside.cell", L))
+st.markdown(t("inside.cell_intro", L))
+modules = trace.attention_modules()
+if step.where in modules and ss.get("inside_cell_for") != step.index:  # follow the walk into an attention block
+    ss.inside_cell_for, ss.inside_attention, ss.inside_cell_head = step.index, step.where, head
+kinds = {"enc_self_attn": "self_attention", "dec_self_attn": "masked_attention", "dec_enc_attn": "cross_attention"}
+
+
+def _module_name(where: str) -> str:
+    s = trace.step("attn", where)
+    return f"{t('inside.block_' + kinds[where.rsplit('.', 1)[-1]], L)} · {t('inside.layer', L)} {s.layer + 1}"
+
+
+c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
+keep_option("inside_attention", modules)
+where = c1.selectbox(t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
+attn_step = trace.step("attn", where)
+q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
+keep_option("inside_cell_head", list(range(cfg.n_heads)))
+head = c2.selectbox(
+    t("inside.head", L), list(range(cfg.n_heads)), key="inside_cell_head", format_func=lambda h: f"{h + 1}"
+)
+keep_option("inside_query", list(range(len(q_tokens))))
+query = c3.selectbox(
+    t("inside.query", L), list(range(len(q_tokens))), key="inside_query", format_func=lambda i: f"{i}: {q_tokens[i]}"
+)
+keep_option("inside_key", list(range(len(k_tokens))))
+key = c4.selectbox(
+    t("inside.key", L), list(range(len(k_tokens))), key="inside_key", format_func=lambda j: f"{j}: {k_tokens[j]}"
+)
+cell = trace.attention_cell(where, head, query, key)
+
+
+def _cell_clicked(chart_key: str) -> None:
+    points = ss[chart_key].selection.points if chart_key in ss else []
+    if points:
+        ss.inside_query, ss.inside_key = int(points[0]["y"]), int(points[0]["x"])
+
+
+c1, c2 = st.columns([2, 3], gap="large")
+with c1:
+    map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
+    st.plotly_chart(
+        step_figure(
+            attn_step.tensor,
+            attn_step.axes,
+            trace.axis_tokens(attn_step),
+            head,
+            title="attn",
+            clickable=True,
+            highlight=(query, key),
+            **figure_labels,
+        ),
+        key=map_key,
+        on_select=lambda: _cell_clicked(map_key),
+        selection_mode="points",
+        config={"displayModeBar": False},
+    )
+    st.caption(t("inside.click_cell", L))
+with c2:
+    st.markdown(
+        t("inside.cell_pick", L, q=markdown(q_tokens[query]), i=query, k=markdown(k_tokens[key]), j=key, h=head + 1)
+    )
+    st.markdown(t("inside.cell_step1", L))
+    st.dataframe(
+        pd.DataFrame({"i": range(len(cell.q)), "q_i": cell.q, "k_i": cell.k, "q_i·k_i": cell.products}),
+        hide_index=True,
+        key="qk_inside",
+    )
+    st.latex(rf"q \cdot k = \sum_i q_i k_i = {cell.dot:.4f}")
+    st.markdown(t("inside.cell_step2", L) if cfg.scale else t("inside.cell_step2_unscaled", L))
+    root = rf"\sqrt{{{len(cell.q)}}}" if cfg.scale else "1"
+    st.latex(rf"s = \frac{{q \cdot k}}{{{root}}} = \frac{{{cell.dot:.4f}}}{{{cell.divisor:.4f}}} = {cell.score:.4f}")
+    if not cell.has_mask:
+        st.markdown(t("inside.cell_no_mask", L))
+    elif cell.blocked:
+        st.markdown(t("inside.cell_blocked", L))
+    else:
+        st.markdown(t("inside.cell_allowed", L))
+
+st.markdown(t("inside.cell_step4", L))
+c1, c2 = st.columns([3, 2], gap="large")
+exp_label = f"e^(s−{cell.shift:.4f})" if cell.shift else "e^s"
+with c1:
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "j": range(len(cell.row)),
+                t("inside.key", L): k_tokens,
+                "s_j": cell.row,
+                exp_label: cell.exps,
+                t("inside.weight", L): cell.weights,
+            }
+        ).style.apply(lambda r: ["background-color: #ffd6d6" if r.name == key else "" for _ in r], axis=1),
+        hide_index=True,
+        key="softmax_inside",
+    )
+    shift = f" - {cell.shift:.4f}" if cell.shift else ""  # only for scores too large for e^s
+    st.latex(
+        rf"\mathrm{{attn}}_{{{query},{key}}} = \frac{{e^{{s_{{{key}}}{shift}}}}}{{\sum_j e^{{s_j{shift}}}}} = "
+        rf"\frac{{{cell.exps[key]:.4f}}}{{{cell.total:.4f}}} = {cell.weight:.4f}"
+    )
+with c2:
+    st.plotly_chart(
+        softmax_row_figure(
+            cell.weights,
+            k_tokens,
+            key,
+            [v == float("-inf") for v in cell.row],
+            weight_label=t("inside.weight", L),
+            key_label=t("inside.key", L),
+            blocked_label=t("inside.blocked", L),
+        ),
+        key="softmax_row_inside",
+    )
+
+st.markdown(t("inside.cell_step5", L, i=query))
+d_v = len(cell.context)
+table = {"j": [str(j) for j in range(len(cell.values))] + ["Σ"], t("inside.key", L): [*k_tokens, ""]}
+table[t("inside.weight", L)] = [*cell.weights, sum(cell.weights)]
+for i in range(d_v):
+    table[f"v_j[{i}]"] = [row[i] for row in cell.values] + [None]
+for i in range(d_v):
+    table[f"w_j·v_j[{i}]"] = [row[i] for row in cell.weighted] + [sum(row[i] for row in cell.weighted)]
+st.dataframe(pd.DataFrame(table), hide_index=True, key="weighted_inside")
+st.markdown(t("inside.cell_context", L, values=", ".join(f"{v:.4f}" for v in cell.context)))
+computed_by("transformer.trace.attention_cell", L)
+
+# ---------------------------------------------------------------- the loss of the sentence
+
+st.header(t("inside.loss", L))
+st.markdown(t("inside.loss_intro", L))
+rows = trace.loss_rows()
+st.dataframe(
+    pd.DataFrame(
+        {
+            t("inside.position", L): [r.position for r in rows],
+            "dec_inputs": [r.dec_input for r in rows],
+            "dec_outputs": [r.target for r in rows],
+            "p": [r.p for r in rows],
+            "−log p": [None if r.padded else r.nll for r in rows],
+            t("inside.counted", L): [t("inside.padding_excluded", L) if r.padded else "✓" for r in rows],
+        }
+    ),
+    hide_index=True,
+    key="loss_inside",
+)
+counted = [r for r in rows if not r.padded]
+st.latex(
+    rf"\mathrm{{loss}} = \frac{{1}}{{{len(counted)}}}\sum -\log p = "
+    rf"\frac{{{sum(r.nll for r in counted):.4f}}}{{{len(counted)}}} = {trace.loss:.4f}"
+)
+computed_by("transformer.trace.Trace.loss_rows (nn.CrossEntropyLoss(ignore_index=0))", L)
