@@ -7,11 +7,11 @@ import time
 
 from playwright.sync_api import expect, sync_playwright
 
-from tests.e2e.helpers import NAV, choose, go_to, heatmap_z, heatmap_z_change, settled
+from tests.e2e.helpers import choose, go_to, heatmap_z, heatmap_z_change, settled
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
 VIEWPORT = {"width": 1280, "height": 900}
-ATTENTION, DATA = NAV["en"].index("Attention"), NAV["en"].index("Data")
+ATTENTION, DATA = "attention", "data"
 
 
 def _open(browser, url: str):

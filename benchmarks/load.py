@@ -99,7 +99,7 @@ def _train_and_wait(pages) -> tuple[float, list[float]]:
     return time.perf_counter() - start, reported
 
 
-def _switch_times(page, until, pages=(0, 4)) -> list[float]:
+def _switch_times(page, until, pages=("data", "attention")) -> list[float]:
     """Page switches (Data ↔ Attention) until until() is true; seconds from the click until the page is drawn."""
     times, i = [], 0
     while not until():
@@ -119,7 +119,7 @@ def app_under_load(repeats: int) -> dict:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         learners = [_learner(browser, server.url) for _ in range(6)]
         for page in learners[:4]:
-            go_to(page, 1)
+            go_to(page, "train")
 
         for label, busy in (("idle", False), ("one_core_busy", True)):
             walls, reported = [], []
@@ -143,7 +143,7 @@ def app_under_load(repeats: int) -> dict:
         for page in learners[:4]:
             page.get_by_role("button", name="Train", exact=True).click()
         busy_text = sidebar(learners[4]).get_by_text(re.compile(r"^On this server: [1-9]"))
-        go_to(learners[4], 2)
+        go_to(learners[4], "positional_encoding")
         busy_text.wait_for(timeout=30_000)
         switches = _switch_times(learners[4], lambda: busy_text.count() == 0)
         switches = [t for t in switches if t == t]

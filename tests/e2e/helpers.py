@@ -65,8 +65,9 @@ def no_exception(page: Page) -> None:
     expect(page.get_by_test_id("stException")).to_have_count(0, timeout=2_000)
 
 
-def go_to(page: Page, index: int, lang: str = "en") -> None:
-    """Click the index-th page in the sidebar navigation and wait for its title."""
+def go_to(page: Page, slug: str, lang: str = "en") -> None:
+    """Click a page in the sidebar navigation (by its slug in PAGE_SLUGS, e.g. "attention") and wait for its title."""
+    index = PAGE_SLUGS.index(slug)
     link = (
         sidebar(page)
         .get_by_test_id("stSidebarNavLink")

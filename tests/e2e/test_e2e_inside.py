@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import NAV, expect, go_to, no_exception, screenshot, settled
+from tests.e2e.helpers import expect, go_to, no_exception, screenshot, settled
 
 pytestmark = pytest.mark.e2e
-INSIDE = NAV["en"].index("Inside the model")
+INSIDE = "inside"
 
 # where the browser drew point i of a chart's trace t (-1: the last trace), relative to the chart's corner
 _POINT_PX = """(el, [i, t]) => {

@@ -47,7 +47,7 @@ def test_every_page_in_english_and_chinese_without_an_exception(page):
         for link, title in zip(links.all(), NAV[lang]):
             expect(link).to_contain_text(title)
         for index, slug in enumerate(PAGE_SLUGS):
-            go_to(page, index, lang)
+            go_to(page, slug, lang)
             no_exception(page)
             expect(page.locator('.js-plotly-plot, [data-testid="stDataFrame"]').first).to_be_visible()
             screenshot(page, f"{lang}-{index + 1}-{slug}")
@@ -67,7 +67,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     assert table[-1] == "我爱猫\tI love cats !"
 
     # --- Train: the default settings (60 epochs, a few seconds), progress to the end, the results table
-    go_to(page, 1)
+    go_to(page, "train")
     expect(page.get_by_test_id("stMarkdownContainer").filter(has_text=f" · {rows + 1} pairs · ")).to_be_visible()
     page.get_by_role("button", name="Train", exact=True).click()
     done = alert(page, "Success", re.compile(r"Trained 60 epochs in [\d.]+ s\."))
@@ -89,7 +89,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     screenshot(page, "journey-train-after-training")
 
     # --- Attention: another layer, then another head, and the heatmap changes each time
-    go_to(page, 5)
+    go_to(page, "attention")
     # the sidebar is drawn before the page runs, so it shows the trained model from this run on (see
     # test_e2e_robustness.py::test_the_sidebar_describes_the_new_model_as_soon_as_training_ends)
     expect(sidebar(page)).to_contain_text("From: trained here")
@@ -109,7 +109,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     _docs_screenshot(page, "attention", page.get_by_test_id("stRadio").filter(has_text="from the dataset"))
 
     # --- Decoding: step with Next ▶ to the end and read the translation
-    go_to(page, 6)
+    go_to(page, "decoding")
     translation = _decode_to_the_end(page)
     assert translation == "I love you ."
     no_exception(page)
@@ -117,7 +117,7 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     _docs_screenshot(page, "decoding", bottom=alert(page, "Success", "Translation:"))
 
     # --- Save the model, load it back: same translation, sidebar says "uploaded"
-    go_to(page, 1)
+    go_to(page, "train")
     expect(alert(page, "Success", "Trained 60 epochs")).to_be_visible()  # the results stay on the page
     params_line = page.get_by_test_id("stMarkdownContainer").filter(has_text=f" · {rows + 1} pairs · ")
     _docs_screenshot(page, "train", params_line)
@@ -134,24 +134,24 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     expect(sidebar(page)).to_contain_text("From: uploaded")
     assert sidebar_value(page, "Parameters:") == params
     assert sidebar_value(page, "Epochs trained:") == "60"
-    go_to(page, 6)
+    go_to(page, "decoding")
     assert _decode_to_the_end(page) == translation
 
     # --- A garbage checkpoint is refused and the uploaded model stays
     garbage = tmp_path / "garbage.safetensors"
     garbage.write_bytes(b"\x80\x04\x95 this is a pickle, not a checkpoint " * 40)
-    go_to(page, 1)
+    go_to(page, "train")
     _upload(page, "Load a checkpoint", garbage)
     expect(alert(page, "Error", "garbage.safetensors was not loaded")).to_be_visible()
     expect(alert(page, "Error", "The current model is unchanged.")).to_be_visible()
     no_exception(page)
     expect(sidebar(page)).to_contain_text("From: uploaded")
     assert sidebar_value(page, "Parameters:") == params
-    go_to(page, 6)
+    go_to(page, "decoding")
     assert _decode_to_the_end(page) == translation
 
     # --- Back on the Data page after all that, the pair typed into the editor is still there
-    go_to(page, 0)
+    go_to(page, "data")
     expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(rows + 1))
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Download the table (TSV)").click()

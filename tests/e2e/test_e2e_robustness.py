@@ -39,7 +39,7 @@ def _param_count(page) -> str:
 def test_two_sessions_train_different_models_at_the_same_time(new_page):
     first, second = new_page(), new_page()
     for page in (first, second):
-        go_to(page, 1)
+        go_to(page, "train")
     default_size = _param_count(second)
     assert press_slider(second, "d_model", "ArrowLeft") == "32"  # the first keeps d_model 64
     expect(second.get_by_text(re.compile(r"^[\d,]+ parameters$"))).not_to_have_text(default_size + " parameters")
@@ -56,7 +56,7 @@ def test_two_sessions_train_different_models_at_the_same_time(new_page):
 
     # each session keeps its own model: the next page's sidebar describes the model that session trained
     for page in (first, second):
-        go_to(page, 5)
+        go_to(page, "attention")
         expect(sidebar(page)).to_contain_text("From: trained here")
         assert sidebar_value(page, "Parameters:") == sizes[page]
         assert sidebar_value(page, "Epochs trained:") == "60"
@@ -82,7 +82,7 @@ def test_stop_in_mid_training_keeps_the_partly_trained_model(page):
     assert max(len(trace["x"]) for trace in curve) == epochs  # the loss curve ends where training stopped
     screenshot(page, "robust-train-stopped")
 
-    go_to(page, 6)
+    go_to(page, "decoding")
     expect(sidebar(page)).to_contain_text("From: trained here")
     assert sidebar_value(page, "Epochs trained:") == str(epochs)
     no_exception(page)
@@ -109,7 +109,7 @@ def test_using_the_train_page_during_training_does_not_break_it(page):
 
 
 def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
-    go_to(page, 1)
+    go_to(page, "train")
     assert press_slider(page, "epochs", "Home") == "5"
     page.get_by_role("button", name="Train", exact=True).click()
     expect(alert(page, "Success", "Trained 5 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
@@ -119,7 +119,7 @@ def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
 
 
 def test_a_very_long_typed_sentence_on_the_decoding_page(page):
-    go_to(page, 6)
+    go_to(page, "decoding")
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()
@@ -156,7 +156,7 @@ def test_a_very_long_typed_sentence_on_the_decoding_page(page):
 
 
 def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
-    go_to(page, 6)
+    go_to(page, "decoding")
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()
@@ -248,13 +248,13 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     no_exception(page)
     screenshot(page, "robust-data-bad-rows")
 
-    go_to(page, 1)
+    go_to(page, "train")
     expect(alert(page, "Error", "The data has 2 problem(s): fix them on the Data page first.")).to_be_visible()
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
     no_exception(page)
 
     # more rows than allowed: a file of 196 added to the 5 rows (a file of more than 200 is refused when read)
-    go_to(page, 0)
+    go_to(page, "data")
     path = tmp_path / "more.tsv"
     path.write_text("".join(f"词{i}\tword{i}\n" for i in range(196)), encoding="utf-8")
     page.get_by_role("radio", name="is added to the table").check(force=True)
@@ -263,12 +263,12 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     expect(alert(page, "Error", "There are 201 pairs, more than the 200 allowed. Delete some rows.")).to_be_visible()
     settled(page)
     no_exception(page)
-    go_to(page, 1)
+    go_to(page, "train")
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
 
 
 def test_n_heads_that_does_not_divide_a_new_d_model_is_adjusted_with_a_note(page):
-    go_to(page, 1)
+    go_to(page, "train")
     assert press_slider(page, "n_heads", "End") == "16"
     assert press_slider(page, "d_model", "Home") == "8"
     expect(alert(page, "Info", "n_heads 16 does not divide d_model 8, so it is now 8.")).to_be_visible()
@@ -280,7 +280,7 @@ def test_n_heads_that_does_not_divide_a_new_d_model_is_adjusted_with_a_note(page
 
 def _start_a_long_training(page):
     """Train with 400 epochs from the Train page; return the progress bar once a few epochs are done."""
-    go_to(page, 1)
+    go_to(page, "train")
     assert press_slider(page, "epochs", "End") == "400"
     page.get_by_role("button", name="Train", exact=True).click()
     progress = page.get_by_test_id("stMain").get_by_test_id("stProgress")
@@ -296,13 +296,13 @@ def _sidebar_epoch(page) -> int:
 
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
-    go_to(page, 1)
+    go_to(page, "train")
     assert press_slider(page, "epochs", *["ArrowRight"] * 8) == "100"
     page.get_by_role("button", name="Train", exact=True).click()
-    go_to(page, 4)  # Attention, while training
+    go_to(page, "attention")  # Attention, while training
     expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/100 · loss"))
     first = _sidebar_epoch(page)
-    go_to(page, 2)
+    go_to(page, "positional_encoding")
     switch_language(page, "zh")
     # the sidebar redraws itself with the job's progress, in Chinese, on whatever page the learner is
     done = sidebar(page).get_by_text("已训练轮数：100")
@@ -320,13 +320,13 @@ def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_lang
 def test_a_closed_tab_stops_training_within_seconds(new_page):
     learner, watcher = new_page(), new_page()
     _start_a_long_training(learner)
-    go_to(watcher, 2)
+    go_to(watcher, "positional_encoding")
     busy = sidebar(watcher).get_by_text(re.compile(r"^On this server: 1 training"))
     expect(busy).to_be_visible()
     learner.context.close()  # the tab goes away in mid-training
     deadline = time.monotonic() + 20
     while busy.count() and time.monotonic() < deadline:
         time.sleep(1)
-        go_to(watcher, 3 if busy.count() % 2 else 2)  # each page run redraws the sidebar
-        go_to(watcher, 2)
+        go_to(watcher, "masks")  # each page run redraws the sidebar
+        go_to(watcher, "positional_encoding")
     expect(busy).to_have_count(0)  # nothing trains for nobody
