@@ -192,7 +192,7 @@ st.header(t("ckpt.title", L))
 st.markdown(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    data = model.cached("checkpoint", lambda: save_checkpoint(model.translator))
+    data = model.cached(("checkpoint",), lambda: save_checkpoint(model.translator))
     st.download_button(
         t("ckpt.download", L),
         data,

@@ -10,7 +10,7 @@ from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
 from ui.i18n import LANGUAGES, STRINGS
-from ui.state import apply_editor_changes
+from ui.state import CurrentModel, apply_editor_changes
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=15)
 
@@ -246,7 +246,6 @@ def test_an_empty_table_blocks_training_with_a_message():
 
 
 def test_decoding_that_never_reaches_e_stops_at_the_length_cap():
-    from ui.state import CurrentModel
 
     pairs = [("我 喜 欢 你", "I love you .")]
     untrained = Translator.create(pairs, seed=3, d_model=16, n_heads=2, d_ff=32, n_layers=1)
@@ -324,3 +323,16 @@ def test_a_checkpoint_with_a_wrong_summary_loads_with_a_warning_per_field():
     for page in PAGES:  # every page works with the model
         at.switch_page(page).run()
         assert not at.exception, page
+
+
+def test_derived_values_are_kept_per_kind_and_large_ones_sparingly():
+    from ui.state import CACHE_SIZE, CACHE_SIZES
+
+    model = CurrentModel(Translator.create([("你好", "Hello .")], d_model=8, n_heads=1, d_ff=16, n_layers=1), "trained")
+    for i in range(CACHE_SIZE + 5):
+        model.cached(("translate", i), lambda i=i: i)
+    for i in range(10):
+        model.cached(("trace", i), lambda i=i: i)
+    assert list(model.cache["translate"]) == [("translate", i) for i in range(5, CACHE_SIZE + 5)]
+    assert len(model.cache["trace"]) == CACHE_SIZES["trace"]
+    assert model.cached(("trace", 9), lambda: "not computed again") == 9

@@ -20,7 +20,8 @@ BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 
 _ids = itertools.count(1)
-CACHE_SIZE = 64  # derived values (translations, attention maps, …) kept per model
+CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model
+CACHE_SIZES = {"trace": 4}  # kinds with large values: a trace of the largest model holds about 16 MB
 
 
 @dataclass
@@ -35,15 +36,17 @@ class CurrentModel:
     trained_on: tuple[tuple[str, str], ...] | None = None  # the dataset it was trained on, when known
     name: str = ""  # the checkpoint's file name, for an uploaded model
     id: int = field(default_factory=lambda: next(_ids))
-    cache: dict = field(default_factory=dict)
+    cache: dict[str, dict] = field(default_factory=dict)  # kind → {key: value}
 
-    def cached(self, key, compute):
-        """compute() once per model and key; the oldest of more than CACHE_SIZE entries is dropped."""
-        if key not in self.cache:
-            self.cache[key] = compute()
-            if len(self.cache) > CACHE_SIZE:
-                del self.cache[next(iter(self.cache))]
-        return self.cache[key]
+    def cached(self, key: tuple, compute):
+        """compute() once per model and key; keys are (kind, …), and beyond CACHE_SIZES[kind] (else CACHE_SIZE)
+        values of one kind the oldest is dropped."""
+        store = self.cache.setdefault(key[0], {})
+        if key not in store:
+            store[key] = compute()
+            if len(store) > CACHE_SIZES.get(key[0], CACHE_SIZE):
+                del store[next(iter(store))]
+        return store[key]
 
     @property
     def results(self) -> list[tuple[str, str, str, bool]] | None:
