@@ -70,7 +70,7 @@ SETTINGS = {
 
 
 # keys of page widgets whose values survive page switches (never used for buttons or uploaders)
-PAGE_WIDGET_PREFIXES = ("pe_", "mask_", "attn_", "dec_", "pick_")
+PAGE_WIDGET_PREFIXES = ("pe_", "mask_", "attn_", "dec_", "pick_", "data_", "new_source", "new_target")
 
 
 @st.cache_resource
