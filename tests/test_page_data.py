@@ -23,6 +23,8 @@ def make_data_tokens(at) -> dict[str, list[list[str]]]:
 
 
 def test_the_upload_mode_stays_chosen_after_a_language_switch():
+    # the value and what it does; that the browser shows it selected is tests/e2e/test_e2e_pages.py's to check
+    # (AppTest keeps the chosen option itself, so only the browser lost the selection)
     at = open_app("en")
     at.radio(key="data_upload_mode").set_value("append").run()
     at.sidebar.radio(key="lang").set_value("zh").run()
