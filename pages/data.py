@@ -4,12 +4,27 @@ import pandas as pd
 import streamlit as st
 
 from transformer.config import MAX_DATA_BYTES
-from transformer.data import SPECIALS, TOKENIZERS, Problem, check_pairs, find_control, format_pairs, parse_pairs
+from transformer.data import (
+    SPECIALS,
+    TOKENIZERS,
+    Problem,
+    check_pairs,
+    find_control,
+    format_pairs,
+    parse_pairs,
+    tokenize,
+)
 from transformer.errors import DataError
-from transformer.text import visible
-from ui.i18n import problem_text, t
-from ui.state import apply_editor_changes, page_setup, set_pairs
-from ui.tables import make_data_tables, token_preview, vocab_table
+from transformer.text import markdown, visible
+from ui.i18n import error_text, problem_text, t
+from ui.state import apply_editor_changes, bundled_pairs, page_setup, set_pairs
+from ui.tables import make_data_tables, token_preview, vocab_tables
+from ui.widgets import keep_option, keep_options, usable_pairs
+
+PREVIEW_ROWS = 100  # pairs shown in the tokens table; the rest are counted
+VOCAB_ROWS = 500  # tokens shown per vocabulary table
+PICK_ROWS = 200  # pairs offered for the make_data preview
+PROBLEMS_SHOWN = 10  # problems listed per box
 
 L = page_setup()
 ss = st.session_state
@@ -36,6 +51,51 @@ def _add_pair() -> None:
     set_pairs([*ss.pairs, (src, tgt)])
     ss.new_source = ss.new_target = ""
 
+
+def _say(kind: str, key: str, **values) -> None:
+    """A message about the table as it is now; it is shown until the pairs change."""
+    ss.pairs_message = (kind, key, values, list(ss.pairs))
+
+
+def _restore_sample_pairs() -> None:
+    set_pairs(bundled_pairs())
+    _say("success", "data.restored", n=len(ss.pairs))
+
+
+def _derived(tokenizer: str):
+    """(problems, usable pairs, their vocabularies, the two vocabulary tables) of the table, computed once per
+    table, tokenizer and language: the page reruns on every click, and a big table takes a while to check."""
+    cached = ss.get("_data_derived")
+    if cached is None or cached[0] != (tokenizer, L) or cached[1] != ss.pairs:
+        valid = usable_pairs()
+        vocabs, tables = vocab_tables(valid, tokenizer, L)
+        cached = ((tokenizer, L), list(ss.pairs), check_pairs(ss.pairs, tokenizer), valid, vocabs, tables)
+        ss._data_derived = cached
+    return cached[2:]
+
+
+def _listed(problems: list) -> str:
+    """At most PROBLEMS_SHOWN problems as a markdown list, the rest counted."""
+    lines = [f"- {markdown(problem_text(p, L))}" for p in problems[:PROBLEMS_SHOWN]]
+    if len(problems) > PROBLEMS_SHOWN:
+        lines.append(f"- {t('data.more_problems', L, n=len(problems) - PROBLEMS_SHOWN)}")
+    return "\n".join(lines)
+
+
+def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) -> list[tuple[str, str]]:
+    """The first pair and the first later one whose source and target lengths both differ from it (else one of
+    them does), so make_data has to pad: the default of the make_data preview."""
+    lengths = [(len(tokenize(s, tokenizer)), len(tokenize(g, tokenizer))) for s, g in pairs]
+    for both in (True, False):
+        for i, (ls, lt) in enumerate(lengths[1:], start=1):
+            differ = (ls != lengths[0][0], lt != lengths[0][1])
+            if all(differ) if both else any(differ):
+                return [pairs[0], pairs[i]]
+    return pairs[:2]
+
+
+keep_option("tokenizer", TOKENIZERS, "auto")
+problems, valid, vocabs, (src_table, tgt_table) = _derived(ss.tokenizer)
 
 left, right = st.columns([3, 2], gap="large")
 with left:
@@ -67,24 +127,24 @@ with left:
             st.error(ss.add_error)
 
 with right:
-    problems = check_pairs(ss.pairs, ss.tokenizer)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     st.metric(t("data.pairs", L), len(ss.pairs))
     if errors:
-        st.error(t("data.errors", L) + "\n\n" + "\n".join(f"- {problem_text(p, L)}" for p in errors))
+        st.error(t("data.errors", L) + "\n\n" + _listed(errors))
     if warnings:
-        st.warning("\n".join(f"- {problem_text(p, L)}" for p in warnings))
+        st.warning(_listed(warnings))
     if not problems:
         st.success(t("data.ok", L))
 
     st.subheader(t("data.file", L))
+    keep_option("data_upload_mode", ["replace", "append"], "replace")
     mode = st.radio(
         t("data.upload_mode", L),
         ["replace", "append"],
         horizontal=True,
         format_func=lambda m: t(f"data.upload_{m}", L),
-        key="upload_mode",
+        key="data_upload_mode",
     )
     upload = st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -97,43 +157,68 @@ with right:
         try:
             loaded = parse_pairs(upload.getvalue(), upload.name)
         except DataError as exc:
-            ss.upload_message = ("error", t("data.upload_failed", L, name=upload.name, reason=str(exc)))
+            _say("error", "data.upload_failed", name=upload.name, error=exc)
         else:
             set_pairs(loaded if mode == "replace" else [*ss.pairs, *loaded])
-            ss.upload_message = ("success", t("data.upload_ok", L, n=len(loaded), name=upload.name))
+            _say("success", "data.upload_ok", n=len(loaded), name=upload.name)
         st.rerun()
-    if ss.get("upload_message"):
-        kind, text = ss.upload_message
-        (st.error if kind == "error" else st.success)(text)
+    message = ss.get("pairs_message")
+    if message is not None and message[3] == ss.pairs:  # a message about another state of the table is stale
+        kind, key, values, _ = message
+        values = dict(values)
+        if "name" in values:  # a file name is the user's text
+            values["name"] = markdown(values["name"])
+        if "error" in values:
+            values["reason"] = markdown(error_text(values.pop("error"), L))
+        (st.error if kind == "error" else st.success)(t(key, L, **values))
+    pairs_now = ss.pairs  # the download is made from the table as it is when the button is drawn
     st.download_button(
         t("data.download", L),
-        format_pairs(ss.pairs).encode("utf-8"),
+        lambda: format_pairs(pairs_now).encode("utf-8"),
         file_name="pairs.tsv",
         mime="text/tab-separated-values",
         key="download_pairs",
     )
+    st.button(
+        t("data.restore", L),
+        key="restore_pairs",
+        on_click=_restore_sample_pairs,
+        disabled=ss.pairs == bundled_pairs(),
+        help=t("data.restore_help", L, n=len(bundled_pairs())),
+    )
 
-valid = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
 st.header(t("data.tokens", L))
 st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-st.dataframe(token_preview(valid, ss.tokenizer, L), width="stretch", hide_index=True)
+st.dataframe(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+if len(valid) > PREVIEW_ROWS:
+    st.caption(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)))
 
 st.header(t("data.vocab", L))
 st.markdown(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
-src_table, tgt_table = vocab_table(valid, ss.tokenizer, L)
 c1, c2 = st.columns(2)
-c1.markdown(f"**{t('data.src_vocab', L, n=len(src_table))}**")
-c1.dataframe(src_table, hide_index=True, width="stretch", height=300)
-c2.markdown(f"**{t('data.tgt_vocab', L, n=len(tgt_table))}**")
-c2.dataframe(tgt_table, hide_index=True, width="stretch", height=300)
+for col, table, key in ((c1, src_table, "data.src_vocab"), (c2, tgt_table, "data.tgt_vocab")):
+    col.markdown(f"**{t(key, L, n=len(table))}**")
+    col.dataframe(table.head(VOCAB_ROWS), hide_index=True, width="stretch", height=300)
+    if len(table) > VOCAB_ROWS:
+        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(table)))
 
 st.header("make_data")
 st.markdown(t("data.make_data_intro", L))
 if valid:
-    n = 1
-    if len(valid) > 1:  # a slider needs two different ends
-        n = st.slider(t("data.first_pairs", L), 1, min(5, len(valid)), min(2, len(valid)), key="make_data_rows")
-    for name, ids, tokens in make_data_tables(valid[:n], ss.tokenizer):
+    offered = list(dict.fromkeys(valid[:PICK_ROWS]))  # distinct pairs: a repeated pair adds nothing to see
+    keep_options("data_make_data_pairs", offered, _pairs_of_different_lengths(offered, ss.tokenizer))
+    chosen = st.multiselect(
+        t("data.make_data_pairs", L),
+        offered,
+        key="data_make_data_pairs",
+        format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
+        help=t("data.make_data_pairs_help", L),
+    )
+    if len(valid) > PICK_ROWS:
+        st.caption(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)))
+    if not chosen:
+        st.info(t("data.make_data_choose", L))
+    for name, ids, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
         st.markdown(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)
         c1.code(repr(ids), language="python")

@@ -3,33 +3,39 @@
 import streamlit as st
 
 from transformer.errors import TransformerError
-from transformer.masks import (
-    get_attn_pad_mask,
-    get_attn_subsequence_mask,
-    get_dec_enc_attn_mask,
-    get_dec_self_attn_mask,
-)
+from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
-from ui.widgets import computed_by, model_cached, pad_positions, sentence_picker, warn_if_data_changed, warn_unknown
-from viz.attention import attention_figure
-from viz.masks import mask_figure, score_figure
+from ui.widgets import (
+    computed_by,
+    keep_in_range,
+    keep_option,
+    model_cached,
+    sentence_picker,
+    warn_if_data_changed,
+    warn_unknown,
+)
+from viz.masks import mask_effect_figures, mask_figure
 
 L = page_setup()
 ss = st.session_state
 model = current()
 translator = model.translator
+cfg = translator.config
 
 st.title(t("masks.title", L))
 st.markdown(t("masks.intro", L))
 warn_if_data_changed(L)
+switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
+for name in switched_off:
+    st.warning(t(f"masks.{name}_off", L))
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
     source, target = sentence_picker(L, "masks")
 with c2:
-    ss.setdefault("mask_src_pad", 1)
-    ss.setdefault("mask_tgt_pad", 1)
+    keep_in_range("mask_src_pad", 0, 4, 1)
+    keep_in_range("mask_tgt_pad", 0, 4, 1)
     src_pad = st.slider(t("masks.src_pad", L), 0, 4, key="mask_src_pad", help=t("masks.pad_help", L))
     tgt_pad = st.slider(t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", help=t("masks.pad_help", L))
 if target is None:
@@ -56,18 +62,51 @@ labels = dict(
     row_label=t("fig.query", L),
     col_label=t("fig.key", L),
 )
-masks = {
-    "enc_pad": (get_attn_pad_mask(enc, enc)[0], src, src, "get_attn_pad_mask(enc_inputs, enc_inputs)"),
-    "subsequent": (get_attn_subsequence_mask(dec)[0], tgt, tgt, "get_attn_subsequence_mask(dec_inputs)"),
-    "dec_pad": (get_attn_pad_mask(dec, dec)[0], tgt, tgt, "get_attn_pad_mask(dec_inputs, dec_inputs)"),
-    "dec_self": (get_dec_self_attn_mask(dec)[0], tgt, tgt, "get_dec_self_attn_mask(dec_inputs)"),
-    "dec_enc": (get_dec_enc_attn_mask(dec, enc)[0], tgt, src, "get_dec_enc_attn_mask(dec_inputs, enc_inputs)"),
+# the masks this model really applies: a switch that is off leaves its mask out (None: nothing blocked)
+dec_self_mask = translator.model.decoder.self_attn_mask(dec)  # (1, Lt, Lt) or None
+masks = {  # name: (mask, query tokens, key tokens, what computed it, the switches it needs)
+    "enc_pad": (
+        get_attn_pad_mask(enc, enc)[0] if cfg.pad_mask else None,
+        src,
+        src,
+        "transformer.masks.get_attn_pad_mask(enc_inputs, enc_inputs)",
+        ("pad_mask",),
+    ),
+    "subsequent": (
+        get_attn_subsequence_mask(dec)[0] if cfg.look_ahead_mask else None,
+        tgt,
+        tgt,
+        "transformer.masks.get_attn_subsequence_mask(dec_inputs)",
+        ("look_ahead_mask",),
+    ),
+    "dec_pad": (
+        get_attn_pad_mask(dec, dec)[0] if cfg.pad_mask else None,
+        tgt,
+        tgt,
+        "transformer.masks.get_attn_pad_mask(dec_inputs, dec_inputs)",
+        ("pad_mask",),
+    ),
+    "dec_self": (
+        None if dec_self_mask is None else dec_self_mask[0],
+        tgt,
+        tgt,
+        "model.decoder.self_attn_mask(dec_inputs)",
+        ("pad_mask", "look_ahead_mask"),
+    ),
+    "dec_enc": (
+        get_dec_enc_attn_mask(dec, enc)[0] if cfg.pad_mask else None,
+        tgt,
+        src,
+        "transformer.masks.get_dec_enc_attn_mask(dec_inputs, enc_inputs)",
+        ("pad_mask",),
+    ),
 }
 st.info(t("masks.legend", L))
 for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
     columns = st.columns(2, gap="large")
     for col, name in zip(columns, row):
-        mask, rows, cols, call = masks[name]
+        mask, rows, cols, call, needs = masks[name]
+        off = [switch for switch in needs if switch in switched_off]
         with col:
             st.subheader(t(f"masks.{name}", L))
             st.markdown(t(f"masks.{name}_intro", L))
@@ -75,7 +114,10 @@ for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
                 mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
                 key=f"mask_fig_{name}",
             )
-            computed_by(f"transformer.masks.{call}", L)
+            if off:
+                st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
+            else:
+                computed_by(call, L)
 
 st.header(t("masks.effect", L))
 st.markdown(t("masks.effect_intro", L))
@@ -84,51 +126,43 @@ st.latex(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
     r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
-kinds = {"enc_self": ("enc_self", "enc_pad"), "dec_self": ("dec_self", "dec_self"), "dec_enc": ("dec_enc", "dec_enc")}
+kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
-ss.setdefault("mask_kind", "dec_self")
+keep_option("mask_kind", list(kinds), "dec_self")
 kind = c1.radio(t("attn.kind", L), list(kinds), key="mask_kind", format_func=lambda k: t(f"attn.{k}", L))
-n_layers, n_heads = translator.config.n_layers, translator.config.n_heads
-ss.mask_layer = min(ss.get("mask_layer", 0), n_layers - 1)
-ss.mask_head = min(ss.get("mask_head", 0), n_heads - 1)
+n_layers, n_heads = cfg.n_layers, cfg.n_heads
+keep_option("mask_layer", list(range(n_layers)), 0)
+keep_option("mask_head", list(range(n_heads)), 0)
 layer = c2.selectbox(t("attn.layer", L), range(n_layers), key="mask_layer", format_func=lambda i: f"{i + 1}")
 head = c3.selectbox(t("attn.head", L), range(n_heads), key="mask_head", format_func=lambda i: f"{i + 1}")
 
-prefix, mask_name = kinds[kind]
-mask, rows, cols, _ = masks[mask_name]
-scores = getattr(view.maps, f"{prefix}_scores")[layer][0, head]  # (Lq, Lk)
-weights = getattr(view.maps, f"{prefix}_attns")[layer][0, head]  # (Lq, Lk)
-axis = dict(row_label=t("fig.query", L), col_label=t("fig.key", L))
-c1, c2, c3 = st.columns(3)
-with c1:
-    st.markdown(f"**1. {t('masks.scaled', L)}**")
-    st.latex(r"\frac{QK^\top}{\sqrt{d_k}}")
-    st.plotly_chart(score_figure(scores, rows, cols, value_label=t("masks.score", L), **axis), key="mask_scores")
-with c2:
-    st.markdown(f"**2. {t('masks.masked', L)}**")
-    st.latex(r"\frac{QK^\top}{\sqrt{d_k}} + M")
-    st.plotly_chart(
-        score_figure(
-            scores, rows, cols, value_label=t("masks.score", L), mask=mask, blocked_label=t("masks.blocked", L), **axis
-        ),
-        key="mask_masked",
-    )
-with c3:
-    st.markdown(f"**3. {t('masks.softmax', L)}**")
-    st.latex(r"\mathrm{softmax}(\cdot)")
-    st.plotly_chart(
-        attention_figure(
-            weights,
-            rows,
-            cols,
-            value_label=t("fig.weight", L),
-            pad_rows=pad_positions(rows),
-            pad_cols=pad_positions(cols),
-            pad_label=t("fig.padding", L),
-            pad_note=t("fig.pad_note", L),
-            **axis,
-        ),
-        key="mask_weights",
-    )
+mask, rows, cols, _, _ = masks[kinds[kind]]
+if mask is None:
+    st.info(t("masks.no_mask_here", L))
+scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
+weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
+figures = mask_effect_figures(
+    scores,
+    mask,
+    weights,
+    rows,
+    cols,
+    score_label=t("masks.score", L),
+    weight_label=t("fig.weight", L),
+    blocked_label=t("masks.blocked", L),
+    row_label=t("fig.query", L),
+    col_label=t("fig.key", L),
+)
+steps = (
+    ("masks.scaled", r"\frac{QK^\top}{\sqrt{d_k}}", "mask_scores"),
+    ("masks.masked", r"\frac{QK^\top}{\sqrt{d_k}} + M", "mask_masked"),
+    ("masks.softmax", r"\mathrm{softmax}(\cdot)", "mask_weights"),
+)
+for i, (col, (name, formula, _)) in enumerate(zip(st.columns(3), steps), start=1):
+    with col:  # the headings in a row of their own, so the three grids below start at the same height
+        st.markdown(f"**{i}. {t(name, L)}**")
+        st.latex(formula)
+for col, (_, _, key), fig in zip(st.columns(3), steps, figures):
+    col.plotly_chart(fig, key=key)
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
 st.markdown(t("masks.effect_outro", L))

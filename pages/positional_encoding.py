@@ -1,19 +1,31 @@
-"""Positional encoding: the sinusoidal table the model adds to every token embedding."""
+"""Positional encoding: the table the model adds to every token embedding (sinusoidal, learned, or none)."""
 
 import pandas as pd
 import streamlit as st
+import torch
 
 from transformer.config import MAX_POSITIONS
-from transformer.model import positional_encoding_table, wavelengths
+from transformer.model import (
+    pe_similarity_by_distance,
+    positional_encoding,
+    positional_encoding_table,
+    rising_distances,
+    wavelengths,
+)
 from ui.i18n import t
 from ui.state import current, page_setup
-from ui.widgets import computed_by, warn_if_data_changed
-from viz.positional import pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
+from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, warn_if_data_changed
+from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
+
+D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own
+SAMPLES_PER_POSITION = 10  # points per position on the continuous curves
+RISES_NAMED = 10  # distances named in the similarity sentence before "…"
 
 L = page_setup()
 ss = st.session_state
 model = current()
-model_d = model.translator.config.d_model
+cfg = model.translator.config
+model_d, max_len, kind = cfg.d_model, cfg.max_len, cfg.pe
 
 st.title(t("pe.title", L))
 st.markdown(t("pe.intro", L))
@@ -22,32 +34,58 @@ st.latex(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
+if kind == "none":
+    st.warning(t("pe.none", L))
+elif kind == "learned":
+    st.info(t("pe.learned", L))
 
-ss.setdefault("pe_d_model", model_d)
-ss.setdefault("pe_positions", 50)
+
+def spread_dims(d_model: int) -> list[int]:
+    """Dimensions to draw by default: the two fastest, the next pair, a middle pair and the two slowest."""
+    half = d_model // 2
+    return sorted({0, 1, 2, 3, half, half + 1, d_model - 2, d_model - 1} & set(range(d_model)))
+
+
+if ss.get("pe_model") != model.id:  # a d_model kept from another model gives way to this model's own
+    ss.pe_model = model.id
+    ss.pe_d_model = model_d
 c1, c2 = st.columns(2)
-d_model = c1.select_slider(
-    "d_model",
-    sorted({4, 8, 16, 32, 64, 128, 256, 512, model_d, ss.pe_d_model}),
-    key="pe_d_model",
-    help=t("pe.d_model_help", L, d=model_d),
-)
+d_options = sorted({*D_MODELS, model_d})
+keep_option("pe_d_model", d_options, model_d)
+d_model = c1.select_slider("d_model", d_options, key="pe_d_model", help=t("pe.d_model_help", L, d=model_d))
+keep_in_range("pe_positions", 2, MAX_POSITIONS, 50)
 positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions")
 
-if d_model == model_d:
-    table = model.translator.model.encoder.pos_emb.pe[:positions]  # the model's own buffer
-    computed_by("model.encoder.pos_emb.pe ← transformer.model.positional_encoding_table", L)
-else:
-    table = positional_encoding_table(positions, d_model)
-    computed_by("transformer.model.positional_encoding_table", L)
+own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
+source = "model" if own else "formula"
+if own and kind == "learned":  # encoder and decoder each learned a table; the formula is there to compare
+    sources = ["encoder", "decoder", "formula"]
+    keep_option("pe_source", sources, "encoder")
+    source = st.radio(
+        t("pe.source", L), sources, key="pe_source", horizontal=True, format_func=lambda s: t(f"pe.source_{s}", L)
+    )
+if d_model != model_d:
     st.info(t("pe.not_model", L, d=model_d))
 
-defaults = sorted(
-    {0, 1, min(2, d_model - 1), min(3, d_model - 1), d_model // 2, d_model // 2 + 1, d_model - 2, d_model - 1}
-    & set(range(d_model))
-)
-if "pe_dims" not in ss or any(d >= d_model for d in ss.pe_dims):
-    ss.pe_dims = defaults
+n = positions
+if source != "formula" and positions > max_len:
+    n = max_len
+    st.warning(t("pe.max_len", L, max_len=max_len, positions=positions, last=max_len - 1))
+if source == "formula":
+    table = positional_encoding_table(n, d_model)  # (n, D)
+    computed_by("transformer.model.positional_encoding_table", L)
+elif source == "model":  # the sinusoidal buffer (the decoder's is the same)
+    table = model.translator.model.encoder.pos_emb.table()[:n]  # (n, D)
+    computed_by("model.encoder.pos_emb.table() ← transformer.model.positional_encoding_table", L)
+else:
+    table = getattr(model.translator.model, source).pos_emb.table()[:n]  # (n, D)
+    computed_by(f"model.{source}.pos_emb.table() (nn.Parameter)", L)
+sinusoidal = source == "formula" or kind == "sinusoidal"
+
+if ss.get("pe_dims_for") != d_model:  # a new d_model: spread the dimensions over it again
+    ss.pe_dims = spread_dims(d_model)
+    ss.pe_dims_for = d_model
+keep_options("pe_dims", list(range(d_model)), spread_dims(d_model))
 dims = st.multiselect(
     t("pe.dims", L),
     list(range(d_model)),
@@ -56,13 +94,24 @@ dims = st.multiselect(
 )
 
 st.subheader(t("pe.lines", L))
-st.markdown(t("pe.lines_intro", L))
+st.markdown(t("pe.lines_intro", L) + " " + t("pe.lines_dots" if sinusoidal else "pe.lines_learned", L))
+curve = {}
+if sinusoidal:
+    curve_positions = torch.linspace(0, n - 1, (n - 1) * SAMPLES_PER_POSITION + 1)  # (S,)
+    curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
 st.plotly_chart(
     pe_lines_figure(
-        table, dims, position_label=t("pe.position", L), value_label=t("pe.value", L), dim_label=t("pe.dim", L)
+        table,
+        dims,
+        position_label=t("pe.position", L),
+        value_label=t("pe.value", L),
+        dim_label=t("pe.dim", L),
+        **curve,
     ),
     key="pe_lines",
 )
+if sinusoidal:
+    computed_by("transformer.model.positional_encoding", L)
 
 c1, c2 = st.columns(2, gap="large")
 with c1:
@@ -76,11 +125,38 @@ with c1:
     )
 with c2:
     st.subheader(t("pe.similarity", L))
-    st.markdown(t("pe.similarity_intro", L))
     st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q")
+    if sinusoidal:
+        similarity = pe_similarity_by_distance(d_model, n)  # (n,)
+        rises = rising_distances(similarity)
+        named = ", ".join(str(k) for k in rises[:RISES_NAMED]) + (", …" if len(rises) > RISES_NAMED else "")
+        st.markdown(
+            t("pe.similarity_intro", L, top=f"{float(similarity[0]):g}")
+            + " "
+            + (
+                t("pe.similarity_rises", L, d=d_model, rises=named, count=len(rises), last=n - 1)
+                if rises
+                else t("pe.similarity_falls", L, last=n - 1)
+            )
+            + (" " + t("pe.similarity_odd", L) if d_model % 2 else "")
+        )
+    else:
+        st.markdown(t("pe.similarity_learned", L))
     st.plotly_chart(
         pe_similarity_figure(table, position_label=t("pe.position", L), value_label=t("pe.dot", L)), key="pe_similarity"
     )
+    if sinusoidal:
+        st.plotly_chart(
+            pe_distance_figure(
+                similarity,
+                rises,
+                distance_label=t("pe.distance", L),
+                value_label=t("pe.dot", L),
+                rise_label=t("pe.rises_again", L),
+            ),
+            key="pe_distance",
+        )
+        computed_by("transformer.model.pe_similarity_by_distance, transformer.model.rising_distances", L)
 
 st.subheader(t("pe.wavelengths", L))
 st.markdown(t("pe.wavelengths_intro", L))

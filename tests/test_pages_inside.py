@@ -52,12 +52,13 @@ def test_pe_lines_draw_the_chosen_dimensions_of_the_models_table():
     assert not at.exception
     at.multiselect(key="pe_dims").set_value([0, 5, 63]).run()
     traces = chart(at, "pe_lines")["data"]
-    assert [tr["name"] for tr in traces] == ["dim 0 (sin)", "dim 5 (cos)", "dim 63 (cos)"]
-    x, y = traces[0]["x"], traces[0]["y"]
-    assert len(x) == at.slider(key="pe_positions").value
+    dots = [tr for tr in traces if tr["mode"] == "markers"]  # the values at whole positions
+    assert [tr["name"] for tr in dots] == ["dim 0 (sin)", "dim 5 (cos)", "dim 63 (cos)"]
+    x, y = dots[0]["x"], dots[0]["y"]
+    assert x == list(range(at.slider(key="pe_positions").value))
     assert y == pytest.approx([math.sin(p) for p in x], abs=1e-6)
     own = at.session_state.model.translator.model.encoder.pos_emb.pe
-    assert traces[2]["y"] == pytest.approx(own[: len(x), 63].tolist())
+    assert dots[2]["y"] == pytest.approx(own[: len(x), 63].tolist())
     assert not at.info  # d_model 64 is the model's own
 
 

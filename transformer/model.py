@@ -21,14 +21,37 @@ from .config import TransformerConfig
 from .masks import get_attn_pad_mask, get_attn_subsequence_mask
 
 
-def positional_encoding_table(max_len: int, d_model: int) -> torch.Tensor:
-    """[max_len, d_model]: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)), PE(pos, 2i+1) = cos(same)."""
-    position = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)  # (L, 1)
+def positional_encoding(positions: torch.Tensor, d_model: int) -> torch.Tensor:
+    """[len(positions), d_model] for any real positions: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
+    PE(pos, 2i+1) = cos(same). The model only ever uses whole positions 0, 1, 2, …"""
+    position = positions.to(torch.float32).unsqueeze(1)  # (L, 1)
     div_term = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
-    table = torch.zeros(max_len, d_model)
+    table = torch.zeros(len(positions), d_model)
     table[:, 0::2] = torch.sin(position * div_term)  # (L, ceil(D/2))
     table[:, 1::2] = torch.cos(position * div_term[: d_model // 2])  # (L, floor(D/2))
     return table
+
+
+def positional_encoding_table(max_len: int, d_model: int) -> torch.Tensor:
+    """[max_len, d_model]: the sinusoidal encoding of positions 0 … max_len − 1."""
+    return positional_encoding(torch.arange(max_len), d_model)
+
+
+def pe_similarity_by_distance(d_model: int, n: int) -> torch.Tensor:
+    """[n]: PE_0 · PE_k for the distances k = 0 … n − 1.
+
+    For even d_model this is Σ_i cos(k·ω_i), the dot product of any two positions k apart, whatever they are;
+    it is largest (d_model / 2) at k = 0. With odd d_model the last sin dimension has no cos partner and adds a
+    tiny term that also depends on the positions themselves.
+    """
+    table = positional_encoding_table(n, d_model)  # (n, D)
+    return table @ table[0]  # (n,)
+
+
+def rising_distances(similarity) -> list[int]:
+    """The distances k ≥ 1 at which similarity[k] is larger than similarity[k − 1]: where it rises again."""
+    values = [float(v) for v in similarity]
+    return [k for k in range(1, len(values)) if values[k] > values[k - 1]]
 
 
 def wavelengths(d_model: int) -> list[float]:

@@ -102,6 +102,21 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "data.upload_ok": {"en": "Loaded {n} pairs from {name}.", "zh": "已从 {name} 载入 {n} 个句子对。"},
     "data.download": {"en": "Download the table (TSV)", "zh": "下载表格（TSV）"},
+    "data.restore": {"en": "Restore the sample pairs", "zh": "恢复示例句子对"},
+    "data.restore_help": {
+        "en": "Replace the table with the {n} pairs the app starts with (the bundled model was trained on them).",
+        "zh": "用应用自带的 {n} 个句子对替换当前表格（内置模型就是用它们训练的）。",
+    },
+    "data.restored": {"en": "Restored the {n} sample pairs.", "zh": "已恢复 {n} 个示例句子对。"},
+    "data.more_problems": {"en": "… and {n} more.", "zh": "……还有 {n} 条。"},
+    "data.shown_first": {
+        "en": "Showing the first {n} of the {total} usable pairs.",
+        "zh": "只显示 {total} 个可用句子对中的前 {n} 个。",
+    },
+    "data.tokens_shown_first": {
+        "en": "Showing the first {n} of the {total} tokens.",
+        "zh": "只显示 {total} 个词元中的前 {n} 个。",
+    },
     "data.tokens": {"en": "Tokens", "zh": "词元"},
     "data.tokens_intro": {
         "en": "How each pair is split with the tokenization “{mode}”.",
@@ -133,7 +148,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "`make_data` 把句子对变成三个编号张量，并用 `P`（0）补齐到最长的句子：编码器读 `enc_inputs`；"
         "解码器读 `dec_inputs`（`S` + 目标句），学习预测错开一位的 `dec_outputs`（目标句 + `E`）。",
     },
-    "data.first_pairs": {"en": "Pairs to show", "zh": "显示的句子对数"},
+    "data.make_data_pairs": {"en": "Pairs in the batch", "zh": "批次中的句子对"},
+    "data.make_data_pairs_help": {
+        "en": "Pairs of different lengths show the padding: the shorter sentences are filled up with P (id 0).",
+        "zh": "选择长度不同的句子对就能看到填充：较短的句子会用 P（编号 0）补齐。",
+    },
+    "data.make_data_choose": {
+        "en": "Choose one or more pairs above to see the tensors make_data builds from them.",
+        "zh": "请在上面选择一个或多个句子对，查看 make_data 由它们生成的张量。",
+    },
+    "data.offered_first": {
+        "en": "The first {n} of the {total} usable pairs are offered here.",
+        "zh": "这里只列出 {total} 个可用句子对中的前 {n} 个。",
+    },
     "data.enc_inputs": {"en": "the source ids", "zh": "源句编号"},
     "data.dec_inputs": {"en": "S + the target ids", "zh": "S + 目标句编号"},
     "data.dec_outputs": {"en": "the target ids + E", "zh": "目标句编号 + E"},
@@ -351,12 +378,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The current model uses d_model = {d}; this table is computed for comparison.",
         "zh": "当前模型的 d_model = {d}；这里的表是为了对比而计算的。",
     },
+    "pe.none": {
+        "en": 'This model was built with `pe = "none"`: it adds no positional encoding, so the encoder '
+        "cannot tell the word order at all, and the decoder only through its look-ahead mask. The charts show "
+        "the paper's sinusoidal table, for comparison.",
+        "zh": '这个模型构建时设置了 `pe = "none"`：它不加任何位置编码，所以编码器完全分不清词序，'
+        "解码器也只能靠前瞻掩码知道先后。下面的图显示的是论文中的正弦表，用于对比。",
+    },
+    "pe.learned": {
+        "en": 'This model was built with `pe = "learned"`: instead of the formula it learned one vector per '
+        "position in training, a separate table for the encoder and for the decoder.",
+        "zh": '这个模型构建时设置了 `pe = "learned"`：它不用公式，而是在训练中为每个位置学习一个向量，'
+        "编码器和解码器各有一张表。",
+    },
+    "pe.source": {"en": "Table", "zh": "表"},
+    "pe.source_encoder": {"en": "the encoder's learned table", "zh": "编码器学到的表"},
+    "pe.source_decoder": {"en": "the decoder's learned table", "zh": "解码器学到的表"},
+    "pe.source_formula": {"en": "the sinusoidal formula", "zh": "正弦公式"},
+    "pe.max_len": {
+        "en": "This model's table has max_len = {max_len} rows: it reads at most {max_len} positions, so the "
+        "charts stop at position {last} instead of the {positions} positions asked for.",
+        "zh": "这个模型的表只有 max_len = {max_len} 行：它最多读取 {max_len} 个位置，"
+        "所以图只画到位置 {last}，而不是所选的 {positions} 个位置。",
+    },
     "pe.dims": {"en": "Dimensions to draw", "zh": "要画的维度"},
     "pe.lines": {"en": "PE(pos, dimension) against position", "zh": "PE(pos, 维度) 随位置的变化"},
     "pe.lines_intro": {
         "en": "Low dimensions oscillate fast and tell neighbouring positions apart; high dimensions change slowly "
         "and tell far-apart positions apart. Each sin dimension 2i has a cos partner 2i+1 of the same wavelength.",
         "zh": "低维变化快，用来区分相邻的位置；高维变化慢，用来区分相距较远的位置。每个正弦维度 2i 都有一个波长相同的余弦维度 2i+1。",
+    },
+    "pe.lines_dots": {
+        "en": "Each line is the formula at every real position; the dots are the whole positions 0, 1, 2, …, the "
+        "values the model adds.",
+        "zh": "每条线是公式在任意实数位置上的取值；圆点是整数位置 0、1、2……，也就是模型实际加上的值。",
+    },
+    "pe.lines_learned": {
+        "en": "A learned table has values at the whole positions only (the dots); the lines just join them.",
+        "zh": "学习得到的表只在整数位置上有值（圆点）；线只是把它们连起来。",
     },
     "pe.position": {"en": "position", "zh": "位置"},
     "pe.value": {"en": "value", "zh": "数值"},
@@ -369,10 +428,34 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pe.similarity": {"en": "Similarity between positions", "zh": "位置之间的相似度"},
     "pe.similarity_intro": {
-        "en": "The dot product of two positions' vectors is largest on the diagonal and falls off with distance: "
-        "nearby positions look alike, and it depends only on how far apart they are.",
-        "zh": "两个位置向量的点积在对角线上最大，随距离增加而减小：相近的位置更相似，而且只取决于两者的距离。",
+        "en": "For the sinusoidal table the dot product of two positions depends only on their distance q − p: "
+        "`PE_p · PE_q = Σ_i cos((q − p)·ω_i)`, so every diagonal of the heatmap holds one value. It is largest at "
+        "distance 0 ({top}, the diagonal).",
+        "zh": "对正弦表来说，两个位置的点积只取决于它们的距离 q − p：`PE_p · PE_q = Σ_i cos((q − p)·ω_i)`，"
+        "所以热图的每条对角线上都是同一个值。距离为 0 时最大（{top}，即对角线）。",
     },
+    "pe.similarity_rises": {
+        "en": "It does not fall steadily with distance, though: for d_model = {d} it is larger than one step "
+        "closer at the distances {rises} ({count} of the distances up to {last}, marked ▲ below).",
+        "zh": "但它并不随距离单调减小：d_model = {d} 时，在距离 {rises} 处它比近一步时更大"
+        "（到距离 {last} 为止共 {count} 处，下图用 ▲ 标出）。",
+    },
+    "pe.similarity_falls": {
+        "en": "Up to distance {last} it falls at every step.",
+        "zh": "到距离 {last} 为止，它每一步都在减小。",
+    },
+    "pe.similarity_odd": {
+        "en": "(With an odd d_model the last sin dimension has no cos partner and adds a tiny term that also "
+        "depends on the positions themselves.)",
+        "zh": "（d_model 为奇数时，最后一个正弦维度没有对应的余弦维度，会多出一个很小的、也和具体位置有关的项。）",
+    },
+    "pe.similarity_learned": {
+        "en": "A learned table has no formula behind it: the dot products are whatever training made them, and "
+        "they need not depend on the distance alone. Choose “the sinusoidal formula” above to compare.",
+        "zh": "学习得到的表背后没有公式：点积是训练出来的结果，不一定只取决于距离。可以在上面选择“正弦公式”来对比。",
+    },
+    "pe.distance": {"en": "distance q − p", "zh": "距离 q − p"},
+    "pe.rises_again": {"en": "rises again", "zh": "再次上升"},
     "pe.dot": {"en": "dot product", "zh": "点积"},
     "pe.wavelengths": {"en": "Wavelength of each dimension pair", "zh": "每对维度的波长"},
     "pe.wavelengths_intro": {
@@ -389,6 +472,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "at words it has not produced yet.",
         "zh": "掩码规定每个查询不能关注哪些键（**True = 屏蔽**）。填充掩码遮住补齐短句的 `P`；"
         "前瞻（subsequence）掩码让解码器看不到还没有生成的词。",
+    },
+    "masks.pad_mask_off": {
+        "en": "This model was built with `pad_mask = False`: it applies no padding mask, so every query also "
+        "attends to the `P` positions. The padding masks below block nothing, as in the model.",
+        "zh": "这个模型构建时设置了 `pad_mask = False`：它不使用填充掩码，所以每个查询也会关注 `P` 的位置。"
+        "下面的填充掩码和模型里一样，什么都不屏蔽。",
+    },
+    "masks.look_ahead_mask_off": {
+        "en": "This model was built with `look_ahead_mask = False`: it applies no look-ahead mask, so in training "
+        "each decoder position could see the words after it, including the one it must predict. The look-ahead "
+        "mask below blocks nothing, as in the model.",
+        "zh": "这个模型构建时设置了 `look_ahead_mask = False`：它不使用前瞻掩码，所以训练时每个解码器位置都能看到"
+        "它后面的词，包括它要预测的那个词。下面的前瞻掩码和模型里一样，什么都不屏蔽。",
+    },
+    "masks.not_used": {
+        "en": "Switched off in this model ({switches}): the grid shows what the model applies.",
+        "zh": "这个模型关掉了它（{switches}）：图中显示的是模型实际使用的掩码。",
+    },
+    "masks.no_mask_here": {
+        "en": "This model applies no mask in this attention: nothing is set to −∞, and every key, padding "
+        "included, gets some weight.",
+        "zh": "这个模型在这种注意力里不使用掩码：没有分数被设为 −∞，每个键（包括填充）都会得到一些权重。",
     },
     "masks.src_pad": {"en": "padding after the source", "zh": "源句后的填充数"},
     "masks.tgt_pad": {"en": "padding after the target", "zh": "目标句后的填充数"},

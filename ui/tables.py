@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 
-from transformer.data import SPECIALS, build_vocabs, make_data, token_counts, tokenize
+from transformer.data import SPECIALS, Vocab, build_vocabs, make_data, tokenize
 
 from .i18n import t
 
@@ -19,11 +21,17 @@ def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd
     )
 
 
-def vocab_table(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(source, target) vocabularies as tables of id, token, count and what a special token means."""
-    tables = []
-    for vocab, sentences in zip(build_vocabs(pairs, tokenizer), ([s for s, _ in pairs], [g for _, g in pairs])):
-        counts = token_counts(sentences, tokenizer)
+def vocab_tables(
+    pairs: list[tuple[str, str]], tokenizer: str, lang: str
+) -> tuple[tuple[Vocab, Vocab], tuple[pd.DataFrame, pd.DataFrame]]:
+    """The (source, target) vocabularies of pairs, as build_vocabs makes them, and each as a table of id, token,
+    count and what a special token means; every sentence is tokenized once."""
+    vocabs, tables = [], []
+    for side in (0, 1):
+        sentences = [tokenize(pair[side], tokenizer) for pair in pairs]
+        vocab = Vocab.build(sentences)
+        counts = Counter(tok for tokens in sentences for tok in tokens)
+        vocabs.append(vocab)
         tables.append(
             pd.DataFrame(
                 {
@@ -38,12 +46,15 @@ def vocab_table(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> tupl
                 }
             )
         )
-    return tables[0], tables[1]
+    return (vocabs[0], vocabs[1]), (tables[0], tables[1])
 
 
-def make_data_tables(pairs: list[tuple[str, str]], tokenizer: str) -> list[tuple[str, list, pd.DataFrame]]:
-    """For enc_inputs, dec_inputs and dec_outputs: the name, the ids as nested lists, and the tokens."""
-    src_vocab, tgt_vocab = build_vocabs(pairs, tokenizer)
+def make_data_tables(
+    pairs: list[tuple[str, str]], tokenizer: str, vocabs: tuple[Vocab, Vocab] | None = None
+) -> list[tuple[str, list, pd.DataFrame]]:
+    """For enc_inputs, dec_inputs and dec_outputs of pairs (ids from vocabs, else from vocabularies of these pairs
+    alone): the name, the ids as nested lists, and the tokens."""
+    src_vocab, tgt_vocab = vocabs or build_vocabs(pairs, tokenizer)
     batch = make_data(pairs, src_vocab, tgt_vocab, tokenizer)
     out = []
     for name, tensor, vocab in zip(batch._fields, batch, (src_vocab, tgt_vocab, tgt_vocab)):

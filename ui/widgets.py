@@ -94,3 +94,16 @@ def model_cached(key, compute):
 def pad_positions(tokens: list[str]) -> list[int]:
     """Indexes of the padding token P (a word typed as "P" is read as <unk>, so P here is always padding)."""
     return [i for i, tok in enumerate(tokens) if tok == PAD]
+
+
+def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
+    """Before a multiselect is drawn: keep the values of st.session_state[key] that are among options (default when
+    unset, or when none of its values is left). Returns the kept list."""
+    ss = st.session_state
+    allowed = set(options)
+    chosen = ss.get(key)
+    kept = [v for v in chosen if v in allowed] if chosen is not None else None
+    if kept is None or (chosen and not kept):
+        kept = [v for v in default if v in allowed]
+    ss[key] = kept
+    return kept

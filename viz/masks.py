@@ -9,6 +9,7 @@ from .common import (
     ALLOWED_COLOR,
     ATTN_COLORS,
     BLOCKED_COLOR,
+    CELL_PX,
     NEG_INF,
     as_array,
     cell_text,
@@ -33,7 +34,10 @@ def mask_figure(
     row_label="query",
     col_label="key",
 ) -> go.Figure:
-    """A boolean mask [Lq, Lk] (True = blocked) in two colours, with a colourbar naming them."""
+    """A boolean mask [Lq, Lk] (True = blocked) in two colours, with a colourbar naming them; mask=None (a mask
+    the model does not use) blocks nothing."""
+    if mask is None:
+        mask = np.zeros((len(list(row_tokens)), len(list(col_tokens))), dtype=bool)
     m = as_array(mask, 2, "mask").astype(bool)  # (Lq, Lk)
     rows = token_labels(row_tokens, m.shape[0], "row_tokens", "rows")
     cols = token_labels(col_tokens, m.shape[1], "col_tokens", "columns")
@@ -75,6 +79,82 @@ def score_figure(
     colorscale=None,
 ) -> go.Figure:
     """A real-valued [Lq, Lk] matrix; −∞ (or mask=True) cells are drawn dark with the text "−∞"."""
+    fig = _matrix_figure(
+        values, row_tokens, col_tokens, value_label, mask, blocked_label, row_label, col_label, colorscale
+    )
+    return finish(fig, title, height(len(fig.layout.yaxis.ticktext)))
+
+
+EFFECT_TEXT_PX = 12  # the values written in the cells of the three "what a mask does" figures
+EFFECT_TOP, EFFECT_BOTTOM = 10, 100  # px above the grid, and below it for the key tokens, their title and the colourbar
+
+
+def mask_effect_figures(
+    scores,
+    mask,
+    weights,
+    row_tokens,
+    col_tokens,
+    score_label="score",
+    weight_label="weight",
+    blocked_label="blocked",
+    row_label="query",
+    col_label="key",
+) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """What a mask does, as three figures drawn to line up in a row: the scaled scores [Lq, Lk], the same scores
+    with the blocked cells (mask True; None blocks nothing) set to −∞, and the softmax weights.
+
+    The three share one layout (height, margins, a horizontal colourbar under the grid in the same place), the
+    two score figures share one colour range, and the values are written in the cells at EFFECT_TEXT_PX.
+    """
+    s = floats(scores, 2, "scores")  # (Lq, Lk)
+    w = floats(weights, 2, "weights")  # (Lq, Lk)
+    if w.shape != s.shape:
+        raise ValueError(f"weights have shape {tuple(w.shape)} but scores have shape {tuple(s.shape)}.")
+    finite = s[np.isfinite(s)]
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    labels = (row_label, col_label)
+    figures = (
+        _matrix_figure(s, row_tokens, col_tokens, score_label, None, blocked_label, *labels, "RdBu_r", (-bound, bound)),
+        _matrix_figure(s, row_tokens, col_tokens, score_label, mask, blocked_label, *labels, "RdBu_r", (-bound, bound)),
+        _matrix_figure(
+            w, row_tokens, col_tokens, weight_label, None, blocked_label, *labels, ATTN_COLORS, (0, 1), "{:.2f}"
+        ),
+    )
+    grid = int(min(520, max(180, s.shape[0] * CELL_PX)))  # the grid's height in px, when the width allows it
+    for fig, label in zip(figures, (score_label, score_label, weight_label)):
+        fig.update_traces(textfont=dict(size=EFFECT_TEXT_PX), selector=dict(type="heatmap"))
+        fig.data[0].colorbar = dict(
+            title=dict(text=label, side="right"),
+            orientation="h",
+            thickness=10,
+            outlinewidth=0,
+            len=0.8,
+            x=0.5,
+            xanchor="center",
+            yref="container",
+            y=0,
+            yanchor="bottom",
+        )
+        finish(fig, "", EFFECT_TOP + grid + EFFECT_BOTTOM)
+        fig.update_layout(margin=dict(t=EFFECT_TOP, b=EFFECT_BOTTOM))
+    return figures
+
+
+def _matrix_figure(
+    values,
+    row_tokens,
+    col_tokens,
+    value_label,
+    mask,
+    blocked_label,
+    row_label,
+    col_label,
+    colorscale=None,
+    zrange: tuple[float, float] | None = None,
+    fmt: str = "{:.2f}",
+) -> go.Figure:
+    """values [Lq, Lk] as a heatmap on token axes; −∞ or masked cells drawn dark with "−∞" written in them."""
     v = floats(values, 2, "values")  # (Lq, Lk)
     rows = token_labels(row_tokens, v.shape[0], "row_tokens", "rows")
     cols = token_labels(col_tokens, v.shape[1], "col_tokens", "columns")
@@ -89,14 +169,16 @@ def score_figure(
     if colorscale is None:
         colorscale = ATTN_COLORS if finite.size and finite.min() >= 0 else "RdBu_r"
     diverging = colorscale == "RdBu_r"
-    text = cell_text(shown)
+    text = cell_text(shown, fmt)
     main = matrix_trace(
         shown,
         rows,
         cols,
         name=value_label,
         colorscale=colorscale,
-        zmid=0 if diverging else None,
+        zmid=0 if diverging and zrange is None else None,
+        zmin=None if zrange is None else zrange[0],
+        zmax=None if zrange is None else zrange[1],
         colorbar=colorbar(value_label),
         hoverongaps=False,
         text=text,
@@ -122,4 +204,4 @@ def score_figure(
             )
         )
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
-    return finish(fig, title, height(len(rows)))
+    return fig
