@@ -12,6 +12,7 @@ MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
 MAX_PAIRS = 200  # most sentence pairs in one dataset
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
+MAX_BEAM_SIZE = 10  # most beams in beam search
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted
