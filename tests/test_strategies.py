@@ -14,6 +14,7 @@ from transformer.data import parse_pairs, tokenize
 from transformer.errors import ConfigError, DataError
 from transformer.strategies import (
     beam_search,
+    beam_search_batch,
     beam_vs_greedy,
     check_beam,
     check_sampling,
@@ -61,7 +62,10 @@ def _greedy_log_prob(result) -> float:
 
 
 def test_beam_size_1_and_top_k_1_are_greedy_on_the_bundled_model(bundled, bundled_sources):
-    for sentence in bundled_sources:
+    every = bundled.translate_all(bundled_sources)  # batched greedy decoding, over every bundled pair
+    enc_inputs = bundled.make_batch([(s, "") for s in bundled_sources]).enc_inputs
+    assert [h.tokens for h in beam_search_batch(bundled.model, enc_inputs, bundled.tgt_vocab, 1)] == every
+    for sentence in bundled_sources[::4] + UNSEEN:  # one sentence at a time, with every step
         enc = _enc(bundled, sentence)
         greedy = greedy_decode(bundled.model, enc, bundled.tgt_vocab, return_attn=False)
         beam = beam_search(bundled.model, enc, bundled.tgt_vocab, beam_size=1)
@@ -175,9 +179,27 @@ def test_beam_search_stops_at_the_length_cap(noisy):
     assert all(not h.finished and len(h.tokens) == 5 for h in result.hypotheses)
 
 
+def test_batched_beam_search_finds_what_one_sentence_at_a_time_finds(bundled, bundled_sources, noisy):
+    for translator, sentences, max_len in (
+        (bundled, bundled_sources[::3], 50),
+        (noisy, ["我吃饭", "他们去公园", "你好"], 6),
+    ):
+        enc_inputs = translator.make_batch([(s, "") for s in sentences]).enc_inputs  # (B, Ls), padded
+        for beam_size, alpha in ((1, 0.0), (3, 0.6)):
+            batched = beam_search_batch(translator.model, enc_inputs, translator.tgt_vocab, beam_size, alpha, max_len)
+            for sentence, hypothesis in zip(sentences, batched, strict=True):
+                alone = beam_search(
+                    translator.model, _enc(translator, sentence), translator.tgt_vocab, beam_size, alpha, max_len
+                )
+                assert hypothesis.tokens == alone.best.tokens, sentence
+                assert hypothesis.finished is alone.best.finished
+                assert hypothesis.score == pytest.approx(alone.best.score, abs=1e-4)
+
+
 def test_beam_vs_greedy_scores_both_the_same_way(bundled):
-    sentences = ["猫喜欢我", "我喜欢猫"]
-    rows = beam_vs_greedy(bundled.model, [_enc(bundled, s) for s in sentences], bundled.tgt_vocab, 4, 0.6)
+    sentences = ["猫喜欢我", "我喜欢猫", "我有一只猫和一只狗"]
+    enc_inputs = bundled.make_batch([(s, "") for s in sentences]).enc_inputs
+    rows = beam_vs_greedy(bundled.model, enc_inputs, bundled.tgt_vocab, 4, 0.6)
     for sentence, row in zip(sentences, rows, strict=True):
         assert row.greedy.tokens == bundled.translate(sentence).tokens
         assert row.beam.score >= row.greedy.score

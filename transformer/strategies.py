@@ -430,19 +430,77 @@ class BeamVsGreedy:
         return self.beam.tokens != self.greedy.tokens and self.beam.score > self.greedy.score
 
 
+def beam_search_batch(
+    model: Transformer,
+    enc_inputs: torch.Tensor,
+    tgt_vocab: Vocab,
+    beam_size: int = 4,
+    length_penalty: float = 0.0,
+    max_len: int = MAX_DECODE_LEN,
+) -> list[Hypothesis]:
+    """The best hypothesis of beam_search for every row of enc_inputs (B, Ls, padded with P) at once, no records.
+
+    Every sentence has beam_size beam slots from the start; the slots not yet in use have log-probability −∞, so
+    they are never kept ahead of a real beam and never finish. The decoder runs once per step for all B·K beams.
+    """
+    check_beam(beam_size, length_penalty)
+    alpha, K = float(length_penalty), beam_size
+    with evaluating(model) as device:
+        enc_inputs = enc_inputs.to(device)
+        B, max_len = enc_inputs.size(0), min(max_len, model.config.max_len - 1)
+        enc_rows = enc_inputs.repeat_interleave(K, dim=0)  # (B·K, Ls): each sentence once per beam
+        memory = model.encoder(enc_rows)  # (B·K, Ls, D)
+        never, eos = _never(tgt_vocab), tgt_vocab.eos_id
+        beams = torch.full((B, K, 1), tgt_vocab.bos_id, device=device)  # (B, K, t)
+        beam_log_probs = torch.full((B, K), float("-inf"), device=device)  # (B, K)
+        beam_log_probs[:, 0] = 0.0  # one real beam, S, per sentence
+        hypotheses: list[list[Hypothesis]] = [[] for _ in range(B)]
+        done = torch.zeros(B, dtype=torch.bool, device=device)  # (B,): beam_size hypotheses finished
+
+        def add(b: int, ids: list[int], log_prob: float, finished: bool) -> None:
+            score = log_prob / lp(len(ids) + finished, alpha)
+            hypotheses[b].append(Hypothesis(tgt_vocab.decode(ids), log_prob, score, finished))
+
+        for _ in range(max_len):
+            t = beams.size(2)
+            hidden = model.decoder(beams.view(B * K, t), enc_rows, memory)  # (B·K, t, D)
+            logits = model.projection(hidden[:, -1]).float()  # (B·K, V)
+            logits[:, never] = float("-inf")
+            log_probs = torch.log_softmax(logits, dim=-1).view(B, K, -1)  # (B, K, V)
+            V = log_probs.size(2)
+            totals = (beam_log_probs.unsqueeze(2) + log_probs).view(B, K * V)  # (B, K·V)
+            best, flat = totals.topk(2 * K, dim=1)  # (B, 2K), (B, 2K)
+            parents, tokens = flat // V, flat % V  # (B, 2K), (B, 2K)
+            is_eos = tokens.eq(eos)  # (B, 2K)
+            rank = torch.arange(2 * K, device=device).expand(B, -1)  # (B, 2K)
+            finishes = is_eos & (rank < K) & best.isfinite() & ~done.unsqueeze(1)  # (B, 2K)
+            keeps = ~is_eos & (torch.cumsum(~is_eos, dim=1) <= K)  # (B, 2K): exactly K per sentence
+            for b, j in finishes.nonzero().tolist():
+                add(b, beams[b, parents[b, j], 1:].tolist(), float(best[b, j]), finished=True)
+            kept = keeps.float().argsort(dim=1, descending=True, stable=True)[:, :K]  # (B, K), in rank order
+            kept_parents, kept_tokens = parents.gather(1, kept), tokens.gather(1, kept)  # (B, K), (B, K)
+            rows = beams.gather(1, kept_parents.unsqueeze(2).expand(-1, -1, t))  # (B, K, t)
+            beams = torch.cat([rows, kept_tokens.unsqueeze(2)], dim=2)  # (B, K, t+1)
+            beam_log_probs = best.gather(1, kept)  # (B, K)
+            done |= torch.tensor([len(h) >= K for h in hypotheses], device=device)
+            if done.all():
+                break
+        for b in (~done).nonzero().flatten().tolist():  # the length cap: the beams alive are hypotheses too
+            for ids, log_prob in zip(beams[b, :, 1:].tolist(), beam_log_probs[b].tolist()):
+                if math.isfinite(log_prob):
+                    add(b, ids, log_prob, finished=False)
+    return [max(h, key=lambda h: h.score) for h in hypotheses]
+
+
 def beam_vs_greedy(
     model: Transformer,
-    enc_inputs: list[torch.Tensor],
+    enc_inputs: torch.Tensor,
     tgt_vocab: Vocab,
     beam_size: int = 4,
     length_penalty: float = 0.0,
     max_len: int = MAX_DECODE_LEN,
 ) -> list[BeamVsGreedy]:
-    """Greedy (beam_size 1) and beam search for every source sentence (1, Ls), scored with the same α."""
-    return [
-        BeamVsGreedy(
-            greedy=beam_search(model, enc, tgt_vocab, 1, length_penalty, max_len).best,
-            beam=beam_search(model, enc, tgt_vocab, beam_size, length_penalty, max_len).best,
-        )
-        for enc in enc_inputs
-    ]
+    """Greedy (beam size 1) and beam search for every row of enc_inputs (B, Ls), scored with the same α, batched."""
+    greedy = beam_search_batch(model, enc_inputs, tgt_vocab, 1, length_penalty, max_len)
+    beam = beam_search_batch(model, enc_inputs, tgt_vocab, beam_size, length_penalty, max_len)
+    return [BeamVsGreedy(g, b) for g, b in zip(greedy, beam)]

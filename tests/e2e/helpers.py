@@ -26,8 +26,8 @@ NAV = {
 }
 # each page's st.title (ui/i18n.py *.title), in the same order
 TITLES = {
-    "en": ["Sentence pairs", "Train", "Positional encoding", "Masks", "Attention", "Greedy decoding, step by step"],
-    "zh": ["句子对", "训练", "位置编码", "掩码", "注意力", "贪心解码，一步一步"],
+    "en": ["Sentence pairs", "Train", "Positional encoding", "Masks", "Attention", "Decoding, step by step"],
+    "zh": ["句子对", "训练", "位置编码", "掩码", "注意力", "解码，一步一步"],
 }
 PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "attention", "decoding"]
 
