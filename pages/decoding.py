@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from transformer.config import MAX_BEAM_SIZE
+from transformer.config import MAX_BEAM_SIZE, MAX_TYPED_CHARS
 from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
 from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, sample, teacher_forcing_vs_free_running
@@ -77,6 +77,11 @@ def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "
     return ss[key]
 
 
+def never_ids() -> list[int]:
+    """Target ids that are never outputs: P and S."""
+    return [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]
+
+
 def overridden(step) -> bool:
     """True when the learner forced a token other than the model's own choice at this step."""
     return getattr(step, "forced", False) and step.token_id != int(step.probs.argmax())
@@ -87,7 +92,7 @@ def overridden(step) -> bool:
 
 def force(step_number: int, token_id: int, result) -> None:
     """Force token_id at step_number, keep the tokens chosen before it, continue greedily; show the next step."""
-    if token_id in (tgt_vocab.stoi[PAD], tgt_vocab.bos_id):
+    if token_id in never_ids():
         ss.dec_force_refused = True
         return
     ss.dec_prefix = [s.token_id for s in result.steps[: step_number - 1]] + [token_id]
@@ -173,7 +178,7 @@ def force_controls(step, result) -> None:
     """The keyboard way to force a token: a list of the step's tokens, most probable first, and a button."""
     if ss.pop("dec_force_refused", False):
         st.warning(t("dec.force_refused", L))
-    order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if int(i) not in _never()]
+    order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if int(i) not in never_ids()]
     if ss.get("dec_force_for") != (ss.dec_for, tuple(ss.dec_prefix), step.step):
         ss.dec_force_for, ss.dec_force_pick = (ss.dec_for, tuple(ss.dec_prefix), step.step), step.token_id
     keep_option("dec_force_pick", order, step.token_id)
@@ -197,10 +202,6 @@ def force_controls(step, result) -> None:
         disabled=not ss.dec_prefix,
         width="stretch",
     )
-
-
-def _never() -> list[int]:
-    return [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]
 
 
 def greedy_section() -> None:
@@ -337,7 +338,7 @@ def compare(pairs, beam_size: int, alpha: float):
 def sample_section() -> None:
     st.markdown(t("dec.sample_intro", L))
     st.latex(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
-    n_allowed = len(tgt_vocab) - len(_never())
+    n_allowed = len(tgt_vocab) - len(never_ids())
     c1, c2, c3 = st.columns(3)
     keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
     temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature")
@@ -407,7 +408,7 @@ def teacher_section() -> None:
     text = reference
     if text is None:
         ss.setdefault("dec_reference", "")
-        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=400)
+        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=MAX_TYPED_CHARS)
         if not text.strip():
             st.info(t("dec.reference_needed", L))
             return
@@ -461,7 +462,7 @@ def teacher_section() -> None:
     frame = pd.DataFrame(table)
     if result.parted_at is not None:
         parted = ["background-color: #fde2e1" if row.position == result.parted_at else "" for row in result.rows]
-        frame = frame.style.apply(lambda column: parted, axis=0)
+        frame = frame.style.apply(lambda column: parted, axis=0).format(precision=4, na_rep="")
     st.dataframe(frame, hide_index=True, key="teacher_table")
     computed_by("transformer.strategies.teacher_forcing_vs_free_running", L)
 

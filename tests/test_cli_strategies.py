@@ -53,11 +53,11 @@ def test_n_best_prints_n_scored_lines_best_first_then_an_empty_line(capsys):
 
 
 def test_sampling_is_reproducible_for_a_seed(capsys):
-    flags = ["--sample", "--temperature", "3", "--top-p", "0.95"]
-    runs = {seed: _run(capsys, *flags, "--seed", seed, *SENTENCES)[1] for seed in ("1", "2", "3")}
-    assert _run(capsys, *flags, "--seed", "2", *SENTENCES)[1] == runs["2"]
+    flags = ["--sample", "--temperature", "2", "--top-p", "0.95", *SENTENCES[:2]]
+    runs = {seed: _run(capsys, *flags, "--seed", seed)[1] for seed in ("1", "2", "3")}
+    assert _run(capsys, *flags, "--seed", "2")[1] == runs["2"]
     assert len({tuple(lines) for lines in runs.values()}) > 1  # hot sampling differs between seeds
-    assert all(len(lines) == len(SENTENCES) for lines in runs.values())
+    assert all(len(lines) == 2 for lines in runs.values())
 
 
 @pytest.mark.parametrize(

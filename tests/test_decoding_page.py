@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from tests.apptest_helpers import open_app, texts
-from transformer import Translator
+from transformer import TrainConfig, Translator, train
 from transformer.text import markdown
 from ui.i18n import STRINGS
 from ui.state import CurrentModel
@@ -35,10 +35,10 @@ def joined(at) -> str:
     return "\n".join(texts(at, "markdown") + texts(at, "info") + texts(at, "warning") + texts(at, "success"))
 
 
-def test_every_strategy_draws_in_chinese_too():  # the English pages are drawn by every test below
+def test_every_strategy_draws_in_chinese_too():  # the English pages are drawn by the tests below
     lang = "zh"
-    at = open_app(lang, DEC)
-    for strategy in ("beam", "sample", "choose", "teacher", "greedy"):
+    at = open_app(lang, DEC)  # greedy
+    for strategy in ("beam", "sample", "choose", "teacher"):
         at.radio(key="dec_strategy").set_value(strategy).run()
         assert not at.exception and not at.error, strategy
         assert at.title[0].value == STRINGS["dec.title"][lang]
@@ -144,40 +144,33 @@ def test_unknown_source_words_are_shown_as_typed_and_marked():
     assert chart(at, "dec_cross")["layout"]["xaxis"]["ticktext"] == ["我", "喜", "欢", "鱼 (?)"]
 
 
-STALE = {
-    "dec_k": 15,
-    "dec_step": 999,
-    "dec_layer": 5,
-    "dec_strategy": "bogus",
-    "dec_beam_size": 99,
-    "dec_alpha": 9.0,
-    "dec_temperature": 0.0,
-    "dec_top_k": 500,
-    "dec_top_p": 0.0,
-    "dec_seed": -4,
-    "dec_samples": 50,
-    "dec_sample_pick": 12,
-    "dec_sample_step": 77,
-    "dec_force_pick": 10_000,
-}
+def test_values_kept_from_a_bigger_model_never_crash_the_page():
+    at = open_app(page=DEC)  # the bundled model: 88 target tokens, 2 layers
+    big = {  # per strategy, the widgets set to values the small model below cannot take
+        "greedy": [("slider", "dec_k", 15), ("selectbox", "dec_layer", 1)],
+        "beam": [("slider", "dec_beam_size", 10)],
+        "sample": [("slider", "dec_top_k", 80), ("slider", "dec_samples", 6), ("selectbox", "dec_sample_pick", 5)],
+    }
+    for strategy, widgets in big.items():
+        at.radio(key="dec_strategy").set_value(strategy).run()
+        for kind, key, value in widgets:
+            getattr(at, kind)(key=key).set_value(value).run()
+    assert at.session_state.dec_k == 15 and at.session_state.dec_top_k == 80
 
-
-@pytest.mark.parametrize("strategy", ["greedy", "beam", "sample", "choose", "teacher"])
-def test_stale_values_from_a_bigger_model_never_crash_the_page(strategy):
     pairs = [("我 喜 欢 你", "I love you .")]  # a target vocabulary of 8 tokens, a single layer
     small = Translator.create(pairs, seed=0, **TINY)
-    state = {**STALE, "dec_strategy": strategy} if strategy != "greedy" else STALE
-    at = open_app(page=DEC, model=CurrentModel(small, "uploaded"), pairs=pairs, **state)
-    assert not at.exception, at.exception
-    if strategy in ("greedy", "choose"):
-        assert at.slider(key="dec_k").value == len(small.tgt_vocab) == 8
-        assert at.selectbox(key="dec_layer").value == 0
-    if strategy == "beam":
-        assert at.slider(key="dec_beam_size").value == 10 and at.slider(key="dec_alpha").value == 2.0
-    if strategy == "sample":
-        assert at.slider(key="dec_top_k").value == 6 and at.slider(key="dec_samples").value == 6
-    if strategy == "greedy":
-        assert at.radio(key="dec_strategy").value == "greedy"
+    for _ in train(small, pairs, TrainConfig(epochs=60)):  # it learns to say E, so every strategy ends soon
+        pass
+    at.session_state.model = CurrentModel(small, "uploaded")
+    at.session_state.pairs = pairs
+    for strategy in ("greedy", "beam", "sample", "choose", "teacher"):
+        at.radio(key="dec_strategy").set_value(strategy).run()
+        assert not at.exception, (strategy, at.exception)
+        if strategy in ("greedy", "choose"):
+            assert at.slider(key="dec_k").value == 8 and at.selectbox(key="dec_layer").value == 0
+        if strategy == "sample":
+            assert at.slider(key="dec_top_k").value == 6  # the 8 tokens but P and S
+            assert at.selectbox(key="dec_sample_pick").value == 5
 
 
 def test_vocabulary_text_is_shown_literally():
