@@ -1,4 +1,5 @@
-"""Decoding strategies beyond greedy: beam search, sampling, a forced prefix, teacher forcing vs free running.
+"""Decoding strategies beyond greedy: beam search (one sentence with every step recorded, or many sentences at
+once), sampling, greedy decoding after a forced prefix, teacher forcing vs free running.
 
 Every function runs the model in eval mode without gradients, always ends (at E or at the length cap) and records
 what a learner wants to see, step by step. P and S are never outputs: their probability is 0 everywhere, as in
@@ -70,7 +71,7 @@ class Hypothesis:
     """One output of beam search: tokens without S/E, the sum of their log-probabilities and its score."""
 
     tokens: list[str]
-    log_prob: float  # log P(tokens, then E | source): every chosen token's log-probability, E included
+    log_prob: float  # the sum of every chosen token's log-probability, E included when it ended with E
     score: float  # log_prob / lp(number of chosen tokens, α); the same as log_prob when α = 0
     finished: bool  # True: it ended with E; False: it reached the length cap
 
@@ -239,8 +240,9 @@ def truncate(probs: torch.Tensor, top_k: int = 0, top_p: float = 1.0) -> torch.T
     order = torch.sort(probs, descending=True, stable=True).indices  # (V,): on a tie the lower id first
     keep = torch.zeros_like(probs, dtype=torch.bool)
     keep[order[: top_k or len(order)]] = True
-    before = torch.cumsum(probs[order], 0) - probs[order]  # (V,): probability of the tokens ranked above
-    keep[order[before >= top_p]] = False
+    if top_p < 1:
+        before = torch.cumsum(probs[order], 0) - probs[order]  # (V,): probability of the tokens ranked above
+        keep[order[before >= top_p]] = False
     keep[order[0]] = True
     kept = torch.where(keep, probs, torch.zeros_like(probs))
     return kept / kept.sum()
