@@ -44,6 +44,11 @@ if unknown:
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
+if ref_tokens is not None:  # a dataset pair's reference may use words the model's target vocabulary lacks
+    ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
+    ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
+    if ref_unknown:
+        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
 
 # a new model or sentence starts at step 1 without forced tokens
 if ss.get("dec_for") != (model.id, source):
@@ -171,7 +176,7 @@ def step_view(result, choose: bool) -> None:
         reason = t("dec.stop_eos", L) if result.stop_reason == "eos" else t("dec.stop_max", L, n=len(steps))
         st.success(t("dec.final", L, text=md(result.text) or "–", reason=reason))
         if ref_tokens is not None:
-            st.markdown(t("dec.reference", L, ref=md(reference), mark=reference_mark(result.tokens)))
+            st.markdown(t("dec.reference", L, ref=md(" ".join(ref_labels)), mark=reference_mark(result.tokens)))
 
 
 def force_controls(step, result) -> None:
@@ -414,7 +419,7 @@ def teacher_section() -> None:
             return
     words = tokenize(text, translator.tokenizer)
     ids, unknown_ref = tgt_vocab.encode(words)
-    if unknown_ref:
+    if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
         st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown_ref))))
     try:
         result = model_cached(

@@ -144,6 +144,13 @@ def test_unknown_source_words_are_shown_as_typed_and_marked():
     assert chart(at, "dec_cross")["layout"]["xaxis"]["ticktext"] == ["我", "喜", "欢", "鱼 (?)"]
 
 
+def test_unknown_words_of_a_dataset_reference_are_flagged():
+    at = open_app(page=DEC, pairs=[("我喜欢猫", "I love kittens .")])  # the bundled model never saw "kittens"
+    assert any("target vocabulary" in w and "kittens" in w for w in texts(at, "warning"))
+    at.slider(key="dec_step").set_value(5).run()
+    assert "Reference: " + markdown("I love kittens (?) .") + " ✗" in texts(at, "markdown")
+
+
 def test_values_kept_from_a_bigger_model_never_crash_the_page():
     at = open_app(page=DEC)  # the bundled model: 88 target tokens, 2 layers
     big = {  # per strategy, the widgets set to values the small model below cannot take
