@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .checkpoint import load_checkpoint, save_checkpoint
 from .config import MAX_BEAM_SIZE, MAX_DATA_BYTES, TrainConfig, TransformerConfig
-from .data import TOKENIZERS, check_pairs, parse_pairs
+from .data import TOKENIZERS, UNK, check_pairs, parse_pairs
 from .errors import TransformerError
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
@@ -166,8 +166,7 @@ def _translate(args: argparse.Namespace) -> None:
     for sentence in args.sentences:
         enc_input, _, unknown = translator.encode_source(sentence)
         if unknown:
-            unk = translator.src_vocab.itos[translator.src_vocab.unk_id]
-            print(f"  (unknown words read as {unk}: {visible(' '.join(unknown))})", file=sys.stderr)
+            print(f"  (unknown words read as {UNK}: {visible(' '.join(unknown))})", file=sys.stderr)
         if args.beam is not None:
             result = beam_search(model, enc_input, vocab, args.beam, args.length_penalty or 0.0, n_best=args.n_best)
             if args.n_best is None:
