@@ -27,6 +27,11 @@ def chart(at, key: str) -> dict:
     return json.loads(found[0].proto.spec)
 
 
+def source(at, kind: str) -> list[str]:
+    """The markdown source of every element of one kind, escapes and all (texts() may show it as read)."""
+    return [e.value for e in getattr(at, kind)]
+
+
 def table(at, index: int = 0):
     return at.dataframe[index].value
 
@@ -58,7 +63,7 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)
     assert best["translation"][0] == "You are a teacher ."
-    beats = [s for s in texts(at, "info") if s.startswith("Beam search beats greedy here")]
+    beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
     assert beats and markdown("The teacher is red .") in beats[0] and markdown("You are a teacher .") in beats[0]
 
     at.slider(key="dec_beam_size").set_value(1).run()  # one beam is greedy decoding
@@ -148,7 +153,7 @@ def test_unknown_words_of_a_dataset_reference_are_flagged():
     at = open_app(page=DEC, pairs=[("我喜欢猫", "I love kittens .")])  # the bundled model never saw "kittens"
     assert any("target vocabulary" in w and "kittens" in w for w in texts(at, "warning"))
     at.slider(key="dec_step").set_value(5).run()
-    assert "Reference: " + markdown("I love kittens (?) .") + " ✗" in texts(at, "markdown")
+    assert "Reference: " + markdown("I love kittens (?) .") + " ✗" in source(at, "markdown")
 
 
 def test_values_kept_from_a_bigger_model_never_crash_the_page():
@@ -191,8 +196,8 @@ def test_vocabulary_text_is_shown_literally():
     at = open_app(page=DEC, model=CurrentModel(translator, "uploaded"), pairs=pairs)
     at.slider(key="dec_step").set_value(50).run()  # the last step: E never came
     assert not at.exception
-    shown = [s for s in texts(at, "markdown") if "badge[" in s or s.startswith("Reference")]
+    shown = [s for s in source(at, "markdown") if "badge[" in s or s.startswith("Reference")]
     assert len(shown) >= 3 and any("Reference" in s for s in shown)
     for text in shown:
         assert not re.search(r"(?<!\\)[`*]", text), text  # every backtick and asterisk escaped
-    assert any(markdown(" ".join(["`"] * 50)) in s for s in texts(at, "success"))
+    assert any(markdown(" ".join(["`"] * 50)) in s for s in source(at, "success"))
