@@ -1,103 +1,490 @@
-"""Greedy decoding step by step: the decoder input so far, the next-token probabilities, where it looked."""
+"""Decoding step by step: greedy, beam search, sampling, choosing the next word yourself, teacher forcing."""
 
+import pandas as pd
 import streamlit as st
 
-from transformer.data import tokenize
+from transformer.config import MAX_BEAM_SIZE, MAX_TYPED_CHARS
+from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
+from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, sample, teacher_forcing_vs_free_running
+from transformer.text import markdown as md
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
-from ui.widgets import computed_by, model_cached, sentence_picker, warn_unknown
+from ui.widgets import (
+    computed_by,
+    keep_in_range,
+    keep_option,
+    model_cached,
+    sentence_picker,
+    usable_pairs,
+    warn_if_data_changed,
+)
 from viz.attention import source_attention_figure
-from viz.decoding import topk_figure
+from viz.common import CHOSEN_COLOR
+from viz.decoding import FORCED_COLOR, beam_tree_figure, sampling_figure, topk_figure
+
+STRATEGIES = ("greedy", "beam", "sample", "choose", "teacher")
+MAX_SAMPLES = 6  # samples shown side by side
+MAX_ALPHA = 2.0  # largest length penalty on the slider
 
 L = page_setup()
 ss = st.session_state
 model = current()
 translator = model.translator
 cfg = translator.config
+tgt_vocab = translator.tgt_vocab
 
 st.title(t("dec.title", L))
 st.markdown(t("dec.intro", L))
-st.latex(r"y_t = \arg\max_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
+warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
+keep_option("dec_strategy", STRATEGIES)
+strategy = st.radio(
+    t("dec.strategy", L), STRATEGIES, key="dec_strategy", horizontal=True, format_func=lambda s: t(f"dec.s_{s}", L)
+)
 try:
-    result = model_cached(("translate", source), lambda: translator.translate(source))
+    enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:
     st.error(error_text(exc, L))
     st.stop()
-warn_unknown(result.unknown, L)
-steps = result.steps
+if unknown:
+    st.warning(t("pick.unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown))))
+# the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
+src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
+ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
+if ref_tokens is not None:  # a dataset pair's reference may use words the model's target vocabulary lacks
+    ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
+    ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
+    if ref_unknown:
+        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
 
-# the step slider and the Previous / Next buttons share one value, reset when the sentence changes
+# a new model or sentence starts at step 1 without forced tokens
 if ss.get("dec_for") != (model.id, source):
-    ss.dec_for, ss.dec_step = (model.id, source), 1
-ss.dec_step = min(max(ss.get("dec_step", 1), 1), len(steps))
+    ss.dec_for, ss.dec_step, ss.dec_prefix = (model.id, source), 1, []
 
 
-def _move(delta: int) -> None:
-    ss.dec_step = min(max(ss.dec_step + delta, 1), len(steps))
+def badges(tokens: list[str], color: str = "gray") -> str:
+    """Tokens as markdown badges, each shown literally."""
+    return " ".join(f":{color}-badge[{md(tok)}]" for tok in tokens)
 
 
-c1, c2, c3 = st.columns([1, 6, 1], vertical_alignment="bottom")
-c1.button(t("dec.prev", L), on_click=_move, args=(-1,), disabled=ss.dec_step <= 1, key="prev_step", width="stretch")
-if len(steps) > 1:
-    c2.slider(t("dec.step", L), 1, len(steps), key="dec_step")
-c3.button(
-    t("dec.next", L), on_click=_move, args=(1,), disabled=ss.dec_step >= len(steps), key="next_step", width="stretch"
-)
-step = steps[ss.dec_step - 1]
-chosen_so_far = [s.token for s in steps[: ss.dec_step]]
+def reference_mark(tokens: list[str]) -> str:
+    """✓ when tokens are the reference translation, ✗ when not, nothing for a typed sentence."""
+    if ref_tokens is None:
+        return ""
+    return "✓" if tokens == ref_tokens else "✗"
 
-st.markdown(t("dec.at_step", L, t=step.step, n=len(steps)))
-st.markdown(
-    f"{t('dec.input', L)} &nbsp; "
-    + " ".join(f"`{tok}`" for tok in step.dec_input)
-    + f" &nbsp; → &nbsp; **`{step.token}`**"
-)
-c1, c2 = st.columns(2, gap="large")
-with c1:
-    st.subheader(t("dec.probs", L))
-    ss.setdefault("dec_k", 5)
-    k = st.slider(t("dec.k", L), 2, min(15, len(translator.tgt_vocab)), key="dec_k")
-    st.plotly_chart(
-        topk_figure(
+
+def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "next_step")) -> int:
+    """Previous / slider / Next over n_steps steps sharing st.session_state[key]; returns the 1-based step."""
+    keep_in_range(key, 1, n_steps, 1)
+
+    def move(delta: int) -> None:
+        ss[key] = min(max(ss[key] + delta, 1), n_steps)
+
+    c1, c2, c3 = st.columns([1, 6, 1], vertical_alignment="bottom")
+    c1.button(t("dec.prev", L), on_click=move, args=(-1,), disabled=ss[key] <= 1, key=buttons[0], width="stretch")
+    if n_steps > 1:
+        c2.slider(t("dec.step", L), 1, n_steps, key=key)
+    c3.button(t("dec.next", L), on_click=move, args=(1,), disabled=ss[key] >= n_steps, key=buttons[1], width="stretch")
+    return ss[key]
+
+
+def never_ids() -> list[int]:
+    """Target ids that are never outputs: P and S."""
+    return [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]
+
+
+def overridden(step) -> bool:
+    """True when the learner forced a token other than the model's own choice at this step."""
+    return getattr(step, "forced", False) and step.token_id != int(step.probs.argmax())
+
+
+# ---------------------------------------------------------------- greedy, and choosing the next word yourself
+
+
+def force(step_number: int, token_id: int, result) -> None:
+    """Force token_id at step_number, keep the tokens chosen before it, continue greedily; show the next step."""
+    if token_id in never_ids():
+        ss.dec_force_refused = True
+        return
+    ss.dec_prefix = [s.token_id for s in result.steps[: step_number - 1]] + [token_id]
+    ss.dec_step = step_number + 1
+
+
+def force_from_chart(step_number: int, result) -> None:
+    """on_select of the top-k chart: force the token of the clicked bar."""
+    points = ss.choose_topk.selection.points
+    if points:
+        force(step_number, int(points[0]["customdata"][2]), result)
+
+
+def step_view(result, choose: bool) -> None:
+    """One step of greedy (or forced-then-greedy) decoding: input, next-token bars, cross-attention, output."""
+    steps = result.steps
+    step_number = step_navigation(len(steps))
+    step = steps[step_number - 1]
+    forced_here = overridden(step)
+    st.markdown(t("dec.at_step", L, t=step.step, n=len(steps)))
+    chosen_badge = badges([step.token], "violet" if forced_here else "red")
+    st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {chosen_badge}")
+    if forced_here:
+        st.caption(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])))
+    c1, c2 = st.columns(2, gap="large")
+    with c1:
+        st.subheader(t("dec.probs", L))
+        keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
+        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+        figure = topk_figure(
             step.probs,
-            translator.tgt_vocab.itos,
+            tgt_vocab.itos,
             step.token_id,
             k=k,
             prob_label=t("dec.probability", L),
             token_label=t("vocab.token", L),
-            chosen_label=t("dec.chosen", L),
-        ),
-        key="dec_topk",
-    )
-    computed_by("transformer.decode.greedy_decode → DecodeStep.probs", L)
-with c2:
-    st.subheader(t("dec.cross", L))
-    ss.dec_layer = min(ss.get("dec_layer", cfg.n_layers - 1), cfg.n_layers - 1)
-    layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
-    newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
-    st.plotly_chart(
-        source_attention_figure(
-            newest,
-            translator.src_vocab.decode(translator.src_vocab.encode(result.src_tokens)[0]),
-            head_label=t("attn.head", L),
-            average_label=t("attn.heads_average", L),
-            value_label=t("fig.weight", L),
-            source_label=t("data.source", L),
-        ),
-        key="dec_cross",
-    )
-    computed_by("transformer.decode.greedy_decode → DecodeStep.dec_enc_attns", L)
-    st.markdown(t("dec.cross_explain", L, token=step.dec_input[-1]))
+            chosen_label=t("dec.forced" if forced_here else "dec.chosen", L),
+            chosen_color=FORCED_COLOR if forced_here else CHOSEN_COLOR,
+        )
+        if choose:
+            st.plotly_chart(
+                figure,
+                key="choose_topk",
+                on_select=lambda: force_from_chart(step.step, result),
+                selection_mode="points",
+            )
+            force_controls(step, result)
+        else:
+            st.plotly_chart(figure, key="dec_topk")
+        function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
+        computed_by(f"{function} → DecodeStep.probs", L)
+    with c2:
+        st.subheader(t("dec.cross", L))
+        keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
+        layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
+        newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
+        st.plotly_chart(
+            source_attention_figure(
+                newest,
+                src_labels,
+                head_label=t("attn.head", L),
+                average_label=t("attn.heads_average", L),
+                value_label=t("fig.weight", L),
+                source_label=t("data.source", L),
+            ),
+            key="dec_cross",
+        )
+        computed_by("DecodeStep.dec_enc_attns", L)
+        st.markdown(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
 
-st.subheader(t("dec.output", L))
-output = [tok for tok in chosen_so_far if tok != "E"]
-st.markdown(" ".join(f"`{tok}`" for tok in output) or "–")
-if ss.dec_step == len(steps):
-    reason = t("dec.stop_eos", L) if result.stop_reason == "eos" else t("dec.stop_max", L, n=len(steps))
-    st.success(t("dec.final", L, text=result.text or "–", reason=reason))
-    if reference is not None:
-        ref_tokens = tokenize(reference, translator.tokenizer)
-        st.markdown(t("dec.reference", L, ref=reference, mark="✓" if result.tokens == ref_tokens else "✗"))
+    st.subheader(t("dec.output", L))
+    shown = [s for s in steps[:step_number] if s.token_id != tgt_vocab.eos_id]
+    output = " ".join(badges([s.token], "violet" if overridden(s) else "blue") for s in shown)
+    st.markdown(output or "–")
+    if step_number == len(steps):
+        reason = t("dec.stop_eos", L) if result.stop_reason == "eos" else t("dec.stop_max", L, n=len(steps))
+        st.success(t("dec.final", L, text=md(result.text) or "–", reason=reason))
+        if ref_tokens is not None:
+            st.markdown(t("dec.reference", L, ref=md(" ".join(ref_labels)), mark=reference_mark(result.tokens)))
+
+
+def force_controls(step, result) -> None:
+    """The keyboard way to force a token: a list of the step's tokens, most probable first, and a button."""
+    if ss.pop("dec_force_refused", False):
+        st.warning(t("dec.force_refused", L))
+    order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if int(i) not in never_ids()]
+    if ss.get("dec_force_for") != (ss.dec_for, tuple(ss.dec_prefix), step.step):
+        ss.dec_force_for, ss.dec_force_pick = (ss.dec_for, tuple(ss.dec_prefix), step.step), step.token_id
+    keep_option("dec_force_pick", order, step.token_id)
+    st.selectbox(
+        t("dec.force_pick", L),
+        order,
+        key="dec_force_pick",
+        format_func=lambda i: f"{tgt_vocab.itos[i]}  ·  {float(step.probs[i]):.3f}",
+    )
+    c1, c2 = st.columns(2)
+    c1.button(
+        t("dec.force", L),
+        key="force_token",
+        on_click=lambda: force(step.step, ss.dec_force_pick, result),
+        width="stretch",
+    )
+    c2.button(
+        t("dec.force_clear", L),
+        key="clear_forced",
+        on_click=lambda: ss.update(dec_prefix=[], dec_step=1),
+        disabled=not ss.dec_prefix,
+        width="stretch",
+    )
+
+
+def greedy_section() -> None:
+    st.latex(r"y_t = \arg\max_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
+    result = model_cached(("translate", source), lambda: translator.translate(source))
+    step_view(result, choose=False)
+
+
+def choose_section() -> None:
+    st.markdown(t("dec.choose_intro", L))
+    prefix = tuple(ss.dec_prefix)
+    result = model_cached(
+        ("forced", source, prefix), lambda: forced_decode(translator.model, enc_input, tgt_vocab, list(prefix))
+    )
+    step_view(result, choose=True)
+
+
+# ---------------------------------------------------------------- beam search
+
+
+def beam_section() -> None:
+    st.markdown(t("dec.beam_intro", L))
+    st.latex(
+        r"\text{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}"
+    )
+    c1, c2 = st.columns(2)
+    keep_in_range("dec_beam_size", 1, MAX_BEAM_SIZE, 4)
+    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size")
+    keep_in_range("dec_alpha", 0.0, MAX_ALPHA, 0.6)
+    alpha = c2.slider(t("dec.alpha", L), 0.0, MAX_ALPHA, step=0.1, key="dec_alpha", help=t("dec.alpha_help", L))
+    alpha = round(alpha, 2)
+    result = model_cached(
+        ("beam", source, beam_size, alpha),
+        lambda: beam_search(translator.model, enc_input, tgt_vocab, beam_size, alpha),
+    )
+    greedy = model_cached(
+        ("beam", source, 1, alpha), lambda: beam_search(translator.model, enc_input, tgt_vocab, 1, alpha)
+    ).best
+
+    st.subheader(t("dec.beam_tree", L))
+    best = result.best
+    st.plotly_chart(
+        beam_tree_figure(
+            result.steps,
+            best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
+            step_label=t("dec.step", L),
+            log_prob_label=t("dec.log_prob", L),
+            kept_label=t("dec.kept", L),
+            finished_label=t("dec.finished", L),
+            pruned_label=t("dec.pruned", L),
+            best_label=t("dec.best", L),
+        ),
+        key="dec_beam_tree",
+    )
+    computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
+
+    st.subheader(t("dec.nbest", L))
+    rows = [
+        {
+            t("dec.rank", L): rank,
+            t("dec.translation", L): h.text or "–",
+            t("dec.log_prob", L): round(h.log_prob, 4),
+            t("dec.score", L): round(h.score, 4),
+            t("dec.ends", L): t("dec.ends_eos" if h.finished else "dec.ends_cap", L),
+            **({t("dec.matches", L): reference_mark(h.tokens)} if ref_tokens is not None else {}),
+        }
+        for rank, h in enumerate(result.hypotheses, start=1)
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="nbest_table")
+    if best.tokens == greedy.tokens:
+        st.info(t("dec.beam_same", L, text=md(best.text) or "–", score=f"{best.score:.4f}"))
+    else:
+        verdict = "dec.beam_better" if best.score > greedy.score else "dec.beam_worse"
+        st.info(
+            t(
+                verdict,
+                L,
+                greedy=md(greedy.text) or "–",
+                greedy_score=f"{greedy.score:.4f}",
+                beam=md(best.text) or "–",
+                beam_score=f"{best.score:.4f}",
+            )
+        )
+
+    st.subheader(t("dec.beam_data", L))
+    pairs = usable_pairs()
+    if not pairs:
+        st.caption(t("dec.beam_data_none", L))
+        return
+    ss.setdefault("dec_beam_table", False)
+    if not st.toggle(t("dec.beam_data_toggle", L, n=len(pairs)), key="dec_beam_table"):
+        return
+    try:
+        compared = model_cached(
+            ("beam_vs_greedy", tuple(pairs), beam_size, alpha), lambda: compare(pairs, beam_size, alpha)
+        )
+    except TransformerError as exc:
+        st.error(error_text(exc, L))
+        return
+    table = []
+    for (src, tgt), row in zip(pairs, compared):
+        ref = tokenize(tgt, translator.tokenizer)
+        table.append(
+            {
+                t("data.source", L): src,
+                t("dec.ref_col", L): tgt,
+                t("dec.greedy_col", L): row.greedy.text,
+                t("dec.greedy_score", L): round(row.greedy.score, 4),
+                t("dec.beam_col", L): row.beam.text,
+                t("dec.beam_score", L): round(row.beam.score, 4),
+                t("dec.greedy_ok", L): "✓" if row.greedy.tokens == ref else "✗",
+                t("dec.beam_ok", L): "✓" if row.beam.tokens == ref else "✗",
+            }
+        )
+    wins = sum(row.beam_wins for row in compared)
+    greedy_ok = sum(r[t("dec.greedy_ok", L)] == "✓" for r in table)
+    beam_ok = sum(r[t("dec.beam_ok", L)] == "✓" for r in table)
+    st.markdown(t("dec.beam_data_summary", L, wins=wins, n=len(table), greedy_ok=greedy_ok, beam_ok=beam_ok))
+    st.dataframe(pd.DataFrame(table), hide_index=True, key="beam_vs_greedy_table")
+    computed_by("transformer.strategies.beam_vs_greedy", L)
+
+
+def compare(pairs, beam_size: int, alpha: float):
+    """Greedy and beam search over every dataset pair whose source fits the model (others are errors)."""
+    for source_text, _ in pairs:
+        translator.encode_source(source_text)  # a DataError for a sentence this model cannot read
+    enc_inputs = translator.make_batch([(s, "") for s, _ in pairs]).enc_inputs  # (B, Ls), padded with P
+    return beam_vs_greedy(translator.model, enc_inputs, tgt_vocab, beam_size, alpha)
+
+
+# ---------------------------------------------------------------- sampling
+
+
+def sample_section() -> None:
+    st.markdown(t("dec.sample_intro", L))
+    st.latex(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
+    n_allowed = len(tgt_vocab) - len(never_ids())
+    c1, c2, c3 = st.columns(3)
+    keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
+    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature")
+    keep_in_range("dec_top_k", 0, n_allowed, 0)
+    top_k = c2.slider(t("dec.top_k", L), 0, n_allowed, key="dec_top_k", help=t("dec.top_k_help", L))
+    keep_in_range("dec_top_p", 0.05, 1.0, 1.0)
+    top_p = c3.slider(t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", help=t("dec.top_p_help", L))
+    c1, c2 = st.columns(2)
+    keep_in_range("dec_seed", 0, 1_000_000, 0)
+    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed")
+    keep_in_range("dec_samples", 1, MAX_SAMPLES, 3)
+    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples")
+    temperature, top_p = round(temperature, 2), round(top_p, 2)
+    settings = (temperature, top_k, top_p)
+    samples = model_cached(
+        ("sample", source, settings, seed, n),
+        lambda: [sample(translator.model, enc_input, tgt_vocab, *settings, seed=seed + i) for i in range(n)],
+    )
+
+    st.subheader(t("dec.samples_title", L))
+    columns = st.columns(n)
+    for column, result in zip(columns, samples):
+        with column.container(border=True):
+            st.caption(t("dec.seed_n", L, seed=result.seed))
+            st.markdown(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
+            st.caption(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"))
+
+    st.subheader(t("dec.sample_steps", L))
+    keep_option("dec_sample_pick", list(range(n)), 0)
+    pick = st.selectbox(
+        t("dec.sample_pick", L),
+        range(n),
+        key="dec_sample_pick",
+        format_func=lambda i: t("dec.seed_n", L, seed=seed + i),
+    )
+    result = samples[pick]
+    step_number = step_navigation(len(result.steps), "dec_sample_step", ("prev_sample_step", "next_sample_step"))
+    step = result.steps[step_number - 1]
+    st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
+    keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
+    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+    st.plotly_chart(
+        sampling_figure(
+            step.probs,
+            step.tempered,
+            step.final,
+            tgt_vocab.itos,
+            step.token_id,
+            k=k,
+            model_label=t("dec.dist_model", L),
+            tempered_label=t("dec.dist_tempered", L, t=temperature),
+            final_label=t("dec.dist_final", L, k=top_k or "–", p=top_p),
+            prob_label=t("dec.probability", L),
+            token_label=t("vocab.token", L),
+            chosen_label=t("dec.drawn", L),
+        ),
+        key="dec_sampling",
+    )
+    computed_by("transformer.strategies.sample → SampleStep.probs / tempered / final", L)
+
+
+# ---------------------------------------------------------------- teacher forcing vs free running
+
+
+def teacher_section() -> None:
+    st.markdown(t("dec.teacher_intro", L))
+    text = reference
+    if text is None:
+        ss.setdefault("dec_reference", "")
+        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=MAX_TYPED_CHARS)
+        if not text.strip():
+            st.info(t("dec.reference_needed", L))
+            return
+    words = tokenize(text, translator.tokenizer)
+    ids, unknown_ref = tgt_vocab.encode(words)
+    if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
+        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown_ref))))
+    try:
+        result = model_cached(
+            ("teacher", source, tuple(ids)),
+            lambda: teacher_forcing_vs_free_running(translator.model, enc_input, tgt_vocab, ids),
+        )
+    except TransformerError as exc:
+        st.error(error_text(exc, L))
+        return
+    shown = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(words, ids)] + [
+        tgt_vocab.itos[tgt_vocab.eos_id]
+    ]
+    table = []
+    for row in result.rows:
+        i = row.position - 1
+        if result.parted_at is None or row.position < result.parted_at:
+            mark = "✓"
+        elif row.position == result.parted_at:
+            mark = t("dec.parted", L)
+        else:
+            mark = "…"
+        table.append(
+            {
+                t("dec.position", L): row.position,
+                t("dec.ref_token", L): shown[i] if i < len(shown) else "",
+                t("dec.teacher_prob", L): None if row.teacher_prob is None else round(row.teacher_prob, 4),
+                t("dec.teacher_choice", L): row.teacher_choice or "",
+                t("dec.free_choice", L): row.free_choice or "",
+                t("dec.agree", L): mark,
+            }
+        )
+    if result.parted_at is None:
+        st.success(t("dec.never_parted", L))
+    else:
+        row = result.rows[result.parted_at - 1]
+        st.warning(
+            t(
+                "dec.parted_at",
+                L,
+                position=row.position,
+                free=md(row.free_choice or "–"),
+                ref=md(shown[row.position - 1] if row.reference is not None else "–"),
+            )
+        )
+    frame = pd.DataFrame(table)
+    if result.parted_at is not None:
+        parted = ["background-color: #fde2e1" if row.position == result.parted_at else "" for row in result.rows]
+        frame = frame.style.apply(lambda column: parted, axis=0).format(precision=4, na_rep="")
+    st.dataframe(frame, hide_index=True, key="teacher_table")
+    computed_by("transformer.strategies.teacher_forcing_vs_free_running", L)
+
+
+{
+    "greedy": greedy_section,
+    "beam": beam_section,
+    "sample": sample_section,
+    "choose": choose_section,
+    "teacher": teacher_section,
+}[strategy]()

@@ -224,7 +224,7 @@ def test_decoding_steps_through_the_first_pair():
     assert at.session_state.dec_step == 1 and chosen_token(at) == "I"
     to_last_step(at)
     assert at.button(key="next_step").disabled and not at.button(key="prev_step").disabled
-    assert any("I love you ." in s for s in texts(at, "success"))
+    assert any("I love you ." in s.replace("\\", "") for s in texts(at, "success"))  # "." may come escaped
 
 
 def test_an_unknown_word_is_named_and_the_sentence_still_decodes():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
 from .config import (
+    MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
     MAX_DATA_BYTES,
     NORM_KINDS,
@@ -25,6 +26,7 @@ from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
+from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, json_values, trace_sentence
 from .train import holdout_split, train
@@ -66,9 +68,19 @@ def _parser() -> argparse.ArgumentParser:
     arch.add_argument("--no-residual", action="store_true", help="no residual connections")
     arch.add_argument("--norm", choices=NORM_KINDS, default=model.norm, help="LayerNorm after (post) or before (pre)")
 
-    tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy decoding)")
+    tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
     tr.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
-    tr.add_argument("--steps", action="store_true", help="also print every greedy step with its top-3 tokens")
+    tr.add_argument("--steps", action="store_true", help="also print every step (top-3 tokens, or the beams)")
+    tr.add_argument("--beam", type=int, metavar="K", help=f"beam search with K beams (1 to {MAX_BEAM_SIZE}; paper: 4)")
+    tr.add_argument(
+        "--length-penalty", type=float, metavar="A", help="beam search: score log P / ((5 + length) / 6)^A (paper: 0.6)"
+    )
+    tr.add_argument("--n-best", type=int, metavar="N", help="beam search: print the N best as log-prob<TAB>translation")
+    tr.add_argument("--sample", action="store_true", help="draw every next token at random")
+    tr.add_argument("--temperature", type=float, metavar="T", help="sampling: below 1 sharper, above 1 flatter")
+    tr.add_argument("--top-k", type=int, metavar="K", help="sampling: draw only among the K most probable (0: all)")
+    tr.add_argument("--top-p", type=float, metavar="P", help="sampling: draw only among the most probable with mass P")
+    tr.add_argument("--seed", type=int, metavar="S", help="sampling: the same seed gives the same output (default 0)")
     tr.add_argument("sentences", nargs="+", metavar="SENTENCE")
 
     tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
@@ -180,24 +192,82 @@ def _train(args: argparse.Namespace) -> None:
     print(f"saved {visible(str(args.out))}")
 
 
+_SAMPLING_FLAGS = {"temperature": "--temperature", "top_k": "--top-k", "top_p": "--top-p", "seed": "--seed"}
+
+
+def _check_strategy(args: argparse.Namespace) -> None:
+    """One strategy at a time, each setting with its own strategy, every value in range."""
+    if args.beam is not None and args.sample:
+        raise TransformerError("--beam and --sample cannot be used together: pick one way of decoding.")
+    if args.beam is None and (args.length_penalty is not None or args.n_best is not None):
+        flag = "--length-penalty" if args.length_penalty is not None else "--n-best"
+        raise TransformerError(f"{flag} needs --beam K (beam search).")
+    loose = [flag for name, flag in _SAMPLING_FLAGS.items() if getattr(args, name) is not None]
+    if loose and not args.sample:
+        raise TransformerError(f"{loose[0]} needs --sample.")
+    if args.beam is not None:
+        check_beam(args.beam, args.length_penalty or 0.0, args.n_best)
+    if args.sample:
+        check_sampling(**_sampling_settings(args))
+
+
+def _sampling_settings(args: argparse.Namespace) -> dict:
+    return {name: getattr(args, name) for name in _SAMPLING_FLAGS if getattr(args, name) is not None}
+
+
+def _top3(probs, vocab) -> str:
+    top = probs.topk(min(3, probs.numel()))
+    return "  ".join(f"{visible(vocab.itos[i])} {p:.3f}" for p, i in zip(top.values.tolist(), top.indices.tolist()))
+
+
+def _print_steps(steps, stop_reason: str, vocab) -> None:
+    """Greedy or sampling steps: the decoder input, the token chosen, the top 3 of the distribution it came from."""
+    for step in steps:
+        probs = step.final if isinstance(step, SampleStep) else step.probs
+        words = visible(" ".join(step.dec_input))
+        print(f"  step {step.step}: {words} → {visible(step.token)}   [{_top3(probs, vocab)}]")
+    print(f"  stopped: {'E reached' if stop_reason == 'eos' else 'length cap reached'}")
+
+
+def _print_beam_steps(result: BeamSearch) -> None:
+    """Beam search steps: the beams kept and the hypotheses finished, with log-probabilities, and how many pruned."""
+    for step in result.steps:
+        paths = {"kept": [], "finished": [], "pruned": []}
+        for c in sorted(step.candidates, key=lambda c: c.log_prob, reverse=True):
+            words = " ".join(step.beams[c.parent][1:] + [c.token])
+            paths[c.status].append(f"{visible(words)} {c.log_prob:.3f}")
+        kept, finished = " | ".join(paths["kept"]) or "-", " | ".join(paths["finished"]) or "-"
+        print(f"  step {step.step}: kept {kept}   finished {finished}   pruned {len(paths['pruned'])}")
+    reason = "length cap reached" if result.stop_reason == "max_len" else f"{result.beam_size} hypotheses finished"
+    print(f"  stopped: {reason}")
+
+
 def _translate(args: argparse.Namespace) -> None:
+    _check_strategy(args)
     translator = load_checkpoint(args.model)
+    model, vocab = translator.model, translator.tgt_vocab
     for sentence in args.sentences:
-        result = translator.translate(sentence, return_attn=False)
+        enc_input, _, unknown = translator.encode_source(sentence)
+        if unknown:
+            print(f"  (unknown words read as {UNK}: {visible(' '.join(unknown))})", file=sys.stderr)
+        if args.beam is not None:
+            result = beam_search(model, enc_input, vocab, args.beam, args.length_penalty or 0.0, n_best=args.n_best)
+            if args.n_best is None:
+                print(visible(result.best.text))
+            for hypothesis in result.hypotheses if args.n_best is not None else []:
+                print(f"{hypothesis.score:.4f}\t{visible(hypothesis.text)}")
+            if args.steps:
+                _print_beam_steps(result)
+            if args.n_best is not None:
+                print()
+            continue
+        if args.sample:
+            result = sample(model, enc_input, vocab, **_sampling_settings(args))
+        else:
+            result = translator.translate(sentence, return_attn=False)
         print(visible(result.text))
-        if result.unknown:
-            print(f"  (unknown words read as {UNK}: {visible(' '.join(result.unknown))})", file=sys.stderr)
         if args.steps:
-            for step in result.steps:
-                top = step.probs.topk(min(3, step.probs.numel()))
-                alternatives = "  ".join(
-                    f"{visible(translator.tgt_vocab.itos[i])} {p:.3f}"
-                    for p, i in zip(top.values.tolist(), top.indices.tolist())
-                )
-                dec_input = visible(" ".join(step.dec_input))
-                print(f"  step {step.step}: {dec_input} → {visible(step.token)}   [{alternatives}]")
-            reason = "E reached" if result.stop_reason == "eos" else "length cap reached"
-            print(f"  stopped: {reason}")
+            _print_steps(result.steps, result.stop_reason, vocab)
 
 
 SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed

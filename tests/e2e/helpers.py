@@ -33,9 +33,9 @@ TITLES = {
         "Masks",
         "Inside the model",
         "Attention",
-        "Greedy decoding, step by step",
+        "Decoding, step by step",
     ],
-    "zh": ["句子对", "训练", "位置编码", "掩码", "模型内部", "注意力", "贪心解码，一步一步"],
+    "zh": ["句子对", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码，一步一步"],
 }
 PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "inside", "attention", "decoding"]
 
