@@ -168,6 +168,7 @@ def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: 
 
 
 def explain() -> None:
+    """What the chosen kind shows, and what the decoder row labels mean."""
     st.markdown(t(f"attn.{kind}_explain", L))
     if kind != "enc_self":
         st.markdown(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
@@ -193,6 +194,7 @@ else:
 
 # ---------------------------------------------------------------- which head does what (issue 13.3)
 def clear_marks() -> None:
+    """The Clear marks button (a callback: it runs before the marks widget is drawn)."""
     ss.attn_marks = []
 
 
@@ -262,9 +264,9 @@ def head_statistics() -> None:
     config = {
         names[c]: st.column_config.NumberColumn(names[c], help=t(f"attn.help_{c}", L), format="%.3f") for c in columns
     }
-    row = layer * cfg.n_heads + head
-    ss[TABLE] = {"selection": {"rows": [row], "columns": [], "cells": []}}  # the table shows the open head
-    ss[f"_{TABLE}_seen"] = row
+    row = layer * cfg.n_heads + head if heads == "one" else None
+    ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
+    ss[f"_{TABLE}_seen"] = (row, None)
     st.dataframe(
         table, key=TABLE, on_select="rerun", selection_mode="single-row", hide_index=True, column_config=config
     )

@@ -12,7 +12,9 @@ from transformer import TrainConfig, Translator, train
 from transformer.heads import study_heads
 from ui.i18n import STRINGS
 from ui.state import CurrentModel
+from viz.attention import attention_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.common import CHOSEN_COLOR
+from viz.heads import head_patterns_figure
 
 ATTN = "pages/attention.py"
 CHART, TABLE = "click_attn_chart", "click_attn_table"
@@ -114,6 +116,7 @@ def test_a_selected_statistics_row_opens_that_head(lang):
     previous = table[s("attn.stat_previous", lang)]
     assert np.allclose(previous, [st.previous for st in study.stats["dec_enc"]])
     assert s("attn.stat_alignment", lang) not in table  # no marks yet
+    assert at.session_state[TABLE]["selection"]["rows"] == []  # all heads shown: no row is the open head
 
     at.session_state[TABLE] = {"selection": {"rows": [2], "columns": [], "cells": []}}  # layer 1, head 3
     at.run()
@@ -217,3 +220,35 @@ def test_the_film_strip_follows_the_pair_picked_at_the_top(tiny):
     assert "我 喜 欢 你 → I love you ." in note and "我 有 猫 → I have a cat ." in note
     assert "你 喜 欢 猫" not in note
     assert at.selectbox(key="attn_film_pair").value == PAIRS[2]  # the film keeps what it showed
+
+
+# ---------------------------------------------------------------- the figure helpers behind the page
+
+
+def test_decoder_row_labels_pair_each_input_with_its_prediction():
+    assert decoder_row_labels(["S", "I", "love"], ["I", "love", "E"]) == ["S → I", "I → love", "love → E"]
+    with pytest.raises(ValueError, match="3 decoder inputs but 2"):
+        decoder_row_labels(["S", "I", "love"], ["I", "love"])
+
+
+def test_a_clickable_attention_figure_reads_a_click_back_as_its_cell_and_outlines_marks():
+    attn = np.full((3, 2), 0.5)
+    fig = attention_figure(attn, ["S → a", "a → b", "b → E"], ["x", "y"], marks=[(2, 1), (0, 0)], clickable=True)
+    heatmap, clicks = fig.data
+    assert heatmap.hoverinfo == "skip" and clicks.marker.opacity == 0  # the invisible markers carry the hover
+    assert list(zip(clicks.y, clicks.x)) == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    point = {"customdata": list(clicks.customdata[3])}  # as Streamlit reports a click on cell (1, 1)
+    assert clicked_cell({"points": [point]}) == (1, 1)
+    assert clicked_cell({"points": []}) is None and clicked_cell(None) is None
+    assert outlined(json.loads(fig.to_json())) == [(0, 0), (2, 1)]
+    with pytest.raises(ValueError, match="marks must be cells"):
+        attention_figure(attn, ["a", "b", "c"], ["x", "y"], marks=[(3, 0)])
+
+
+def test_frame_head_moves_the_frame_of_the_small_multiples():
+    fig = head_patterns_figure(np.full((2, 3, 2, 2), 0.5), chosen=(0, 0))
+    frame_head(fig, (1, 2))
+    (shape,) = fig.layout.shapes
+    chosen = [tr for tr in fig.data if tr.type == "heatmap" and list(tr.meta) == [1, 2]][0]
+    assert (shape.xref, shape.yref) == (f"{chosen.xaxis} domain", f"{chosen.yaxis} domain")
+    assert frame_head(fig, None).layout.shapes == ()

@@ -557,8 +557,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "落在前一个位置上的比例；“前一个词”头接近 1。",
     },
     "attn.help_next": {
-        "en": "Share on the position just after (0 in decoder self-attention: the look-ahead mask hides it).",
-        "zh": "落在后一个位置上的比例（解码器自注意力里为 0：前瞻掩码挡住了它）。",
+        "en": "Share on the position just after (0 in decoder self-attention while the look-ahead mask hides it).",
+        "zh": "落在后一个位置上的比例（有前瞻掩码时，解码器自注意力里为 0：掩码挡住了它）。",
     },
     "attn.help_padding": {
         "en": "Share on padding keys P (0 while the padding mask is on).",
