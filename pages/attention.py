@@ -236,6 +236,7 @@ def head_statistics() -> None:
             key="attn_marks",
             format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
             help=t("attn.marks_help", L),
+            placeholder=t("attn.marks_placeholder", L),
         )
         m2.button(t("attn.marks_clear", L), key="clear_marks_button", on_click=clear_marks, disabled=not ss.attn_marks)
         if ss.attn_marks:  # each head's share of attention on the marks, on this sentence

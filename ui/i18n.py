@@ -601,6 +601,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "**对齐标记。** 在上方的编码器-解码器热力图（单个头或平均）中点击格子，或在下面选择词对，"
         "说明每个解码器行应该看哪个源词。之后每个头都会得到一个**对齐**分数：它有多少注意力落在你的标记上。",
     },
+    "attn.marks_placeholder": {"en": "Pick a decoder row and a source word", "zh": "选择一个解码器行和一个源词"},
     "attn.marks_clear": {"en": "Clear marks", "zh": "清除标记"},
     "attn.marks_sentence": {
         "en": "The alignment column is measured on the sentence above, where the marks are.",
