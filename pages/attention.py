@@ -1,8 +1,14 @@
-"""Attention: every layer's and head's attention weights, and how they formed during training."""
+"""Attention: every layer's and head's attention weights, what each head does, and how attention formed in training."""
 
+from dataclasses import replace
+
+import pandas as pd
 import streamlit as st
 
+from transformer.config import MAX_DECODE_LEN
+from transformer.data import EOS
 from transformer.errors import TransformerError
+from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.i18n import error_text, t
 from ui.state import current, page_setup
@@ -13,10 +19,12 @@ from ui.widgets import (
     model_cached,
     pad_positions,
     sentence_picker,
+    usable_pairs,
     warn_if_data_changed,
     warn_unknown,
 )
-from viz.attention import attention_figure, attention_grid_figure
+from viz.attention import attention_figure, attention_grid_figure, clicked_cell, decoder_row_labels, frame_head
+from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
 
 L = page_setup()
 ss = st.session_state
@@ -24,87 +32,311 @@ model = current()
 translator = model.translator
 cfg = translator.config
 
+KINDS = ("enc_self", "dec_self", "dec_enc")
+HEAD_MODES = ("one", "grid", "average")
+STATISTICS = ("entropy_bits", "same", "previous", "next", "padding", "on_S", "on_E", "diagonal")  # table columns
+# elements that report clicks; their keys must not start with "attn_" (ui.state writes those keys back on every
+# run to keep widget values across pages, and a chart's selection cannot be written)
+CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
+
+
+def new_click(key: str, picked) -> bool:
+    """Whether picked (what the element with this key has selected now) is a click not yet taken.
+
+    A selection stays in session state until its element is drawn anew, so it is taken once: it is remembered with
+    what the element showed when it was clicked (ss["_KEY_drawn"], e.g. the marks of the heatmap), and a second
+    click on the same point of a changed figure counts again."""
+    seen, now = f"_{key}_seen", (picked, ss.get(f"_{key}_drawn"))
+    is_new = picked is not None and now != ss.get(seen)
+    ss[seen] = now
+    return is_new
+
+
+def open_head(layer: int, head: int) -> None:
+    """Show (layer, head) alone in the heatmap at the top: what a click in the head statistics asks for."""
+    if 0 <= layer < cfg.n_layers and 0 <= head < cfg.n_heads:
+        ss.attn_layer, ss.attn_head, ss.attn_heads = layer, head, "one"
+        st.toast(t("attn.opened", L, layer=layer + 1, head=head + 1))
+
+
+# a row of the statistics table, or a head in its charts, selected on the last run opens that head
+rows_selected = list(((ss.get(TABLE) or {}).get("selection") or {}).get("rows") or [])
+if new_click(TABLE, rows_selected[0] if rows_selected else None):
+    open_head(*divmod(rows_selected[0], cfg.n_heads))  # the table lists the heads layer by layer
+for clicked_key in (PATTERNS, STAT_GRID):
+    picked = clicked_head((ss.get(clicked_key) or {}).get("selection"))
+    if new_click(clicked_key, picked):
+        open_head(*picked)
+
 st.title(t("attn.title", L))
 st.markdown(t("attn.intro", L))
 warn_if_data_changed(L)
 st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h")
 
 source, target = sentence_picker(L, "attn")
-KINDS = ("enc_self", "dec_self", "dec_enc")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
-ss.setdefault("attn_kind", "dec_enc")
+keep_option("attn_kind", KINDS, "dec_enc")
 kind = c1.radio(t("attn.kind", L), KINDS, key="attn_kind", format_func=lambda k: t(f"attn.{k}", L))
-ss.attn_layer = min(ss.get("attn_layer", cfg.n_layers - 1), cfg.n_layers - 1)
+keep_option("attn_layer", range(cfg.n_layers), cfg.n_layers - 1)
 layer = c2.selectbox(t("attn.layer", L), range(cfg.n_layers), key="attn_layer", format_func=lambda i: f"{i + 1}")
-ss.setdefault("attn_heads", "one")
+keep_option("attn_heads", HEAD_MODES, "one")
 heads = c3.radio(
-    t("attn.heads", L),
-    ("one", "grid", "average"),
-    key="attn_heads",
-    horizontal=True,
-    format_func=lambda m: t(f"attn.heads_{m}", L),
+    t("attn.heads", L), HEAD_MODES, key="attn_heads", horizontal=True, format_func=lambda m: t(f"attn.heads_{m}", L)
 )
-ss.attn_head = min(ss.get("attn_head", 0), cfg.n_heads - 1)
+keep_option("attn_head", range(cfg.n_heads), 0)
 head = c4.selectbox(
     t("attn.head", L), range(cfg.n_heads), key="attn_head", format_func=lambda i: f"{i + 1}", disabled=heads != "one"
 )
-greedy = True
-if target is not None and kind != "enc_self":
-    ss.setdefault("attn_greedy", False)
-    greedy = st.toggle(t("attn.greedy", L), key="attn_greedy", help=t("attn.greedy_help", L))
-elif target is None:
+if target is None:
     st.caption(t("attn.typed_greedy", L))
+elif kind != "enc_self":  # the encoder reads the source only: the toggle would change nothing there
+    keep_option("attn_greedy", (False, True), False)
+    st.toggle(t("attn.greedy", L), key="attn_greedy", help=t("attn.greedy_help", L))
+reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
 try:
-    view = model_cached(
-        ("inspect", source, None if greedy else target, 0, 0),
-        lambda: translator.inspect(source, None if greedy else target),
-    )
+    view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 except TransformerError as exc:
     st.error(error_text(exc, L))
     st.stop()
 warn_unknown(view.unknown, L)
 
 
-def show(maps, rows_src: list[str], rows_tgt: list[str], key: str) -> None:
-    """The chosen kind, layer and head(s) of one AttentionMaps."""
+def predicted_tokens() -> list[str]:
+    """What each decoder position of the view predicts: the reference's next token, or the model's own."""
+    if reference is not None:
+        return translator.tgt_vocab.decode(translator.make_batch([(source, reference)]).dec_outputs[0])
+    # one token more than the view's greedy output: the last position's choice (E, or the word after the cap)
+    out = model_cached(
+        ("translate_one_more", source),
+        lambda: translator.translate(source, MAX_DECODE_LEN + 1, return_attn=False),
+    )
+    following = out.tokens + ([EOS] if out.stop_reason == "eos" else [])
+    return [following[i] if i < len(following) else "?" for i in range(len(view.dec_tokens))]
+
+
+dec_rows = decoder_row_labels(view.dec_tokens, predicted_tokens())  # "S → I", "I → love", …
+
+# alignment marks: (decoder row, source column) cells of this sentence's encoder–decoder attention
+sentence = (source, reference)
+mark_cells = [(i, j) for i in range(len(view.dec_tokens)) for j in range(len(view.src_tokens))]
+if ss.get("_attn_marks_for", sentence) != sentence:
+    ss.attn_marks = []  # marks belong to the sentence they were made on
+ss._attn_marks_for = sentence
+clicked = clicked_cell((ss.get(CHART) or {}).get("selection"))
+if new_click(CHART, clicked):
+    marks = [tuple(m) for m in ss.get("attn_marks", [])]
+    ss.attn_marks = [m for m in marks if m != clicked] if clicked in marks else [*marks, clicked]
+allowed = set(mark_cells)
+ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allowed]
+
+
+def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: bool = False) -> None:
+    """The chosen kind, layer and head(s) of one AttentionMaps; decoder rows labelled rows_dec ("input → predicts")."""
     attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
-    rows, cols = {"enc_self": (rows_src, rows_src), "dec_self": (rows_tgt, rows_tgt), "dec_enc": (rows_tgt, rows_src)}[
-        kind
-    ]
+    rows, cols, row_tokens, col_tokens = {
+        "enc_self": (src_tokens, src_tokens, src_tokens, src_tokens),
+        "dec_self": (rows_dec, dec_tokens, dec_tokens, dec_tokens),
+        "dec_enc": (rows_dec, src_tokens, dec_tokens, src_tokens),
+    }[kind]
     common = dict(
         row_label=t(f"attn.rows_{kind}", L),
         col_label=t(f"attn.cols_{kind}", L),
         value_label=t("fig.weight", L),
-        pad_rows=pad_positions(rows),
-        pad_cols=pad_positions(cols),
+        pad_rows=pad_positions(row_tokens),
+        pad_cols=pad_positions(col_tokens),
         pad_label=t("fig.padding", L),
         pad_note=t("fig.pad_note", L),
+        marks=marks,
     )
     title = t(f"attn.{kind}", L) + " · " + t("attn.layer", L) + f" {layer + 1}"
     if heads == "grid":
         fig = attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)
     elif heads == "average":
-        fig = attention_figure(attn.mean(0), rows, cols, title=f"{title} · {t('attn.heads_average', L)}", **common)
+        fig = attention_figure(
+            attn.mean(0), rows, cols, title=f"{title} · {t('attn.heads_average', L)}", clickable=clickable, **common
+        )
     else:
-        fig = attention_figure(attn[head], rows, cols, title=f"{title} · {t('attn.head', L)} {head + 1}", **common)
-    st.plotly_chart(fig, key=key)
+        fig = attention_figure(
+            attn[head], rows, cols, title=f"{title} · {t('attn.head', L)} {head + 1}", clickable=clickable, **common
+        )
+    if clickable and heads != "grid":
+        ss[f"_{key}_drawn"] = tuple(marks)
+        st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points")
+    else:
+        st.plotly_chart(fig, key=key)
 
 
-c1, c2 = st.columns([3, 2], gap="large")
-with c1:
-    show(view.maps, view.src_tokens, view.dec_tokens, "attn_chart")
-    computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
-with c2:
+def explain() -> None:
+    """What the chosen kind shows, and what the decoder row labels mean."""
     st.markdown(t(f"attn.{kind}_explain", L))
+    if kind != "enc_self":
+        st.markdown(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
     st.markdown(t("attn.read", L))
 
+
+marking = kind == "dec_enc"
+main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
+if heads == "grid":  # every head side by side needs the whole width
+    show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
+    computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+    explain()
+else:
+    c1, c2 = st.columns([3, 2], gap="large")
+    with c1:
+        show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
+        computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+    with c2:
+        explain()
+        if marking:
+            st.info(t("attn.click_to_mark", L))
+
+
+# ---------------------------------------------------------------- which head does what (issue 13.3)
+def clear_marks() -> None:
+    """The Clear marks button (a callback: it runs before the marks widget is drawn)."""
+    ss.attn_marks = []
+
+
+def head_statistics() -> None:
+    """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
+    st.header(t("attn.stats", L))
+    st.markdown(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
+    pairs = usable_pairs()
+    scopes = ("dataset", "sentence") if pairs else ("sentence",)
+    keep_option("attn_scope", scopes, "dataset")
+    scope = st.radio(
+        t("attn.scope", L),
+        scopes,
+        key="attn_scope",
+        horizontal=True,
+        format_func=lambda s: t(f"attn.scope_{s}", L, n=len(pairs)),
+    )
+    data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
+    try:
+        if scope == "dataset":
+            study = model_cached(("heads", *data_key), lambda: study_heads(translator, pairs))
+        else:
+            study = model_cached(
+                ("heads", *data_key),
+                lambda: study_maps(view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab),
+            )
+    except TransformerError as exc:
+        st.error(error_text(exc, L))
+        return
+    stats = study.stats[kind]
+    columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
+
+    if marking:
+        st.markdown(t("attn.marks_intro", L))
+        m1, m2 = st.columns([5, 1], vertical_alignment="bottom")
+        m1.multiselect(
+            t("attn.marks", L),
+            mark_cells,
+            key="attn_marks",
+            format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
+            help=t("attn.marks_help", L),
+            placeholder=t("attn.marks_placeholder", L),
+        )
+        m2.button(t("attn.marks_clear", L), key="clear_marks_button", on_click=clear_marks, disabled=not ss.attn_marks)
+        if ss.attn_marks:  # each head's share of attention on the marks, on this sentence
+            query_ids, key_ids, S_id, E_id = kind_inputs(
+                "dec_enc", view.enc_inputs, view.dec_inputs, translator.tgt_vocab
+            )
+            aligned = head_stats(
+                view.maps.dec_enc_attns, "dec_enc", query_ids, key_ids, S_id, E_id, marks=ss.attn_marks
+            )
+            stats = [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned)]
+            columns.append("alignment")
+            if scope == "dataset":
+                st.caption(t("attn.marks_sentence", L))
+
+    names = {c: t(f"attn.stat_{c}", L) for c in columns}
+    table = pd.DataFrame(
+        [
+            {
+                t("attn.col_layer", L): s.layer + 1,
+                t("attn.col_head", L): s.head + 1,
+                **{names[c]: getattr(s, c) for c in columns},
+            }
+            for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
+        ]
+    )
+    config = {
+        names[c]: st.column_config.NumberColumn(names[c], help=t(f"attn.help_{c}", L), format="%.3f") for c in columns
+    }
+    row = layer * cfg.n_heads + head if heads == "one" else None
+    ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
+    ss[f"_{TABLE}_seen"] = (row, None)
+    st.dataframe(
+        table, key=TABLE, on_select="rerun", selection_mode="single-row", hide_index=True, column_config=config
+    )
+    st.caption(t("attn.stats_queries", L, n=stats[0].queries))
+    computed_by("transformer.heads.study_heads / study_maps → head_stats, mean_patterns", L)
+
+    chosen = (layer, head) if heads == "one" else None
+    g1, g2 = st.columns([3, 2], gap="large")
+    with g1:
+        defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
+        keep_option("attn_stat", columns, "alignment" if "alignment" in columns else defaults[kind])
+        statistic = st.selectbox(t("attn.stat_pick", L), columns, key="attn_stat", format_func=names.get)
+        grid = head_stat_figure(
+            stats,
+            statistic,
+            layer_label=t("attn.layer", L),
+            head_label=t("attn.head", L),
+            value_label=names[statistic],
+            chosen=chosen,
+        )
+        st.plotly_chart(grid, key=STAT_GRID, on_select="rerun", selection_mode="points")
+        st.caption(t("attn.stat_grid_help", L))
+    with g2:
+        st.markdown(f"**{t('attn.stats_explain', L)}**")
+        st.markdown("\n".join(f"- **{names[c]}**: {t(f'attn.help_{c}', L)}" for c in columns))
+
+    st.subheader(t("attn.patterns", L))
+    st.markdown(t(f"attn.patterns_{scope}", L))
+    if scope == "sentence":
+        rows, cols = {
+            "enc_self": (view.src_tokens, view.src_tokens),
+            "dec_self": (dec_rows, view.dec_tokens),
+            "dec_enc": (dec_rows, view.src_tokens),
+        }[kind]
+    else:
+        rows = cols = None  # a mean over sentences: positions, not one sentence's tokens
+    patterns = model_cached(
+        ("heads_figure", *data_key, kind, L),
+        lambda: head_patterns_figure(
+            study.patterns[kind],
+            rows,
+            cols,
+            layer_label=t("attn.layer", L),
+            head_label=t("attn.head", L),
+            value_label=t("fig.weight", L),
+            row_label=t(f"attn.rows_{kind}", L),
+            col_label=t(f"attn.cols_{kind}", L),
+        ),
+    )
+    frame_head(patterns, chosen)  # the cached figure, its frame moved to the open head
+    st.plotly_chart(patterns, key=PATTERNS, on_select="rerun", selection_mode="points")
+
+
+head_statistics()
+
+# ---------------------------------------------------------------- the training film strip
 st.header(t("attn.training", L))
 job = current_job()
 if model.snapshots:
     recorded = model.snapshot_pairs
-    chosen = (source, target) if (source, target) in recorded else recorded[0]
-    keep_option("attn_film_pair", recorded, chosen)
+    top = (source, target)
+    if ss.get("_attn_film_top") != top:  # the pair at the top changed: follow it when it was recorded
+        ss._attn_film_top = top
+        if top in recorded:
+            ss.attn_film_pair = top
+    keep_option("attn_film_pair", recorded, top if top in recorded else recorded[0])
+    if top not in recorded:
+        listed = "\n".join(f"- {markdown(s)} → {markdown(g)}" for s, g in recorded)
+        st.info(t("attn.film_not_recorded", L, n=len(recorded), pairs="\n" + listed))
     pair = st.selectbox(
         t("attn.film_pair", L),
         recorded,
@@ -116,12 +348,13 @@ if model.snapshots:
     batch = translator.make_batch([pair])
     src_tokens = translator.src_vocab.decode(batch.enc_inputs[0])
     dec_tokens = translator.tgt_vocab.decode(batch.dec_inputs[0])
+    film_rows = decoder_row_labels(dec_tokens, translator.tgt_vocab.decode(batch.dec_outputs[0]))
     st.markdown(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
     epochs = [e for e, _ in model.snapshots]
     keep_option("attn_epoch", epochs, epochs[-1])
     epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch")
     one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
-    show(one, src_tokens, dec_tokens, "attn_epoch_chart")
+    show(one, src_tokens, dec_tokens, film_rows, "attn_epoch_chart")
     computed_by("transformer.train.train(..., snapshot_every=N, snapshot_pairs=…) → EpochRecord.snapshot", L)
 elif job is not None and job.kind == "replay":
     st.info(t("attn.replaying", L))

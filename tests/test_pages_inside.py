@@ -140,14 +140,14 @@ def test_masks_of_a_typed_sentence_at_the_length_limit():
 def test_attention_layer_and_head_change_the_map():
     at = open_app(page=ATTN)
     assert not at.exception
-    base = chart(at, "attn_chart")
+    base = chart(at, "click_attn_chart")
     assert (base["data"][0]["zmin"], base["data"][0]["zmax"]) == (0, 1)
     at.selectbox(key="attn_layer").set_value(0).run()
-    layer1 = chart(at, "attn_chart")
+    layer1 = chart(at, "click_attn_chart")
     assert "layer 1" in layer1["layout"]["title"]["text"]
     assert not np.allclose(z(base), z(layer1))
     at.selectbox(key="attn_head").set_value(1).run()
-    head2 = chart(at, "attn_chart")
+    head2 = chart(at, "click_attn_chart")
     assert "head 2" in head2["layout"]["title"]["text"]
     assert not np.allclose(z(layer1), z(head2))
 
@@ -156,12 +156,13 @@ def test_all_heads_and_their_average():
     at = open_app(page=ATTN)
     n_heads = at.session_state.model.translator.config.n_heads
     at.radio(key="attn_heads").set_value("grid").run()
-    grid = chart(at, "attn_chart")["data"]
+    grid = chart(at, "click_attn_chart")["data"]
     assert [tr["type"] for tr in grid] == ["heatmap"] * n_heads
     assert all((tr["zmin"], tr["zmax"]) == (0, 1) for tr in grid)
     at.radio(key="attn_heads").set_value("average").run()
-    average = chart(at, "attn_chart")
-    assert len(average["data"]) == 1 and average["layout"]["title"]["text"].endswith("average")
+    average = chart(at, "click_attn_chart")
+    assert [tr["type"] for tr in average["data"]] == ["heatmap", "scatter"]  # the scatter: invisible click targets
+    assert average["layout"]["title"]["text"].endswith("average")
     assert (average["data"][0]["zmin"], average["data"][0]["zmax"]) == (0, 1)
     mean = np.mean([np.array(tr["z"], dtype=float) for tr in grid], axis=0)
     assert np.allclose(z(average), mean, atol=1e-6)
@@ -169,18 +170,22 @@ def test_all_heads_and_their_average():
 
 def test_greedy_toggle_switches_the_decoder_side_to_the_models_output():
     at = open_app(page=ATTN, pairs=[("我 喜 欢 你", "You love me .")])
-    assert ticks(chart(at, "attn_chart"), "yaxis") == ["S", "You", "love", "me", "."]  # teacher forcing
+    teacher = ["S → You", "You → love", "love → me", "me → .", ". → E"]  # input → the reference's next token
+    assert ticks(chart(at, "click_attn_chart"), "yaxis") == teacher
     at.toggle(key="attn_greedy").set_value(True).run()
     assert not at.exception
-    assert ticks(chart(at, "attn_chart"), "yaxis") == ["S", "I", "love", "you", "."]
+    greedy = ["S → I", "I → love", "love → you", "you → .", ". → E"]  # input → the model's own next token
+    assert ticks(chart(at, "click_attn_chart"), "yaxis") == greedy
 
 
 def test_repeated_tokens_keep_their_own_rows_and_columns():
     at = open_app(page=ATTN)
     at.selectbox(key="pick_attn_pair").set_value(at.session_state.pairs.index(REPEATED)).run()
-    spec = chart(at, "attn_chart")
+    spec = chart(at, "click_attn_chart")
     rows, cols = ticks(spec, "yaxis"), ticks(spec, "xaxis")
-    assert rows == ["S", *REPEATED[1].split()] and rows.count("you") == 2
+    words = REPEATED[1].split()
+    assert rows == [f"{a} → {b}" for a, b in zip(["S", *words], [*words, "E"])]
+    assert [r.split(" → ")[0] for r in rows].count("you") == 2
     assert cols.count("你") == 2
     assert z(spec).shape == (len(rows), len(cols)) == (9, 7)
 
@@ -207,7 +212,7 @@ def test_attention_layer_survives_a_page_switch():
     at.switch_page(DEC).run()
     at.switch_page(ATTN).run()
     assert at.selectbox(key="attn_layer").value == 0
-    assert "layer 1" in chart(at, "attn_chart")["layout"]["title"]["text"]
+    assert "layer 1" in chart(at, "click_attn_chart")["layout"]["title"]["text"]
 
 
 # ---------------------------------------------------------------- decoding
@@ -280,4 +285,4 @@ def test_pages_in_chinese_have_chinese_chart_labels(page, expected):
 def test_attention_grid_in_chinese():
     at = open_app("zh", ATTN, attn_heads="grid")
     assert not at.exception
-    assert "头 1" in chart_labels(chart(at, "attn_chart"))
+    assert "头 1" in chart_labels(chart(at, "click_attn_chart"))

@@ -884,9 +884,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "attn.rows_enc_self": {"en": "source (query)", "zh": "源句（查询）"},
     "attn.cols_enc_self": {"en": "source (key)", "zh": "源句（键）"},
-    "attn.rows_dec_self": {"en": "decoder input (query)", "zh": "解码器输入（查询）"},
+    "attn.rows_dec_self": {"en": "decoder input → predicts (query)", "zh": "解码器输入 → 预测（查询）"},
     "attn.cols_dec_self": {"en": "decoder input (key)", "zh": "解码器输入（键）"},
-    "attn.rows_dec_enc": {"en": "decoder input (query)", "zh": "解码器输入（查询）"},
+    "attn.rows_dec_enc": {"en": "decoder input → predicts (query)", "zh": "解码器输入 → 预测（查询）"},
     "attn.cols_dec_enc": {"en": "source (key)", "zh": "源句（键）"},
     "attn.enc_self_explain": {
         "en": "**Encoder self-attention**: each source token gathers information from all source tokens, so its "
@@ -900,13 +900,146 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "attn.dec_enc_explain": {
         "en": "**Encoder–decoder attention**: each decoder position (row) looks at the source (columns) to decide "
-        "the next word. In a trained model the bright cells often line up a target word with its source words.",
+        "the next word. In a trained model the bright cells of the row `S → I` often sit on the source words "
+        "that translate to I: the alignment belongs to the word the row predicts, not to the word it reads.",
         "zh": "**编码器-解码器注意力**：每个解码器位置（行）查看源句（列）来决定下一个词。"
-        "在训练好的模型里，亮的格子常常把目标词和对应的源词对齐。",
+        "在训练好的模型里，`S → I` 这一行亮的格子常常落在译成 I 的源词上：对齐对应的是这一行要预测的词，"
+        "而不是它读入的词。",
+    },
+    "attn.rows_teacher": {
+        "en": "Each decoder row is labelled `input → predicts`: the token the position reads (the decoder input, "
+        "which starts with `S`) and the token it is trained to predict next, the reference's next word "
+        "(`dec_outputs`, ending with `E`).",
+        "zh": "每个解码器行标成 `输入 → 预测`：这个位置读入的词（解码器输入，以 `S` 开头），"
+        "以及它被训练去预测的下一个词，也就是参考译文的下一个词（`dec_outputs`，以 `E` 结尾）。",
+    },
+    "attn.rows_greedy": {
+        "en": "Each decoder row is labelled `input → predicts`: the token the position reads (the decoder input, "
+        "which starts with `S`) and the next token the model itself chooses there (its greedy output).",
+        "zh": "每个解码器行标成 `输入 → 预测`：这个位置读入的词（解码器输入，以 `S` 开头），"
+        "以及模型自己在这里选出的下一个词（贪心解码的输出）。",
     },
     "attn.read": {
         "en": "Hover a cell for its exact weight and the two tokens it connects.",
         "zh": "把鼠标移到格子上可以看到精确的权重和它连接的两个词。",
+    },
+    "attn.click_to_mark": {
+        "en": "Click a cell to mark that source word as the alignment of the row's predicted word (click again to "
+        "remove the mark); marked cells are outlined in red. The marks give every head an alignment score in the "
+        "head statistics below.",
+        "zh": "点击一个格子，把这个源词标为这一行所预测的词的对齐（再点一次取消）；标记的格子有红框。"
+        "这些标记会在下面的“头的统计”中给每个头一个对齐分数。",
+    },
+    "attn.opened": {
+        "en": "Opened layer {layer} · head {head} above.",
+        "zh": "已在上方打开第 {layer} 层 · 第 {head} 个头。",
+    },
+    # head statistics (issue 13.3)
+    "attn.stats": {"en": "Which head does what", "zh": "哪个头在做什么"},
+    "attn.stats_intro": {
+        "en": "Every head of the chosen attention ({kind}) measured at once: where its attention goes on average. "
+        "Sort the table by a column to find, say, the *previous-token* head (high **previous**) or the *alignment* "
+        "head (high **diagonal** or **alignment**); select a row, or click a head in the charts, to open it in "
+        "the heatmap above.",
+        "zh": "一次测量所选注意力（{kind}）的每一个头：它的注意力平均落在哪里。按某一列排序，就能找到比如"
+        "“前一个词”头（**前一个**高）或“对齐”头（**对角线**或**对齐**高）；选中一行，或在图中点击一个头，"
+        "就会在上面的热力图里打开它。",
+    },
+    "attn.scope": {"en": "Measured over", "zh": "统计范围"},
+    "attn.scope_dataset": {
+        "en": "the dataset ({n} pairs, teacher-forced)",
+        "zh": "整个数据集（{n} 个句子对，教师强制）",
+    },
+    "attn.scope_sentence": {"en": "this sentence (as shown above)", "zh": "这个句子（与上方相同）"},
+    "attn.col_layer": {"en": "layer", "zh": "层"},
+    "attn.col_head": {"en": "head", "zh": "头"},
+    "attn.stat_entropy_bits": {"en": "entropy (bits)", "zh": "熵（比特）"},
+    "attn.stat_same": {"en": "same", "zh": "同位置"},
+    "attn.stat_previous": {"en": "previous", "zh": "前一个"},
+    "attn.stat_next": {"en": "next", "zh": "后一个"},
+    "attn.stat_padding": {"en": "padding", "zh": "填充"},
+    "attn.stat_on_S": {"en": "on S", "zh": "在 S 上"},
+    "attn.stat_on_E": {"en": "on E", "zh": "在 E 上"},
+    "attn.stat_diagonal": {"en": "diagonal", "zh": "对角线"},
+    "attn.stat_alignment": {"en": "alignment", "zh": "对齐"},
+    "attn.help_entropy_bits": {
+        "en": "How spread out a row's attention is: 0 = all of it on one key, log₂ n = evenly over n keys.",
+        "zh": "一行注意力有多分散：0 = 全部落在一个键上，log₂ n = 平均分给 n 个键。",
+    },
+    "attn.help_same": {
+        "en": "Share of the attention on the query's own position (for encoder–decoder attention: decoder "
+        "position i on source position i).",
+        "zh": "注意力落在查询自身位置上的比例（编码器-解码器注意力：解码器第 i 个位置看源句第 i 个位置）。",
+    },
+    "attn.help_previous": {
+        "en": "Share on the position just before; a previous-token head scores close to 1.",
+        "zh": "落在前一个位置上的比例；“前一个词”头接近 1。",
+    },
+    "attn.help_next": {
+        "en": "Share on the position just after (0 in decoder self-attention while the look-ahead mask hides it).",
+        "zh": "落在后一个位置上的比例（有前瞻掩码时，解码器自注意力里为 0：掩码挡住了它）。",
+    },
+    "attn.help_padding": {
+        "en": "Share on padding keys P (0 while the padding mask is on).",
+        "zh": "落在填充键 P 上的比例（有填充掩码时为 0）。",
+    },
+    "attn.help_on_S": {
+        "en": "Share on the start token S; heads with nothing to do often rest there.",
+        "zh": "落在起始符 S 上的比例；无事可做的头常常停在那里。",
+    },
+    "attn.help_on_E": {
+        "en": "Share on the end token E, where a key holds it.",
+        "zh": "落在结束符 E 上的比例（当某个键是 E 时）。",
+    },
+    "attn.help_diagonal": {
+        "en": "Share on source words within one position of the line from the first to the last word: high "
+        "for a head that follows the sentence in order, as a word-by-word translation does.",
+        "zh": "落在从第一个词到最后一个词的对角线附近（相差不超过一个位置）的源词上的比例："
+        "按顺序跟着句子走的头（像逐词翻译那样）得分高。",
+    },
+    "attn.help_alignment": {
+        "en": "Share of each marked decoder row's attention on the source words you marked for it, averaged "
+        "over the marked rows of the sentence above: 1 = the head looks only at your marks.",
+        "zh": "每个被标记的解码器行有多少注意力落在你为它标记的源词上，对上方句子中所有被标记的行取平均："
+        "1 = 这个头只看你标记的词。",
+    },
+    "attn.stats_explain": {"en": "What the columns mean", "zh": "各列的含义"},
+    "attn.stats_queries": {
+        "en": "Means over {n} query positions (padding rows left out); shares are fractions of a row's attention.",
+        "zh": "对 {n} 个查询位置取平均（不含填充行）；比例是一行注意力中所占的份额。",
+    },
+    "attn.marks": {"en": "Marked word pairs (decoder row ↔ source word)", "zh": "已标记的词对（解码器行 ↔ 源词）"},
+    "attn.marks_help": {
+        "en": "Type to find a pair; the same marks as clicking cells of the encoder–decoder heatmap above.",
+        "zh": "输入文字查找词对；与在上方编码器-解码器热力图中点击格子得到的标记相同。",
+    },
+    "attn.marks_intro": {
+        "en": "**Alignment marks.** Click cells of the encoder–decoder heatmap above (one head or the average), or "
+        "pick pairs below, to say which source word each decoder row should look at. Each head then gets an "
+        "**alignment** score: how much of its attention lands on your marks.",
+        "zh": "**对齐标记。** 在上方的编码器-解码器热力图（单个头或平均）中点击格子，或在下面选择词对，"
+        "说明每个解码器行应该看哪个源词。之后每个头都会得到一个**对齐**分数：它有多少注意力落在你的标记上。",
+    },
+    "attn.marks_placeholder": {"en": "Pick a decoder row and a source word", "zh": "选择一个解码器行和一个源词"},
+    "attn.marks_clear": {"en": "Clear marks", "zh": "清除标记"},
+    "attn.marks_sentence": {
+        "en": "The alignment column is measured on the sentence above, where the marks are.",
+        "zh": "对齐一列是在上方的句子（标记所在的句子）上测量的。",
+    },
+    "attn.patterns": {"en": "Every head at a glance", "zh": "所有头一览"},
+    "attn.patterns_dataset": {
+        "en": "Mean attention map of every head over the dataset (rows and columns are positions 0, 1, …). "
+        "Click a head to open it above.",
+        "zh": "每个头在整个数据集上的平均注意力图（行和列是位置 0、1、…）。点击一个头即可在上方打开它。",
+    },
+    "attn.patterns_sentence": {
+        "en": "Every head's attention map on this sentence. Click a head to open it above.",
+        "zh": "每个头在这个句子上的注意力图。点击一个头即可在上方打开它。",
+    },
+    "attn.stat_pick": {"en": "Colour the heads by", "zh": "按哪个统计量给头着色"},
+    "attn.stat_grid_help": {
+        "en": "One statistic of every head, layers down and heads across; click a cell to open that head.",
+        "zh": "每个头的一个统计量，纵向是层，横向是头；点击一个格子即可打开那个头。",
     },
     "attn.training": {"en": "How attention formed during training", "zh": "注意力在训练中如何形成"},
     "attn.training_intro": {
@@ -929,8 +1062,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "attn.film_pair": {"en": "Pair recorded during training", "zh": "训练中记录的句子对"},
     "attn.film_pair_help": {
-        "en": "Attention was recorded for {n} pairs spread over the dataset.",
-        "zh": "训练时为分布在数据集中的 {n} 个句子对记录了注意力。",
+        "en": "Attention was recorded for {n} pairs spread over the dataset; picking one of them at the top of "
+        "the page shows it here too.",
+        "zh": "训练时为分布在数据集中的 {n} 个句子对记录了注意力；在页面顶部选中其中一个，这里也会跟着显示它。",
+    },
+    "attn.film_not_recorded": {
+        "en": "The sentence at the top of the page was not recorded during training. Attention was recorded for "
+        "these {n} pairs only; pick one of them here or at the top: {pairs}",
+        "zh": "页面顶部的句子在训练中没有被记录。训练时只为这 {n} 个句子对记录了注意力；"
+        "请在这里或页面顶部选择其中一个：{pairs}",
     },
     "attn.no_snapshots": {
         "en": "This model was uploaded, so its training was not recorded here. Train a model on "

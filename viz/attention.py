@@ -10,6 +10,8 @@ from plotly.subplots import make_subplots
 
 from .common import (
     ATTN_COLORS,
+    CHOSEN_COLOR,
+    axis_names,
     cell_text,
     colorbar,
     finish,
@@ -25,6 +27,8 @@ from .common import (
     token_labels,
 )
 
+GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
+
 
 def attention_figure(
     attn,
@@ -38,8 +42,14 @@ def attention_figure(
     col_label="key",
     pad_label="padding",
     pad_note="grey bands = padding",
+    marks=(),
+    clickable=False,
 ) -> go.Figure:
-    """Attention weights [Lq, Lk] on a fixed 0..1 colour scale; padding rows/columns shaded grey."""
+    """Attention weights [Lq, Lk] on a fixed 0..1 colour scale; padding rows/columns shaded grey.
+
+    marks are (row, column) cells outlined in red. clickable=True lays an invisible marker over every cell that
+    carries the hover, so a click selects the cell in Streamlit (read it back with clicked_cell).
+    """
     a = floats(attn, 2, "attn")  # (Lq, Lk)
     rows = token_labels(row_tokens, a.shape[0], "row_tokens", "rows")
     cols = token_labels(col_tokens, a.shape[1], "col_tokens", "columns")
@@ -64,10 +74,80 @@ def attention_figure(
     )
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     mark_padding(fig, fig.data[0], pr, pc, *a.shape)
+    outline_cells(fig, fig.data[0], marks, *a.shape)
+    if clickable:
+        fig.add_trace(_cell_clicks(fig.data[0]))
+        fig.data[0].hoverinfo = "skip"  # the markers carry the hover: the cell under the pointer is the one clicked
+        fig.update_layout(hovermode="closest", hoverdistance=-1)
     finish(fig, title, height(len(rows)))
     if pr or pc:
         note(fig, pad_note)
     return fig
+
+
+def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
+    """'input → predicts' for every decoder position, e.g. ['S → I', 'I → love', …]: what the row reads and the
+    token it predicts next."""
+    inputs, predicts = list(inputs), list(predicts)
+    if len(inputs) != len(predicts):
+        raise ValueError(f"{len(inputs)} decoder inputs but {len(predicts)} predicted tokens.")
+    return [f"{a} {arrow} {b}" for a, b in zip(inputs, predicts)]
+
+
+def clicked_cell(selection) -> tuple[int, int] | None:
+    """(row, column) of the first clicked cell in a Streamlit plotly selection of a clickable attention_figure."""
+    points = (selection or {}).get("points") or []
+    for point in points:
+        custom = point.get("customdata")
+        if isinstance(custom, (list, tuple)) and len(custom) == 6:
+            return int(custom[3]), int(custom[4])
+    return None
+
+
+def _cell_clicks(heatmap: go.Heatmap) -> go.Scatter:
+    """Invisible markers at the centre of every cell of heatmap, with its customdata plus the weight, and its hover."""
+    custom = np.array(heatmap.customdata, dtype=object)  # (Lq, Lk, 5)
+    n_rows, n_cols = custom.shape[:2]
+    z = np.array(heatmap.z, dtype=object)  # (Lq, Lk), None where not finite
+    custom = np.concatenate([custom, z[..., None]], axis=-1).reshape(n_rows * n_cols, 6)  # (Lq·Lk, 6)
+    rows, cols = np.meshgrid(range(n_rows), range(n_cols), indexing="ij")  # (Lq, Lk) each
+    return go.Scatter(
+        x=cols.ravel().tolist(),
+        y=rows.ravel().tolist(),
+        customdata=custom.tolist(),
+        mode="markers",
+        marker=dict(opacity=0, size=max(8, min(30, 400 // max(n_rows, n_cols)))),
+        hovertemplate=heatmap.hovertemplate.replace("%{z:.4f}", "%{customdata[5]:.4f}"),
+        showlegend=False,
+        xaxis=heatmap.xaxis,
+        yaxis=heatmap.yaxis,
+    )
+
+
+def outline_cells(fig: go.Figure, trace, cells, n_rows: int, n_cols: int) -> None:
+    """A red outline around each (row, column) cell of trace's heatmap."""
+    xref, yref = trace.xaxis or "x", trace.yaxis or "y"
+    for i, j in indexes_2d(cells, n_rows, n_cols):
+        fig.add_shape(
+            type="rect",
+            xref=xref,
+            yref=yref,
+            x0=j - 0.5,
+            x1=j + 0.5,
+            y0=i - 0.5,
+            y1=i + 0.5,
+            layer="above",
+            line=dict(color=CHOSEN_COLOR, width=3),
+        )
+
+
+def indexes_2d(cells, n_rows: int, n_cols: int) -> list[tuple[int, int]]:
+    """cells as sorted unique (row, column) pairs; ValueError for one outside the n_rows × n_cols matrix."""
+    out = sorted({(int(i), int(j)) for i, j in cells})
+    bad = [c for c in out if not (0 <= c[0] < n_rows and 0 <= c[1] < n_cols)]
+    if bad:
+        raise ValueError(f"marks must be cells of the {n_rows} × {n_cols} matrix, got {bad}.")
+    return out
 
 
 def attention_grid_figure(
@@ -83,8 +163,11 @@ def attention_grid_figure(
     col_label="key",
     pad_label="padding",
     pad_note="grey bands = padding",
+    marks=(),
 ) -> go.Figure:
-    """One attention heatmap per head of attn [H, Lq, Lk], up to 4 per row, sharing one 0..1 colourbar."""
+    """One attention heatmap per head of attn [H, Lq, Lk], up to 4 per row, sharing one 0..1 colourbar; meant for
+    the full page width. Row tokens are ticked on the first column only (every head has the same rows); marks are
+    (row, column) cells outlined in red in every head."""
     a = floats(attn, 3, "attn")  # (H, Lq, Lk)
     n_heads, n_rows, n_cols = a.shape
     rows = token_labels(row_tokens, n_rows, "row_tokens", "rows")
@@ -93,14 +176,14 @@ def attention_grid_figure(
     pc = indexes(pad_cols, n_cols, "pad_cols")
     grid_cols = min(4, n_heads)
     grid_rows = math.ceil(n_heads / grid_cols)
-    per_plot = min(280, max(150, n_rows * 24 + 30))  # px of one subplot
+    per_plot = min(GRID_MAX_PX, max(GRID_MIN_PX, n_rows * GRID_CELL_PX + 20))  # px of one subplot
     gap = min(130, 40 + 7 * max((len(c) for c in cols), default=1))  # px between grid rows: tick labels + title
     plot_px = grid_rows * per_plot + (grid_rows - 1) * gap
     fig = make_subplots(
         rows=grid_rows,
         cols=grid_cols,
         subplot_titles=[f"{head_label} {h + 1}" for h in range(n_heads)],
-        horizontal_spacing=0.08,
+        horizontal_spacing=0.03,
         vertical_spacing=gap / plot_px if grid_rows > 1 else 0.0,
     )
     extra = pad_extra(n_rows, n_cols, pr, pc, pad_label)
@@ -121,9 +204,12 @@ def attention_grid_figure(
         )
         fig.add_trace(trace, row=h // grid_cols + 1, col=h % grid_cols + 1)
         token_axes(fig, fig.data[-1], rows, cols)
+        if h % grid_cols:  # the first column's ticks name the rows of the whole grid row
+            fig.update_layout({axis_names(fig.data[-1])[1]: dict(showticklabels=False)})
         mark_padding(fig, fig.data[-1], pr, pc, n_rows, n_cols)
+        outline_cells(fig, fig.data[-1], marks, n_rows, n_cols)
     finish(fig, title, plot_px + (60 if title else 30) + gap)
-    fig.update_annotations(font=dict(size=12))  # subplot titles
+    fig.update_annotations(font=dict(size=14))  # subplot titles
     if pr or pc:
         note(fig, pad_note)
     return fig
@@ -173,3 +259,22 @@ def source_attention_figure(
         layer="above",
     )  # separates the average row
     return finish(fig, title, height(len(rows), extra=120, lo=180))
+
+
+def frame_head(fig: go.Figure, chosen: tuple[int, int] | None) -> go.Figure:
+    """Move the red frame of a viz.heads.head_patterns_figure to the chosen (layer, head), in place (rebuilding a
+    figure of many heads only to frame another one is slow); no frame when chosen is None or not in the figure."""
+    fig.layout.shapes = ()
+    for trace in fig.data:
+        if trace.type == "heatmap" and chosen is not None and list(trace.meta or []) == list(chosen):
+            fig.add_shape(
+                type="rect",
+                xref=f"{trace.xaxis} domain",
+                yref=f"{trace.yaxis} domain",
+                x0=0,
+                x1=1,
+                y0=0,
+                y1=1,
+                line=dict(color=CHOSEN_COLOR, width=3),
+            )
+    return fig
