@@ -41,7 +41,7 @@ def click_point(chart, x: float, y: float, xaxis: str = "xaxis", yaxis: str = "y
 
 
 def test_a_click_on_a_head_opens_it_and_clicks_on_cells_mark_alignments(page):
-    go_to(page, 4)
+    go_to(page, "attention")
     big = chart(page, "click_attn_chart")
     expect(big).to_contain_text("layer 2 · head 1")
     before = heatmap_z(big)

@@ -23,7 +23,7 @@ def _decoder_input(page, *words: str):
 
 
 def test_a_click_on_a_bar_forces_that_token_and_decoding_continues_from_it(page):
-    go_to(page, 5)
+    go_to(page, "decoding")
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()

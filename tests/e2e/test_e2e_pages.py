@@ -47,14 +47,14 @@ def test_a_half_typed_pair_survives_a_visit_to_another_page(page):
     target.fill("I love")
     target.press("Tab")  # not added yet: the learner leaves the box to look at something else first
     settled(page)
-    go_to(page, 2)
-    go_to(page, 0)
+    go_to(page, "positional_encoding")
+    go_to(page, "data")
     expect(source).to_have_value("我爱")
     expect(target).to_have_value("I love")
 
 
 def test_the_three_mask_effect_heatmaps_line_up_and_their_numbers_are_readable(page):
-    go_to(page, 3)
+    go_to(page, "masks")
     boxes = []
     for key in ("mask_scores", "mask_masked", "mask_weights"):
         chart = page.locator(f".st-key-{key} .js-plotly-plot")
