@@ -119,6 +119,7 @@ def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_lang
     at.sidebar.radio(key="lang").set_value("zh").run()
     assert job.state in ("queued", "running", "done")
     finish_job(at)  # the sidebar takes the result on whatever page the learner is
+    assert [toast.value for toast in at.toast] == ["训练完成，共 60 轮：新模型已成为当前模型。"]
     assert at.session_state.model.source == "trained"
     assert at.session_state.model.translator.summary["epochs"] == 60
     assert "来源：本页训练" in " ".join(m.value for m in at.sidebar.markdown)

@@ -7,13 +7,14 @@ from transformer.text import markdown
 from .i18n import LANGUAGES, t
 from .jobs import job_queue
 from .state import current, lang
-from .training import current_job, take_result
+from .training import current_job, show_pending_toast, take_result
 
 REFRESH_SECONDS = 1.0  # how often the job status redraws itself while a job is queued or training
 
 
 def draw_sidebar() -> None:
     """Language switch, a summary of the current model, and the live state of this tab's job."""
+    show_pending_toast()
     with st.sidebar:
         st.radio("🌐", options=list(LANGUAGES), format_func=LANGUAGES.get, key="lang", horizontal=True)
         L = lang()

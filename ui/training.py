@@ -7,6 +7,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from transformer import TrainConfig, Translator
+from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS, holdout_split
 
 from .i18n import t
@@ -91,8 +92,16 @@ def take_result(job: Job) -> None:
     L = lang()
     if job.state == "failed":
         st.session_state.last_training = {"kind": job.kind, "failed": job.error}
-        st.toast(t("job.failed", L, error=job.error), icon="⚠️")
+        st.session_state.pending_toast = (t("job.failed", L, error=markdown(job.error)), "⚠️")
     elif job.state in ("done", "stopped"):
         TAKERS[job.kind](job)
         epochs = max((r.last.epoch for r in job.runs if r.last), default=0)
-        st.toast(t(f"job.{job.state}.{job.kind}", L, epochs=epochs), icon="✅" if job.state == "done" else "⏹️")
+        message = t(f"job.{job.state}.{job.kind}", L, epochs=epochs)
+        st.session_state.pending_toast = (message, "✅" if job.state == "done" else "⏹️")
+
+
+def show_pending_toast() -> None:
+    """The toast of a job taken in the previous run (a toast sent just before a rerun would be lost)."""
+    if st.session_state.get("pending_toast"):
+        text, icon = st.session_state.pop("pending_toast")
+        st.toast(text, icon=icon)

@@ -297,21 +297,23 @@ def _sidebar_epoch(page) -> int:
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
     go_to(page, "train")
-    assert press_slider(page, "epochs", *["ArrowRight"] * 8) == "100"
+    assert press_slider(page, "epochs", "End") == "400"
     page.get_by_role("button", name="Train", exact=True).click()
-    go_to(page, "attention")  # Attention, while training
-    expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/100 · loss"))
+    go_to(page, "attention")  # the learner leaves the Train page while it trains
+    expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/400 · loss"))
     first = _sidebar_epoch(page)
     go_to(page, "positional_encoding")
     switch_language(page, "zh")
     # the sidebar redraws itself with the job's progress, in Chinese, on whatever page the learner is
-    done = sidebar(page).get_by_text("已训练轮数：100")
-    expect(done.or_(sidebar(page).get_by_test_id("stProgress")).first).to_be_visible()
-    if sidebar(page).get_by_test_id("stProgress").count():
-        expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text("轮 · 损失")
-        assert _sidebar_epoch(page) >= first
-    expect(done).to_be_visible(timeout=TRAIN_TIMEOUT)  # the trained model became the current model…
-    expect(page.get_by_test_id("stToast").filter(has_text="训练完成")).to_be_visible()  # …with a toast
+    expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"第 \d+/400 轮 · 损失"))
+    later = sidebar(page).get_by_test_id("stProgress").filter(has_text=re.compile(rf"第 ({first + 5}|\d{{3}})\d*/400"))
+    expect(later).to_be_visible()  # it went on meanwhile
+    sidebar(page).get_by_role("button", name="停止", exact=True).click()  # Stop, from the sidebar of another page
+    stopped = page.get_by_test_id("stToast").filter(has_text=re.compile(r"训练在第 \d+ 轮后停止"))
+    expect(stopped).to_be_visible(timeout=TRAIN_TIMEOUT)
+    epochs = int(re.search(r"第 (\d+) 轮", stopped.inner_text()).group(1))
+    assert first < epochs < 400
+    expect(sidebar(page)).to_contain_text(f"已训练轮数：{epochs}")  # the partly trained model is the current model
     expect(sidebar(page)).to_contain_text("来源：本页训练")
     expect(page.locator("h1").first).to_have_text("位置编码")  # the learner stayed where they were
     no_exception(page)
