@@ -3,11 +3,13 @@
 import streamlit as st
 
 from ui.i18n import t
+from ui.links import take_link_globals
 from ui.sidebar import draw_sidebar
 from ui.state import init_app_session, lang
 
 st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout="wide")
 init_app_session()
+take_link_globals()
 draw_sidebar()
 
 L = lang()

@@ -8,7 +8,9 @@ import streamlit as st
 from transformer.errors import TransformerError
 from transformer.text import markdown
 from transformer.trace import trace_sentence
+from ui.export import chart, file_name
 from ui.i18n import STRINGS, error_text, t
+from ui.links import Param, link_view, picker
 from ui.state import current, page_setup
 from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
@@ -20,6 +22,21 @@ translator = model.translator
 cfg = translator.config
 
 st.title(t("inside.title", L))
+link_view(
+    "inside",
+    t("inside.title", L),
+    {
+        **picker("inside"),
+        "src_pad": Param("inside_src_pad", "int"),
+        "tgt_pad": Param("inside_tgt_pad", "int"),
+        "step": Param("inside_step", "int"),
+        "head": Param("inside_head", "int"),
+        "attention": Param("inside_attention"),
+        "cell_head": Param("inside_cell_head", "int"),
+        "query": Param("inside_query", "int"),
+        "key": Param("inside_key", "int"),
+    },
+)
 st.markdown(t("inside.intro", L))
 
 c1, c2 = st.columns([3, 2], gap="large")
@@ -45,6 +62,14 @@ warn_unknown(trace.unknown, L)
 steps, blocks = trace.steps, trace.blocks
 enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
 out = trace.step("dec_outputs", "criterion")
+st.download_button(
+    t("inside.download_trace", L),
+    data=trace.to_json,
+    file_name=file_name("trace", source[:40], f"pad-{src_pad}-{tgt_pad}") + ".json",
+    mime="application/json",
+    key="download_trace",
+    icon=":material/download:",
+)
 st.code(
     f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
     f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
@@ -149,7 +174,7 @@ with right:
     st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
 with left:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
-    st.plotly_chart(
+    chart(
         architecture_figure(
             blocks,
             labels,
@@ -162,10 +187,11 @@ with left:
             layers_label=t("inside.n_layers", L),
             layer_label=t("inside.layer_n", L),
         ),
-        key=diagram_key,
+        diagram_key,
+        file_name("transformer-architecture", f"d_model-{cfg.d_model}", f"n_layers-{cfg.n_layers}"),
+        caption=t("inside.walk", L),
         on_select=lambda: _clicked(diagram_key),
         selection_mode="points",
-        config={"displayModeBar": False},
     )
     st.caption(t("inside.click_block", L))
 
@@ -198,7 +224,12 @@ def show_step(s, key: str, title: str = "") -> None:
     if not s.axes:
         st.metric(s.name, f"{float(s.tensor):.4f}")
         return
-    st.plotly_chart(step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels), key=key)
+    chart(
+        step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels),
+        key,
+        file_name("inside", s.where, s.name, f"head-{head + 1}" if "heads" in s.axes else ""),
+        caption=f"{s.name} · {s.where}",
+    )
 
 
 inputs = trace.inputs_of(step.index)
@@ -231,8 +262,9 @@ computed_by("transformer.trace.trace_sentence → Transformer(enc_inputs, dec_in
 st.header(t("inside.cell", L))
 st.markdown(t("inside.cell_intro", L))
 modules = trace.attention_modules()
-if step.where in modules and ss.get("inside_cell_for") != step.index:  # follow the walk into an attention block
-    ss.inside_cell_for, ss.inside_attention, ss.inside_cell_head = step.index, step.where, head
+if step.where in modules and ss.get("inside_cell_for", step.index) != step.index:  # follow the walk into attention
+    ss.inside_attention, ss.inside_cell_head = step.where, head
+ss.inside_cell_for = step.index
 kinds = {"enc_self_attn": "self_attention", "dec_self_attn": "masked_attention", "dec_enc_attn": "cross_attention"}
 
 
@@ -270,7 +302,7 @@ def _cell_clicked(chart_key: str) -> None:
 c1, c2 = st.columns([2, 3], gap="large")
 with c1:
     map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
-    st.plotly_chart(
+    chart(
         step_figure(
             attn_step.tensor,
             attn_step.axes,
@@ -281,10 +313,11 @@ with c1:
             highlight=(query, key),
             **figure_labels,
         ),
-        key=map_key,
+        map_key,
+        file_name("inside", where, "attn", f"head-{head + 1}"),
+        caption=f"attn · {where}",
         on_select=lambda: _cell_clicked(map_key),
         selection_mode="points",
-        config={"displayModeBar": False},
     )
     st.caption(t("inside.click_cell", L))
 with c2:
@@ -331,7 +364,7 @@ with c1:
         rf"\frac{{{cell.exps[key]:.4f}}}{{{cell.total:.4f}}} = {cell.weight:.4f}"
     )
 with c2:
-    st.plotly_chart(
+    chart(
         softmax_row_figure(
             cell.weights,
             k_tokens,
@@ -341,7 +374,9 @@ with c2:
             key_label=t("inside.key", L),
             blocked_label=t("inside.blocked", L),
         ),
-        key="softmax_row_inside",
+        "softmax_row_inside",
+        file_name("inside", where, "softmax-row", f"query-{query}"),
+        caption=t("inside.cell", L),
     )
 
 st.markdown(t("inside.cell_step5", L, i=query))

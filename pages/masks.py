@@ -4,7 +4,9 @@ import streamlit as st
 
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
+from ui.export import chart, file_name
 from ui.i18n import error_text, t
+from ui.links import Param, link_view, picker
 from ui.state import current, page_setup
 from ui.widgets import (
     computed_by,
@@ -24,6 +26,18 @@ translator = model.translator
 cfg = translator.config
 
 st.title(t("masks.title", L))
+link_view(
+    "masks",
+    t("masks.title", L),
+    {
+        **picker("masks"),
+        "src_pad": Param("mask_src_pad", "int"),
+        "tgt_pad": Param("mask_tgt_pad", "int"),
+        "kind": Param("mask_kind"),
+        "layer": Param("mask_layer", "int"),
+        "head": Param("mask_head", "int"),
+    },
+)
 st.markdown(t("masks.intro", L))
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
@@ -110,9 +124,11 @@ for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
         with col:
             st.subheader(t(f"masks.{name}", L))
             st.markdown(t(f"masks.{name}_intro", L))
-            st.plotly_chart(
+            chart(
                 mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
-                key=f"mask_fig_{name}",
+                f"mask_fig_{name}",
+                file_name("mask", name),
+                caption=t(f"masks.{name}", L),
             )
             if off:
                 st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
@@ -162,7 +178,8 @@ for i, (col, (name, formula, _)) in enumerate(zip(st.columns(3), steps), start=1
     with col:  # the headings in a row of their own, so the three grids below start at the same height
         st.markdown(f"**{i}. {t(name, L)}**")
         st.latex(formula)
-for col, (_, _, key), fig in zip(st.columns(3), steps, figures):
-    col.plotly_chart(fig, key=key)
+for col, (name, _, key), fig in zip(st.columns(3), steps, figures):
+    with col:
+        chart(fig, key, file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"), t(name, L))
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
 st.markdown(t("masks.effect_outro", L))

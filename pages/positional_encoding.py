@@ -12,7 +12,9 @@ from transformer.model import (
     rising_distances,
     wavelengths,
 )
+from ui.export import chart, file_name
 from ui.i18n import t
+from ui.links import Param, link_view
 from ui.state import current, page_setup
 from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
@@ -28,6 +30,16 @@ cfg = model.translator.config
 model_d, max_len, kind = cfg.d_model, cfg.max_len, cfg.pe
 
 st.title(t("pe.title", L))
+link_view(
+    "positional_encoding",
+    t("pe.title", L),
+    {
+        "d_model": Param("pe_d_model", "int"),
+        "positions": Param("pe_positions", "int"),
+        "dims": Param("pe_dims", "ints"),
+        "table": Param("pe_source"),
+    },
+)
 st.markdown(t("pe.intro", L))
 warn_if_data_changed(L)
 st.latex(
@@ -46,9 +58,9 @@ def spread_dims(d_model: int) -> list[int]:
     return sorted({0, 1, 2, 3, half, half + 1, d_model - 2, d_model - 1} & set(range(d_model)))
 
 
-if ss.get("pe_model") != model.id:  # a d_model kept from another model gives way to this model's own
-    ss.pe_model = model.id
+if ss.get("pe_model", model.id) != model.id:  # a d_model kept from another model gives way to this model's own
     ss.pe_d_model = model_d
+ss.pe_model = model.id
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
 keep_option("pe_d_model", d_options, model_d)
@@ -82,9 +94,9 @@ else:
     computed_by(f"model.{source}.pos_emb.table() (nn.Parameter)", L)
 sinusoidal = source == "formula" or kind == "sinusoidal"
 
-if ss.get("pe_dims_for") != d_model:  # a new d_model: spread the dimensions over it again
+if ss.get("pe_dims_for", d_model) != d_model:  # a new d_model: spread the dimensions over it again
     ss.pe_dims = spread_dims(d_model)
-    ss.pe_dims_for = d_model
+ss.pe_dims_for = d_model
 keep_options("pe_dims", list(range(d_model)), spread_dims(d_model))
 dims = st.multiselect(
     t("pe.dims", L),
@@ -99,7 +111,7 @@ curve = {}
 if sinusoidal:
     curve_positions = torch.linspace(0, n - 1, (n - 1) * SAMPLES_PER_POSITION + 1)  # (S,)
     curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
-st.plotly_chart(
+chart(
     pe_lines_figure(
         table,
         dims,
@@ -108,7 +120,9 @@ st.plotly_chart(
         dim_label=t("pe.dim", L),
         **curve,
     ),
-    key="pe_lines",
+    "pe_lines",
+    file_name("positional-encoding", source, f"d_model-{d_model}", "dims"),
+    caption=t("pe.lines", L),
 )
 if sinusoidal:
     computed_by("transformer.model.positional_encoding", L)
@@ -117,11 +131,13 @@ c1, c2 = st.columns(2, gap="large")
 with c1:
     st.subheader(t("pe.heatmap", L))
     st.markdown(t("pe.heatmap_intro", L))
-    st.plotly_chart(
+    chart(
         pe_heatmap_figure(
             table, position_label=t("pe.position", L), dim_label=t("pe.dimension", L), value_label=t("pe.value", L)
         ),
-        key="pe_heatmap",
+        "pe_heatmap",
+        file_name("positional-encoding", source, f"d_model-{d_model}", "table"),
+        caption=t("pe.heatmap", L),
     )
 with c2:
     st.subheader(t("pe.similarity", L))
@@ -142,11 +158,14 @@ with c2:
         )
     else:
         st.markdown(t("pe.similarity_learned", L))
-    st.plotly_chart(
-        pe_similarity_figure(table, position_label=t("pe.position", L), value_label=t("pe.dot", L)), key="pe_similarity"
+    chart(
+        pe_similarity_figure(table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
+        "pe_similarity",
+        file_name("positional-encoding", source, f"d_model-{d_model}", "similarity"),
+        caption=t("pe.similarity", L),
     )
     if sinusoidal:
-        st.plotly_chart(
+        chart(
             pe_distance_figure(
                 similarity,
                 rises,
@@ -154,7 +173,9 @@ with c2:
                 value_label=t("pe.dot", L),
                 rise_label=t("pe.rises_again", L),
             ),
-            key="pe_distance",
+            "pe_distance",
+            file_name("positional-encoding", f"d_model-{d_model}", "similarity-by-distance"),
+            caption=t("pe.distance", L),
         )
         computed_by("transformer.model.pe_similarity_by_distance, transformer.model.rising_distances", L)
 

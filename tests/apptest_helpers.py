@@ -73,3 +73,13 @@ def wait_for_epochs(at: AppTest, n: int, timeout: float = 60.0) -> None:
     while job.epochs_done < n:
         assert time.monotonic() < deadline, f"fewer than {n} epochs after {timeout} s (state {job.state})"
         time.sleep(0.01)
+
+
+def open_link(page: str, query: dict) -> AppTest:
+    """A fresh tab opened on a link: the page path and its query string, the tab's very first run on that page."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page)
+    at.run()
+    return at

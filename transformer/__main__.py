@@ -7,7 +7,6 @@ quote them) is printed with control and escape characters made visible (transfor
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from .files import read_limited
 from .model import parameter_count
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
-from .trace import format_values, json_values, trace_sentence
+from .trace import format_values, trace_sentence
 from .train import holdout_split, train
 from .translator import Evaluation, Translator
 
@@ -292,23 +291,11 @@ def _trace(args: argparse.Namespace) -> None:
             print(format_values(step.tensor))
     print(f"\nloss = {trace.loss:.4f}")
     if args.json:
-        steps = [
-            {
-                "name": s.name,
-                "where": s.where,
-                "shape": list(s.shape),
-                "axes": list(s.axes),
-                "code": s.code,
-                "values": json_values(s.tensor),
-            }
-            for s in trace.steps
-        ]
-        tokens = {"src_tokens": trace.src_tokens, "dec_tokens": trace.dec_tokens, "tgt_tokens": trace.tgt_tokens}
         try:
-            args.json.write_text(json.dumps({**tokens, "steps": steps}, ensure_ascii=False), encoding="utf-8")
+            args.json.write_text(trace.to_json(), encoding="utf-8")
         except OSError as exc:
             raise TransformerError(f"cannot write {args.json}: {exc.strerror or exc}.") from None
-        print(f"wrote {len(steps)} steps to {visible(str(args.json))}")
+        print(f"wrote {len(trace.steps)} steps to {visible(str(args.json))}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import json
 import math
 import re
 import sys
@@ -411,6 +412,22 @@ class Trace:
         mean = x.mean(-1)
         std = x.var(-1, unbiased=False).sqrt()
         return list(zip(mean.tolist(), std.tolist()))
+
+    def to_json(self) -> str:
+        """The whole trace as JSON: the tokens, then every step's name, where, shape, axes, code and full values."""
+        steps = [
+            {
+                "name": s.name,
+                "where": s.where,
+                "shape": list(s.shape),
+                "axes": list(s.axes),
+                "code": s.code,
+                "values": json_values(s.tensor),
+            }
+            for s in self.steps
+        ]
+        tokens = {"src_tokens": self.src_tokens, "dec_tokens": self.dec_tokens, "tgt_tokens": self.tgt_tokens}
+        return json.dumps({**tokens, "steps": steps}, ensure_ascii=False)
 
     def attention_cell(self, where: str, head: int, query: int, key: int) -> AttentionCell:
         """The arithmetic behind attn[0, head, query, key] of the attention module where, from the pass's own

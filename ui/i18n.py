@@ -25,6 +25,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "On this server: {running} training, {waiting} waiting.",
         "zh": "这台服务器上：{running} 个正在训练，{waiting} 个在排队。",
     },
+    # links to a view and exports (sidebar, every page)
+    "export.title": {"en": "Share and export", "zh": "分享与导出"},
+    "link.copy": {"en": "Link to this view", "zh": "本视图的链接"},
+    "link.copy_help": {
+        "en": "Anyone who opens this link sees this page as it is now: the same sentence, settings, layer and head. "
+        "Copy it with the button at the right of the box.",
+        "zh": "打开这个链接的人会看到现在这个页面：同样的句子、设置、层和头。点框右侧的按钮即可复制。",
+    },
+    "link.replaced": {
+        "en": "Some values in this link do not fit here and were replaced: {values}.",
+        "zh": "链接中有些值在这里不适用，已被替换：{values}。",
+    },
+    "link.default": {"en": "the default", "zh": "默认值"},
+    "link.pair_missing": {
+        "en": "the link's pair “{source}” is not in this tab's sentence pairs, so it is shown as a typed sentence",
+        "zh": "链接中的句子对“{source}”不在这个标签页的数据里，所以作为输入的句子显示",
+    },
+    "link.other_model": {
+        "en": "This link was made with the model “{name}” ({hash}); this tab's current model is “{current}” "
+        "({current_hash}), so what you see may differ. Load that checkpoint on the Train page to see the same view.",
+        "zh": "这个链接是用模型“{name}”（{hash}）生成的；这个标签页的当前模型是“{current}”（{current_hash}），"
+        "所以看到的内容可能不同。请在“训练”页载入那个检查点，才能看到同样的视图。",
+    },
+    "export.format": {"en": "Chart downloads", "zh": "图表下载格式"},
+    "export.format_help": {
+        "en": "The camera button in a chart's toolbar downloads it as PNG (for slides) or SVG (for print and editing), "
+        "named after what it shows.",
+        "zh": "图表工具栏里的相机按钮会把图表下载为 PNG（适合幻灯片）或 SVG（适合打印和编辑），文件名说明图的内容。",
+    },
+    "export.csv": {"en": "CSV", "zh": "CSV"},
+    "export.sheet": {"en": "Lesson sheet (HTML)", "zh": "课堂讲义（HTML）"},
+    "export.sheet_made": {
+        "en": "Made with the Transformer playground on {date}. Every chart is interactive and works offline.",
+        "zh": "由 Transformer 学习工具生成于 {date}。每个图表都可以交互，离线也能打开。",
+    },
+    "export.sheet_link": {"en": "This view in the app:", "zh": "在应用中打开这个视图："},
+    "export.paper": {"en": "the paper's architecture", "zh": "论文中的结构"},
+    "export.fingerprint": {"en": "Model fingerprint: {hash}", "zh": "模型指纹：{hash}"},
     "source.bundled": {"en": "bundled", "zh": "内置"},
     "source.trained": {"en": "trained here", "zh": "本页训练"},
     "source.uploaded": {"en": "uploaded", "zh": "上传"},
@@ -555,6 +593,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "masks.score": {"en": "score", "zh": "分数"},
     # inside-the-model page
     "nav.inside": {"en": "Inside the model", "zh": "模型内部"},
+    "inside.download_trace": {
+        "en": "Download the whole trace (JSON: every step's name, where, shape, axes, code line and values)",
+        "zh": "下载完整追踪（JSON：每一步的名称、位置、形状、轴、代码行和数值）",
+    },
     "inside.title": {"en": "Inside the model", "zh": "模型内部"},
     "inside.intro": {
         "en": "One sentence pair through the whole forward pass, as in training (teacher forcing): from the token "

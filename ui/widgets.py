@@ -11,24 +11,35 @@ from transformer.data import PAD
 from transformer.text import markdown, visible
 
 from .i18n import t
+from .links import replaced
 from .state import current
 
 
 def keep_option(key: str, options: Sequence, default=None):
     """Before a widget is drawn: reset st.session_state[key] to default (else the first option) unless it is one of
-    options, so a value kept from another model or dataset can never be out of range. Returns the value."""
+    options, so a value kept from another model or dataset (or read from a link) can never be out of range. Returns
+    the value."""
     ss = st.session_state
     if key not in ss or ss[key] not in options:
-        ss[key] = default if default in options else options[0]
+        new = default if default in options else options[0]
+        if key in ss:
+            replaced(key, ss[key], new)
+        ss[key] = new
     return ss[key]
 
 
 def keep_in_range(key: str, lo, hi, default=None):
     """Before a slider or number box is drawn: clamp st.session_state[key] into [lo, hi] (default, else lo, when
-    unset). Returns the value."""
+    unset or not a number). Returns the value."""
     ss = st.session_state
-    value = ss.get(key, lo if default is None else default)
-    ss[key] = min(max(value, lo), hi)
+    fallback = lo if default is None else default
+    value = ss.get(key, fallback)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        value = fallback
+    new = min(max(value, lo), hi)
+    if key in ss and ss[key] != new:
+        replaced(key, ss[key], new)
+    ss[key] = new
     return ss[key]
 
 
@@ -102,8 +113,12 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
     ss = st.session_state
     allowed = set(options)
     chosen = ss.get(key)
+    if not isinstance(chosen, (list, tuple)):
+        chosen = None
     kept = [v for v in chosen if v in allowed] if chosen is not None else None
     if kept is None or (chosen and not kept):
         kept = [v for v in default if v in allowed]
+    if key in ss and list(ss[key] or []) != kept:
+        replaced(key, ss[key], kept)
     ss[key] = kept
     return kept

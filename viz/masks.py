@@ -196,6 +196,7 @@ def _matrix_figure(
                 name=blocked_label,
                 colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
                 showscale=False,
+                meta="overlay",  # drawn over the matrix, not a matrix of its own (exports skip it)
                 hoverongaps=False,
                 text=np.where(blocked, NEG_INF, "").tolist(),
                 texttemplate="%{text}",

@@ -1,0 +1,105 @@
+"""Links to a view: every page's state goes into the URL, a fresh tab opened on it shows the same widgets and charts,
+and bad or hostile values fall back to the defaults with a notice, never an exception (issue 13.1)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.apptest_helpers import open_app, open_link, texts
+
+PE, MASKS = "pages/positional_encoding.py", "pages/masks.py"
+
+
+def _charts(at) -> dict[str, dict]:
+    """Every chart's data by its key (layout aside: sizes may differ between runs)."""
+    return {el.proto.id.rsplit("-", 1)[-1]: json.loads(el.proto.spec)["data"] for el in at.get("plotly_chart")}
+
+
+def _round_trip(page: str, actions) -> tuple:
+    at = open_app(page=page)
+    for act in actions:
+        act(at)
+        at.run()
+    assert not at.exception
+    query = dict(at.query_params)
+    fresh = open_link(page, query)
+    assert not fresh.exception
+    return at, fresh, query
+
+
+def test_positional_encoding_view_round_trips():
+    at, fresh, query = _round_trip(
+        PE,
+        [
+            lambda at: at.select_slider(key="pe_d_model").set_value(16),
+            lambda at: at.slider(key="pe_positions").set_value(30),
+            lambda at: at.multiselect(key="pe_dims").set_value([1, 4, 9]),
+        ],
+    )
+    assert query["d_model"] == "16" and query["dims"] == "1,4,9" and query["positions"] == "30"
+    assert fresh.select_slider(key="pe_d_model").value == 16
+    assert fresh.multiselect(key="pe_dims").value == [1, 4, 9]
+    assert _charts(fresh) == _charts(at)
+    assert not fresh.warning  # the link was made with the bundled model, which a fresh tab has
+
+
+def test_masks_view_with_a_dataset_pair_round_trips():
+    at, fresh, query = _round_trip(
+        MASKS,
+        [
+            lambda at: at.selectbox(key="pick_masks_pair").set_value(5),
+            lambda at: at.slider(key="mask_src_pad").set_value(3),
+            lambda at: at.radio(key="mask_kind").set_value("dec_enc"),
+            lambda at: at.selectbox(key="mask_layer").set_value(1),
+            lambda at: at.selectbox(key="mask_head").set_value(2),
+        ],
+    )
+    assert query["pair"] == at.session_state["pairs"][5][0] and query["kind"] == "dec_enc"
+    for key in ("pick_masks_pair", "mask_layer", "mask_head"):
+        assert fresh.selectbox(key=key).value == at.selectbox(key=key).value
+    assert fresh.slider(key="mask_src_pad").value == 3
+    assert _charts(fresh) == _charts(at)
+
+
+def test_a_typed_sentence_and_the_language_travel_in_the_link():
+    at = open_app("zh", page=MASKS)
+    at.radio(key="pick_masks_mode").set_value("typed").run()
+    at.text_input(key="pick_masks_text").input("他 喜 欢 猫").run()
+    query = dict(at.query_params)
+    assert query["text"] == "他 喜 欢 猫" and query["lang"] == "zh" and "pair" not in query
+    fresh = open_link(MASKS, query)
+    assert fresh.session_state["lang"] == "zh" and fresh.title[0].value == "掩码"
+    assert fresh.text_input(key="pick_masks_text").value == "他 喜 欢 猫"
+    assert _charts(fresh) == _charts(at)
+
+
+HOSTILE = ["abc", "-1", "99999", "1e308", "nan", "", "$\\rule{3000px}{3000px}$", "<a href=x>y</a>", "1,2,x", "🙂" * 500]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_hostile_link_values_fall_back_with_a_notice(value):
+    query = {name: value for name in ("d_model", "positions", "dims", "table", "lang", "model")}
+    pe = open_link(PE, query)
+    assert not pe.exception
+    query = {name: value for name in ("mode", "pair", "text", "src_pad", "tgt_pad", "kind", "layer", "head")}
+    masks = open_link(MASKS, query)
+    assert not masks.exception
+    notices = " ".join(texts(pe, "warning") + texts(masks, "warning"))
+    if value not in ("", "-1"):  # an empty text is a fine sentence; -1 padding is clamped to 0 (noticed below)
+        assert "were replaced" in notices or "not in this tab's sentence pairs" in notices
+
+
+def test_a_link_to_a_missing_pair_and_another_model_is_said():
+    fresh = open_link(MASKS, {"mode": "dataset", "pair": "这句不在数据里", "model": "0123abcd", "model_name": "mine"})
+    warnings = " ".join(texts(fresh, "warning"))
+    assert "not in this tab's sentence pairs" in warnings
+    assert "This link was made with the model “mine” (0123abcd)" in warnings
+    assert fresh.text_input(key="pick_masks_text").value == "这句不在数据里"
+
+
+def test_an_out_of_range_layer_from_a_link_is_replaced_and_said():
+    fresh = open_link(MASKS, {"layer": "7", "head": "2"})
+    assert fresh.selectbox(key="mask_layer").value == 0 and fresh.selectbox(key="mask_head").value == 2
+    assert any("layer=7 → 0" in w for w in texts(fresh, "warning"))

@@ -1,0 +1,256 @@
+"""Deep links: each page's view (sentence, kind, layer, head, step, …) lives in the URL's query string, so a link
+opens the same view in a fresh tab. A link also names the model it was made with (name and a short hash), and the page
+warns when the tab's current model is another one.
+
+Values from a link are never trusted: each is read as its declared kind, a value that cannot be read falls back to
+the default, and a value the current model or data does not allow is replaced when its widget is drawn
+(ui.widgets.keep_option / keep_in_range); either way the page says which values were replaced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+import streamlit as st
+import torch
+
+from transformer.text import markdown
+
+from .export import IMAGE_FORMATS, lesson_sheet_button, start_page
+from .i18n import LANGUAGES, t
+from .state import CurrentModel, current, lang
+
+MAX_VALUE_CHARS = 400  # longest value taken from a link (a typed sentence is at most 400 characters)
+_run = threading.local()  # this script run's notice box (each session runs its script in its own thread)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One URL parameter of a page's view: the session-state key it sets and how its text is read."""
+
+    key: str
+    kind: str = "str"  # "int", "float", "bool", "str", "ints" (comma-separated), or "pair" (a picker's pair)
+
+
+def picker(name: str) -> dict[str, Param]:
+    """The URL parameters of ui.widgets.sentence_picker(L, name): the mode, the pair (by its source) or the text."""
+    return {
+        "mode": Param(f"pick_{name}_mode"),
+        "pair": Param(f"pick_{name}_pair", "pair"),
+        "text": Param(f"pick_{name}_text"),
+    }
+
+
+def model_fingerprint(model: CurrentModel) -> str:
+    """8 hex digits that change with any weight, vocabulary entry or size of the model."""
+
+    def compute() -> str:
+        digest = hashlib.sha256()
+        translator = model.translator
+        digest.update(json.dumps(translator.config.to_dict(), sort_keys=True).encode())
+        digest.update(json.dumps([translator.src_vocab.itos, translator.tgt_vocab.itos]).encode())
+        for name, tensor in translator.model.state_dict().items():
+            digest.update(name.encode())
+            digest.update(tensor.detach().to("cpu", torch.float32).contiguous().numpy().tobytes())
+        return digest.hexdigest()[:8]
+
+    return model.cached(("fingerprint",), compute)
+
+
+def model_label(model: CurrentModel) -> str:
+    """The model's name in a link: its file name when uploaded, else where it came from."""
+    return model.name or model.source
+
+
+def _read(text: str, kind: str):
+    """The value of a link parameter, or ValueError."""
+    if len(text) > MAX_VALUE_CHARS:
+        raise ValueError("too long")
+    if kind == "int":
+        return int(text)
+    if kind == "float":
+        value = float(text)
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("not a finite number")
+        return value
+    if kind == "bool":
+        if text not in ("true", "false"):
+            raise ValueError("not true or false")
+        return text == "true"
+    if kind == "ints":
+        return [int(part) for part in text.split(",") if part]
+    return text
+
+
+def _write(value, kind: str) -> str | None:
+    """A session-state value as link text, or None when it has no place in a link."""
+    if value is None:
+        return None
+    if kind == "bool":
+        return "true" if value else "false"
+    if kind == "ints":
+        return ",".join(str(int(v)) for v in value)
+    return str(value)
+
+
+def _current_values(params: dict[str, Param]) -> dict[str, str]:
+    """The page's view as link text; a picker contributes its pair (by source) or its typed text, whichever is used."""
+    from .widgets import usable_pairs
+
+    ss = st.session_state
+    values = {}
+    for name, param in params.items():
+        if param.kind == "pair":
+            base = param.key[: -len("_pair")]
+            pairs, index = usable_pairs(), ss.get(param.key)
+            if ss.get(f"{base}_mode") == "dataset" and isinstance(index, int) and 0 <= index < len(pairs):
+                values[name] = pairs[index][0]
+        elif param.key.endswith("_text") and ss.get(param.key[: -len("_text")] + "_mode") != "typed":
+            continue
+        else:
+            text = _write(ss.get(param.key), param.kind)
+            if text is not None:
+                values[name] = text
+    return values
+
+
+def notice(text: str) -> None:
+    """Say, in the notice box at the top of the page, that a value from the link was replaced."""
+    box = getattr(_run, "box", None)
+    lines = getattr(_run, "lines", None)
+    if box is None or lines is None:
+        return
+    lines.append(text)
+    box.warning(t("link.replaced", lang(), values="; ".join(lines)))
+
+
+def replaced(key: str, old, new) -> None:
+    """Called when a widget's kept value is made valid: a notice if the value came from this run's link."""
+    if key in st.session_state.get("_from_link", ()):
+        name = st.session_state["_from_link"][key]
+        notice(f"{markdown(name)}={markdown(str(old))[:60]} → {markdown(str(new))[:60]}")
+
+
+def take_link_globals() -> None:
+    """In app.py, before the sidebar: the language and the model a link names (once per tab, on its first run)."""
+    ss = st.session_state
+    if ss.get("_link_globals_read"):
+        return
+    ss._link_globals_read = True
+    params = st.query_params
+    if params.get("lang") in LANGUAGES:
+        ss.lang = params["lang"]
+    model = params.get("model", "")
+    ss._link_model = (model if len(model) == 8 else "", params.get("model_name", "")[:MAX_VALUE_CHARS])
+
+
+def link_view(page: str, title: str, params: dict[str, Param]) -> None:
+    """First call of a page after its title: take a link's values on the tab's first run, write the view to the URL
+    on every run, warn when the link was made with another model, and start the page's lesson sheet."""
+    ss = st.session_state
+    _run.box, _run.lines = st.empty(), []
+    first = not ss.get("_link_read")
+    ss._link_read = True
+    ss._from_link = {}
+    if first and st.query_params:
+        for name, param in params.items():
+            if name not in st.query_params:
+                continue
+            text = st.query_params[name]
+            try:
+                value = _read(text, param.kind)
+            except ValueError:
+                notice(f"{markdown(name)}={markdown(text[:60])} → {t('link.default', lang())}")
+                continue
+            if param.kind == "pair":
+                _take_pair(param.key, value)
+            else:
+                ss[param.key] = value
+                ss._from_link[param.key] = name
+    _warn_other_model(ss)
+    values = _current_values(params)
+    model = current()
+    values.update(lang=lang(), model=model_fingerprint(model), model_name=model_label(model))
+    st.query_params.from_dict(values)
+    start_page(page, title, link_to_this_view())
+    with st.sidebar:  # drawn now that the URL holds this run's view
+        share_and_export(lang(), model)
+
+
+def _take_pair(key: str, source: str) -> None:
+    """A picker's pair from a link, found by its source sentence; not in this tab's data: typed instead."""
+    from .widgets import usable_pairs
+
+    ss = st.session_state
+    pairs = usable_pairs()
+    found = next((i for i, (s, _) in enumerate(pairs) if s == source), None)
+    base = key[: -len("_pair")]
+    if found is None:
+        ss[f"{base}_mode"], ss[f"{base}_text"] = "typed", source
+        notice(t("link.pair_missing", lang(), source=markdown(source[:80])))
+    else:
+        ss[f"{base}_mode"], ss[key] = "dataset", found
+
+
+def _warn_other_model(ss) -> None:
+    fingerprint, name = ss.get("_link_model", ("", ""))
+    model = current()
+    if fingerprint and fingerprint != model_fingerprint(model):
+        st.warning(
+            t(
+                "link.other_model",
+                lang(),
+                name=markdown(name or "?"),
+                hash=markdown(fingerprint[:8]),
+                current=markdown(model_label(model)),
+                current_hash=model_fingerprint(model),
+            )
+        )
+
+
+def link_to_this_view() -> str:
+    """The full URL of the current view (as the address bar shows it)."""
+    base = st.context.url or ""
+    query = urlencode(st.query_params.to_dict())
+    return f"{base}?{query}" if query else base
+
+
+def share_and_export(L: str, model: CurrentModel) -> None:
+    """A link to this view, the image format of chart downloads, and the page's lesson sheet."""
+    from .widgets import keep_option  # widgets reports replaced link values here: imported late, no cycle
+
+    with st.expander(t("export.title", L), icon=":material/share:"):
+        with st.popover(t("link.copy", L), icon=":material/link:", width="stretch"):
+            st.caption(t("link.copy_help", L))
+            st.code(link_to_this_view(), language=None, wrap_lines=True)
+        keep_option("chart_format", IMAGE_FORMATS, "png")
+        st.radio(
+            t("export.format", L),
+            IMAGE_FORMATS,
+            key="chart_format",
+            horizontal=True,
+            format_func=str.upper,
+            help=t("export.format_help", L),
+        )
+        summary = model_summary(L, model)
+        lesson_sheet_button(summary)
+
+
+def model_summary(L: str, model: CurrentModel) -> list[str]:
+    """The current model in a few plain lines (for the lesson sheet)."""
+    translator, summary = model.translator, model.translator.summary
+    variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items()) or t("export.paper", L)
+    cfg = translator.config
+    return [
+        t("sidebar.source", L, source=t(f"source.{model.source}", L) + (f" ({model.name})" if model.name else "")),
+        t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
+        f"d_model {cfg.d_model} · d_ff {cfg.d_ff} · n_heads {cfg.n_heads} · n_layers {cfg.n_layers} · {variant}",
+        t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),
+        t("sidebar.epochs", L, n=summary.get("epochs", 0)),
+        t("sidebar.loss", L, loss=f"{summary['loss']:.4f}" if "loss" in summary else "–"),
+        t("export.fingerprint", L, hash=model_fingerprint(model)),
+    ]
