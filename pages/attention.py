@@ -10,7 +10,9 @@ from transformer.data import EOS
 from transformer.errors import TransformerError
 from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
+from ui.export import chart, file_name, maps_json
 from ui.i18n import error_text, t
+from ui.links import Param, link_view, picker
 from ui.state import current, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
@@ -69,6 +71,21 @@ for clicked_key in (PATTERNS, STAT_GRID):
         open_head(*picked)
 
 st.title(t("attn.title", L))
+link_view(
+    "attention",
+    t("attn.title", L),
+    {
+        **picker("attn"),
+        "kind": Param("attn_kind"),
+        "layer": Param("attn_layer", "int"),
+        "heads": Param("attn_heads"),
+        "head": Param("attn_head", "int"),
+        "greedy": Param("attn_greedy", "bool"),
+        "scope": Param("attn_scope"),
+        "stat": Param("attn_stat"),
+        "epoch": Param("attn_epoch", "int"),
+    },
+)
 st.markdown(t("attn.intro", L))
 warn_if_data_changed(L)
 st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h")
@@ -160,11 +177,13 @@ def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: 
         fig = attention_figure(
             attn[head], rows, cols, title=f"{title} · {t('attn.head', L)} {head + 1}", clickable=clickable, **common
         )
+    shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
+    name = file_name("attention", kind, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
     if clickable and heads != "grid":
         ss[f"_{key}_drawn"] = tuple(marks)
-        st.plotly_chart(fig, key=key, on_select="rerun", selection_mode="points")
+        chart(fig, key, name, title, on_select="rerun", selection_mode="points")
     else:
-        st.plotly_chart(fig, key=key)
+        chart(fig, key, name, title)
 
 
 def explain() -> None:
@@ -190,6 +209,15 @@ else:
         explain()
         if marking:
             st.info(t("attn.click_to_mark", L))
+
+st.download_button(
+    t("attn.download_maps", L),
+    data=lambda: maps_json(view.src_tokens, view.dec_tokens, view.maps),
+    file_name=file_name("attention-maps", source[:40]) + ".json",
+    mime="application/json",
+    key="download_maps",
+    icon=":material/download:",
+)
 
 
 # ---------------------------------------------------------------- which head does what (issue 13.3)
@@ -288,7 +316,14 @@ def head_statistics() -> None:
             value_label=names[statistic],
             chosen=chosen,
         )
-        st.plotly_chart(grid, key=STAT_GRID, on_select="rerun", selection_mode="points")
+        chart(
+            grid,
+            STAT_GRID,
+            file_name("head-statistics", kind, statistic, scope),
+            names[statistic],
+            on_select="rerun",
+            selection_mode="points",
+        )
         st.caption(t("attn.stat_grid_help", L))
     with g2:
         st.markdown(f"**{t('attn.stats_explain', L)}**")
@@ -318,7 +353,14 @@ def head_statistics() -> None:
         ),
     )
     frame_head(patterns, chosen)  # the cached figure, its frame moved to the open head
-    st.plotly_chart(patterns, key=PATTERNS, on_select="rerun", selection_mode="points")
+    chart(
+        patterns,
+        PATTERNS,
+        file_name("head-patterns", kind, scope),
+        t("attn.patterns", L),
+        on_select="rerun",
+        selection_mode="points",
+    )
 
 
 head_statistics()

@@ -17,6 +17,7 @@ from transformer.data import (
 from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.i18n import error_text, problem_text, t
+from ui.links import Param, link_view
 from ui.state import apply_editor_changes, bundled_pairs, page_setup, set_pairs
 from ui.tables import make_data_tables, token_preview, vocab_tables
 from ui.widgets import keep_option, keep_options, usable_pairs
@@ -30,6 +31,7 @@ L = page_setup()
 ss = st.session_state
 
 st.title(t("data.title", L))
+link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
 st.markdown(t("data.intro", L))
 
 

@@ -3,12 +3,14 @@
 import pandas as pd
 import streamlit as st
 
-from transformer.config import MAX_BEAM_SIZE, MAX_TYPED_CHARS
+from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_TYPED_CHARS
 from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
 from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, sample, teacher_forcing_vs_free_running
 from transformer.text import markdown as md
+from ui.export import chart, file_name
 from ui.i18n import error_text, t
+from ui.links import Param, link_view, picker, replaced
 from ui.state import current, page_setup
 from ui.widgets import (
     computed_by,
@@ -35,6 +37,28 @@ cfg = translator.config
 tgt_vocab = translator.tgt_vocab
 
 st.title(t("dec.title", L))
+link_view(
+    "decoding",
+    t("dec.title", L),
+    {
+        **picker("dec"),
+        "strategy": Param("dec_strategy"),
+        "step": Param("dec_step", "int"),
+        "forced": Param("dec_prefix", "ints"),
+        "k": Param("dec_k", "int"),
+        "layer": Param("dec_layer", "int"),
+        "beam": Param("dec_beam_size", "int"),
+        "alpha": Param("dec_alpha", "float"),
+        "temperature": Param("dec_temperature", "float"),
+        "top_k": Param("dec_top_k", "int"),
+        "top_p": Param("dec_top_p", "float"),
+        "seed": Param("dec_seed", "int"),
+        "samples": Param("dec_samples", "int"),
+        "sample": Param("dec_sample_pick", "int"),
+        "sample_step": Param("dec_sample_step", "int"),
+        "reference": Param("dec_reference"),
+    },
+)
 st.markdown(t("dec.intro", L))
 warn_if_data_changed(L)
 
@@ -59,9 +83,15 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     if ref_unknown:
         st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
 
-# a new model or sentence starts at step 1 without forced tokens
-if ss.get("dec_for") != (model.id, source):
-    ss.dec_for, ss.dec_step, ss.dec_prefix = (model.id, source), 1, []
+# a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
+if ss.get("dec_for", (model.id, source)) != (model.id, source):
+    ss.dec_step, ss.dec_prefix = 1, []
+ss.dec_for = (model.id, source)
+never = {tgt_vocab.stoi[PAD], tgt_vocab.bos_id}  # tokens decoding never outputs, so never forced either
+forced = [i for i in ss.get("dec_prefix", []) if isinstance(i, int) and 0 <= i < len(tgt_vocab) and i not in never]
+if forced != ss.get("dec_prefix"):
+    replaced("dec_prefix", ss.get("dec_prefix"), forced)
+ss.dec_prefix = forced[:MAX_DECODE_LEN]
 
 
 def badges(tokens: list[str], color: str = "gray") -> str:
@@ -147,15 +177,17 @@ def step_view(result, choose: bool) -> None:
             chosen_color=FORCED_COLOR if forced_here else CHOSEN_COLOR,
         )
         if choose:
-            st.plotly_chart(
+            chart(
                 figure,
-                key="choose_topk",
+                "choose_topk",
+                file_name("next-token", "step", step.step, "forced" if forced_here else ""),
+                t("dec.probs", L),
                 on_select=lambda: force_from_chart(step.step, result),
                 selection_mode="points",
             )
             force_controls(step, result)
         else:
-            st.plotly_chart(figure, key="dec_topk")
+            chart(figure, "dec_topk", file_name("next-token", "step", step.step), t("dec.probs", L))
         function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
@@ -163,7 +195,7 @@ def step_view(result, choose: bool) -> None:
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
         layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
-        st.plotly_chart(
+        chart(
             source_attention_figure(
                 newest,
                 src_labels,
@@ -172,7 +204,9 @@ def step_view(result, choose: bool) -> None:
                 value_label=t("fig.weight", L),
                 source_label=t("data.source", L),
             ),
-            key="dec_cross",
+            "dec_cross",
+            file_name("cross-attention", "step", step.step, f"layer-{layer + 1}"),
+            t("dec.cross", L),
         )
         computed_by("DecodeStep.dec_enc_attns", L)
         st.markdown(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
@@ -257,7 +291,7 @@ def beam_section() -> None:
 
     st.subheader(t("dec.beam_tree", L))
     best = result.best
-    st.plotly_chart(
+    chart(
         beam_tree_figure(
             result.steps,
             best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
@@ -268,7 +302,9 @@ def beam_section() -> None:
             pruned_label=t("dec.pruned", L),
             best_label=t("dec.best", L),
         ),
-        key="dec_beam_tree",
+        "dec_beam_tree",
+        file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
+        t("dec.beam_tree", L),
     )
     computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
 
@@ -394,7 +430,7 @@ def sample_section() -> None:
     st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
     keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
     k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
-    st.plotly_chart(
+    chart(
         sampling_figure(
             step.probs,
             step.tempered,
@@ -409,7 +445,9 @@ def sample_section() -> None:
             token_label=t("vocab.token", L),
             chosen_label=t("dec.drawn", L),
         ),
-        key="dec_sampling",
+        "dec_sampling",
+        file_name("sampling", f"t-{temperature}", f"top-k-{top_k or 0}", f"top-p-{top_p}", "step", step_number),
+        t("dec.probs", L),
     )
     computed_by("transformer.strategies.sample → SampleStep.probs / tempered / final", L)
 

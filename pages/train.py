@@ -12,27 +12,55 @@ from transformer.errors import TransformerError
 from transformer.model import parameter_count
 from transformer.text import markdown
 from transformer.train import holdout_split
+from ui.export import chart, file_name
 from ui.i18n import t
 from ui.jobs import job_queue
-from ui.state import CurrentModel, bundled_model, current, page_setup, set_model
+from ui.links import Param, link_view
+from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, set_model
 from ui.training import current_job, start_training, take_result
-from ui.widgets import keep_option
+from ui.widgets import keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state
 
 st.title(t("train.title", L))
+link_view(
+    "train",
+    t("train.title", L),
+    {
+        "d_model": Param("d_model", "int"),
+        "n_heads": Param("n_heads", "int"),
+        "d_ff": Param("d_ff", "int"),
+        "n_layers": Param("n_layers", "int"),
+        "dropout": Param("dropout", "float"),
+        "lr": Param("lr", "float"),
+        "epochs": Param("epochs", "int"),
+        "batch_size": Param("batch_size", "int"),
+        "seed": Param("seed", "int"),
+        "holdout": Param("holdout", "float"),
+    },
+)
 st.markdown(t("train.intro", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
+D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
+LRS, BATCH_SIZES = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2), (1, 2, 4, 8, 16, 32, 64)
 HOLDOUT_CHOICES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
 errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
 job = current_job()
 
 # --- settings -------------------------------------------------------------------------------------------
+defaults = SETTINGS
+for key, options in (("d_model", D_MODELS), ("d_ff", D_FFS), ("lr", LRS), ("batch_size", BATCH_SIZES)):
+    keep_option(key, options, defaults[key])
+keep_in_range("n_layers", 1, 6, defaults["n_layers"])
+keep_in_range("dropout", 0.0, 0.5, defaults["dropout"])
+keep_in_range("epochs", 5, 400, defaults["epochs"])
+keep_in_range("seed", 0, MAX_SEED, defaults["seed"])
 heads = [h for h in HEAD_CHOICES if ss.d_model % h == 0]
+keep_option("n_heads", HEAD_CHOICES, defaults["n_heads"])
 if ss.n_heads not in heads:
     fixed = max(h for h in heads if h <= ss.n_heads)
     st.info(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model))
@@ -40,18 +68,16 @@ if ss.n_heads not in heads:
 c1, c2 = st.columns(2, gap="large")
 with c1:
     st.markdown(f"**{t('train.model_settings', L)}**")
-    st.select_slider("d_model", [8, 16, 32, 64, 128, 256], key="d_model", help=t("help.d_model", L))
+    st.select_slider("d_model", D_MODELS, key="d_model", help=t("help.d_model", L))
     st.select_slider("n_heads", heads, key="n_heads", help=t("help.n_heads", L, d_model=ss.d_model))
-    st.select_slider("d_ff", [16, 32, 64, 128, 256, 512, 1024], key="d_ff", help=t("help.d_ff", L))
+    st.select_slider("d_ff", D_FFS, key="d_ff", help=t("help.d_ff", L))
     st.slider("n_layers", 1, 6, key="n_layers", help=t("help.n_layers", L))
     st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", help=t("help.dropout", L))
 with c2:
     st.markdown(f"**{t('train.train_settings', L)}**")
-    st.select_slider(
-        t("train.lr", L), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], key="lr", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
-    )
+    st.select_slider(t("train.lr", L), LRS, key="lr", help=t("help.lr", L), format_func=lambda v: f"{v:g}")
     st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
-    st.select_slider(t("train.batch_size", L), [1, 2, 4, 8, 16, 32, 64], key="batch_size", help=t("help.batch_size", L))
+    st.select_slider(t("train.batch_size", L), BATCH_SIZES, key="batch_size", help=t("help.batch_size", L))
     st.number_input(t("train.seed", L), 0, MAX_SEED, step=1, key="seed", help=t("help.seed", L))
     keep_option("holdout", HOLDOUT_CHOICES, 0.0)
     holdout = st.select_slider(
@@ -99,17 +125,9 @@ elif job is not None and job.kind != "train":
     st.info(t("train.busy", L))
 
 
-def _chart(history, key: str) -> None:
-    st.plotly_chart(
-        loss_accuracy_figure(
-            history,
-            t("train.loss", L),
-            t("train.accuracy", L),
-            t("train.epoch", L),
-            holdout_suffix=t("train.holdout_suffix", L),
-        ),
-        key=key,
-    )
+def _figure(history):
+    labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
+    return loss_accuracy_figure(history, holdout_suffix=t("train.holdout_suffix", L), **labels)
 
 
 @st.fragment(run_every=0.5)
@@ -138,7 +156,7 @@ def live_training() -> None:
         )
     )
     st.progress(len(run.records) / run.config.epochs, text=text)
-    _chart(list(run.records), "live_chart")
+    st.plotly_chart(_figure(list(run.records)), key="live_chart")  # redrawn while training: not in the lesson sheet
 
 
 if job is not None and job.kind == "train":
@@ -157,7 +175,12 @@ elif model.source == "trained" and info.get("kind") == "train":
     else:
         st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
 if summary.get("history"):
-    _chart(summary["history"], "history_chart")
+    chart(
+        _figure(summary["history"]),
+        "history_chart",
+        file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
+        t("train.loss", L) + " / " + t("train.accuracy", L),
+    )
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)

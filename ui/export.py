@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import re
 import time
 from dataclasses import dataclass, field
@@ -95,6 +96,13 @@ def figure_csv(fig: go.Figure) -> str | None:
         rows, cols = _labels(fig, trace.yaxis or "y", y), _labels(fig, trace.xaxis or "x", x)
         blocks.append(matrix_csv(z, rows, cols, corner=trace.name or ""))
     return "\n".join(blocks) if blocks else None
+
+
+def maps_json(src_tokens: list[str], dec_tokens: list[str], maps) -> str:
+    """Every attention map of one sentence as JSON: the tokens, then per kind [layer][head][query][key] weights."""
+    kinds = ("enc_self_attns", "dec_self_attns", "dec_enc_attns")
+    data = {kind: [layer[0].tolist() for layer in getattr(maps, kind)] for kind in kinds}  # (1, H, Lq, Lk) each
+    return json.dumps({"src_tokens": src_tokens, "dec_tokens": dec_tokens, **data}, ensure_ascii=False)
 
 
 def chart(

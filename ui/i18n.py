@@ -896,6 +896,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.counted": {"en": "counted", "zh": "是否计入"},
     "inside.padding_excluded": {"en": "padding: not counted", "zh": "填充：不计入"},
     # attention page
+    "attn.download_maps": {
+        "en": "Download every attention map of this sentence (JSON: tokens, then kind → layer → head → weights)",
+        "zh": "下载这个句子的所有注意力图（JSON：词元，然后是类型 → 层 → 头 → 权重）",
+    },
     "attn.title": {"en": "Attention", "zh": "注意力"},
     "attn.intro": {
         "en": "Every layer has attention heads; each head turns every query position into a weighted average "

@@ -93,7 +93,7 @@ def _write(value, kind: str) -> str | None:
     if kind == "bool":
         return "true" if value else "false"
     if kind == "ints":
-        return ",".join(str(int(v)) for v in value)
+        return ",".join(str(v) for v in value if isinstance(v, int))
     return str(value)
 
 
