@@ -53,6 +53,7 @@ class Classroom:
 
     @property
     def access_log(self) -> Path:
+        """nginx's log of every request: one JSON object a line (status, method, uri, upstream, cookie)."""
         return self.run_dir / "access.log"
 
 
@@ -182,14 +183,17 @@ def _start_app(port: int, log: Path, threads: int) -> subprocess.Popen:
         return subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env)
 
 
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=15)
+def _stop(processes: Sequence[subprocess.Popen]) -> None:
+    """Ask each process to stop, in order; wait for all, killing any that is still there after 15 s."""
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=15)
 
 
 def parse_backend(text: str) -> str:
@@ -231,7 +235,8 @@ def classroom(
     nginx = None
     try:
         threads = max(1, (os.cpu_count() or 1) // max(1, len(app_ports)))
-        apps = [_start_app(p, run_dir / f"app-{p}.log", threads) for p in app_ports]
+        for app_port in app_ports:
+            apps.append(_start_app(app_port, run_dir / f"app-{app_port}.log", threads))
         for i, backend in enumerate(backends):
             process, log = (apps[i], run_dir / f"app-{app_ports[i]}.log") if apps else (None, None)
             _wait_healthy(f"http://{backend}", f"the app process at {backend}", process, log)
@@ -249,8 +254,7 @@ def classroom(
         _wait_healthy(f"http://{local}:{port}", "nginx", nginx, error_log)
         yield Classroom(f"http://{local}:{port}", list(backends), run_dir, nginx, apps)
     finally:
-        for process in ([nginx] if nginx else []) + apps:  # nginx first: no request reaches a stopping app
-            _stop(process)
+        _stop(([nginx] if nginx else []) + apps)  # nginx first: no new request reaches a stopping app
 
 
 def main(argv: Sequence[str] | None = None) -> int:
