@@ -10,6 +10,7 @@ The learners are driven through the e2e harness and the helpers of tests/e2e/tes
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -57,6 +58,7 @@ def _seconds(switch, page) -> float:
 
 def measure_layout(browser, processes: int, rounds: int) -> dict:
     """Page-switch times of the idle learners while the others train, with `processes` app processes."""
+    load_before = os.getloadavg()[0]  # other work on the machine; the figures depend on it
     port, *app_ports = free_ports(1 + processes)
     with classroom(app_ports, port, "127.0.0.1") as room:
         contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(TRAINERS + IDLE)]
@@ -74,6 +76,7 @@ def measure_layout(browser, processes: int, rounds: int) -> dict:
                 for page in idle:
                     seconds += [_seconds(to_attention, page), _seconds(to_data, page)]
             finished = sum(alert(page, "Success", "Trained").count() for page in trainers)
+            load_during = os.getloadavg()[0]
         finally:
             for context in contexts:
                 context.close()
@@ -82,6 +85,8 @@ def measure_layout(browser, processes: int, rounds: int) -> dict:
         "p90_s": statistics.quantiles(seconds, n=10)[-1],
         "switches": len(seconds),
         "trainings_running_throughout": finished == 0,
+        "load_before": load_before,  # 1-minute load average before the classroom started
+        "load_during": load_during,  # and at the end of the measurement
     }
 
 
@@ -102,7 +107,8 @@ def report_lines(results: dict) -> str:
         note = "" if r["trainings_running_throughout"] else "   (a training ended before the last switch)"
         lines.append(
             f"  {processes} app process(es) behind nginx: median {r['median_s']:5.2f} s, p90 {r['p90_s']:5.2f} s "
-            f"over {r['switches']} switches{note}"
+            f"over {r['switches']} switches (load average {r['load_before']:.1f} before, "
+            f"{r['load_during']:.1f} during){note}"
         )
     return "\n".join(lines)
 
