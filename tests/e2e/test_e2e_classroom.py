@@ -51,12 +51,14 @@ def set_d_model(page, value: str) -> str:
     """On the Train page, move the d_model slider to `value`; return the "N parameters" the page then shows."""
     line = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^[\d,]+ parameters · "))
     expect(line).to_have_count(1)
-    before = line.inner_text()
     now = widget(page, "stSlider", "d_model").get_by_role("slider").get_attribute("aria-valuetext")
     steps = D_MODEL_OPTIONS.index(value) - D_MODEL_OPTIONS.index(now)
-    assert press_slider(page, "d_model", *["ArrowRight" if steps > 0 else "ArrowLeft"] * abs(steps)) == value
-    if steps:
-        expect(line).not_to_have_text(before)  # the page has redrawn for the new size
+    for _ in range(abs(steps)):  # one step at a time: each changes the count, so each redraw can be waited for
+        before = line.inner_text()
+        press_slider(page, "d_model", "ArrowRight" if steps > 0 else "ArrowLeft")
+        expect(line).not_to_have_text(before)
+        settled(page)
+    assert widget(page, "stSlider", "d_model").get_by_role("slider").get_attribute("aria-valuetext") == value
     return line.inner_text().split(" parameters", 1)[0].strip()
 
 
