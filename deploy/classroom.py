@@ -220,9 +220,6 @@ def classroom(
 
     Ready when entered (every process and nginx answer /_stcore/health); everything started is stopped when left.
     """
-    nginx_binary = find_nginx()
-    run_dir = Path(run_dir or tempfile.mkdtemp(prefix="classroom-")).resolve()
-    (run_dir / "tmp").mkdir(parents=True, exist_ok=True)
     check_port_free(address, port, "choose another --port, or an --address of this machine")
     if backends:
         backends = [parse_backend(b) for b in backends]
@@ -231,6 +228,9 @@ def classroom(
         for app_port in app_ports:
             check_port_free("127.0.0.1", app_port, "choose other app ports with --first-app-port")
         backends = [f"127.0.0.1:{p}" for p in app_ports]
+    nginx_binary = find_nginx()
+    run_dir = Path(run_dir or tempfile.mkdtemp(prefix="classroom-")).resolve()
+    (run_dir / "tmp").mkdir(parents=True, exist_ok=True)
     apps: list[subprocess.Popen] = []
     nginx = None
     try:
