@@ -13,6 +13,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -60,7 +61,10 @@ def measure_layout(browser, processes: int, rounds: int) -> dict:
     """Page-switch times of the idle learners while the others train, with `processes` app processes."""
     load_before = os.getloadavg()[0]  # other work on the machine; the figures depend on it
     port, *app_ports = free_ports(1 + processes)
-    with classroom(app_ports, port, "127.0.0.1") as room:
+    with (
+        tempfile.TemporaryDirectory(prefix="classroom-bench-") as run_dir,
+        classroom(app_ports, port, "127.0.0.1", Path(run_dir)) as room,
+    ):
         contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(TRAINERS + IDLE)]
         try:
             pages = [context.new_page() for context in contexts]
