@@ -19,7 +19,6 @@ import pytest
 
 from deploy.classroom import COOKIE, DeployError, classroom, find_nginx
 from tests.e2e.helpers import (
-    NAV,
     REPO,
     TIMEOUT,
     alert,
@@ -40,7 +39,7 @@ pytestmark = pytest.mark.e2e
 
 ARTIFACTS = REPO / "test-artifacts"
 VIEWPORT = {"width": 1280, "height": 900}
-DATA, TRAIN, ATTENTION = (NAV["en"].index(name) for name in ("Data", "Train", "Attention"))
+DATA, TRAIN, ATTENTION = "data", "train", "attention"
 D_MODEL_OPTIONS = ["8", "16", "32", "64", "128", "256"]  # the Train page's d_model choices
 TRAINERS_D_MODEL = ["16", "32", "8", "128"]  # one per training learner; the bundled model has d_model 64
 CLASS_TIMEOUT = 300_000  # ms: four trainings share 2 cores with the other learners, maybe one after another
@@ -226,8 +225,8 @@ def test_six_learners_on_three_processes_each_keep_their_own_session(room, open_
         wait_for_training(page)
         expect_own_model(page, parameters[page])
     for page in trainers:
-        for index in (ATTENTION, DATA, TRAIN):
-            go_to(page, index)
+        for slug in (ATTENTION, DATA, TRAIN):
+            go_to(page, slug)
             no_exception(page)
             expect_own_model(page, parameters[page])
     for page in idle:
