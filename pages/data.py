@@ -173,10 +173,9 @@ with right:
         if "error" in values:
             values["reason"] = markdown(error_text(values.pop("error"), L))
         (st.error if kind == "error" else st.success)(t(key, L, **values))
-    pairs_now = ss.pairs  # the download is made from the table as it is when the button is drawn
-    st.download_button(
+    st.download_button(  # built at once: a deferred file would go stale when the page reruns before the click
         t("data.download", L),
-        lambda: format_pairs(pairs_now).encode("utf-8"),
+        format_pairs(ss.pairs).encode("utf-8"),
         file_name="pairs.tsv",
         mime="text/tab-separated-values",
         key="download_pairs",

@@ -103,3 +103,88 @@ def test_an_out_of_range_layer_from_a_link_is_replaced_and_said():
     fresh = open_link(MASKS, {"layer": "7", "head": "2"})
     assert fresh.selectbox(key="mask_layer").value == 0 and fresh.selectbox(key="mask_head").value == 2
     assert any("layer=7 → 0" in w for w in texts(fresh, "warning"))
+
+
+INSIDE, ATTN, DEC, TRAIN, DATA = (f"pages/{p}.py" for p in ("inside", "attention", "decoding", "train", "data"))
+
+
+def test_inside_the_model_view_round_trips():
+    at, fresh, query = _round_trip(
+        INSIDE,
+        [
+            lambda at: at.selectbox(key="pick_inside_pair").set_value(3),
+            lambda at: at.slider(key="inside_step").set_value(40),
+            lambda at: at.selectbox(key="inside_query").set_value(2),
+            lambda at: at.selectbox(key="inside_key").set_value(1),
+        ],
+    )
+    assert query["step"] == "40" and query["query"] == "2" and query["key"] == "1"
+    assert fresh.slider(key="inside_step").value == 40
+    assert (fresh.selectbox(key="inside_query").value, fresh.selectbox(key="inside_key").value) == (2, 1)
+    assert _charts(fresh) == _charts(at)
+
+
+def test_attention_view_round_trips():
+    at, fresh, query = _round_trip(
+        ATTN,
+        [
+            lambda at: at.selectbox(key="pick_attn_pair").set_value(7),
+            lambda at: at.radio(key="attn_kind").set_value("dec_self"),
+            lambda at: at.selectbox(key="attn_layer").set_value(0),
+            lambda at: at.selectbox(key="attn_head").set_value(3),
+        ],
+    )
+    assert query["kind"] == "dec_self" and query["layer"] == "0" and query["head"] == "3"
+    for key in ("pick_attn_pair", "attn_layer", "attn_head"):
+        assert fresh.selectbox(key=key).value == at.selectbox(key=key).value
+    assert _charts(fresh)["click_attn_chart"] == _charts(at)["click_attn_chart"]
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "beam", "sample", "choose"])
+def test_decoding_view_round_trips(strategy):
+    actions = [lambda at: at.radio(key="dec_strategy").set_value(strategy)]
+    if strategy == "greedy":
+        actions.append(lambda at: at.slider(key="dec_step").set_value(3))
+    if strategy == "beam":
+        actions.append(lambda at: at.slider(key="dec_beam_size").set_value(3))
+    if strategy == "sample":
+        actions += [
+            lambda at: at.slider(key="dec_temperature").set_value(1.7),
+            lambda at: at.number_input(key="dec_seed").set_value(5),
+        ]
+    if strategy == "choose":
+        actions.append(lambda at: at.selectbox(key="dec_force_pick").set_value(at.session_state["dec_force_pick"] + 1))
+        actions.append(lambda at: at.button(key="force_token").click())
+    at, fresh, query = _round_trip(DEC, actions)
+    assert query["strategy"] == strategy
+    if strategy == "choose":
+        assert query["forced"] and fresh.session_state["dec_prefix"] == at.session_state["dec_prefix"]
+    assert _charts(fresh) == _charts(at)
+
+
+def test_train_settings_travel_in_a_link():
+    at, fresh, query = _round_trip(
+        TRAIN,
+        [
+            lambda at: at.select_slider(key="d_model").set_value(32),
+            lambda at: at.slider(key="epochs").set_value(120),
+            lambda at: at.select_slider(key="holdout").set_value(0.2),
+        ],
+    )
+    assert (query["d_model"], query["epochs"], query["holdout"]) == ("32", "120", "0.2")
+    assert fresh.select_slider(key="d_model").value == 32 and fresh.slider(key="epochs").value == 120
+    assert fresh.select_slider(key="holdout").value == 0.2
+
+
+def test_hostile_train_settings_fall_back():
+    fresh = open_link(TRAIN, {"d_model": "1000000", "n_layers": "-5", "lr": "nan", "epochs": "1e9", "seed": "-1"})
+    assert not fresh.exception
+    assert fresh.select_slider(key="d_model").value == 64 and fresh.slider(key="n_layers").value == 1
+    assert any("were replaced" in w for w in texts(fresh, "warning"))
+
+
+@pytest.mark.parametrize("page", [DATA, TRAIN, PE, MASKS, INSIDE, ATTN, DEC])
+def test_every_page_shows_its_link_in_the_sidebar(page):
+    at = open_app(page=page)
+    code = [c.value for c in at.sidebar.code]
+    assert len(code) == 1 and "model=" in code[0] and "lang=en" in code[0]
