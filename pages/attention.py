@@ -212,7 +212,7 @@ else:
 
 st.download_button(
     t("attn.download_maps", L),
-    data=lambda: maps_json(view.src_tokens, view.dec_tokens, view.maps),
+    data=model_cached(("maps_json", source, reference), lambda: maps_json(view.src_tokens, view.dec_tokens, view.maps)),
     file_name=file_name("attention-maps", source[:40]) + ".json",
     mime="application/json",
     key="download_maps",

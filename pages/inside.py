@@ -64,7 +64,7 @@ enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decode
 out = trace.step("dec_outputs", "criterion")
 st.download_button(
     t("inside.download_trace", L),
-    data=trace.to_json,
+    data=model_cached(("trace_json", source, target, src_pad, tgt_pad), trace.to_json),  # eager: a rerun keeps it
     file_name=file_name("trace", source[:40], f"pad-{src_pad}-{tgt_pad}") + ".json",
     mime="application/json",
     key="download_trace",

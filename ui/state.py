@@ -21,7 +21,7 @@ BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 
 _ids = itertools.count(1)
 CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model
-CACHE_SIZES = {"trace": 4}  # kinds with large values: a trace of the largest model holds about 16 MB
+CACHE_SIZES = {"trace": 4, "trace_json": 2}  # kinds with large values: a trace of the largest model holds ~16 MB
 
 
 @dataclass

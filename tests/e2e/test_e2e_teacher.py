@@ -1,0 +1,154 @@
+"""For teachers, in a real browser: a link copied from a page opens the same view in a new browser context; charts
+download from the mode bar as PNG and SVG under meaningful names; matrices as CSV with their tokens; the trace and the
+attention maps as JSON; the lesson sheet opens with no network and shows its charts (issue 13)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tests.e2e.helpers import (
+    choose,
+    expect,
+    go_to,
+    heatmap_z,
+    no_exception,
+    open_app,
+    plotly_data,
+    press_slider,
+    settled,
+    sidebar,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def _share(page):
+    """Open the sidebar's Share and export section."""
+    section = sidebar(page).get_by_test_id("stExpander").filter(has_text="Share and export")
+    if section.get_by_text("Chart downloads").count() == 0 or not section.get_by_text("Chart downloads").is_visible():
+        section.get_by_text("Share and export").click()
+    expect(section.get_by_text("Chart downloads")).to_be_visible()
+    return section
+
+
+def _copied_link(page) -> str:
+    """The link the sidebar offers for this view, as a user copies it."""
+    section = _share(page)
+    section.get_by_role("button", name="Link to this view").click()
+    code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
+    expect(code).to_contain_text("model=")
+    link = code.inner_text().strip()
+    page.keyboard.press("Escape")
+    return link
+
+
+def _first_chart(page):
+    return page.get_by_test_id("stMain").locator(".js-plotly-plot").first
+
+
+VIEWS = [
+    ("masks", lambda page: press_slider(page, "padding after the source", "ArrowRight")),
+    ("inside", lambda page: page.get_by_role("button", name="Next step ▶").click()),
+    ("attention", lambda page: choose(page, "head", "3")),
+    ("decoding", lambda page: page.get_by_role("button", name="Next ▶").first.click()),
+]
+
+
+@pytest.mark.parametrize(("slug", "change"), VIEWS, ids=[v[0] for v in VIEWS])
+def test_a_copied_link_opens_the_same_view_in_a_new_browser(new_page, slug, change):
+    page = new_page()
+    go_to(page, slug)
+    before = plotly_data(_first_chart(page))
+    change(page)
+    settled(page)
+    changed = plotly_data(_first_chart(page))
+    assert changed != before or slug in ("inside", "decoding")  # some first charts stay (the diagram)
+    link = _copied_link(page)
+    assert link.startswith("http://127.0.0.1:") and f"/{slug}?" in link
+    other = new_page()  # a new browser context: its own session, the bundled model
+    open_app(other, link)
+    no_exception(other)
+    assert plotly_data(_first_chart(other)) == plotly_data(_first_chart(page))
+    for testid in ("stSelectbox", "stSlider"):
+        mine = [w.inner_text() for w in page.get_by_test_id("stMain").get_by_test_id(testid).all()]
+        theirs = [w.inner_text() for w in other.get_by_test_id("stMain").get_by_test_id(testid).all()]
+        assert theirs == mine
+    expect(other.get_by_test_id("stAlertContentWarning").filter(has_text="This link was made with")).to_have_count(0)
+
+
+def test_charts_download_as_named_png_and_svg_and_matrices_as_csv(page):
+    go_to(page, "attention")
+    choose(page, "layer", "1")
+    chart = page.get_by_test_id("stMain").locator(".js-plotly-plot").first
+    for fmt, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<svg")):
+        if fmt == "svg":
+            _share(page).get_by_text("SVG", exact=True).click()
+            settled(page)
+            chart = page.get_by_test_id("stMain").locator(".js-plotly-plot").first
+        chart.hover()
+        with page.expect_download() as download:
+            chart.locator(".modebar-btn[data-title^='Download plot']").click()
+        name = download.value.suggested_filename
+        assert name == f"attention-dec_enc-layer-1-head-1.{fmt}", name
+        assert download.value.path().read_bytes()[: len(magic)] == magic
+    with page.expect_download() as download:
+        page.get_by_test_id("stMain").get_by_role("button", name="CSV").first.click()
+    rows = list(csv.reader(io.StringIO(download.value.path().read_text(encoding="utf-8"))))
+    assert rows[0][1:] == ["我", "喜", "欢", "你"]  # the source tokens of the first bundled pair
+    assert rows[1][0] == "S → I" and abs(sum(float(v) for v in rows[1][1:]) - 1) < 1e-3
+    no_exception(page)
+
+
+def test_the_attention_maps_and_the_trace_download_as_json(page):
+    go_to(page, "attention")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download every attention map of this sentence").click()
+    maps = json.loads(download.value.path().read_text(encoding="utf-8"))
+    assert maps["src_tokens"] == ["我", "喜", "欢", "你"] and len(maps["dec_enc_attns"]) == 2
+    go_to(page, "inside")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the whole trace").click()
+    trace = json.loads(download.value.path().read_text(encoding="utf-8"))
+    assert trace["steps"][0]["name"] == "enc_inputs" and trace["steps"][-1]["name"] == "loss"
+    assert {"name", "where", "shape", "axes", "code", "values"} <= set(trace["steps"][5])
+
+
+def test_the_lesson_sheet_opens_offline_and_shows_the_pages_charts(page, browser, tmp_path):
+    go_to(page, "masks")
+    charts = page.get_by_test_id("stMain").locator(".js-plotly-plot").count()
+    with page.expect_download() as download:
+        _share(page).get_by_role("button", name="Lesson sheet (HTML)").click()
+    sheet = tmp_path / download.value.suggested_filename
+    download.value.save_as(sheet)
+    assert sheet.name.startswith("lesson-masks-") and sheet.suffix == ".html"
+    offline = browser.new_context()
+    requests = []
+
+    def no_network(route):
+        requests.append(route.request.url)
+        route.continue_() if route.request.url.startswith("file:") else route.abort()
+
+    offline.route("**/*", no_network)
+    reader = offline.new_page()
+    reader.goto(sheet.as_uri())
+    expect(reader.locator("h1")).to_have_text("Masks")
+    drawn = reader.locator(".js-plotly-plot .main-svg")
+    expect(reader.locator(".js-plotly-plot")).to_have_count(charts)
+    expect(drawn.first).to_be_visible()
+    assert all(url.startswith("file:") for url in requests)  # nothing fetched from a network
+    assert heatmap_z(reader.locator(".js-plotly-plot").nth(0)) == heatmap_z(
+        page.get_by_test_id("stMain").locator(".js-plotly-plot").nth(0)
+    )
+    offline.close()
+
+
+def test_hostile_link_values_show_a_notice_and_the_page(new_page, app_url):
+    page = new_page()
+    open_app(page, f"{app_url}/attention?layer=99&head=abc&kind=%3Cscript%3E&pair=%24x%24&lang=xx")
+    no_exception(page)
+    expect(page.get_by_test_id("stAlertContentWarning").filter(has_text="were replaced")).to_be_visible()
+    expect(page.locator("h1").first).to_have_text("Attention")
