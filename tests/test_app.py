@@ -31,6 +31,8 @@ def test_every_page_renders_in_both_languages(page, lang):
     prefix = {"positional_encoding": "pe", "masks": "masks", "attention": "attn", "decoding": "dec"}
     name = page.split("/")[1][:-3]
     assert at.title[0].value == STRINGS[f"{prefix.get(name, name)}.title"][lang]
+    link = [c.value for c in at.sidebar.code]  # the sidebar offers a link to this view
+    assert len(link) == 1 and f"lang={lang}" in link[0] and "model=" in link[0]
 
 
 def test_bundled_model_is_there_on_first_load():

@@ -1,4 +1,5 @@
-"""The command line, run as a user would: `python -m transformer train|translate …` in a subprocess.
+"""The command line, run as a user would: `python -m transformer train|translate …` in a subprocess (a few runs;
+the other bad input goes through the same main() in-process, in tests/test_cli_inprocess.py).
 
 Every run pays for importing torch, so all runs of this module start together in one fixture (two phases:
 translating needs the trained checkpoint) and the tests only read their results.
@@ -45,21 +46,9 @@ def _finish(process: subprocess.Popen) -> Run:
     return Run(process.returncode, stdout, stderr)
 
 
-ERROR_CASES = {
-    # name: (a pairs file to train on, extra train flags) or (None, a whole command; {dir} is the work folder)
-    "missing-file": (None, ["train", "--pairs", "{dir}/nowhere.tsv", "--out", "{dir}/missing-file.safetensors"]),
-    "empty-file": ("", None),
-    "empty-target": ("我 喜 欢 你\tI love you .\n你好\t\n", None),
-    "n-heads-3": ("我 喜 欢 你\tI love you .\n", ["--n-heads", "3", "--d-model", "16"]),
-    "epochs-0": ("我 喜 欢 你\tI love you .\n", ["--epochs", "0"]),
-    "lr-negative": ("我 喜 欢 你\tI love you .\n", ["--lr", "-1"]),
-    "epochs-not-a-number": ("我 喜 欢 你\tI love you .\n", ["--epochs", "ten"]),
+ERROR_CASES = {  # the rest of the bad input is tested in-process (tests/test_cli_inprocess.py): the same main()
     "bad-checkpoint": (None, ["translate", "--model", "{dir}/random.safetensors", "我"]),
-    # files that never end or block a reader: refused before reading
     "pairs-dev-zero": (None, ["train", "--pairs", "/dev/zero", "--out", "{dir}/pairs-dev-zero.safetensors"]),
-    "model-dev-zero": (None, ["translate", "--model", "/dev/zero", "我"]),
-    "pairs-fifo": (None, ["train", "--pairs", "{dir}/fifo", "--out", "{dir}/pairs-fifo.safetensors"]),
-    "model-fifo": (None, ["translate", "--model", "{dir}/fifo", "我"]),
 }
 
 
@@ -73,7 +62,6 @@ def runs(work) -> dict[str, Run]:
     (work / "seed.tsv").write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
     (work / "pairs.csv").write_text('source,target\n我 喜 欢 你,I love you .\n你 好,"Hello, you ."\n', encoding="utf-8")
     (work / "random.safetensors").write_bytes(random.Random(0).randbytes(3000))
-    os.mkfifo(work / "fifo")  # no process ever writes to it
     seed_model, csv_model = work / "seed.safetensors", work / "csv.safetensors"
     csv_sizes = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
     started = {
@@ -145,20 +133,7 @@ def test_translate_steps_shows_top_three_and_why_it_stopped(runs):
 
 @pytest.mark.parametrize(
     ("case", "words"),
-    [
-        ("missing-file", "nowhere.tsv"),
-        ("empty-file", "empty"),
-        ("empty-target", "row 2"),
-        ("n-heads-3", "use one of --n-heads 1, 2, 4, 8, 16,"),
-        ("epochs-0", "epochs"),
-        ("lr-negative", "lr"),
-        ("epochs-not-a-number", "ten"),
-        ("bad-checkpoint", "not a .safetensors checkpoint"),
-        ("pairs-dev-zero", "/dev/zero is a device, not a file"),
-        ("model-dev-zero", "/dev/zero is a device, not a file"),
-        ("pairs-fifo", "fifo is a pipe (fifo), not a file"),
-        ("model-fifo", "fifo is a pipe (fifo), not a file"),
-    ],
+    [("bad-checkpoint", "not a .safetensors checkpoint"), ("pairs-dev-zero", "/dev/zero is a device, not a file")],
 )
 def test_bad_input_exits_2_with_one_line(runs, work, case, words):
     run = runs[case]

@@ -1,6 +1,7 @@
 """More bad input for the command line, run in-process (tests/test_cli.py runs the real `python -m transformer`)."""
 
 import contextlib
+import os
 import re
 
 import pytest
@@ -184,3 +185,50 @@ def test_bad_holdout_and_switch_values_give_one_line(tmp_path, capsys, argv, mes
         assert code == 2 and message in err and err.count("\n") == 1
     if argv[0] in ("--pe", "--norm"):
         assert message in capsys.readouterr().err
+
+
+BAD_INPUT = {
+    # name: (a pairs file to train on, extra train flags) or (None, a whole command; {dir} is the work folder)
+    "missing-file": (None, ["train", "--pairs", "{dir}/nowhere.tsv", "--out", "{dir}/missing-file.safetensors"]),
+    "empty-file": ("", None),
+    "empty-target": ("我 喜 欢 你\tI love you .\n你好\t\n", None),
+    "n-heads-3": ("我 喜 欢 你\tI love you .\n", ["--n-heads", "3", "--d-model", "16"]),
+    "epochs-0": ("我 喜 欢 你\tI love you .\n", ["--epochs", "0"]),
+    "lr-negative": ("我 喜 欢 你\tI love you .\n", ["--lr", "-1"]),
+    "epochs-not-a-number": ("我 喜 欢 你\tI love you .\n", ["--epochs", "ten"]),
+    "model-dev-zero": (None, ["translate", "--model", "/dev/zero", "我"]),
+    "pairs-fifo": (None, ["train", "--pairs", "{dir}/fifo", "--out", "{dir}/pairs-fifo.safetensors"]),
+    "model-fifo": (None, ["translate", "--model", "{dir}/fifo", "我"]),
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "words"),
+    [
+        ("missing-file", "nowhere.tsv"),
+        ("empty-file", "empty"),
+        ("empty-target", "row 2"),
+        ("n-heads-3", "use one of --n-heads 1, 2, 4, 8, 16,"),
+        ("epochs-0", "epochs"),
+        ("lr-negative", "lr"),
+        ("epochs-not-a-number", "ten"),
+        ("model-dev-zero", "/dev/zero is a device, not a file"),
+        ("pairs-fifo", "fifo is a pipe (fifo), not a file"),
+        ("model-fifo", "fifo is a pipe (fifo), not a file"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, capsys, case, words):
+    os.mkfifo(tmp_path / "fifo")  # no process ever writes to it
+    content, args = BAD_INPUT[case]
+    if content is not None:
+        pairs = tmp_path / f"{case}.tsv"
+        pairs.write_text(content, encoding="utf-8")
+        args = ["train", "--pairs", pairs, "--out", tmp_path / f"{case}.safetensors", *TINY, *(args or [])]
+    try:
+        code = main([str(a).format(dir=tmp_path) for a in args])
+    except SystemExit as exit:  # argparse's own refusals
+        code = exit.code
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("error: ") and words in err, err
+    assert not (tmp_path / f"{case}.safetensors").exists()

@@ -181,10 +181,3 @@ def test_hostile_train_settings_fall_back():
     assert not fresh.exception
     assert fresh.select_slider(key="d_model").value == 64 and fresh.slider(key="n_layers").value == 1
     assert any("were replaced" in w for w in texts(fresh, "warning"))
-
-
-@pytest.mark.parametrize("page", [DATA, TRAIN, PE, MASKS, INSIDE, ATTN, DEC])
-def test_every_page_shows_its_link_in_the_sidebar(page):
-    at = open_app(page=page)
-    code = [c.value for c in at.sidebar.code]
-    assert len(code) == 1 and "model=" in code[0] and "lang=en" in code[0]

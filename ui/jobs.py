@@ -91,6 +91,12 @@ class Job:
         return sum(r.config.epochs for r in self.runs)
 
 
+def _server_running() -> bool:
+    from streamlit.runtime import Runtime
+
+    return Runtime.exists()
+
+
 def _session_alive(session_id: str) -> bool:
     """Whether the tab is still connected (always True outside a running server, e.g. under AppTest)."""
     from streamlit.runtime import Runtime
@@ -115,7 +121,8 @@ class JobQueue:
         self._running: set[Job] = set()
         self._gone_since: dict[str, float] = {}
         threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
-        threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
+        if _server_running():  # not under AppTest, where a test process would pay for an import it never uses
+            threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
 
     def submit(self, job: Job) -> Job:
         """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks)."""
