@@ -1,0 +1,116 @@
+"""The server's job queue: first come first served, at most `slots` trainings at once, places in line, Stop, jobs of
+tabs that have gone are cancelled, a failing job says so. Real trainings of tiny models in real threads; only the
+question "is this tab still connected" is answered by the test."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from transformer import TrainConfig, Translator
+from ui import jobs
+from ui.jobs import Job, JobQueue, Run
+
+PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
+TINY = dict(d_model=8, n_heads=2, d_ff=16, n_layers=1)
+
+
+def _job(owner: str, epochs: int = 3, pairs=PAIRS) -> Job:
+    run = Run("model", Translator.create(PAIRS, **TINY), pairs, TrainConfig(epochs=epochs))
+    return Job("train", owner, [run])
+
+
+def _wait(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_jobs_run_in_order_at_most_slots_at_once_and_show_their_place():
+    queue = JobQueue(slots=1)
+    first, second, third = _job("a", epochs=400), _job("b"), _job("c")
+    for job in (first, second, third):
+        queue.submit(job)
+    _wait(lambda: first.state == "running")
+    assert (queue.position(first), queue.position(second), queue.position(third)) == (0, 1, 2)
+    assert second.state == third.state == "queued" and queue.busy() == (1, 2)
+    queue.stop(first)
+    _wait(lambda: third.finished)
+    assert [j.state for j in (first, second, third)] == ["stopped", "done", "done"]
+    assert 0 < len(first.runs[0].records) < 400  # stopped in mid-training, the epochs so far kept
+    assert len(second.runs[0].records) == 3 and "train" in second.runs[0].evaluations
+    assert queue.busy() == (0, 0)
+
+
+def test_a_waiting_job_that_is_stopped_never_trains():
+    queue = JobQueue(slots=1)
+    running, waiting = _job("a", epochs=400), _job("b")
+    queue.submit(running)
+    queue.submit(waiting)
+    queue.stop(waiting)
+    assert waiting.state == "stopped" and queue.position(waiting) == 0
+    queue.stop(running)
+    _wait(lambda: running.finished)
+    assert waiting.runs[0].records == []
+
+
+def test_the_job_of_a_tab_that_has_gone_is_cancelled_within_seconds(monkeypatch):
+    monkeypatch.setattr(jobs, "ORPHAN_SECONDS", 0.5)
+    connected = {"a": True, "b": True}
+    queue = JobQueue(slots=1, alive=lambda owner: connected[owner])
+    training, waiting = _job("a", epochs=5000), _job("b", epochs=5000)
+    queue.submit(training)
+    queue.submit(waiting)
+    _wait(lambda: len(training.runs[0].records) > 2)
+    connected["a"] = connected["b"] = False  # both tabs closed
+    start = time.monotonic()
+    _wait(lambda: training.finished and waiting.finished, timeout=15)
+    assert training.state == waiting.state == "cancelled"
+    assert time.monotonic() - start < 5  # "within a few seconds": nothing trains for nobody
+    assert queue.busy() == (0, 0) and "train" not in training.runs[0].evaluations
+
+
+def test_a_tab_that_reconnects_in_time_keeps_its_job(monkeypatch):
+    monkeypatch.setattr(jobs, "ORPHAN_SECONDS", 2.0)
+    connected = {"a": True}
+    queue = JobQueue(slots=1, alive=lambda owner: connected[owner])
+    job = _job("a", epochs=300)
+    queue.submit(job)
+    _wait(lambda: len(job.runs[0].records) > 1)
+    connected["a"] = False
+    time.sleep(0.8)  # a short network blip
+    connected["a"] = True
+    _wait(lambda: job.finished, timeout=60)
+    assert job.state == "done"
+
+
+def test_a_job_that_fails_says_why_and_frees_its_place():
+    queue = JobQueue(slots=1)
+    broken, after = _job("a", pairs=[]), _job("b")  # nothing to train on: the training itself raises
+    queue.submit(broken)
+    queue.submit(after)
+    _wait(lambda: after.finished)
+    assert broken.state == "failed" and broken.error
+    assert after.state == "done"
+
+
+def test_a_lab_job_trains_its_two_runs_side_by_side():
+    queue = JobQueue(slots=1)
+    baseline = Run("baseline", Translator.create(PAIRS, **TINY), PAIRS, TrainConfig(epochs=4))
+    variant = Run("variant", Translator.create(PAIRS, pe="none", **TINY), PAIRS, TrainConfig(epochs=4))
+    job = Job("lab", "a", [baseline, variant])
+    epochs_seen = []
+    queue.submit(job)
+    while not job.finished:
+        epochs_seen.append((len(baseline.records), len(variant.records)))
+        time.sleep(0.001)
+    assert job.state == "done" and job.epochs_done == job.epochs_total == 8
+    assert all(abs(a - b) <= 1 for a, b in epochs_seen)  # one epoch each in turn: both make progress together
+
+
+@pytest.mark.parametrize(("value", "slots"), [("3", 3), ("0", None), ("many", None), ("", None)])
+def test_the_number_of_slots_comes_from_the_environment(monkeypatch, value, slots):
+    monkeypatch.setenv("PLAYGROUND_TRAINING_SLOTS", value)
+    assert jobs.training_slots() == (slots or jobs.os.cpu_count() or 1)
