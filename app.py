@@ -21,5 +21,6 @@ pages = [
     st.Page("pages/inside.py", title=t("nav.inside", L), icon="🧩"),
     st.Page("pages/attention.py", title=t("nav.attention", L), icon="🔦"),
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
+    st.Page("pages/lab.py", title=t("nav.lab", L), icon="🧪"),
 ]
 st.navigation(pages).run()

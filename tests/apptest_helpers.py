@@ -29,6 +29,7 @@ PAGES = [
     "pages/inside.py",
     "pages/attention.py",
     "pages/decoding.py",
+    "pages/lab.py",
 ]
 
 

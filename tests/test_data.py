@@ -315,7 +315,7 @@ def test_parse_pairs_reads_quoted_csv_cells_with_commas():
 
 def test_bundled_pairs_start_with_the_seed_pair(bundled_pairs):
     assert bundled_pairs[0] == ("我 喜 欢 你", "I love you .")
-    assert len(bundled_pairs) == 48
+    assert len(bundled_pairs) == 50
     assert all(s and t for s, t in bundled_pairs)
 
 

@@ -52,7 +52,7 @@ def test_every_strategy_draws_in_chinese_too():  # the English pages are drawn b
 
 
 def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
-    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="个师")
+    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="那喜")
     assert at.slider(key="dec_beam_size").value == 4 and at.slider(key="dec_alpha").value == pytest.approx(0.6)
     tree = chart(at, "dec_beam_tree")
     names = {trace.get("name") for trace in tree["data"]}
@@ -62,12 +62,12 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     best = table(at)
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)
-    assert best["translation"][0] == "You are a teacher ."
+    assert best["translation"][0] == "I love you ."
     beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
-    assert beats and markdown("The teacher is red .") in beats[0] and markdown("You are a teacher .") in beats[0]
+    assert beats and markdown("The teacher is love .") in beats[0] and markdown("I love you .") in beats[0]
 
     at.slider(key="dec_beam_size").set_value(1).run()  # one beam is greedy decoding
-    assert list(table(at)["translation"]) == ["The teacher is red ."]
+    assert list(table(at)["translation"]) == ["The teacher is love ."]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
 
 

@@ -202,7 +202,7 @@ def test_beam_vs_greedy_scores_both_the_same_way(bundled):
     rows = beam_vs_greedy(bundled.model, enc_inputs, bundled.tgt_vocab, 4, 0.6)
     for sentence, row in zip(sentences, rows, strict=True):
         assert row.greedy.tokens == bundled.translate(sentence).tokens
-        assert row.beam.score >= row.greedy.score
+        assert row.beam.score >= row.greedy.score - 1e-5  # the same hypothesis may differ by float rounding
         assert row.beam_wins is (row.beam.tokens != row.greedy.tokens)
 
 

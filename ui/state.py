@@ -73,7 +73,10 @@ SETTINGS = {
 
 
 # keys of page widgets whose values survive page switches (never used for buttons or uploaders)
-PAGE_WIDGET_PREFIXES = ("pe_", "mask_", "attn_", "dec_", "pick_", "inside_", "data_", "new_source", "new_target")
+PAGE_WIDGET_PREFIXES = (
+    *("pe_", "mask_", "attn_", "dec_", "pick_", "inside_", "lab_", "data_"),
+    *("new_source", "new_target"),
+)
 
 
 @st.cache_resource

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import streamlit as st
 
 from transformer import TrainConfig, Translator
+from transformer.lab import prepare
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS, holdout_split
 
@@ -79,8 +81,60 @@ def _take_training(job: Job) -> None:
     }
 
 
-# what taking a finished job means, by kind; other modules (the Lab) add theirs
-TAKERS: dict[str, Callable[[Job], None]] = {"train": _take_training, "replay": _take_training}
+@dataclass
+class LabResult:
+    """A finished lab experiment: the baseline and the variant (each a model the tab can make current), the pairs
+    they trained on and those held out, and whether the job was stopped before the end."""
+
+    experiment: str  # a ready-made experiment's name (transformer.lab.EXPERIMENTS), or "custom"
+    baseline: CurrentModel
+    variant: CurrentModel
+    train_pairs: list[tuple[str, str]]
+    held_pairs: list[tuple[str, str]]
+    stopped: bool = False
+
+
+def start_lab(
+    experiment: str,
+    pairs: list[tuple[str, str]],
+    switches: dict,
+    sizes: dict,
+    cfg: TrainConfig,
+    tokenizer: str,
+    holdout_rows: list[int],
+) -> Job:
+    """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side."""
+    baseline, variant, train_pairs, held_pairs = prepare(pairs, switches, sizes, tokenizer, cfg.seed, holdout_rows)
+    every = max(1, cfg.epochs // SNAPSHOTS)
+    snap = snapshot_rows(len(train_pairs))
+    runs = [
+        Run(name, tr, train_pairs, cfg, held_pairs, every, snap)
+        for name, tr in (("baseline", baseline), ("variant", variant))
+    ]
+    return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
+
+
+def _take_lab(job: Job) -> None:
+    models = []
+    for run in job.runs:
+        summary = run.translator.summary
+        summary["exact_match"] = run.evaluations["train"].exact_match
+        label = f"{job.payload['experiment']}: {run.name}"
+        snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
+        models.append(
+            CurrentModel(
+                run.translator, "trained", run.snapshots, snapshot_pairs, run.evaluations, tuple(run.pairs), label
+            )
+        )
+    baseline, variant = models
+    stopped = job.state == "stopped"
+    st.session_state.lab = LabResult(
+        job.payload["experiment"], baseline, variant, job.runs[0].pairs, job.runs[0].holdout, stopped
+    )
+
+
+# what taking a finished job means, by kind
+TAKERS: dict[str, Callable[[Job], None]] = {"train": _take_training, "replay": _take_training, "lab": _take_lab}
 
 
 def take_result(job: Job) -> None:

@@ -21,8 +21,8 @@ TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
 
 # the navigation titles, in the order app.py lists the pages (ui/i18n.py nav.*)
 NAV = {
-    "en": ["Data", "Train", "Positional encoding", "Masks", "Inside the model", "Attention", "Decoding"],
-    "zh": ["数据", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码"],
+    "en": ["Data", "Train", "Positional encoding", "Masks", "Inside the model", "Attention", "Decoding", "Lab"],
+    "zh": ["数据", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码", "实验室"],
 }
 # each page's st.title (ui/i18n.py *.title), in the same order
 TITLES = {
@@ -34,10 +34,11 @@ TITLES = {
         "Inside the model",
         "Attention",
         "Decoding, step by step",
+        "Lab: break the model on purpose",
     ],
-    "zh": ["句子对", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码，一步一步"],
+    "zh": ["句子对", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码，一步一步", "实验室：故意把模型弄坏"],
 }
-PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "inside", "attention", "decoding"]
+PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "inside", "attention", "decoding", "lab"]
 
 
 def settled(page: Page, timeout: int = TIMEOUT) -> None:

@@ -1,0 +1,388 @@
+"""Lab: take one part of the Transformer away, train the variant beside the standard model on the same data, sizes and
+seed (a background job), and compare them with measured evidence; or compare the current model with a checkpoint."""
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from transformer import TrainConfig
+from transformer.checkpoint import load_checkpoint
+from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, TransformerConfig
+from transformer.data import check_pairs
+from transformer.errors import TransformerError
+from transformer.lab import EXPERIMENTS, LOSS_REACHED, STANDARD_SIZES, Side, evidence, longest_rows, peak_attention
+from transformer.text import markdown, plotly, visible
+from transformer.train import holdout_split
+from ui.export import chart, file_name
+from ui.i18n import error_text, t
+from ui.jobs import job_queue
+from ui.links import Param, link_view
+from ui.state import CurrentModel, current, page_setup, set_model
+from ui.training import current_job, start_lab, take_result
+from ui.widgets import keep_option, pad_positions, usable_pairs
+from viz.attention import attention_figure, decoder_row_labels
+from viz.lab import comparison_curves_figure, peak_figure, scores_figure
+
+L = page_setup()
+ss = st.session_state
+
+MODES = ("experiment", "checkpoint")
+CHOICES = (*EXPERIMENTS, "custom")
+KINDS = ("enc_self", "dec_self", "dec_enc")
+STANDARD = TransformerConfig(1, 1)
+SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
+
+st.title(t("lab.title", L))
+link_view(
+    "lab",
+    t("lab.title", L),
+    {
+        "mode": Param("lab_mode"),
+        "experiment": Param("lab_experiment"),
+        **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
+        "pair": Param("lab_pair", "int"),
+        "kind": Param("lab_kind"),
+        "layer": Param("lab_layer", "int"),
+        "head": Param("lab_head", "int"),
+    },
+)
+st.markdown(t("lab.intro", L))
+
+
+def pct(value: float | None) -> str:
+    return "–" if value is None or not math.isfinite(value) else f"{value:.0%}"
+
+
+def sizes_text(sizes: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sizes.items())
+
+
+def variant_text(switches: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in switches.items()) or t("export.paper", L)
+
+
+def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
+    """The model's evaluation on pairs: the one its training recorded, else computed once per model and pairs."""
+    recorded = model.evaluations.get("train")
+    if recorded is not None and [(s, g) for s, g, *_ in recorded.results] == list(pairs):
+        return model.evaluations
+    return model.cached(("lab_evaluate", tuple(pairs)), lambda: {"train": model.translator.evaluate(pairs)})
+
+
+# --- what to compare ------------------------------------------------------------------------------------------------
+keep_option("lab_mode", MODES, "experiment")
+mode = st.radio(t("lab.mode", L), MODES, key="lab_mode", horizontal=True, format_func=lambda m: t(f"lab.mode.{m}", L))
+job = current_job()
+pairs = usable_pairs()
+
+
+def choose_experiment() -> None:
+    """The experiment picker, its claim and settings, and Run."""
+    keep_option("lab_experiment", CHOICES, "no_look_ahead")
+    name = st.selectbox(
+        t("lab.experiment", L), CHOICES, key="lab_experiment", format_func=lambda e: t(f"lab.exp.{e}", L)
+    )
+    st.info(t(f"lab.claim.{name}", L))
+    if name == "custom":
+        switches = custom_switches()
+        sizes = {k: ss[k] for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+        cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+        held = holdout_split(len(pairs), ss.holdout, seed=cfg.seed)[1] if pairs and ss.holdout else []
+    else:
+        experiment = EXPERIMENTS[name]
+        switches, sizes = experiment.switches, {**STANDARD_SIZES, **experiment.sizes}
+        cfg = TrainConfig(seed=int(ss.seed))
+        held = longest_rows(pairs, ss.tokenizer) if experiment.holdout == "longest" and pairs else []
+        if experiment.holdout == "longest" and pairs and not held:
+            st.warning(t("lab.no_longer", L))
+    held_text = t("lab.settings_held", L, n=len(held)) if held else ""
+    st.caption(
+        t(
+            "lab.settings",
+            L,
+            sizes=sizes_text(sizes),
+            epochs=cfg.epochs,
+            lr=f"{cfg.lr:g}",
+            seed=cfg.seed,
+            n=len(pairs) - len(held),
+            held=held_text,
+            variant=variant_text(switches),
+        )
+    )
+    errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
+    disabled = job is not None or not pairs or bool(errors) or not switches or len(held) >= len(pairs)
+    if st.button(t("lab.run", L), type="primary", key="run_lab", disabled=disabled):
+        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
+        st.rerun()
+    if errors:
+        st.error(t("lab.fix_data", L))
+    elif not pairs:
+        st.warning(t("lab.no_pairs", L))
+    elif job is not None and job.kind != "lab":
+        st.info(t("lab.busy", L))
+
+
+def custom_switches() -> dict:
+    """A toggle or choice per switch with its prediction; returns the switches that differ from the standard model."""
+    columns = st.columns(3)
+    chosen = {}
+    for i, name in enumerate(SWITCHES):
+        with columns[i % 3]:
+            default = getattr(STANDARD, name)
+            key = f"lab_{name}"
+            if name in ("pe", "norm"):
+                kinds = PE_KINDS if name == "pe" else NORM_KINDS
+                keep_option(key, kinds, default)
+                chosen[name] = st.radio(t(f"lab.switch.{name}", L), kinds, key=key, horizontal=True)
+            else:
+                keep_option(key, (True, False), default)
+                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key)
+            st.caption(t(f"lab.predict.{name}", L))
+    switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
+    if not switches:
+        st.warning(t("lab.same_as_baseline", L))
+    return switches
+
+
+@st.fragment(run_every=0.5)
+def live_lab() -> None:
+    """Both runs' progress and curves, redrawn twice a second while the experiment trains."""
+    job = current_job()
+    if job is None or job.kind != "lab":
+        return
+    if job.finished:
+        take_result(job)
+        st.rerun()
+    if job.state == "queued":
+        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+    st.caption(t("lab.running", L))
+    for run in job.runs:
+        last = run.last
+        text = (
+            t("job.waiting", L)
+            if last is None
+            else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
+        )
+        st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + text)
+    sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
+    st.plotly_chart(curves(sides), key="chart_lab_live")  # redrawn while training: not in the lesson sheet
+
+
+def curves(sides):
+    labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
+    return comparison_curves_figure(sides, holdout_suffix=t("train.holdout_suffix", L), **labels)
+
+
+# --- the comparison ------------------------------------------------------------------------------------------------
+def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pairs: list, held_pairs: list) -> None:
+    """Two models side by side: sizes, curves, scores, the same attention map, and translations with ✓/✗."""
+    for label, model in zip(labels, (a, b)):
+        cfg = model.translator.config
+        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+        params = f"{model.translator.model.num_parameters():,}"
+        st.caption(
+            t(
+                "lab.model_sizes",
+                L,
+                label=markdown(label),
+                params=params,
+                sizes=sizes_text(sizes),
+                variant=variant_text(cfg.variant),
+            )
+        )
+    evals = []
+    for model in (a, b):
+        found = evaluations_of(model, train_pairs)
+        if held_pairs and "holdout" not in found:
+            found = {
+                **found,
+                "holdout": model.cached(
+                    ("lab_evaluate_held", tuple(held_pairs)), lambda m=model: m.translator.evaluate(held_pairs)
+                ),
+            }
+        evals.append(found)
+
+    st.subheader(t("lab.curves", L))
+    histories = [(label, model.translator.summary.get("history") or []) for label, model in zip(labels, (a, b))]
+    for label, history in histories:
+        if not history:
+            st.caption(t("lab.no_history", L, label=markdown(label)))
+    if any(h for _, h in histories):
+        chart(curves(histories), "chart_lab_curves", file_name("lab", *labels, "curves"), t("lab.curves", L))
+
+    st.subheader(t("lab.scores", L))
+    st.markdown(t("lab.scores_intro", L))
+    scores = []
+    for found in evals:
+        score = {"train_acc": found["train"].token_accuracy, "train_exact": found["train"].exact_match}
+        if "holdout" in found:
+            score.update(held_acc=found["holdout"].token_accuracy, held_exact=found["holdout"].exact_match)
+        scores.append(score)
+    metric_labels = {m: t(f"lab.metric.{m}", L) for m in ("train_acc", "train_exact", "held_acc", "held_exact")}
+    chart(
+        scores_figure(labels, scores, metric_labels),
+        "chart_lab_scores",
+        file_name("lab", *labels, "scores"),
+        t("lab.scores", L),
+    )
+
+    if a.snapshots and b.snapshots:
+        st.subheader(t("lab.peak", L))
+        peaks = [(label, [(e, peak_attention(maps)) for e, maps in m.snapshots]) for label, m in zip(labels, (a, b))]
+        fig = peak_figure(peaks, t("train.epoch", L), t("lab.peak_label", L))
+        chart(fig, "chart_lab_peaks", file_name("lab", *labels, "attention-peaks"), t("lab.peak", L))
+
+    attention_side_by_side(a, b, labels, train_pairs + held_pairs)
+
+    st.subheader(t("lab.translations", L))
+    columns = [t("data.source", L), t("train.reference", L)]
+    for label in labels:
+        columns += [f"{label}: {t('train.output', L)}", f"{label} ✓/✗"]
+    parts = [("train", t("train.part_train", L))] + ([("holdout", t("train.part_held", L))] if held_pairs else [])
+    rows = []
+    for part, part_label in parts:
+        for row_a, row_b in zip(evals[0][part].results, evals[1][part].results):
+            (s, g, out_a, ok_a), (_, _, out_b, ok_b) = row_a, row_b
+            rows.append((s, g, out_a, "✓" if ok_a else "✗", out_b, "✓" if ok_b else "✗", part_label))
+    columns.append(t("train.part", L))
+    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab")
+
+
+def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list) -> None:
+    """One pair, kind, layer and head, drawn from both models."""
+    st.subheader(t("lab.attention", L))
+    n_layers = min(m.translator.config.n_layers for m in (a, b))
+    n_heads = min(m.translator.config.n_heads for m in (a, b))
+    keep_option("lab_pair", range(len(pairs)), 0)
+    keep_option("lab_kind", KINDS, "dec_enc")
+    keep_option("lab_layer", range(n_layers), n_layers - 1)
+    keep_option("lab_head", range(n_heads), 0)
+    c1, c2, c3, c4 = st.columns([4, 3, 1, 1])
+    index = c1.selectbox(
+        t("lab.pair", L),
+        range(len(pairs)),
+        key="lab_pair",
+        format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
+    )
+    kind = c2.radio(t("attn.kind", L), KINDS, key="lab_kind", format_func=lambda k: t(f"attn.{k}", L))
+    layer = c3.selectbox(t("attn.layer", L), range(n_layers), key="lab_layer", format_func=lambda i: f"{i + 1}")
+    head = c4.selectbox(t("attn.head", L), range(n_heads), key="lab_head", format_func=lambda i: f"{i + 1}")
+    source, target = pairs[index]
+    for column, label, model, side in zip(st.columns(2), labels, (a, b), ("a", "b")):
+        with column:
+            try:
+                view = model.cached(
+                    ("inspect", source, target, 0, 0), lambda m=model: m.translator.inspect(source, target)
+                )
+            except TransformerError as exc:
+                st.error(error_text(exc, L))
+                continue
+            predicts = model.translator.tgt_vocab.decode(model.translator.make_batch([(source, target)]).dec_outputs[0])
+            rows_dec = decoder_row_labels(view.dec_tokens, predicts)
+            src, dec = view.src_tokens, view.dec_tokens
+            rows, cols, row_tokens, col_tokens = {
+                "enc_self": (src, src, src, src),
+                "dec_self": (rows_dec, dec, dec, dec),
+                "dec_enc": (rows_dec, src, dec, src),
+            }[kind]
+            where = f"{t(f'attn.{kind}', L)} · {t('attn.layer', L)} {layer + 1} · {t('attn.head', L)} {head + 1}"
+            title = f"{plotly(label)} · {where}"
+            fig = attention_figure(
+                getattr(view.maps, f"{kind}_attns")[layer][0][head],
+                rows,
+                cols,
+                title=title,
+                row_label=t(f"attn.rows_{kind}", L),
+                col_label=t(f"attn.cols_{kind}", L),
+                value_label=t("fig.weight", L),
+                pad_rows=pad_positions(row_tokens),
+                pad_cols=pad_positions(col_tokens),
+                pad_label=t("fig.padding", L),
+                pad_note=t("fig.pad_note", L),
+            )
+            name = file_name("lab", label, "attention", kind, f"layer-{layer + 1}", f"head-{head + 1}")
+            chart(fig, f"chart_lab_attention_{side}", name, title)
+
+
+def show_evidence(result) -> None:
+    """A ready-made experiment's claim checked against this run's figures."""
+    baseline, variant = (
+        Side(m.translator, m.translator.summary.get("history") or [], m.evaluations, m.snapshots, result.train_pairs)
+        for m in (result.baseline, result.variant)
+    )
+    held, facts = result.variant.cached(
+        ("lab_evidence",), lambda: evidence(result.experiment, baseline, variant, result.held_pairs)
+    )
+    if result.experiment != ss.get("lab_experiment"):  # the claim above is of another experiment
+        st.markdown(t(f"lab.claim.{result.experiment}", L))
+    values = {}
+    for key, value in facts.items():
+        if key == "rows":
+            continue
+        if key.endswith(("_acc", "_exact", "_beyond")):
+            values[key] = pct(value)
+        elif key.endswith("_peak"):
+            values[key] = f"{value:.2f}"
+        elif key.endswith("_loss"):
+            values[key] = f"{value:.4f}"
+        elif key.endswith("_epochs"):
+            values[key] = t("lab.never", L) if value is None else str(value)
+        else:
+            values[key] = str(value)
+    st.markdown(t(f"lab.evidence.{result.experiment}", L, threshold=LOSS_REACHED, **values))
+    if "rows" in facts:
+        names = (t("lab.first", L), t("lab.second", L))
+        columns = [*names] + [f"{t(f'lab.{side}', L)}: {n}" for side in ("baseline", "variant") for n in names]
+        st.dataframe(
+            pd.DataFrame(facts["rows"], columns=columns), hide_index=True, width="stretch", key="table_lab_permuted"
+        )
+    (st.success if held else st.warning)(t("lab.held" if held else "lab.not_held", L))
+
+
+if mode == "experiment":
+    choose_experiment()
+    if job is not None and job.kind == "lab":
+        live_lab()
+        st.stop()
+    result = ss.get("lab")
+    if result is not None:
+        title = t(f"lab.exp.{result.experiment}", L)
+        st.header(t("lab.results", L, title=title))
+        if result.stopped:
+            st.warning(t("lab.stopped", L))
+        if result.experiment != "custom":
+            show_evidence(result)
+        labels = (t("lab.baseline", L), t("lab.variant", L))
+        compare(result.baseline, result.variant, labels, result.train_pairs, result.held_pairs)
+        c1, c2, _ = st.columns([3, 3, 4])
+        for column, side, label, model in zip(
+            (c1, c2), ("baseline", "variant"), labels, (result.baseline, result.variant)
+        ):
+            if column.button(
+                t("lab.use", L, label=label), key=f"use_{side}", disabled=current() is model, width="stretch"
+            ):
+                set_model(model)
+                st.toast(t("lab.used", L, label=label))
+                st.rerun()
+else:
+    upload = st.file_uploader(
+        t("lab.upload", L, mb=MAX_CHECKPOINT_BYTES // 1_000_000), type=["safetensors"], key="compare_upload"
+    )
+    if upload is not None and upload.file_id != ss.get("compare_upload_done"):
+        ss.compare_upload_done = upload.file_id
+        try:
+            ss.compare_model = CurrentModel(load_checkpoint(upload.getvalue()), "uploaded", name=upload.name)
+            ss.compare_error = None
+        except TransformerError as exc:
+            ss.compare_error = t("ckpt.rejected", L, name=markdown(upload.name), reason=markdown(str(exc)))
+    if ss.get("compare_error"):
+        st.error(ss.compare_error)
+    other = ss.get("compare_model")
+    if other is None:
+        st.info(t("lab.upload_first", L))
+    elif not pairs:
+        st.warning(t("lab.no_pairs", L))
+    else:
+        st.markdown(t("lab.compared", L, name=markdown(other.name)))
+        compare(current(), other, (t("lab.current", L), other.name), pairs, [])

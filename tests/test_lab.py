@@ -1,0 +1,142 @@
+"""The Lab's experiments in the package: what is held out, which sentences are reorderings of each other, the
+measurements, and the two headline experiments on the bundled data with a fixed seed (issue 11.3, 11.5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from tests.conftest import PAIRS20
+from transformer import TrainConfig, Translator, train
+from transformer.checkpoint import load_checkpoint
+from transformer.data import tokenize
+from transformer.lab import (
+    EXPERIMENTS,
+    STANDARD_SIZES,
+    Side,
+    accuracy_beyond,
+    epochs_to_loss,
+    evidence,
+    longest_rows,
+    peak_attention,
+    permuted_sources,
+    prepare,
+)
+from transformer.model import AttentionMaps
+from transformer.translator import Evaluation
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_longest_rows_hold_out_targets_longer_than_every_kept_one(bundled_pairs):
+    rows = longest_rows(bundled_pairs)
+    assert rows == longest_rows(bundled_pairs)  # deterministic
+    assert 0.15 * len(bundled_pairs) <= len(rows) < len(bundled_pairs) / 2
+    held = {len(tokenize(bundled_pairs[i][1])) for i in rows}
+    kept = {len(tokenize(t)) for i, (_, t) in enumerate(bundled_pairs) if i not in rows}
+    assert min(held) > max(kept)
+    assert longest_rows([("a", "x y"), ("b", "y z")]) == []  # one length: nothing is longer
+
+
+def test_reordered_sources_come_from_the_data_else_are_made_by_reversing(bundled_pairs):
+    assert ("我爱你", "你爱我") in permuted_sources(bundled_pairs)
+    made = permuted_sources(PAIRS20)
+    assert made[0] == ("我吃饭", "饭 吃 我") and len(made) == 3
+    for first, second in made:
+        assert sorted(tokenize(first)) == sorted(tokenize(second)) and tokenize(first) != tokenize(second)
+
+
+def test_peak_attention_is_one_for_one_hot_maps_and_one_over_n_for_even_ones():
+    one_hot = torch.eye(4).expand(1, 2, 4, 4)  # (B, H, Lq, Lk)
+    even = torch.full((1, 2, 3, 4), 0.25)
+    assert peak_attention(AttentionMaps([one_hot], [one_hot], [one_hot])) == pytest.approx(1.0)
+    assert peak_attention(AttentionMaps([even], [even], [even])) == pytest.approx(0.25)
+    mixed = AttentionMaps([one_hot], [], [even])  # every query counts once
+    assert peak_attention(mixed) == pytest.approx((8 * 1.0 + 6 * 0.25) / 14)
+
+
+def test_epochs_to_loss_finds_the_first_epoch_below_the_threshold():
+    history = [{"epoch": e, "loss": loss} for e, loss in enumerate([3.0, 1.0, 0.4, 0.6, 0.1], start=1)]
+    assert epochs_to_loss(history) == 3
+    assert epochs_to_loss(history, 0.05) is None
+
+
+def test_both_models_of_an_experiment_start_alike_and_differ_only_in_the_switches():
+    baseline, variant, train_pairs, held = prepare(
+        PAIRS20, {"scale": False}, STANDARD_SIZES, seed=3, holdout_rows=[0, 5]
+    )
+    assert held == [PAIRS20[0], PAIRS20[5]] and len(train_pairs) == 18
+    assert variant.config.variant == {"scale": False} and baseline.config.variant == {}
+    for (name, a), (_, b) in zip(baseline.model.state_dict().items(), variant.model.state_dict().items()):
+        assert torch.equal(a, b), name  # the same initial weights: only the switch differs
+    assert "园" not in baseline.src_vocab.stoi  # the vocabulary is the training pairs' only (公园 is held out)
+
+
+def test_accuracy_beyond_counts_only_the_later_positions(trained_seed):
+    pairs = [("我 喜 欢 你", "I love you .")]  # targets: I love you . E
+    accuracy, counted = accuracy_beyond(trained_seed, pairs, 2)
+    assert counted == 3 and accuracy == 1.0
+    assert accuracy_beyond(trained_seed, pairs, 9) == (pytest.approx(float("nan"), nan_ok=True), 0)
+
+
+def _bundled_side(pairs) -> Side:
+    """The bundled checkpoint: trained with the default sizes, settings and seed, i.e. exactly the Lab's baseline."""
+    translator = load_checkpoint(REPO / "assets" / "model.safetensors")
+    return Side(translator, translator.summary["history"], {"train": translator.evaluate(pairs)}, [], pairs)
+
+
+def _variant_side(pairs, **switches) -> Side:
+    translator = Translator.create(pairs, seed=0, **STANDARD_SIZES, **switches)
+    records = list(train(translator, pairs, TrainConfig(seed=0)))
+    return Side(translator, records, {"train": translator.evaluate(pairs)}, [], pairs)
+
+
+def test_the_bundled_model_is_the_labs_baseline(bundled_pairs):
+    baseline, _, _, _ = prepare(bundled_pairs, {}, STANDARD_SIZES, seed=0)
+    list(train(baseline, bundled_pairs, TrainConfig(epochs=1, seed=0)))
+    first, bundled = baseline.summary["history"][0], _bundled_side(bundled_pairs).history[0]
+    assert (first["loss"], first["accuracy"]) == (bundled["loss"], bundled["accuracy"])  # bit for bit
+
+
+def test_without_the_look_ahead_mask_training_looks_perfect_and_greedy_decoding_fails(bundled_pairs):
+    variant = _variant_side(bundled_pairs, look_ahead_mask=False)
+    held, facts = evidence("no_look_ahead", _bundled_side(bundled_pairs), variant)
+    assert facts["v_acc"] >= 0.9 and facts["v_exact"] <= 0.3
+    assert facts["b_acc"] == 1.0 and facts["b_exact"] == 1.0
+    assert held
+
+
+def test_without_positions_a_reordered_sentence_translates_identically(bundled_pairs):
+    variant = _variant_side(bundled_pairs, pe="none")
+    held, facts = evidence("no_pe", _bundled_side(bundled_pairs), variant)
+    row = next(r for r in facts["rows"] if r[:2] == ("我爱你", "你爱我"))
+    assert row[2:4] == ("I love you .", "You love me .")  # the baseline reads the order
+    assert row[4] == row[5]  # the variant cannot
+    assert held
+
+
+def _side(losses, exact, snapshots=()) -> Side:
+    history = [{"epoch": e, "loss": loss} for e, loss in enumerate(losses, start=1)]
+    return Side(None, history, {"train": Evaluation(losses[-1], 1.0, exact, 10, [])}, list(snapshots), [])
+
+
+@pytest.mark.parametrize(
+    "name, baseline, variant, held",
+    [
+        ("no_residual_norm", _side([4, 1, 0.01], 10), _side([4, 3.7, 3.6], 0), True),
+        ("no_residual_norm", _side([4, 1, 0.01], 10), _side([4, 1, 0.02], 10), False),
+        ("pre_norm", _side([4, 1, 0.3], 10), _side([4, 0.4, 0.1], 10), True),
+        ("pre_norm", _side([4, 0.4, 0.1], 10), _side([4, 1, 0.3], 10), False),
+    ],
+)
+def test_a_claim_holds_only_when_this_runs_figures_say_so(name, baseline, variant, held):
+    assert evidence(name, baseline, variant)[0] is held
+
+
+def test_every_ready_made_experiment_changes_a_switch_and_says_what_it_holds_out():
+    for experiment in EXPERIMENTS.values():
+        assert experiment.switches and experiment.holdout in ("none", "longest")
+        translator = Translator.create(PAIRS20, **{**STANDARD_SIZES, **experiment.sizes}, **experiment.switches)
+        assert translator.config.variant == experiment.switches
