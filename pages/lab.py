@@ -355,7 +355,7 @@ if mode == "experiment":
             show_evidence(result)
         labels = (t("lab.baseline", L), t("lab.variant", L))
         compare(result.baseline, result.variant, labels, result.train_pairs, result.held_pairs)
-        c1, c2, _ = st.columns([3, 3, 4])
+        c1, c2, _ = st.columns([4, 4, 2])
         for column, side, label, model in zip(
             (c1, c2), ("baseline", "variant"), labels, (result.baseline, result.variant)
         ):
@@ -363,7 +363,7 @@ if mode == "experiment":
                 t("lab.use", L, label=label), key=f"use_{side}", disabled=current() is model, width="stretch"
             ):
                 set_model(model)
-                st.toast(t("lab.used", L, label=label))
+                ss.pending_toast = (t("lab.used", L, label=label), "🧪")  # shown after the rerun (the sidebar)
                 st.rerun()
 else:
     upload = st.file_uploader(

@@ -1,0 +1,72 @@
+"""The Lab in a real browser: a ready-made experiment trains both models in the background while the learner is on
+another page, and the comparison shows the claim checked against this run (issue 11.3)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.helpers import (
+    TRAIN_TIMEOUT,
+    alert,
+    choose,
+    expect,
+    go_to,
+    no_exception,
+    plotly_data,
+    screenshot,
+    settled,
+    sidebar,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def _run(page, experiment: str) -> None:
+    go_to(page, "lab")
+    choose(page, "Experiment", experiment)
+    settled(page)
+    page.get_by_role("button", name="Run the experiment").click()
+
+
+def _results(page):
+    verdict = alert(page, "Success", "✓ The claim held in this run.")
+    expect(verdict).to_be_visible(timeout=TRAIN_TIMEOUT)
+    settled(page)
+    no_exception(page)
+    return verdict
+
+
+def test_no_look_ahead_mask_trains_beside_the_baseline_while_the_learner_is_elsewhere(page):
+    _run(page, "No look-ahead mask")
+    go_to(page, "attention")  # both models go on training: the sidebar shows each one's progress on every page
+    expect(sidebar(page)).to_contain_text("Lab experiment")
+    expect(sidebar(page).get_by_text(re.compile(r"^baseline: epoch \d+/60"))).to_be_visible()
+    expect(sidebar(page).get_by_text(re.compile(r"^variant: epoch \d+/60"))).to_be_visible()
+    expect(page.get_by_text("Lab experiment finished (60 epochs each)")).to_be_visible(timeout=TRAIN_TIMEOUT)
+    go_to(page, "lab")
+    _results(page)
+    measured = page.get_by_text(re.compile(r"^Measured: the variant's teacher-forced token accuracy is"))
+    expect(measured).to_contain_text("but its greedy exact match only")
+    accuracy, exact = (int(n) for n in re.findall(r"(\d+)%", measured.inner_text())[:2])
+    assert accuracy >= 90 and exact <= 30
+    scores = page.locator(".js-plotly-plot").nth(1)
+    bars = plotly_data(scores)
+    assert [b["name"] for b in bars] == ["baseline", "variant"]
+    assert bars[1]["y"][0] >= 0.9 and bars[1]["y"][1] <= 0.3  # token accuracy high, exact match low
+    screenshot(page, "lab-no-look-ahead")
+
+    page.get_by_role("button", name="Make the variant the current model").click()
+    expect(page.get_by_text("The variant is now the current model")).to_be_visible()
+    expect(sidebar(page)).to_contain_text("no_look_ahead: variant")
+
+
+def test_without_positions_a_reordered_sentence_gets_the_same_translation(page):
+    _run(page, "No positional encoding")
+    _results(page)
+    expect(page.get_by_text("Measured: the variant gives the same translation to 1 of 1 reordered")).to_be_visible()
+    table = page.get_by_test_id("stDataFrame").first
+    expect(table).to_contain_text("我爱你")
+    expect(table).to_contain_text("你爱我")
+    screenshot(page, "lab-no-positions")

@@ -1,0 +1,100 @@
+"""The Lab page under AppTest: an experiment trains both models as one background job, the comparison shows what a
+learner must see, a custom variant needs a switch, and the current model can be compared with an uploaded checkpoint
+(issue 11.3, 11.4)."""
+
+from __future__ import annotations
+
+import json
+
+from tests.apptest_helpers import finish_job, open_app, open_link, texts
+from tests.conftest import PAIRS20, TINY
+from transformer import TrainConfig, Translator, train
+from transformer.checkpoint import save_checkpoint
+
+LAB = "pages/lab.py"
+SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
+
+
+def _chart_keys(at) -> list[str]:
+    return [el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")]
+
+
+def _table(at, column: str):
+    """The table with this column."""
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
+    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_pe")
+    assert "Variant: pe=none." in " ".join(c.value for c in at.caption)
+    at.button(key="run_lab").click().run()
+    job = at.session_state.job
+    assert job.kind == "lab" and [r.name for r in job.runs] == ["baseline", "variant"]
+    assert [r.translator.config.variant for r in job.runs] == [{}, {"pe": "none"}]
+    at.switch_page("pages/data.py").run()  # the learner leaves the page while both train
+    assert not at.exception
+    finish_job(at)
+    at.switch_page(LAB).run()
+    assert not at.exception
+    assert any(h.value == "Results: No positional encoding" for h in at.header)
+    verdict = texts(at, "success") + texts(at, "warning")
+    assert any(v.startswith(("✓ The claim held", "✗ The claim did not hold")) for v in verdict)
+    assert any(m.startswith("Measured: the variant gives the same translation to") for m in texts(at, "markdown"))
+    reordered = _table(at, "reordered")
+    assert list(reordered["sentence"]) == ["我吃饭", "你吃面", "他喝茶"] and reordered["reordered"][0] == "饭 吃 我"
+    assert (reordered["variant: sentence"] == reordered["variant: reordered"]).all()  # no positions: a bag of words
+    assert _chart_keys(at) == [
+        "chart_lab_curves",
+        "chart_lab_scores",
+        "chart_lab_peaks",
+        "chart_lab_attention_a",
+        "chart_lab_attention_b",
+    ]
+    curves = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
+    assert {c["name"] for c in curves} == {"baseline", "variant"} and len(curves[0]["x"]) == 60
+    table = _table(at, "reference")
+    assert len(table) == len(SMALL) and {"baseline ✓/✗", "variant ✓/✗"} <= set(table.columns)
+    assert at.session_state.model.source == "bundled"  # an experiment never replaces the current model
+    at.button(key="use_variant").click().run()
+    assert at.session_state.model.translator.config.variant == {"pe": "none"}
+    assert at.button(key="use_variant").disabled
+
+
+def test_a_custom_variant_needs_a_switch_and_uses_the_train_page_settings():
+    at = open_app(page=LAB, lab_experiment="custom", d_model=32, n_heads=2, epochs=20, seed=5)
+    assert "Every switch is as in the standard model" in texts(at, "warning")[0]
+    assert at.button(key="run_lab").disabled
+    at.toggle(key="lab_look_ahead_mask").set_value(False).run()
+    at.radio(key="lab_norm").set_value("pre").run()
+    settings = " ".join(c.value for c in at.caption)
+    assert "d_model 32, n_heads 2" in settings and "20 epochs" in settings and "seed 5" in settings
+    assert "Variant: look_ahead_mask=False, norm=pre." in settings
+    assert not at.button(key="run_lab").disabled
+    query = dict(at.query_params)
+    assert query["experiment"] == "custom" and query["look_ahead_mask"] == "false" and query["norm"] == "pre"
+    fresh = open_link(LAB, query)  # a link opens the same variant
+    assert fresh.toggle(key="lab_look_ahead_mask").value is False and fresh.radio(key="lab_norm").value == "pre"
+
+
+def test_the_current_model_is_compared_with_an_uploaded_checkpoint():
+    other = Translator.create(SMALL, **TINY)
+    list(train(other, SMALL, TrainConfig(epochs=30)))
+    at = open_app(page=LAB, pairs=list(SMALL), lab_mode="checkpoint")
+    assert texts(at, "info")[0].startswith("Upload a checkpoint")
+    at.file_uploader(key="compare_upload").upload("<b>mine</b>.safetensors", save_checkpoint(other)).run()
+    assert not at.exception
+    assert "Comparing the current model with <b>mine</b>.safetensors." in texts(at, "markdown")
+    table = _table(at, "reference")
+    assert len(table) == len(SMALL) and "<b>mine</b>.safetensors ✓/✗" in table.columns
+    scores = json.loads(at.get("plotly_chart")[1].proto.spec)["data"]
+    assert [s["name"] for s in scores] == ["current model", "&lt;b&gt;mine&lt;/b&gt;.safetensors"]  # text, not HTML
+    at.file_uploader(key="compare_upload").upload("bad.safetensors", b"\x80\x04" + b"\x00" * 40).run()
+    assert any("bad.safetensors" in e for e in texts(at, "error"))
+    assert len(_table(at, "reference")) == len(SMALL)  # the comparison so far stays
+
+
+def test_the_lab_in_chinese():
+    at = open_app("zh", page=LAB)
+    assert not at.exception
+    assert at.title[0].value == "实验室：故意把模型弄坏"
+    assert at.button(key="run_lab").label == "运行实验"
