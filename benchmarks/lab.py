@@ -1,0 +1,73 @@
+"""Every ready-made Lab experiment, run fresh in the browser as a learner does: seconds from the click on "Run the
+experiment" to the verdict on the page, and what the page measured. One Streamlit process, Debian's chromium through
+the e2e harness; each experiment in a new tab (its own session), one after another.
+
+    .venv/bin/python benchmarks/lab.py          # idle
+    .venv/bin/python benchmarks/lab.py --busy   # with one other process keeping one core busy
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.load import VIEWPORT, busy_core  # noqa: E402
+from tests.e2e.helpers import TRAIN_TIMEOUT, choose, go_to, settled  # noqa: E402
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+from ui.i18n import t  # noqa: E402
+
+EXPERIMENTS = ("no_look_ahead", "no_pe", "no_scale", "no_residual_norm", "pre_norm", "learned_pe")
+TARGET_S = 30.0
+VERDICT = re.compile(r"^[✓✗] The claim (held|did not hold) in this run")
+
+
+def run_one(browser, url: str, name: str) -> dict:
+    page = browser.new_context(viewport=VIEWPORT).new_page()
+    page.goto(url)
+    page.locator("h1").first.wait_for(timeout=60_000)
+    settled(page, timeout=60_000)
+    go_to(page, "lab")
+    choose(page, "Experiment", t(f"lab.exp.{name}", "en"))
+    start = time.perf_counter()
+    page.get_by_role("button", name="Run the experiment").click()
+    verdict = page.locator('[data-testid^="stAlertContent"]').filter(has_text=VERDICT)
+    verdict.wait_for(timeout=TRAIN_TIMEOUT)
+    seconds = time.perf_counter() - start
+    measured = page.get_by_text(re.compile(r"^Measured")).first.inner_text()
+    held = "did not hold" not in verdict.inner_text()
+    page.context.close()
+    return {"seconds": round(seconds, 1), "held": held, "measured": measured}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--busy", action="store_true", help="keep one core busy with another process meanwhile")
+    parser.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "lab.json")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        sys.exit(f"{CHROMIUM} is missing: install Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    results = {}
+    with streamlit_server() as server, sync_playwright() as pw, busy_core(args.busy):
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        for name in EXPERIMENTS:
+            results[name] = run_one(browser, server.url, name)
+            r = results[name]
+            mark = "held" if r["held"] else "did NOT hold"
+            print(f"{name:18s} {r['seconds']:5.1f} s (target < {TARGET_S:.0f} s), claim {mark}: {r['measured']}")
+        browser.close()
+    report = {"date": time.strftime("%Y-%m-%d"), "one_core_busy": args.busy, "experiments": results}
+    args.json.write_text(json.dumps(report, indent=2, ensure_ascii=False))
+    print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
