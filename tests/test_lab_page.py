@@ -98,3 +98,15 @@ def test_the_lab_in_chinese():
     assert not at.exception
     assert at.title[0].value == "实验室：故意把模型弄坏"
     assert at.button(key="run_lab").label == "运行实验"
+
+
+def test_the_lab_waits_for_good_data_and_for_the_tabs_training_to_end():
+    at = open_app(page=LAB, pairs=[*SMALL, ("我 " * 50, "I .")])  # a source longer than the model reads
+    assert at.button(key="run_lab").disabled
+    assert texts(at, "error") == ["The sentence pairs have problems: fix them on the Data page first."]
+    at = open_app(page="pages/train.py", pairs=list(SMALL), epochs=400)
+    at.button(key="train_button").click().run()
+    at.switch_page(LAB).run()
+    assert at.button(key="run_lab").disabled
+    assert any(i.startswith("This tab is already training") for i in texts(at, "info"))
+    at.session_state.job.stop_requested = True  # as Stop does: nothing keeps training after the test
