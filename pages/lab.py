@@ -9,7 +9,7 @@ import streamlit as st
 from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, TransformerConfig
-from transformer.data import check_pairs
+from transformer.data import check_pairs, tokenize
 from transformer.errors import TransformerError
 from transformer.lab import EXPERIMENTS, LOSS_REACHED, STANDARD_SIZES, Side, evidence, longest_rows, peak_attention
 from transformer.text import markdown, plotly, visible
@@ -60,6 +60,13 @@ def sizes_text(sizes: dict) -> str:
 
 def variant_text(switches: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in switches.items()) or t("export.paper", L)
+
+
+def fits(model: CurrentModel, pair: tuple[str, str]) -> bool:
+    """Whether the model reads the pair: the source, and S plus the target, within its positions."""
+    source, target = pair
+    tokenizer, max_len = model.translator.tokenizer, model.translator.config.max_len
+    return len(tokenize(source, tokenizer)) <= max_len and len(tokenize(target, tokenizer)) + 1 <= max_len
 
 
 def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
@@ -177,6 +184,13 @@ def curves(sides):
 # --- the comparison ------------------------------------------------------------------------------------------------
 def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pairs: list, held_pairs: list) -> None:
     """Two models side by side: sizes, curves, scores, the same attention map, and translations with ✓/✗."""
+    readable = [[p for p in part if all(fits(m, p) for m in (a, b))] for part in (train_pairs, held_pairs)]
+    left_out = len(train_pairs) + len(held_pairs) - sum(map(len, readable))
+    if left_out:
+        st.warning(t("lab.too_long", L, n=left_out))
+    train_pairs, held_pairs = readable
+    if not train_pairs:
+        return
     for label, model in zip(labels, (a, b)):
         cfg = model.translator.config
         sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}

@@ -110,3 +110,17 @@ def test_the_lab_waits_for_good_data_and_for_the_tabs_training_to_end():
     assert at.button(key="run_lab").disabled
     assert any(i.startswith("This tab is already training") for i in texts(at, "info"))
     at.session_state.job.stop_requested = True  # as Stop does: nothing keeps training after the test
+
+
+def test_pairs_a_checkpoint_cannot_read_are_left_out_of_the_comparison():
+    short = Translator.create(SMALL, **TINY, max_len=5)  # reads at most 5 source tokens, S + 4 target tokens
+    at = open_app(page=LAB, pairs=list(SMALL), lab_mode="checkpoint")
+    at.file_uploader(key="compare_upload").upload("short.safetensors", save_checkpoint(short)).run()
+    assert not at.exception
+    readable = [p for p in SMALL if len(p[0]) <= 5 and len(p[1].split()) <= 4]
+    left_out = len(SMALL) - len(readable)
+    assert 0 < left_out < len(SMALL)
+    assert texts(at, "warning") == [
+        f"{left_out} pairs are longer than one of the models reads: they are left out of the comparison."
+    ]
+    assert list(_table(at, "reference")["source"]) == [s for s, _ in readable]

@@ -1550,6 +1550,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There are no sentence pairs to compare on: add some on the Data page.",
         "zh": "没有可用于比较的句子对：请在“数据”页添加。",
     },
+    "lab.too_long": {
+        "en": "{n} pairs are longer than one of the models reads: they are left out of the comparison.",
+        "zh": "有 {n} 个句子对超出了其中一个模型能读取的长度：它们不参与比较。",
+    },
     "lab.model_sizes": {
         "en": "{label}: {params} parameters, {sizes}, {variant}",
         "zh": "{label}：{params} 个参数，{sizes}，{variant}",
