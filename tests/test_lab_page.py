@@ -109,7 +109,8 @@ def test_the_lab_waits_for_good_data_and_for_the_tabs_training_to_end():
     at.switch_page(LAB).run()
     assert at.button(key="run_lab").disabled
     assert any(i.startswith("This tab is already training") for i in texts(at, "info"))
-    at.session_state.job.stop_requested = True  # as Stop does: nothing keeps training after the test
+    at.session_state.job.stop_requested = True  # as Stop does
+    finish_job(at)  # nothing trains on after the test
 
 
 def test_pairs_a_checkpoint_cannot_read_are_left_out_of_the_comparison():
