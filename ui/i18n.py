@@ -1357,37 +1357,37 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**Claim:** without the look-ahead mask, each decoder position can see the word it must predict. "
         "Training loss and teacher-forced accuracy look perfect — the model copies the next word — but greedy "
         "decoding, which has no next word to copy, fails.",
-        "zh": "**论断：**没有前瞻掩码，解码器的每个位置都能看到它要预测的词。训练损失和 teacher forcing 准确率看起来完美"
+        "zh": "**论断**：没有前瞻掩码，解码器的每个位置都能看到它要预测的词。训练损失和 teacher forcing 准确率看起来完美"
         "——模型只是抄下一个词——但贪心解码时没有下一个词可抄，于是失败。",
     },
     "lab.claim.no_pe": {
         "en": "**Claim:** without positional encoding, attention sees a bag of tokens: a sentence and the same "
         "tokens in another order (`我爱你` and `你爱我`) get exactly the same translation.",
-        "zh": "**论断：**没有位置编码，注意力看到的只是一袋词元：一个句子和它打乱顺序后的句子（`我爱你` 和 `你爱我`）"
+        "zh": "**论断**：没有位置编码，注意力看到的只是一袋词元：一个句子和它打乱顺序后的句子（`我爱你` 和 `你爱我`）"
         "得到完全相同的译文。",
     },
     "lab.claim.no_scale": {
         "en": "**Claim:** with d_k = 128 and no division by √d_k, the scores are large, softmax saturates and "
         "attention is nearly one-hot from the first epoch; gradients through it vanish and training slows.",
-        "zh": "**论断：**d_k = 128 且不除以 √d_k 时，分数很大，softmax 饱和，从第一轮起注意力就几乎是 one-hot；"
+        "zh": "**论断**：d_k = 128 且不除以 √d_k 时，分数很大，softmax 饱和，从第一轮起注意力就几乎是 one-hot；"
         "经过它的梯度消失，训练变慢。",
     },
     "lab.claim.no_residual_norm": {
         "en": "**Claim:** a stack of 6 layers without residual connections and LayerNorm stalls: the signal and "
         "its gradient fade or blow up through the layers, and the loss stays high.",
-        "zh": "**论断：**没有残差连接和 LayerNorm 的 6 层网络训练停滞：信号和梯度在层间衰减或爆炸，损失一直很高。",
+        "zh": "**论断**：没有残差连接和 LayerNorm 的 6 层网络训练停滞：信号和梯度在层间衰减或爆炸，损失一直很高。",
     },
     "lab.claim.pre_norm": {
         "en": "**Claim:** with 6 layers, LayerNorm before each sublayer (pre-norm) reaches a low loss in no more "
         "epochs than the paper's LayerNorm after the residual sum (post-norm), which deep stacks find harder.",
-        "zh": "**论断：**6 层时，把 LayerNorm 放在每个子层之前（pre-norm）达到低损失所需的轮数不多于论文的做法"
+        "zh": "**论断**：6 层时，把 LayerNorm 放在每个子层之前（pre-norm）达到低损失所需的轮数不多于论文的做法"
         "（残差相加之后再 LayerNorm，post-norm），深层网络用后者更难训练。",
     },
     "lab.claim.learned_pe": {
         "en": "**Claim:** the pairs with the longest targets are held out. A learned position table never trains "
         "the rows past the longest training sentence, while sinusoidal positions are defined for every position: "
         "there, the learned model predicts worse.",
-        "zh": "**论断：**目标句最长的句子对被留出。学习的位置表中超过最长训练句子的那些行从未被训练，而正弦位置编码对"
+        "zh": "**论断**：目标句最长的句子对被留出。学习的位置表中超过最长训练句子的那些行从未被训练，而正弦位置编码对"
         "每个位置都有定义：在这些位置上，学习位置编码的模型预测得更差。",
     },
     "lab.claim.custom": {

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 import torch
+from streamlit.runtime.pages_manager import PagesManager
 
 from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
@@ -130,9 +131,14 @@ def init_app_session() -> None:
 def page_setup() -> str:
     """First lines of every page: make sure the session is initialised, return the UI language.
 
-    app.py has normally done this already; a page can also run on its own (Streamlit runs pages/ scripts
-    directly when the first request of a new server names a page), and then it must not fail.
+    app.py has normally done this already. But when the first request of a new server names a page (a link to a
+    view), Streamlit has not yet seen app.py call st.navigation, so it runs the page script alone, in its old
+    multipage mode (a pages/ folder exists), without our sidebar and layout, for every session until someone
+    opens the app's root. Then the page switches that mode off and runs again through app.py.
     """
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False  # what st.navigation in app.py would have set
+        st.rerun()
     if not st.session_state.pop("_initialised_by_app", False):
         init_session()
     return lang()

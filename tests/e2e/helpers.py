@@ -187,3 +187,23 @@ def screenshot(page: Page, name: str, folder: Path = SCREENSHOTS, wait: bool = T
     finally:
         page.set_viewport_size(size)
     return path
+
+
+def share_section(page: Page) -> Locator:
+    """Open the sidebar's Share and export section."""
+    section = sidebar(page).get_by_test_id("stExpander").filter(has_text="Share and export")
+    if section.get_by_text("Chart downloads").count() == 0 or not section.get_by_text("Chart downloads").is_visible():
+        section.get_by_text("Share and export").click()
+    expect(section.get_by_text("Chart downloads")).to_be_visible()
+    return section
+
+
+def copied_link(page: Page) -> str:
+    """The link the sidebar offers for this view, as a user copies it."""
+    section = share_section(page)
+    section.get_by_role("button", name="Link to this view").click()
+    code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
+    expect(code).to_contain_text("model=")
+    link = code.inner_text().strip()
+    page.keyboard.press("Escape")
+    return link

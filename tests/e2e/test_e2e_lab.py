@@ -11,9 +11,11 @@ from tests.e2e.helpers import (
     TRAIN_TIMEOUT,
     alert,
     choose,
+    copied_link,
     expect,
     go_to,
     no_exception,
+    open_app,
     plotly_data,
     screenshot,
     settled,
@@ -70,3 +72,21 @@ def test_without_positions_a_reordered_sentence_gets_the_same_translation(page):
     expect(table).to_contain_text("我爱你")
     expect(table).to_contain_text("你爱我")
     screenshot(page, "lab-no-positions")
+
+
+def test_a_copied_link_opens_the_same_variant_in_a_new_browser(new_page):
+    page = new_page()
+    go_to(page, "lab")
+    choose(page, "Experiment", "Your own variant")
+    page.get_by_text("divide scores by √d_k", exact=True).click()  # the toggle, by its label
+    settled(page)
+    page.get_by_role("radio", name="pre").check(force=True)
+    settled(page)
+    expect(page.get_by_text(re.compile(r"Variant: scale=False, norm=pre\.$"))).to_be_visible()
+    link = copied_link(page)
+    assert "/lab?" in link and "experiment=custom" in link
+    other = new_page()  # a new browser context: its own session
+    open_app(other, link)
+    no_exception(other)
+    expect(other.get_by_role("combobox", name="Experiment", exact=True)).to_have_value("Your own variant")
+    expect(other.get_by_text(re.compile(r"Variant: scale=False, norm=pre\.$"))).to_be_visible()

@@ -11,7 +11,9 @@ import json
 import pytest
 
 from tests.e2e.helpers import (
+    REPO,
     choose,
+    copied_link,
     expect,
     go_to,
     heatmap_z,
@@ -20,30 +22,11 @@ from tests.e2e.helpers import (
     plotly_data,
     press_slider,
     settled,
+    share_section,
     sidebar,
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def _share(page):
-    """Open the sidebar's Share and export section."""
-    section = sidebar(page).get_by_test_id("stExpander").filter(has_text="Share and export")
-    if section.get_by_text("Chart downloads").count() == 0 or not section.get_by_text("Chart downloads").is_visible():
-        section.get_by_text("Share and export").click()
-    expect(section.get_by_text("Chart downloads")).to_be_visible()
-    return section
-
-
-def _copied_link(page) -> str:
-    """The link the sidebar offers for this view, as a user copies it."""
-    section = _share(page)
-    section.get_by_role("button", name="Link to this view").click()
-    code = page.get_by_test_id("stPopoverBody").get_by_test_id("stCode")
-    expect(code).to_contain_text("model=")
-    link = code.inner_text().strip()
-    page.keyboard.press("Escape")
-    return link
 
 
 def _first_chart(page):
@@ -67,7 +50,7 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(new_page, slug, chan
     settled(page)
     changed = plotly_data(_first_chart(page))
     assert changed != before or slug in ("inside", "decoding")  # some first charts stay (the diagram)
-    link = _copied_link(page)
+    link = copied_link(page)
     assert link.startswith("http://127.0.0.1:") and f"/{slug}?" in link
     other = new_page()  # a new browser context: its own session, the bundled model
     open_app(other, link)
@@ -86,7 +69,7 @@ def test_charts_download_as_named_png_and_svg_and_matrices_as_csv(page):
     chart = page.get_by_test_id("stMain").locator(".js-plotly-plot").first
     for fmt, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", b"<svg")):
         if fmt == "svg":
-            _share(page).get_by_text("SVG", exact=True).click()
+            share_section(page).get_by_text("SVG", exact=True).click()
             settled(page)
             chart = page.get_by_test_id("stMain").locator(".js-plotly-plot").first
         chart.hover()
@@ -121,7 +104,7 @@ def test_the_lesson_sheet_opens_offline_and_shows_the_pages_charts(page, browser
     go_to(page, "masks")
     charts = page.get_by_test_id("stMain").locator(".js-plotly-plot").count()
     with page.expect_download() as download:
-        _share(page).get_by_role("button", name="Lesson sheet (HTML)").click()
+        share_section(page).get_by_role("button", name="Lesson sheet (HTML)").click()
     sheet = tmp_path / download.value.suggested_filename
     download.value.save_as(sheet)
     assert sheet.name.startswith("lesson-masks-") and sheet.suffix == ".html"
@@ -152,3 +135,21 @@ def test_hostile_link_values_show_a_notice_and_the_page(new_page, app_url):
     no_exception(page)
     expect(page.get_by_test_id("stAlertContentWarning").filter(has_text="were replaced")).to_be_visible()
     expect(page.locator("h1").first).to_have_text("Attention")
+
+
+def test_a_link_that_is_a_new_servers_first_request_opens_the_app_not_a_bare_page(browser):
+    from tests.e2e.server import streamlit_server
+
+    with streamlit_server(REPO / "test-artifacts" / "fresh-server.log") as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        page.goto(f"{server.url}/attention?lang=zh&kind=enc_self&layer=1")  # nothing has run on this server yet
+        expect(page.locator("h1").first).to_have_text("注意力", timeout=60_000)
+        settled(page, timeout=60_000)
+        links = sidebar(page).get_by_test_id("stSidebarNavLink")
+        expect(links).to_have_count(8)  # the app's navigation, not Streamlit's list of files in pages/
+        expect(links.first).to_contain_text("数据")
+        expect(sidebar(page)).to_contain_text("当前模型")
+        expect(page.get_by_role("combobox", name="层", exact=True)).to_have_value("2")  # layer=1 counts from 0
+        no_exception(page)
+        context.close()
