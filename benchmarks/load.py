@@ -52,7 +52,7 @@ def cli_fit(repeats: int) -> dict:
         seconds = []
         with busy_core(busy), tempfile.TemporaryDirectory() as tmp:
             for _ in range(repeats):
-                done = (
+                lines = (
                     subprocess.run(
                         [
                             sys.executable,
@@ -70,9 +70,10 @@ def cli_fit(repeats: int) -> dict:
                         check=True,
                     )
                     .stdout.strip()
-                    .splitlines()[-1]
+                    .splitlines()
                 )
-                seconds.append(float(re.search(r", ([\d.]+) s", done).group(1)))
+                done = next(line for line in lines if line.startswith("done: "))  # then "saved …"
+                seconds.append(float(re.search(r", ([\d.]+) s$", done).group(1)))
         out[label] = statistics.median(seconds)
     out["ratio"] = out["one_core_busy"] / out["idle"]
     return out

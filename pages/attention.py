@@ -16,10 +16,10 @@ from ui.links import Param, link_view, picker
 from ui.state import current, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
+    attention_axes,
     computed_by,
     keep_option,
     model_cached,
-    pad_positions,
     sentence_picker,
     usable_pairs,
     warn_if_data_changed,
@@ -151,21 +151,8 @@ ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allow
 def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: bool = False) -> None:
     """The chosen kind, layer and head(s) of one AttentionMaps; decoder rows labelled rows_dec ("input → predicts")."""
     attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
-    rows, cols, row_tokens, col_tokens = {
-        "enc_self": (src_tokens, src_tokens, src_tokens, src_tokens),
-        "dec_self": (rows_dec, dec_tokens, dec_tokens, dec_tokens),
-        "dec_enc": (rows_dec, src_tokens, dec_tokens, src_tokens),
-    }[kind]
-    common = dict(
-        row_label=t(f"attn.rows_{kind}", L),
-        col_label=t(f"attn.cols_{kind}", L),
-        value_label=t("fig.weight", L),
-        pad_rows=pad_positions(row_tokens),
-        pad_cols=pad_positions(col_tokens),
-        pad_label=t("fig.padding", L),
-        pad_note=t("fig.pad_note", L),
-        marks=marks,
-    )
+    rows, cols, labels = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)
+    common = dict(**labels, marks=marks)
     title = t(f"attn.{kind}", L) + " · " + t("attn.layer", L) + f" {layer + 1}"
     if heads == "grid":
         fig = attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)

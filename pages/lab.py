@@ -20,7 +20,7 @@ from ui.jobs import job_queue
 from ui.links import Param, link_view
 from ui.state import CurrentModel, current, page_setup, set_model
 from ui.training import current_job, start_lab, take_result
-from ui.widgets import keep_option, pad_positions, usable_pairs
+from ui.widgets import attention_axes, keep_option, usable_pairs
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -294,27 +294,11 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
                 continue
             predicts = model.translator.tgt_vocab.decode(model.translator.make_batch([(source, target)]).dec_outputs[0])
             rows_dec = decoder_row_labels(view.dec_tokens, predicts)
-            src, dec = view.src_tokens, view.dec_tokens
-            rows, cols, row_tokens, col_tokens = {
-                "enc_self": (src, src, src, src),
-                "dec_self": (rows_dec, dec, dec, dec),
-                "dec_enc": (rows_dec, src, dec, src),
-            }[kind]
+            rows, cols, axis_labels = attention_axes(L, kind, view.src_tokens, view.dec_tokens, rows_dec)
             where = f"{t(f'attn.{kind}', L)} · {t('attn.layer', L)} {layer + 1} · {t('attn.head', L)} {head + 1}"
             title = f"{plotly(label)} · {where}"
-            fig = attention_figure(
-                getattr(view.maps, f"{kind}_attns")[layer][0][head],
-                rows,
-                cols,
-                title=title,
-                row_label=t(f"attn.rows_{kind}", L),
-                col_label=t(f"attn.cols_{kind}", L),
-                value_label=t("fig.weight", L),
-                pad_rows=pad_positions(row_tokens),
-                pad_cols=pad_positions(col_tokens),
-                pad_label=t("fig.padding", L),
-                pad_note=t("fig.pad_note", L),
-            )
+            attn = getattr(view.maps, f"{kind}_attns")[layer][0][head]  # (Lq, Lk)
+            fig = attention_figure(attn, rows, cols, title=title, **axis_labels)
             name = file_name("lab", label, "attention", kind, f"layer-{layer + 1}", f"head-{head + 1}")
             chart(fig, f"chart_lab_attention_{side}", name, title)
 

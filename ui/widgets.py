@@ -122,3 +122,23 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
         replaced(key, ss[key], kept)
     ss[key] = kept
     return kept
+
+
+def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[str], rows_dec: list[str]):
+    """(row labels, column labels, and the labelling arguments of viz.attention's figures) of one kind of map:
+    encoder rows and columns are source tokens; decoder rows are rows_dec ("input → predicts")."""
+    rows, cols, row_tokens, col_tokens = {
+        "enc_self": (src_tokens, src_tokens, src_tokens, src_tokens),
+        "dec_self": (rows_dec, dec_tokens, dec_tokens, dec_tokens),
+        "dec_enc": (rows_dec, src_tokens, dec_tokens, src_tokens),
+    }[kind]
+    labels = dict(
+        row_label=t(f"attn.rows_{kind}", L),
+        col_label=t(f"attn.cols_{kind}", L),
+        value_label=t("fig.weight", L),
+        pad_rows=pad_positions(row_tokens),
+        pad_cols=pad_positions(col_tokens),
+        pad_label=t("fig.padding", L),
+        pad_note=t("fig.pad_note", L),
+    )
+    return rows, cols, labels
