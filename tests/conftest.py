@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from transformer import TrainConfig, Translator, train
 from transformer.data import parse_pairs
 
 REPO = Path(__file__).resolve().parents[1]
+E2E = REPO / "tests" / "e2e"
 
 # the sizes used wherever a small trained model is enough
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
@@ -93,6 +97,36 @@ def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
     return write
 
 
+def pytest_xdist_auto_num_workers(config) -> int:
+    """The number of processes for `-n auto` (pyproject's addopts): the fast tests spread over the cores, but a run
+    that includes the browser tests stays in one process (0), since they share one app server and some of them
+    measure the app while a core is busy."""
+    return 0 if _runs_browser_tests(config) else max(1, min(os.cpu_count() or 1, 4))
+
+
+def _runs_browser_tests(config) -> bool:
+    if re.search(r"\bnot\s+e2e\b", config.option.markexpr or ""):
+        return False
+    here = config.invocation_params.dir
+    if any((here / p).resolve() == E2E for p in config.option.ignore or []):
+        return False
+    paths = [(here / arg.split("::")[0]).resolve() for arg in config.args] or [REPO / "tests"]
+    return any(p.is_relative_to(E2E) or E2E.is_relative_to(p) for p in paths)
+
+
 def pytest_configure(config):
     # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
     torch.set_num_threads(1)
+    _reuse_what_every_apptest_redoes()
+
+
+def _reuse_what_every_apptest_redoes() -> None:
+    """Each AppTest run scans the metadata of every installed package for Streamlit components and compiles
+    app.py and its page anew (together more than a third of a page test's time). Neither the installed packages
+    nor the scripts change during a test run, so scan once and keep one bytecode cache for all runs."""
+    from streamlit.components.v2 import manifest_scanner
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+    from streamlit.testing.v1 import app_test
+
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+    app_test.ScriptCache = functools.cache(ScriptCache)

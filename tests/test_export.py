@@ -78,7 +78,7 @@ def test_the_attention_maps_and_the_trace_download_as_json():
 def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     fig = attention_figure(np.eye(2), ["<b>a</b>", "b"], ["c", "d"], title="layer 1 · head 1")
     sheet = LessonSheet("attention", "Attention <script>", "http://localhost/attention?layer=0", [])
-    sheet.charts.append(("encoder–decoder attention", fig.to_json()))
+    sheet.charts.append(("encoder–decoder attention", fig))
     page = lesson_sheet_html(sheet, ["From: uploaded (x.safetensors)", "Parameters: 1,234"], "zh")
     assert page.startswith("<!DOCTYPE html>") and '<html lang="zh">' in page
     assert plotly.offline.get_plotlyjs()[:200] in page and "<script src" not in page  # the library itself is inside

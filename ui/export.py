@@ -39,7 +39,7 @@ class LessonSheet:
     page: str = ""
     title: str = ""
     link: str = ""
-    charts: list[tuple[str, str]] = field(default_factory=list)  # (caption, figure as JSON)
+    charts: list[tuple[str, go.Figure]] = field(default_factory=list)  # (caption, figure): made into HTML on download
 
 
 def _sheet() -> LessonSheet:
@@ -125,7 +125,7 @@ def chart(
     if plotly_chart_kwargs.get("on_select", "ignore") != "ignore":  # clicks select here: no zoom or pan tools
         config.setdefault("modeBarButtons", [["toImage"]])
     event = st.plotly_chart(fig, key=key, config=config, **plotly_chart_kwargs)
-    _sheet().charts.append((caption or fig.layout.title.text or name, fig.to_json()))
+    _sheet().charts.append((caption or fig.layout.title.text or name, fig))
     table = matrix_csv(*matrix) if matrix is not None else figure_csv(fig)
     if table is not None:
         st.download_button(
@@ -144,9 +144,9 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     """One self-contained HTML file: the page's title, the model's summary, the link to the view, every chart."""
     charts = "\n".join(
         f"<section><h2>{html.escape(caption)}</h2>"
-        + plotly.io.to_html(plotly.io.from_json(spec), include_plotlyjs=False, full_html=False)
+        + plotly.io.to_html(fig, include_plotlyjs=False, full_html=False)
         + "</section>"
-        for caption, spec in sheet.charts
+        for caption, fig in sheet.charts
     )
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
     return f"""<!DOCTYPE html>

@@ -8,9 +8,11 @@ import time
 from pathlib import Path
 
 try:
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import Locator, Page, expect
 except ImportError:  # conftest's browser_available fixture then skips every test (or fails it under CI)
     Locator = Page = expect = None
+    PlaywrightError = Exception
 else:
     expect.set_options(timeout=30_000)  # generous: two sessions may share the 2 cores with a training run
 
@@ -129,12 +131,29 @@ def choose(page: Page, label: str, option: str) -> None:
 _PLOTLY_DATA = "el => (Array.isArray(el.data) && el.data.length ? JSON.stringify(el.data) : null)"
 
 
+def _poll(chart: Locator, script: str, wanted, what: str) -> list:
+    """Evaluate `script` on the chart until it gives a value that `wanted` accepts, and return it parsed.
+
+    The locator is resolved afresh on every look: Streamlit may replace a chart's element after a rerun, and a
+    handle taken before that would never see the new drawing. Plotly draws a moment after the script run ends,
+    so the first look may be early; after TIMEOUT this fails with `what`."""
+    expect(chart).to_be_visible()
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while True:
+        try:
+            text = chart.evaluate(script, timeout=2_000)
+        except PlaywrightError:  # the element went away between finding it and reading it
+            text = None
+        if text is not None and wanted(json.loads(text)):
+            return json.loads(text)
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} after {TIMEOUT / 1000:.0f} s")
+        time.sleep(0.02)
+
+
 def plotly_data(chart: Locator) -> list:
     """The data traces of a plotly chart as drawn in the browser (the `data` property of its div)."""
-    expect(chart).to_be_visible()
-    handle = chart.element_handle()
-    text = chart.page.wait_for_function(_PLOTLY_DATA, arg=handle, timeout=TIMEOUT).json_value()
-    return json.loads(text)
+    return _poll(chart, _PLOTLY_DATA, lambda data: True, "the chart has drawn no data")
 
 
 _HEATMAP_Z = (
@@ -145,25 +164,14 @@ _HEATMAP_Z = (
 
 def heatmap_z(chart: Locator) -> list:
     """The z values (one row per query) of the first heatmap trace of a plotly chart."""
-    expect(chart).to_be_visible()
-    text = chart.page.wait_for_function(_HEATMAP_Z, arg=chart.element_handle(), timeout=TIMEOUT).json_value()
-    return json.loads(text)
+    return _poll(chart, _HEATMAP_Z, lambda z: True, "the chart has drawn no heatmap")
 
 
 def heatmap_z_change(chart: Locator, before: list) -> list:
     """Wait until the chart's heatmap shows z values other than `before` and return them; time out (and fail)
-    when it never does. Plotly redraws a moment after the script run ends, so reading at once could be early;
-    the locator is resolved afresh on every look, because Streamlit may replace the chart's element."""
-    expect(chart).to_be_visible()
+    when it never does."""
     wanted = json.dumps(before)
-    deadline = time.monotonic() + TIMEOUT / 1000
-    while True:
-        now = chart.evaluate(_HEATMAP_Z)
-        if now is not None and json.dumps(json.loads(now)) != wanted:
-            return json.loads(now)
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the heatmap still shows the same values after {TIMEOUT / 1000:.0f} s")
-        time.sleep(0.02)
+    return _poll(chart, _HEATMAP_Z, lambda z: json.dumps(z) != wanted, "the heatmap still shows the same values")
 
 
 def screenshot(page: Page, name: str, folder: Path = SCREENSHOTS, wait: bool = True) -> Path:
