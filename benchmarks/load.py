@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.helpers import TRAIN_TIMEOUT, go_to, press_slider, settled, sidebar  # noqa: E402
+from tests.e2e.helpers import TRAIN_TIMEOUT, expect, go_to, press_slider, settled, sidebar  # noqa: E402
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
 
 VIEWPORT = {"width": 1280, "height": 900}
@@ -89,12 +89,14 @@ def _learner(browser, url: str):
 
 def _train_and_wait(pages) -> tuple[float, list[float]]:
     """Click Train in every page at once; (wall seconds until the last one is done, reported training seconds)."""
+    messages = [page.get_by_test_id("stAlertContentSuccess").filter(has_text=DONE) for page in pages]
     start = time.perf_counter()
-    for page in pages:
+    for page, done in zip(pages, messages):
         page.get_by_role("button", name="Train", exact=True).click()
+        # the previous training's message stays until the run after the click has drawn the live progress
+        expect(done).to_have_count(0, timeout=TRAIN_TIMEOUT)
     reported = []
-    for page in pages:
-        done = page.get_by_test_id("stAlertContentSuccess").filter(has_text=DONE)
+    for done in messages:
         done.wait_for(timeout=TRAIN_TIMEOUT * 3)
         reported.append(float(DONE.search(done.inner_text()).group(2)))
     return time.perf_counter() - start, reported

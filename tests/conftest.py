@@ -120,6 +120,15 @@ def pytest_configure(config):
     _reuse_what_every_apptest_redoes()
 
 
+def pytest_collection_finish(session):
+    """Start the fork server of the training processes (ui.worker) while the first tests run, rather than make the
+    first training wait 2–4 s for it; not in a run of browser tests alone, which train in their servers."""
+    if any(not item.path.is_relative_to(E2E) for item in session.items):
+        from ui.worker import start_fork_server
+
+        start_fork_server()
+
+
 def _reuse_what_every_apptest_redoes() -> None:
     """Each AppTest run scans the metadata of every installed package for Streamlit components and compiles
     app.py and its page anew (together more than a third of a page test's time). Neither the installed packages

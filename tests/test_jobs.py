@@ -4,7 +4,11 @@ question "is this tab still connected" is answered by the test."""
 
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import time
+import types
 
 import pytest
 
@@ -36,6 +40,7 @@ def test_jobs_run_in_order_at_most_slots_at_once_and_show_their_place():
     _wait(lambda: first.state == "running")
     assert (queue.position(first), queue.position(second), queue.position(third)) == (0, 1, 2)
     assert second.state == third.state == "queued" and queue.busy() == (1, 2)
+    _wait(lambda: len(first.runs[0].records) > 0)
     queue.stop(first)
     _wait(lambda: third.finished)
     assert [j.state for j in (first, second, third)] == ["stopped", "done", "done"]
@@ -97,6 +102,32 @@ def test_a_job_that_fails_says_why_and_frees_its_place():
     assert after.state == "done"
 
 
+def test_a_training_process_that_dies_fails_its_job_with_a_message_and_the_queue_goes_on():
+    queue = JobQueue(slots=1)
+    doomed, after = _job("a", epochs=5000), _job("b")
+    queue.submit(doomed)
+    queue.submit(after)
+    _wait(lambda: len(doomed.runs[0].records) > 0)
+    os.kill(doomed.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    _wait(lambda: after.finished)
+    assert doomed.state == "failed" and "ended unexpectedly" in doomed.error
+    assert after.state == "done" and queue.busy() == (0, 0)
+
+
+def test_trainings_run_in_processes_of_their_own():
+    queue = JobQueue(slots=2)
+    first, second = _job("a", epochs=5000), _job("b", epochs=5000)
+    queue.submit(first)
+    queue.submit(second)
+    _wait(lambda: first.runs[0].records and second.runs[0].records)
+    assert len({os.getpid(), first.pid, second.pid}) == 3  # so they never wait for each other's GIL
+    queue.stop(first)
+    queue.stop(second)
+    _wait(lambda: first.finished and second.finished)
+    assert first.state == second.state == "stopped"
+    assert "train" in first.runs[0].evaluations  # a stopped training is evaluated and kept
+
+
 def test_a_lab_job_trains_its_two_runs_side_by_side():
     queue = JobQueue(slots=1)
     baseline = Run("baseline", Translator.create(PAIRS, **TINY), PAIRS, TrainConfig(epochs=4))
@@ -115,3 +146,17 @@ def test_a_lab_job_trains_its_two_runs_side_by_side():
 def test_the_number_of_slots_comes_from_the_environment(monkeypatch, value, slots):
     monkeypatch.setenv("PLAYGROUND_TRAINING_SLOTS", value)
     assert jobs.training_slots() == (slots or jobs.os.cpu_count() or 1)
+
+
+def test_a_training_process_never_runs_the_page_script_again(tmp_path, monkeypatch):
+    """Streamlit puts the running page's script in sys.modules["__main__"]; multiprocessing would run it again in
+    every new process (in bare mode, for 0.3 s) unless told not to."""
+    ran = tmp_path / "ran"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(ran)!r}, 'a').write('ran')\n", encoding="utf-8")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    job = JobQueue(slots=1).submit(_job("a"))
+    _wait(lambda: job.finished)
+    assert job.state == "done" and not ran.exists()

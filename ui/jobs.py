@@ -1,4 +1,5 @@
-"""Background training jobs: the server trains in its own threads, at most TRAINING_SLOTS at once, in order.
+"""Background training jobs: at most TRAINING_SLOTS at once, in order, each watched by a thread of the server and
+trained in a child process of its own (ui.worker says why).
 
 A page never trains inside its script run. It submits a Job (one per tab) and reads the job's state; the sidebar
 shows it on every page and offers Stop. Each job owns its models: nothing trained here is shared between tabs.
@@ -7,29 +8,28 @@ A job whose tab has gone (closed or reloaded) for more than ORPHAN_SECONDS is ca
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import gc
-import importlib
 import itertools
 import logging
 import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
 
 from transformer import TrainConfig, Translator
 from transformer.model import AttentionMaps
-from transformer.train import EpochRecord, train
+from transformer.train import EpochRecord
+
+from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child
 
 log = logging.getLogger(__name__)
 
 ORPHAN_SECONDS = 4.0  # a job whose tab has been disconnected this long is cancelled
-NICENESS = 5  # training threads yield the CPU to page runs (Linux nice value of the training thread)
+NICENESS = 5  # training processes yield the CPU to page runs (Linux nice value)
 _ids = itertools.count(1)
 
 
@@ -54,11 +54,6 @@ class Run:
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
 
-    def epochs(self, threads: int | None) -> Iterator[EpochRecord]:
-        """The training, on `threads` torch threads (None: train()'s own choice)."""
-        cfg = dataclasses.replace(self.config, threads=threads)
-        return train(self.translator, self.pairs, cfg, self.snapshot_every, self.snapshot_pairs, self.holdout or None)
-
     @property
     def last(self) -> EpochRecord | None:
         return self.records[-1] if self.records else None
@@ -77,6 +72,7 @@ class Job:
     stop_requested: bool = False
     collected: bool = False  # the tab has taken the result
     payload: dict = field(default_factory=dict)  # what the tab needs to take the result (labels, settings, …)
+    pid: int = 0  # the process that trains it, once started
 
     @property
     def finished(self) -> bool:
@@ -105,14 +101,14 @@ def _session_alive(session_id: str) -> bool:
 
 
 def _warm_up() -> None:
-    """Import what the first training needs before anyone presses Train: torch.optim imports torch._dynamo lazily
-    (1.7 s on an idle core); then move everything imported so far out of the garbage collector's way."""
-    importlib.import_module("torch._dynamo")
+    """Start the fork server of the training processes before anyone presses Train (it imports torch, 2–4 s); then
+    move everything imported so far out of the garbage collector's way."""
+    start_fork_server()
     gc.freeze()
 
 
 class JobQueue:
-    """First come, first served, at most `slots` jobs training at once, each in its own thread."""
+    """First come, first served, at most `slots` jobs training at once, each in its own process."""
 
     def __init__(self, slots: int, alive: Callable[[str], bool] = _session_alive):
         self.slots, self._alive = slots, alive
@@ -158,28 +154,39 @@ class JobQueue:
             threading.Thread(target=self._work, args=(job, threads), name=f"job-{job.id}", daemon=True).start()
 
     def _work(self, job: Job, threads: int | None) -> None:
-        with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+        """Train the job in a child process (ui.worker) and keep its runs up to date from what the child sends."""
+        specs = [
+            RunSpec(pack(r.translator), r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs)
+            for r in job.runs
+        ]
+
+        def on_record(index: int, record: EpochRecord) -> None:
+            run = job.runs[index]
+            run.records.append(record)
+            if record.snapshot is not None:
+                run.snapshots.append((record.epoch, record.snapshot))
+
         try:
-            epochs = [(run, run.epochs(threads)) for run in job.runs]
-            while epochs and not job.stop_requested and job.state == "running":
-                for run, iterator in list(epochs):  # two runs advance together, one epoch each in turn
-                    record = next(iterator, None)
-                    if record is None:
-                        epochs.remove((run, iterator))
-                        continue
-                    run.records.append(record)
-                    if record.snapshot is not None:
-                        run.snapshots.append((record.epoch, record.snapshot))
-            if job.state == "running":
-                for run in job.runs:
-                    run.evaluations["train"] = run.translator.evaluate(run.pairs)
-                    if run.holdout:
-                        run.evaluations["holdout"] = run.translator.evaluate(run.holdout)
+            results = train_in_child(
+                specs,
+                threads,
+                NICENESS,
+                on_record,
+                stop=lambda: job.stop_requested,
+                cancelled=lambda: job.state == "cancelled",
+                on_start=lambda pid: setattr(job, "pid", pid),
+            )
+            if results is not None and job.state == "running":
+                for run, result in zip(job.runs, results):
+                    load_weights(run.translator, result.weights)
+                    run.translator.summary.clear()
+                    run.translator.summary.update(result.summary)
+                    run.evaluations.update(result.evaluations)
                 job.state = "stopped" if job.stop_requested else "done"
         except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model
             log.exception("job %s failed", job.id)
-            job.error, job.state = f"{type(exc).__name__}: {exc}", "failed"
+            job.error = str(exc) if isinstance(exc, TrainingFailed) else f"{type(exc).__name__}: {exc}"
+            job.state = "failed"
         finally:
             with self._lock:
                 self._running.discard(job)

@@ -1,0 +1,20 @@
+"""Imported by the fork server of the training processes, and only there (ui.worker preloads it).
+
+multiprocessing makes each new process run the parent's main module again before its target, so that functions
+defined there can be found. A training's target and arguments live in ui.worker and transformer, and the parent's
+main module is whatever Streamlit has put there at that moment: the script of the page a learner is running (app.py
+as `__main__`, run again in bare mode for 0.3 s, its widgets and all) or the `streamlit` command. So the children of
+this fork server skip that step.
+"""
+
+from multiprocessing import spawn
+
+_prepare = spawn.prepare
+_MAIN_KEYS = ("init_main_from_path", "init_main_from_name")
+
+
+def _prepare_without_main(data: dict) -> None:
+    _prepare({key: value for key, value in data.items() if key not in _MAIN_KEYS})
+
+
+spawn.prepare = _prepare_without_main
