@@ -203,6 +203,7 @@ st.download_button(
     file_name=file_name("attention-maps", source[:40]) + ".json",
     mime="application/json",
     key="download_maps",
+    on_click="ignore",
     icon=":material/download:",
 )
 

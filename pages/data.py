@@ -179,6 +179,7 @@ with right:
         file_name="pairs.tsv",
         mime="text/tab-separated-values",
         key="download_pairs",
+        on_click="ignore",
     )
     st.button(
         t("data.restore", L),

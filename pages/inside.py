@@ -68,6 +68,7 @@ st.download_button(
     file_name=file_name("trace", source[:40], f"pad-{src_pad}-{tgt_pad}") + ".json",
     mime="application/json",
     key="download_trace",
+    on_click="ignore",
     icon=":material/download:",
 )
 st.code(

@@ -222,6 +222,7 @@ with c1:
         file_name="transformer.safetensors",
         mime="application/octet-stream",
         key="download_model",
+        on_click="ignore",
         width="stretch",
     )
 with c2:

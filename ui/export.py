@@ -134,6 +134,7 @@ def chart(
             file_name=f"{name}.csv",
             mime="text/csv",
             key=f"csv_{key}",
+            on_click="ignore",
             icon=":material/download:",
             type="tertiary",
         )
@@ -174,6 +175,7 @@ def lesson_sheet_button(summary: list[str]) -> None:
         file_name=file_name("lesson", sheet.page or "page", time.strftime("%Y-%m-%d")) + ".html",
         mime="text/html",
         key="lesson_sheet",
+        on_click="ignore",  # no rerun, which would empty the sheet while it is being built
         icon=":material/description:",
         width="stretch",
     )
