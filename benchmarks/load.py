@@ -1,6 +1,8 @@
 """Training and page switches on a shared CPU: idle against one busy core, one training against four at once, and
 other learners' page switches while four learners train the largest model. One Streamlit process; the browser is
-Debian's chromium through the e2e harness.
+Debian's chromium through the e2e harness, its six tabs on the same cores as the server (a laptop with the app open).
+Four trainings at once are also measured without a browser, through the server's job queue alone (a classroom,
+where the learners' browsers run on their own machines), and the CPU seconds each kind of process used meanwhile.
 
     .venv/bin/python benchmarks/load.py              # everything (about 6 minutes)
     .venv/bin/python benchmarks/load.py --skip-app   # the command line only
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -79,6 +82,74 @@ def cli_fit(repeats: int) -> dict:
     return out
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds used so far by each kind of process on the machine (chromium, the app server, …), from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if "chromium" in command:
+            kind = "browser tabs" if "--type=renderer" in command else "browser, other processes"
+        elif "streamlit" in command:
+            kind = "app server"
+        elif "forkserver" in command:  # the fork server, with the training processes it forked and reaped
+            kind = "trainings"
+        else:
+            kind = "everything else"
+        used = int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if kind == "trainings" else 0)
+        out[kind] = out.get(kind, 0.0) + used / ticks
+    return out
+
+
+@contextlib.contextmanager
+def cpu_used(into: dict) -> Iterator[None]:
+    """Fill into with the CPU seconds each kind of process used meanwhile (of the processes that ended meanwhile, only
+    the training processes are counted)."""
+    before = cpu_seconds()
+    yield
+    after = cpu_seconds()
+    into.update({kind: round(after[kind] - before.get(kind, 0.0), 2) for kind in after})
+
+
+def queue_only(repeats: int) -> dict:
+    """Wall seconds for one and for four default trainings on the bundled pairs through the app's job queue, without
+    a browser or a page run: what the server itself takes."""
+    from transformer import TrainConfig, Translator
+    from transformer.data import parse_pairs
+    from ui.jobs import Job, JobQueue, Run, training_slots
+    from ui.state import BUNDLED_PAIRS, SETTINGS
+    from ui.worker import start_fork_server
+
+    start_fork_server()
+    queue = JobQueue(training_slots(), alive=lambda _: True)
+    pairs = parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)
+    cfg = TrainConfig(epochs=SETTINGS["epochs"], lr=SETTINGS["lr"], batch_size=SETTINGS["batch_size"], seed=0)
+    sizes = {k: SETTINGS[k] for k in ("d_model", "n_heads", "d_ff", "n_layers", "dropout")}
+
+    def wall(n: int) -> float:
+        jobs = [
+            Job("train", "bench", [Run("model", Translator.create(pairs, "auto", 0, **sizes), pairs, cfg)])
+            for _ in range(n)
+        ]
+        start = time.perf_counter()
+        for job in jobs:
+            queue.submit(job)
+        while not all(job.finished for job in jobs):
+            time.sleep(0.01)
+        assert all(job.state == "done" for job in jobs), [job.error for job in jobs]
+        return time.perf_counter() - start
+
+    wall(1)  # the first job pays for the fork server's warm-up
+    one = statistics.median(wall(1) for _ in range(repeats))
+    four = statistics.median(wall(4) for _ in range(repeats))
+    return {"one_alone_s": one, "four_at_once_s": four, "four_ratio": four / one, "slots": training_slots()}
+
+
 def _learner(browser, url: str):
     page = browser.new_context(viewport=VIEWPORT).new_page()
     page.goto(url)
@@ -134,8 +205,12 @@ def app_under_load(repeats: int) -> dict:
             results[f"fit_{label}"] = {"wall_s": statistics.median(walls), "training_s": statistics.median(reported)}
         results["fit_ratio"] = results["fit_one_core_busy"]["training_s"] / results["fit_idle"]["training_s"]
 
-        one, _ = _train_and_wait(learners[:1])
-        four, _ = _train_and_wait(learners[:4])
+        results["cpu_s_one_alone"], results["cpu_s_four_at_once"] = {}, {}
+        with cpu_used(results["cpu_s_one_alone"]):
+            one, _ = _train_and_wait(learners[:1])
+        with cpu_used(results["cpu_s_four_at_once"]):
+            four, reported = _train_and_wait(learners[:4])
+        results["training_s_reported_four"] = reported
         results["one_alone_s"], results["four_at_once_s"], results["four_ratio"] = one, four, four / one
 
         for page in learners[:4]:  # the largest configuration the Train page offers
@@ -174,6 +249,11 @@ def main() -> None:
         f"command line, bundled data: {cli['idle']:.2f} s idle, {cli['one_core_busy']:.2f} s with one core busy "
         f"= {cli['ratio']:.2f}×   target <= 1.3×"
     )
+    queue = report["queue_only"] = queue_only(args.repeats)
+    print(
+        f"four trainings at once through the job queue, no browser: {queue['four_at_once_s']:.2f} s, one alone "
+        f"{queue['one_alone_s']:.2f} s = {queue['four_ratio']:.2f}×   target <= 2.3× ({queue['slots']} slots)"
+    )
     if not args.skip_app:
         app = report["app"] = app_under_load(args.repeats)
         print(
@@ -182,7 +262,13 @@ def main() -> None:
             f"target <= 1.3× (wall from the click: {app['fit_idle']['wall_s']:.2f} / "
             f"{app['fit_one_core_busy']['wall_s']:.2f} s)\n"
             f"four trainings at once: {app['four_at_once_s']:.2f} s, one alone {app['one_alone_s']:.2f} s "
-            f"= {app['four_ratio']:.2f}×   target <= 2.3×"
+            f"= {app['four_ratio']:.2f}×   target <= 2.3×\n"
+            f"  CPU seconds meanwhile: "
+            + ", ".join(
+                f"{kind} {s:.1f}" for kind, s in sorted(app["cpu_s_four_at_once"].items(), key=lambda kv: -kv[1])
+            )
+            + f" (one alone: {', '.join(f'{k} {s:.1f}' for k, s in app['cpu_s_one_alone'].items() if s >= 0.05)}); "
+            f"training seconds the four pages report: {', '.join(map(str, app['training_s_reported_four']))}"
         )
         sw = app["switches_during_four_largest"]
         print(

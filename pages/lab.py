@@ -16,7 +16,7 @@ from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import chart, file_name
 from ui.i18n import error_text, t
-from ui.jobs import job_queue
+from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
 from ui.state import CurrentModel, current, page_setup, set_model
 from ui.training import current_job, start_lab, take_result
@@ -152,17 +152,18 @@ def custom_switches() -> dict:
     return switches
 
 
-@st.fragment(run_every=0.5)
+@st.fragment(run_every=REFRESH_SECONDS)
 def live_lab() -> None:
-    """Both runs' progress and curves, redrawn twice a second while the experiment trains."""
+    """Both runs' progress and curves, redrawn every second while the experiment trains."""
     job = current_job()
     if job is None or job.kind != "lab":
         return
     if job.finished:
         take_result(job)
         st.rerun()
-    if job.state == "queued":
+    if job.state == "queued":  # its place in line only: no empty charts to redraw every second
         st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+        return
     st.caption(t("lab.running", L))
     for run in job.runs:
         last = run.last
@@ -173,7 +174,9 @@ def live_lab() -> None:
         )
         st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + text)
     sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
-    st.plotly_chart(curves(sides), key="chart_lab_live")  # redrawn while training: not in the lesson sheet
+    st.plotly_chart(
+        curves(sides), key="chart_lab_live", config=LIVE_CHART
+    )  # redrawn while training: not in the lesson sheet
 
 
 def curves(sides):

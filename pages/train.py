@@ -14,7 +14,7 @@ from transformer.text import markdown
 from transformer.train import holdout_split
 from ui.export import chart, file_name
 from ui.i18n import t
-from ui.jobs import job_queue
+from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
 from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, set_model
 from ui.training import current_job, start_training, take_result
@@ -130,18 +130,19 @@ def _figure(history):
     return loss_accuracy_figure(history, holdout_suffix=t("train.holdout_suffix", L), **labels)
 
 
-@st.fragment(run_every=0.5)
+@st.fragment(run_every=REFRESH_SECONDS)
 def live_training() -> None:
-    """The running training's progress and loss curve, redrawn twice a second (the page itself does not rerun)."""
+    """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
     job = current_job()
     if job is None or job.kind != "train":
         return
     if job.finished:
         take_result(job)
         st.rerun()
-    run = job.runs[0]
-    if job.state == "queued":
+    if job.state == "queued":  # its place in line only: no empty chart to redraw every second
         st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+        return
+    run = job.runs[0]
     last = run.last
     text = (
         t("job.waiting", L)
@@ -156,7 +157,9 @@ def live_training() -> None:
         )
     )
     st.progress(len(run.records) / run.config.epochs, text=text)
-    st.plotly_chart(_figure(list(run.records)), key="live_chart")  # redrawn while training: not in the lesson sheet
+    st.plotly_chart(
+        _figure(list(run.records)), key="live_chart", config=LIVE_CHART
+    )  # redrawn while training: not in the lesson sheet
 
 
 if job is not None and job.kind == "train":

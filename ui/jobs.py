@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 
 ORPHAN_SECONDS = 4.0  # a job whose tab has been disconnected this long is cancelled
 NICENESS = 5  # training processes yield the CPU to page runs (Linux nice value)
+# how often a queued or running job's progress redraws itself: each redraw costs the tab's browser about 0.05 s
+# of CPU and a redrawn chart 0.1 s more, which on a shared machine the trainings pay (docs/performance.md)
+REFRESH_SECONDS = 1.0
+LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
 _ids = itertools.count(1)
 
 

@@ -5,11 +5,9 @@ import streamlit as st
 from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
-from .jobs import job_queue
+from .jobs import REFRESH_SECONDS, job_queue
 from .state import current, lang
 from .training import current_job, show_pending_toast, take_result
-
-REFRESH_SECONDS = 1.0  # how often the job status redraws itself while a job is queued or training
 
 
 def draw_sidebar() -> None:
