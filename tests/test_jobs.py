@@ -20,8 +20,8 @@ PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
 TINY = dict(d_model=8, n_heads=2, d_ff=16, n_layers=1)
 
 
-def _job(owner: str, epochs: int = 3, pairs=PAIRS) -> Job:
-    run = Run("model", Translator.create(PAIRS, **TINY), pairs, TrainConfig(epochs=epochs))
+def _job(owner: str, epochs: int = 3, pairs=PAIRS, threads: int | None = None) -> Job:
+    run = Run("model", Translator.create(PAIRS, **TINY), pairs, TrainConfig(epochs=epochs, threads=threads))
     return Job("train", owner, [run])
 
 
@@ -126,6 +126,17 @@ def test_trainings_run_in_processes_of_their_own():
     _wait(lambda: first.finished and second.finished)
     assert first.state == second.state == "stopped"
     assert "train" in first.runs[0].evaluations  # a stopped training is evaluated and kept
+
+
+def test_a_training_alone_on_two_threads_goes_down_to_one_when_another_starts_beside_it():
+    queue = JobQueue(slots=2)
+    alone = queue.submit(_job("a", epochs=5000, threads=2))  # as a large model alone on free cores would
+    _wait(lambda: alone.threads == 2)
+    beside = queue.submit(_job("b", epochs=5000))
+    _wait(lambda: alone.threads == beside.threads == 1)  # three threads on two cores would slow both down
+    for job in (alone, beside):
+        queue.stop(job)
+    _wait(lambda: alone.finished and beside.finished)
 
 
 def test_a_lab_job_trains_its_two_runs_side_by_side():

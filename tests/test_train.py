@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 import time
 
 import pytest
@@ -12,7 +14,7 @@ import torch.nn.functional as F
 from transformer import AttentionMaps, EpochRecord, TrainConfig, TransformerConfig, Translator, train
 from transformer.data import PAD_ID
 from transformer.errors import ConfigError
-from transformer.train import holdout_split, intra_op_threads
+from transformer.train import busy_cores, holdout_split, intra_op_threads
 
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
 
@@ -167,12 +169,24 @@ def test_reported_time_is_time_spent_training(seed_pairs):
     assert translator.summary["seconds"] == rest[-1].seconds
 
 
-def test_small_models_train_on_one_thread_and_large_ones_on_more():
+def test_small_models_train_on_one_thread_and_large_ones_on_the_free_cores():
     small = TransformerConfig(30, 30)  # the app's default sizes
     large = TransformerConfig(30, 30, d_model=256, d_ff=1024, n_heads=8, n_layers=6)
-    assert intra_op_threads(small, batch_tokens=16 * 12, cores=2) == 1
-    assert intra_op_threads(large, batch_tokens=64 * 12, cores=2) == 2
-    assert intra_op_threads(large, batch_tokens=64 * 12, cores=1) == 1
+    assert intra_op_threads(small, batch_tokens=16 * 12, cores=2, busy=0.0) == 1
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=2, busy=0.0) == 2
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=2, busy=0.2) == 2  # a browser redrawing a chart
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=2, busy=1.0) == 1  # another core is taken
+    assert intra_op_threads(large, batch_tokens=64 * 12, cores=1, busy=0.0) == 1
+
+
+def test_a_busy_core_is_seen():
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)
+        assert busy_cores(0.3) >= 0.8  # other work on the machine only adds to it
+    finally:
+        hog.kill()
+        hog.wait()
 
 
 def test_loss_and_accuracy_ignore_padding():

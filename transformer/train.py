@@ -21,9 +21,10 @@ from .errors import ConfigError
 from .model import AttentionMaps, parameter_count
 from .translator import Translator, teacher_forced
 
-# one intra-op thread is fastest for small models, and far faster when other work shares the cores; a second thread
-# pays off (≥ 1.3× on 2 cores) only from about this much work per step: parameters × tokens in a batch
-# (measured with benchmarks/bench.py --threads, see docs/performance.md "Under load")
+# one intra-op thread is fastest for small models, and far faster when other work shares the cores (a second thread
+# made every size 1.6-2.9x slower with one other core busy); on free cores a second thread pays off (1.4-1.9x on 2
+# cores) from about this much work per step: parameters × tokens in a batch (benchmarks/threads.py, see
+# docs/performance.md "Threads")
 MULTI_THREAD_WORK = 3e8
 SNAPSHOT_PAIRS = 8  # pairs whose attention maps are recorded during training (for the training film strip)
 
@@ -54,10 +55,35 @@ def pick_device(name: str | None = None) -> torch.device:
     return torch.device(name or ("cuda" if torch.cuda.is_available() else "cpu"))
 
 
-def intra_op_threads(cfg: TransformerConfig, batch_tokens: int, cores: int | None = None) -> int:
-    """torch threads for one training: 1, unless a step does enough work (MULTI_THREAD_WORK) for more to help."""
+def busy_cores(window: float = 0.1) -> float:
+    """How many cores were busy over the next `window` seconds (Linux /proc/stat; 0.0 where it cannot be read)."""
+
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            ticks = [int(v) for v in stat.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
+        return sum(ticks), ticks[3] + ticks[4]
+
+    try:
+        total, idle = sample()
+        time.sleep(window)
+        total_after, idle_after = sample()
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    if total_after <= total:
+        return 0.0
+    return (1 - (idle_after - idle) / (total_after - total)) * (os.cpu_count() or 1)
+
+
+def intra_op_threads(
+    cfg: TransformerConfig, batch_tokens: int, cores: int | None = None, busy: float | None = None
+) -> int:
+    """torch threads for one training: 1, unless a step does enough work (MULTI_THREAD_WORK) for more to help; then
+    one per core that other work leaves free (busy: cores in use, measured now with busy_cores when not given)."""
+    if parameter_count(cfg) * batch_tokens < MULTI_THREAD_WORK:
+        return 1
     cores = cores or os.cpu_count() or 1
-    return 1 if parameter_count(cfg) * batch_tokens < MULTI_THREAD_WORK else max(1, min(cores, 4))
+    free = cores - (busy_cores() if busy is None else busy)
+    return max(1, min(4, round(free)))
 
 
 def holdout_split(n: int, fraction: float = 0.0, rows: Sequence[int] = (), seed: int = 0) -> tuple[list, list]:

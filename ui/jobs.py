@@ -77,6 +77,7 @@ class Job:
     collected: bool = False  # the tab has taken the result
     payload: dict = field(default_factory=dict)  # what the tab needs to take the result (labels, settings, …)
     pid: int = 0  # the process that trains it, once started
+    threads: int = 0  # the torch threads that process trains on, once known
 
     @property
     def finished(self) -> bool:
@@ -179,6 +180,8 @@ class JobQueue:
                 stop=lambda: job.stop_requested,
                 cancelled=lambda: job.state == "cancelled",
                 on_start=lambda pid: setattr(job, "pid", pid),
+                shared=lambda: len(self._running) > 1,
+                on_threads=lambda n: setattr(job, "threads", n),
             )
             if results is not None and job.state == "running":
                 for run, result in zip(job.runs, results):

@@ -7,7 +7,9 @@ for one alone (5×), and 4.5 s in processes (2.2×); and a page run in the serve
 The job's thread in the server (ui.jobs) starts the child and reads from a pipe, epoch by epoch, what the learner
 sees; Stop is a message that the child reads between epochs, a cancelled job's child is killed. Models cross the pipe
 as safetensors bytes plus their plain settings; the messages are pickled, but only ever between this server and its
-own children (a checkpoint from a user is never unpickled: transformer.checkpoint).
+own children (a checkpoint from a user is never unpickled: transformer.checkpoint). A job alone on the server may
+train a large model on more than one torch thread (transformer.train.intra_op_threads); when another job starts
+beside it, a message tells its child to go down to one.
 
 This module does not import Streamlit: the fork server imports it once, and every child starts from that.
 """
@@ -23,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import torch
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
@@ -38,6 +41,7 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["ui.fork_server", __name__, "torch._dynamo"])
 POLL_SECONDS = 0.05  # how often the job's thread looks for news while the child trains
 STOP = b"stop"
+ONE_THREAD = b"one thread"  # another training now shares the cores
 
 
 def start_fork_server() -> None:
@@ -100,19 +104,30 @@ def _send(conn, message: tuple) -> None:
 
 
 def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -> None:
-    """In the child: train the runs one epoch each in turn, send every record, then the results, or why it failed."""
+    """In the child: train the runs one epoch each in turn, send every record, the torch threads in use when they
+    change, then the results, or why it failed."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
     try:
         translators = [unpack(spec.translator) for spec in specs]
+        configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
         epochs = [
-            (i, train(t, s.pairs, dataclasses.replace(s.config, threads=threads), s.snapshot_every, s.snapshot_pairs,
-                      s.holdout or None))
-            for i, (t, s) in enumerate(zip(translators, specs))
-        ]  # fmt: skip
-        while epochs and not conn.poll():
+            (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
+            for i, (t, s, cfg) in enumerate(zip(translators, specs, configs))
+        ]
+        one_thread, threads_sent = False, 0
+        while epochs:
+            if conn.poll():
+                if conn.recv_bytes() == STOP:
+                    break
+                one_thread = True
             for i, iterator in list(epochs):
-                record = next(iterator, None)
+                record = next(iterator, None)  # the first one sets the training's threads
+                if one_thread:
+                    torch.set_num_threads(1)
+                if torch.get_num_threads() != threads_sent:
+                    threads_sent = torch.get_num_threads()
+                    _send(conn, ("threads", threads_sent))
                 if record is None:
                     epochs.remove((i, iterator))
                 else:
@@ -143,17 +158,19 @@ def train_in_child(
     stop: Callable[[], bool],
     cancelled: Callable[[], bool],
     on_start: Callable[[int], None] = lambda pid: None,
+    shared: Callable[[], bool] = lambda: False,
+    on_threads: Callable[[int], None] = lambda n: None,
 ) -> list[RunResult] | None:
     """Train specs in a new child process and wait for it: on_start(its pid), then on_record(run index, record) after
-    every epoch; when stop()
-    turns true the child ends after its epoch and sends what it has; when cancelled() does, the child is killed and
-    None is returned. Raises TrainingFailed when the training failed."""
+    every epoch and on_threads(n) when the child's torch threads change; when stop() turns true the child ends after
+    its epoch and sends what it has; when shared() does, the child goes down to one thread; when cancelled() does,
+    the child is killed and None is returned. Raises TrainingFailed when the training failed."""
     parent, child = _CONTEXT.Pipe()
     process = _CONTEXT.Process(target=child_main, args=(child, list(specs), threads, niceness), daemon=True)
     process.start()
     child.close()
     on_start(process.pid)
-    stop_sent = False
+    stop_sent = one_thread_sent = False
     try:
         while True:
             if cancelled():
@@ -161,6 +178,9 @@ def train_in_child(
             if stop() and not stop_sent:
                 parent.send_bytes(STOP)
                 stop_sent = True
+            if shared() and not one_thread_sent:
+                parent.send_bytes(ONE_THREAD)
+                one_thread_sent = True
             if not parent.poll(POLL_SECONDS):
                 if not process.is_alive() and not parent.poll():
                     raise TrainingFailed(f"the training process ended unexpectedly (exit code {process.exitcode})")
@@ -171,6 +191,8 @@ def train_in_child(
                 raise TrainingFailed(f"the training process ended unexpectedly (exit code {process.exitcode})") from exc
             if message[0] == "epoch":
                 on_record(message[1], message[2])
+            elif message[0] == "threads":
+                on_threads(message[1])
             elif message[0] == "done":
                 return message[1]
             else:
