@@ -167,7 +167,7 @@ def _wait_healthy(url: str, what: str, process: subprocess.Popen | None, log: Pa
         time.sleep(0.2)
 
 
-def _start_app(port: int, log: Path, threads: int) -> subprocess.Popen:
+def _start_app(port: int, log: Path, cores: int) -> subprocess.Popen:
     """One headless `streamlit run app.py` on 127.0.0.1:port (only nginx talks to it)."""
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
@@ -177,8 +177,9 @@ def _start_app(port: int, log: Path, threads: int) -> subprocess.Popen:
         "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
-    # the processes share the cores: without a cap every training would start one thread per core in each
-    env = {"OMP_NUM_THREADS": str(threads), **os.environ}
+    # the processes share the cores: each gets its share for its trainings (slots) and their torch threads, unless
+    # the environment already says otherwise
+    env = {"PLAYGROUND_TRAINING_SLOTS": str(cores), "OMP_NUM_THREADS": str(cores), **os.environ}
     with open(log, "wb") as out:
         return subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env=env)
 
@@ -234,9 +235,9 @@ def classroom(
     apps: list[subprocess.Popen] = []
     nginx = None
     try:
-        threads = max(1, (os.cpu_count() or 1) // max(1, len(app_ports)))
+        cores = max(1, (os.cpu_count() or 1) // max(1, len(app_ports)))
         for app_port in app_ports:
-            apps.append(_start_app(app_port, run_dir / f"app-{app_port}.log", threads))
+            apps.append(_start_app(app_port, run_dir / f"app-{app_port}.log", cores))
         for i, backend in enumerate(backends):
             process, log = (apps[i], run_dir / f"app-{app_ports[i]}.log") if apps else (None, None)
             _wait_healthy(f"http://{backend}", f"the app process at {backend}", process, log)
