@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench import VOCAB, train_step  # noqa: E402
+from benchmarks.bench import VOCAB, median_ms, train_step  # noqa: E402
 from benchmarks.load import busy_core  # noqa: E402
 from transformer import TransformerConfig  # noqa: E402
 from transformer.model import Transformer, parameter_count  # noqa: E402
@@ -44,16 +43,8 @@ SIZES = [  # (d_model, n_heads, d_ff, n_layers, batch)
 def step_ms(step, threads: int, seconds: float = 1.0) -> float:
     """Median milliseconds of a training step on `threads` intra-op threads, over about `seconds` of steps."""
     torch.set_num_threads(threads)
-    step()  # warm-up
-    start = time.perf_counter()
-    step()
-    n = max(3, min(50, int(seconds / max(time.perf_counter() - start, 1e-4))))
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+    once = median_ms(step, 1, warmup=1)
+    return median_ms(step, max(3, min(50, int(seconds * 1e3 / max(once, 0.1)))), warmup=0)
 
 
 def measure() -> list[dict]:
