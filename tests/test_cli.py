@@ -8,7 +8,6 @@ translating needs the trained checkpoint) and the tests only read their results.
 from __future__ import annotations
 
 import os
-import random
 import re
 import subprocess
 import sys
@@ -46,12 +45,6 @@ def _finish(process: subprocess.Popen) -> Run:
     return Run(process.returncode, stdout, stderr)
 
 
-ERROR_CASES = {  # the rest of the bad input is tested in-process (tests/test_cli_inprocess.py): the same main()
-    "bad-checkpoint": (None, ["translate", "--model", "{dir}/random.safetensors", "我"]),
-    "pairs-dev-zero": (None, ["train", "--pairs", "/dev/zero", "--out", "{dir}/pairs-dev-zero.safetensors"]),
-}
-
-
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cli")
@@ -60,20 +53,12 @@ def work(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def runs(work) -> dict[str, Run]:
     (work / "seed.tsv").write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
-    (work / "pairs.csv").write_text('source,target\n我 喜 欢 你,I love you .\n你 好,"Hello, you ."\n', encoding="utf-8")
-    (work / "random.safetensors").write_bytes(random.Random(0).randbytes(3000))
-    seed_model, csv_model = work / "seed.safetensors", work / "csv.safetensors"
-    csv_sizes = ["--d-model", "8", "--n-heads", "2", "--d-ff", "8", "--n-layers", "1"]
+    seed_model = work / "seed.safetensors"
     started = {
         "train": _start("train", "--pairs", work / "seed.tsv", "--out", seed_model, "--epochs", "60", *TINY_FLAGS),
-        "train-csv": _start("train", "--pairs", work / "pairs.csv", "--out", csv_model, "--epochs", "3", *csv_sizes),
+        # the rest of the bad input is tested in-process (tests/test_cli_inprocess.py): the same main()
+        "dev-zero": _start("train", "--pairs", "/dev/zero", "--out", work / "dev-zero.safetensors"),
     }
-    for name, (content, args) in ERROR_CASES.items():
-        if content is not None:
-            pairs, out = work / f"{name}.tsv", work / f"{name}.safetensors"
-            pairs.write_text(content, encoding="utf-8")
-            args = ["train", "--pairs", pairs, "--out", out, *TINY_FLAGS, *(args or [])]
-        started[name] = _start(*(str(a).format(dir=work) for a in args))
     results = {"train": _finish(started.pop("train"))}
     started["translate"] = _start("translate", "--model", seed_model, "我 喜 欢 你", "我喜欢你", "你 爱 我")
     started["steps"] = _start("translate", "--model", seed_model, "--steps", "我 喜 欢 你")
@@ -95,14 +80,6 @@ def test_train_writes_a_checkpoint_and_reports_progress(runs, work):
     ), lines[-2]
     assert lines[-1].startswith("saved ")
     assert run.stderr == ""
-
-
-def test_train_reads_a_csv_with_header(runs, work):
-    run = runs["train-csv"]
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("2 pairs,")  # the header is not a pair
-    assert "exact match" in run.stdout.splitlines()[-2]
-    assert (work / "csv.safetensors").exists()
 
 
 def test_translate_prints_one_line_per_sentence(runs):
@@ -131,16 +108,12 @@ def test_translate_steps_shows_top_three_and_why_it_stopped(runs):
     assert len(lines) == 1 + len(steps) + 1
 
 
-@pytest.mark.parametrize(
-    ("case", "words"),
-    [("bad-checkpoint", "not a .safetensors checkpoint"), ("pairs-dev-zero", "/dev/zero is a device, not a file")],
-)
-def test_bad_input_exits_2_with_one_line(runs, work, case, words):
-    run = runs[case]
+def test_a_device_for_pairs_exits_2_with_one_line_instead_of_reading_forever(runs, work):
+    run = runs["dev-zero"]
     assert run.returncode == 2, (run.stdout, run.stderr)
     assert "Traceback" not in run.stderr
     lines = run.stderr.splitlines()
     assert len(lines) == 1, run.stderr
     assert lines[0].startswith("error: ")
-    assert words in lines[0]
-    assert not (work / f"{case}.safetensors").exists()
+    assert "/dev/zero is a device, not a file" in lines[0]
+    assert not (work / "dev-zero.safetensors").exists()

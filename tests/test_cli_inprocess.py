@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import random
 import re
 
 import pytest
@@ -39,6 +40,25 @@ def test_train_refuses_bad_rows_with_one_line(tmp_path, capsys, content, message
     code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m.safetensors"))
     assert code == 2 and message in err and err.count("\n") == 1
     assert not (tmp_path / "m.safetensors").exists()
+
+
+def test_train_reads_a_csv_with_header(tmp_path, capsys):
+    pairs = tmp_path / "pairs.csv"
+    pairs.write_text('source,target\n我 喜 欢 你,I love you .\n你 好,"Hello, you ."\n', encoding="utf-8")
+    out_path = tmp_path / "csv.safetensors"
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(out_path), "--epochs", "3", *TINY)
+    assert code == 0, err
+    assert out.startswith("2 pairs,")  # the header is not a pair
+    assert "exact match" in out.splitlines()[-2]
+    assert out_path.exists()
+
+
+def test_translate_refuses_a_file_that_is_not_a_checkpoint_with_one_line(tmp_path, capsys):
+    model = tmp_path / "random.safetensors"
+    model.write_bytes(random.Random(0).randbytes(3000))
+    code, out, err = _run(capsys, "translate", "--model", str(model), "我")
+    assert code == 2 and out == ""
+    assert err.startswith("error: ") and "not a .safetensors checkpoint" in err and err.count("\n") == 1
 
 
 def test_train_refuses_a_pairs_file_over_the_size_limit(tmp_path, capsys):
