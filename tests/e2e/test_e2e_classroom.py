@@ -11,13 +11,17 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import time
+import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from deploy.classroom import COOKIE, DeployError, classroom, find_nginx
+from deploy.classroom import COOKIE, STORE_ENV, Classroom, DeployError, classroom, find_nginx
 from tests.e2e.helpers import (
     REPO,
     TIMEOUT,
@@ -127,36 +131,49 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
-@pytest.fixture(scope="module")
-def room(browser_available):
-    """deploy/classroom.py's classroom: 3 app processes behind nginx, all on loopback, stopped afterwards."""
+def need_nginx() -> None:
+    """Skip the test without nginx (fail it under CI)."""
     try:
         find_nginx()
     except DeployError as exc:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(f"the classroom test cannot run under CI: {exc}", pytrace=False)
         pytest.skip(f"classroom test skipped: {exc}")
+
+
+@contextlib.contextmanager
+def a_classroom(name: str, store) -> Iterator[Classroom]:
+    """deploy/classroom.py's classroom: 3 app processes behind nginx, all on loopback, stopped afterwards; its
+    run folder (nginx.conf, the logs) stays in test-artifacts/NAME for a look."""
+    need_nginx()
     port, *app_ports = free_ports(4)
-    run_dir = ARTIFACTS / "classroom"  # nginx.conf, access.log and one log per app process stay for a look
+    run_dir = ARTIFACTS / name
     shutil.rmtree(run_dir, ignore_errors=True)
     try:
-        with classroom(app_ports, port, "127.0.0.1", run_dir) as running:
+        with classroom(app_ports, port, "127.0.0.1", run_dir, model_store=store) as running:
             yield running
     except DeployError as exc:
         pytest.fail(str(exc), pytrace=False)
 
 
+@pytest.fixture(scope="module")
+def room(browser_available, tmp_path_factory):
+    """A classroom of 3 processes shared by the tests that keep every process alive."""
+    with a_classroom("classroom", tmp_path_factory.mktemp("store")) as running:
+        yield running
+
+
 @pytest.fixture
-def open_learner(browser, room, request):
-    """open_learner() → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
+def new_learner(browser, request):
+    """new_learner(url) → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
     contexts = []
 
-    def make():
+    def make(url: str):
         context = browser.new_context(viewport=VIEWPORT, locale="en-US", accept_downloads=True)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
-        open_app(page, room.url)
+        open_app(page, url)
         return page
 
     yield make
@@ -187,9 +204,9 @@ def access_log(room, websockets: int) -> list[dict]:
         time.sleep(0.2)
 
 
-def test_six_learners_on_three_processes_each_keep_their_own_session(room, open_learner, tmp_path):
+def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_learner, tmp_path):
     # learners arrive one after another; nginx's round-robin puts two on each process and a cookie keeps them
-    learners = [open_learner() for _ in range(6)]
+    learners = [new_learner(room.url) for _ in range(6)]
     processes = [process_of(page) for page in learners]
     assert Counter(processes) == Counter({backend: 2 for backend in room.backends})
     trainers, idle = learners[:4], learners[4:]
@@ -251,3 +268,103 @@ def test_six_learners_on_three_processes_each_keep_their_own_session(room, open_
     assert len(uploads) >= 2 and len(media) >= 2, (uploads, media)
     for e in uploads + media:
         assert 200 <= e["status"] < 300 and e["cookie"] in room.backends, e
+
+
+# --- a process dies in mid-lesson -------------------------------------------------------------------------------
+BUNDLED_PAIRS = str(len((REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()) - 1)  # header
+FAILOVER_SECONDS = 15  # a learner whose process died has a working page again within this long
+
+
+def pairs_shown(page):
+    """The Data page's count of sentence pairs in this learner's table."""
+    return page.get_by_test_id("stMetricValue").first
+
+
+def environment_of(process) -> dict[str, str]:
+    """The environment a running process was started with."""
+    raw = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+
+
+def wait_until(condition, what: str, seconds: float = 150) -> None:
+    """Poll condition() until it holds; fail after `seconds` saying what was awaited."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting after {seconds} s for {what}"
+        time.sleep(0.2)
+
+
+def metrics(backend: str) -> str:
+    """The app process's own counters (Streamlit's /_stcore/metrics), asked directly, not through nginx."""
+    with urllib.request.urlopen(f"http://{backend}/_stcore/metrics", timeout=10) as response:
+        return response.read().decode()
+
+
+def served_by(room, backend: str) -> str:
+    """The process that answers a request through nginx carrying the cookie of `backend` (its new cookie)."""
+    request = urllib.request.Request(f"{room.url}/_stcore/health", headers={"Cookie": f"{COOKIE}={backend}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        cookies = [v for k, v in response.headers.items() if k.lower() == "set-cookie" and v.startswith(COOKIE)]
+    return cookies[0].split(";")[0].split("=", 1)[1] if cookies else ""
+
+
+def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhere(new_learner, tmp_path):
+    store = tmp_path / "published models"
+    with a_classroom("classroom-failover", store) as room:
+        # ready means warm: every process has already run the app's first page once, before any learner came
+        for backend in room.backends:
+            assert 'session_events_total{type="connect"} 1' in metrics(backend)
+            assert 'cache_type="st_cache_resource"' in metrics(backend)
+        # and every process publishes to and opens from the same model store
+        assert [environment_of(app)[STORE_ENV] for app in room.apps] == [str(store)] * 3
+
+        learners = [new_learner(room.url) for _ in range(4)]  # round-robin: the first process gets two
+        processes = [process_of(page) for page in learners]
+        assert set(processes) == set(room.backends)
+        killed = processes[0]
+        hit = [page for page, p in zip(learners, processes) if p == killed]
+        spared = [page for page, p in zip(learners, processes) if p != killed]
+        assert len(hit) == 2 and len(spared) == 2
+        # each learner loads a table of its own: state that lives only in its session, on its process
+        pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
+        for i, page in enumerate(learners):
+            path = tmp_path / f"learner-{i}.tsv"
+            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
+            upload_pairs(page, path)
+
+        doomed = room.app(killed)
+        os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
+        killed_at = time.monotonic()
+
+        # its learners see the app again in a fresh session (the bundled table), on a process that answers
+        for page in hit:
+            expect(pairs_shown(page)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            settled(page, timeout=FAILOVER_SECONDS * 1000)
+        assert time.monotonic() - killed_at < FAILOVER_SECONDS
+        for page in hit:
+            no_exception(page)
+            assert process_of(page) in room.backends
+            to_attention(page)  # the page works: a page switch draws its chart
+            no_exception(page)
+
+        # the others never noticed: their own tables, on their own processes
+        for page, process in zip(spared, [p for p in processes if p != killed]):
+            switch_pages(page)
+            expect(pairs_shown(page)).to_have_text("3")
+            assert process_of(page) == process
+            no_exception(page)
+
+        # the script has started the process again, warmed it, with the same store, and said so
+        wait_until(lambda: room.app(killed).pid != doomed.pid, "a new process")
+        wait_until(lambda: f"the app process at {killed} ran its first page" in room.log.read_text(), "its warm-up")
+        assert environment_of(room.app(killed))[STORE_ENV] == str(store)
+        log = room.log.read_text(encoding="utf-8")
+        assert f"the app process at {killed} exited (killed by SIGKILL)" in log
+        assert f"restarting the app process at {killed} in 1 s" in log
+        assert f"the app process at {killed} is back (process {room.app(killed).pid})" in log
+        assert room.nginx.poll() is None and all(app.poll() is None for app in room.apps)
+
+        # nginx sends learners to it again: its cookie reaches it, and one of three newcomers lands there
+        wait_until(lambda: served_by(room, killed) == killed, "nginx to send its cookie's requests to it again")
+        latecomers = [new_learner(room.url) for _ in range(3)]
+        assert killed in {process_of(page) for page in latecomers}
