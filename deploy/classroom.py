@@ -632,9 +632,11 @@ def classroom(
     run_dir: Path | None = None,
     backends: Sequence[str] = (),
     model_store: Path | None = None,
+    warm: bool = True,
 ) -> Iterator[Classroom]:
     """App processes on 127.0.0.1:app_ports (or the given remote backends) behind nginx on address:port, every
-    local one with the model store `model_store` (default: default_model_store()).
+    local one with the model store `model_store` (default: default_model_store()); warm=False leaves out the
+    warm-up requests at the start (benchmarks/classroom.py compares).
 
     Ready when entered (every process has answered /_stcore/health and run the app's first page once, and nginx
     answers); while inside, a supervisor restarts any process that dies (Classroom.wait() raises DeployError when
@@ -663,7 +665,8 @@ def classroom(
         for backend in backends:
             log = run_dir / f"app-{backend.rpartition(':')[2]}.log" if local else None
             _wait_healthy(f"http://{backend}", f"the app process at {backend}", room._apps.get(backend), log)
-        _warm_all(backends, run_dir / "classroom.log")
+        if warm:
+            _warm_all(backends, run_dir / "classroom.log")
 
         (run_dir / "nginx.conf").write_text(
             nginx_config(backends, address, port, run_dir, upload_cap_mb()), encoding="utf-8"

@@ -297,3 +297,25 @@ def test_an_app_process_that_exits_at_start_is_one_line_naming_it_and_its_log(ng
         f"FileNotFoundError: [Errno 2] No such file or directory; see {log}.\n"
     )
     assert "Traceback" in log.read_text(encoding="utf-8")  # the whole story is in its log
+
+
+def test_an_app_process_that_does_not_answer_in_time_is_one_line_naming_its_log(nginx, tmp_path, monkeypatch):
+    monkeypatch.setattr(deploy, "START_TIMEOUT", 0.5)  # the app takes seconds to import: it cannot answer in time
+    port, app_port = _free_port(), _free_port()
+    run_dir = tmp_path / "run"
+    with (
+        pytest.raises(DeployError) as refused,
+        deploy.classroom([app_port], port, "127.0.0.1", run_dir, model_store=tmp_path / "store"),
+    ):
+        pass
+    log = run_dir / f"app-{app_port}.log"
+    assert str(refused.value) == (
+        f"the app process at 127.0.0.1:{app_port} did not answer at http://127.0.0.1:{app_port}/_stcore/health "
+        f"within 0.5 s; see {log}."
+    )
+    children = [
+        int(pid)
+        for task in Path(f"/proc/{os.getpid()}/task").iterdir()
+        for pid in (task / "children").read_text().split()
+    ]
+    assert not any(str(app_port) in Path(f"/proc/{pid}/cmdline").read_text() for pid in children)  # it was stopped

@@ -1,5 +1,8 @@
 """A classroom on more than one process: deploy/classroom.py starts 3 app processes behind nginx on loopback;
 6 learners open the app, 4 of them train at once while the other 2 work, and every learner stays on its process.
+Then processes die: a killed app process is restarted while only its own learners start again on another, a
+dead backend of --backends sends its learners elsewhere, and a process that keeps dying at once stops the class
+with one line.
 
 What the app shows is read through the small helpers below, so a change of UI wording is fixed in one place.
 """
@@ -13,6 +16,8 @@ import re
 import shutil
 import signal
 import socket
+import subprocess
+import sys
 import time
 import urllib.request
 from collections import Counter
@@ -38,6 +43,7 @@ from tests.e2e.helpers import (
     sidebar_value,
     widget,
 )
+from tests.e2e.server import streamlit_server
 
 pytestmark = pytest.mark.e2e
 
@@ -368,3 +374,98 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
         wait_until(lambda: served_by(room, killed) == killed, "nginx to send its cookie's requests to it again")
         latecomers = [new_learner(room.url) for _ in range(3)]
         assert killed in {process_of(page) for page in latecomers}
+
+        # nginx itself dies: the script starts it again, and every learner reconnects to the session it had
+        old_nginx = room.nginx
+        os.kill(old_nginx.pid, signal.SIGKILL)
+        wait_until(lambda: "nginx is back" in room.log.read_text(encoding="utf-8"), "nginx to be back")
+        assert room.nginx.pid != old_nginx.pid and "nginx exited (killed by SIGKILL)" in room.log.read_text()
+        for page in spared:
+            settled(page, timeout=60_000)  # reconnected
+            switch_pages(page)
+            expect(pairs_shown(page)).to_have_text("3")
+            no_exception(page)
+
+
+def test_learners_of_a_dead_backend_go_on_on_a_live_one(new_learner, tmp_path):
+    """--backends: the app processes run elsewhere and nothing restarts them; nginx must not 502 their learners."""
+    need_nginx()
+    with (
+        streamlit_server(ARTIFACTS / "classroom-backend-1.log") as first,
+        streamlit_server(ARTIFACTS / "classroom-backend-2.log") as second,
+    ):
+        backends = [first.url.removeprefix("http://"), second.url.removeprefix("http://")]
+        (port,) = free_ports(1)
+        with classroom((), port, "127.0.0.1", ARTIFACTS / "classroom-backends", backends=backends) as room:
+            learners = [new_learner(room.url) for _ in range(2)]
+            assert [process_of(page) for page in learners] in (backends, backends[::-1])
+            for i, page in enumerate(learners):
+                path = tmp_path / f"learner-{i}.tsv"
+                path.write_text("source\ttarget\n我\tI\n你\tyou\n他\the\n", encoding="utf-8")
+                upload_pairs(page, path)
+            hit = next(page for page in learners if process_of(page) == backends[0])
+            spared = next(page for page in learners if page is not hit)
+
+            os.kill(first.process.pid, signal.SIGKILL)
+            killed_at = time.monotonic()
+            expect(pairs_shown(hit)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            settled(hit, timeout=FAILOVER_SECONDS * 1000)
+            assert time.monotonic() - killed_at < FAILOVER_SECONDS
+            assert process_of(hit) == backends[1]  # re-pinned to the live process
+            to_attention(hit)
+            no_exception(hit)
+
+            switch_pages(spared)
+            expect(pairs_shown(spared)).to_have_text("3")
+            wait_until(
+                lambda: f"the app process at {backends[0]} does not answer" in room.log.read_text(encoding="utf-8"),
+                "the script to say so",
+                seconds=30,
+            )
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes a process has started and not yet lost (Linux's /proc/PID/task/*/children)."""
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+
+
+def test_a_process_that_keeps_dying_at_once_stops_the_classroom_with_one_line(tmp_path):
+    need_nginx()
+    port, app_port = free_ports(2)
+    run_dir = ARTIFACTS / "classroom-dying"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    script = subprocess.Popen(
+        [
+            sys.executable, str(REPO / "deploy" / "classroom.py"), "-n", "1", "--port", str(port),
+            "--address", "127.0.0.1", "--first-app-port", str(app_port), "--run-dir", str(run_dir),
+            "--model-store", str(tmp_path / "store"),
+        ],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert script.stdout.readline().endswith("(warm-up)\n")
+        assert script.stdout.readline() == "Classroom ready: 1 app process(es) behind nginx.\n"
+        (app,) = [pid for pid in children_of(script.pid) if "streamlit" in Path(f"/proc/{pid}/cmdline").read_text()]
+        os.kill(app, signal.SIGKILL)
+        wait_until(lambda: app not in children_of(script.pid), "the script to see its app process die", seconds=30)
+        # something else takes its port, so every restart ends at once ("Port … is not available")
+        with socket.socket() as squatter:
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            squatter.bind(("127.0.0.1", app_port))
+            squatter.listen()
+            out, err = script.communicate(timeout=180)
+    finally:
+        if script.poll() is None:
+            script.kill()
+    log = run_dir / f"app-{app_port}.log"
+    assert script.returncode == 2
+    assert err == (
+        f"error: the app process at 127.0.0.1:{app_port} exited (status 1) before it answered: Port {app_port} "
+        f"is not available; that is 3 times in a row, see {log}.\n"
+    )
+    assert f"restarting the app process at 127.0.0.1:{app_port} in 4 s" in out  # the pauses grew: 1, 2, 4 s
+    nginx = int((run_dir / "nginx.pid").read_text()) if (run_dir / "nginx.pid").exists() else None
+    if nginx is not None:  # nginx removes its pid file when it stops; a stale one must name no live process
+        with pytest.raises(ProcessLookupError):
+            os.kill(nginx, 0)
