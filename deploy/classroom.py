@@ -244,7 +244,7 @@ def warm_up(backend: str, stop: threading.Event | None = None) -> float | None:
     rerun = BackMsg()
     rerun.rerun_script.query_string = ""
     url = f"ws://{backend}/_stcore/stream"
-    with connect(url, subprotocols=["streamlit"], open_timeout=10, max_size=None, compression=None) as stream:
+    with connect(url, subprotocols=["streamlit"], open_timeout=30, max_size=None, compression=None) as stream:
         stream.send(rerun.SerializeToString())
         while time.monotonic() - start < WARM_UP_TIMEOUT:
             if stop is not None and stop.is_set():
