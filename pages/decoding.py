@@ -6,7 +6,15 @@ import streamlit as st
 from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_TYPED_CHARS
 from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
-from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, sample, teacher_forcing_vs_free_running
+from transformer.strategies import (
+    against_greedy,
+    beam_search,
+    beam_vs_greedy,
+    forced_decode,
+    greedy_hypothesis,
+    sample,
+    teacher_forcing_vs_free_running,
+)
 from transformer.text import markdown as md
 from ui.export import chart, file_name
 from ui.i18n import error_text, t
@@ -285,9 +293,7 @@ def beam_section() -> None:
         ("beam", source, beam_size, alpha),
         lambda: beam_search(translator.model, enc_input, tgt_vocab, beam_size, alpha),
     )
-    greedy = model_cached(
-        ("beam", source, 1, alpha), lambda: beam_search(translator.model, enc_input, tgt_vocab, 1, alpha)
-    ).best
+    greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
 
     st.subheader(t("dec.beam_tree", L))
     best = result.best
@@ -321,20 +327,19 @@ def beam_section() -> None:
         for rank, h in enumerate(result.hypotheses, start=1)
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="nbest_table")
-    if best.tokens == greedy.tokens:
-        st.info(t("dec.beam_same", L, text=md(best.text) or "–", score=f"{best.score:.4f}"))
-    else:
-        verdict = "dec.beam_better" if best.score > greedy.score else "dec.beam_worse"
-        st.info(
-            t(
-                verdict,
-                L,
-                greedy=md(greedy.text) or "–",
-                greedy_score=f"{greedy.score:.4f}",
-                beam=md(best.text) or "–",
-                beam_score=f"{best.score:.4f}",
-            )
+    verdict = against_greedy(result, greedy, tgt_vocab)  # what the search did with greedy's path, from its record
+    st.info(
+        t(
+            f"dec.beam_{verdict.case}",
+            L,
+            greedy=md(greedy.text) or "–",
+            greedy_score=f"{greedy.score:.4f}",
+            beam=md(best.text) or "–",
+            beam_score=f"{best.score:.4f}",
+            step=verdict.path.step,
+            k=beam_size,
         )
+    )
 
     st.subheader(t("dec.beam_data", L))
     pairs = usable_pairs()

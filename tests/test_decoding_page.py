@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from tests.apptest_helpers import open_app, texts
+from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
 from transformer.text import markdown
 from ui.i18n import STRINGS
@@ -66,9 +67,33 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
     assert beats and markdown("The teacher is love .") in beats[0] and markdown("I love you .") in beats[0]
 
-    at.slider(key="dec_beam_size").set_value(1).run()  # one beam is greedy decoding
+    at.slider(key="dec_beam_size").set_value(1)  # one beam without a length penalty is greedy decoding
+    at.slider(key="dec_alpha").set_value(0.0).run()
     assert list(table(at)["translation"]) == ["The teacher is love ."]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_beam_search_says_pruned_only_when_it_pruned_greedys_path(pairs20, lang):
+    translator = random_translator(pairs20, 3, 5)  # K = 2 prunes greedy's path at step 4 (tests/test_strategies.py)
+    at = open_app(lang, DEC, model=CurrentModel(translator, "uploaded"), pairs=pairs20, dec_strategy="beam")
+    at.session_state.pick_dec_mode, at.session_state.pick_dec_text = "typed", "他们去公园"
+    at.slider(key="dec_beam_size").set_value(2).run()
+    greedy = translator.translate("他们去公园").text
+    best = table(at)[STRINGS["dec.translation"][lang]][0]
+    [said] = texts(at, "info")
+    if lang == "en":
+        assert said.startswith("Beam search is not exact: greedy gives")
+        assert "pruned greedy's path at step 4, where at least 2 other candidates ranked above it" in said
+    else:
+        assert "束搜索在第 4 步剪掉了贪心的路径，那一步至少有 2 个其他候选排在它前面" in said
+    assert f"**{greedy}**" in said and f"**{best}**" in said
+    at.slider(key="dec_beam_size").set_value(4).run()  # four beams keep greedy's path, and find a better translation
+    [said] = texts(at, "info")
+    assert said.startswith(STRINGS["dec.beam_better"][lang].split("{")[0]) and f"**{greedy}**" in said
+    assert "prun" not in said and "剪" not in said
+    for case in ("same", "tie", "better", "pruned", "stopped"):  # every case against_greedy can give has its words
+        assert f"dec.beam_{case}" in STRINGS
 
 
 def test_beam_search_against_greedy_over_the_dataset():

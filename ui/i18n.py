@@ -1186,13 +1186,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.beam_intro": {
         "en": "Beam search keeps the **K most probable partial translations** (the beams) instead of one. At every "
         "step each beam is extended by every token; of all these candidates the K with the highest total "
-        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis; the "
-        "search stops when K are finished. Greedy decoding is beam search with K = 1: it never revisits a choice, "
-        "so a word that looks best now can lead to a less probable sentence. The paper uses K = 4 and a length "
+        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis. The "
+        "search goes on until no beam still alive could beat the K-th best finished hypothesis, whatever words "
+        "followed (each word only lowers a log-probability), or until the length cap. Greedy decoding is beam "
+        "search with K = 1 and α = 0: it never revisits a choice, so a word that looks best now can lead to a less "
+        "probable sentence. The paper uses K = 4 and a length "
         "penalty α = 0.6, because every extra word lowers the log-probability and short outputs would win.",
         "zh": "束搜索同时保留 **K 个概率最高的部分译文**（称为“束”），而不是只保留一个。每一步把每个束用每个词各延长"
-        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设；"
-        "完成 K 个后搜索停止。贪心解码就是 K = 1 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
+        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设。"
+        "搜索一直进行，直到仍在的束无论再接什么词都不可能超过第 K 好的完成假设（每多一个词，对数概率只会更低），"
+        "或达到长度上限。贪心解码就是 K = 1、α = 0 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
         "论文使用 K = 4 和长度惩罚 α = 0.6，因为每多一个词对数概率就更低，不加惩罚短句会占优。",
     },
     "dec.beam_size": {"en": "beam size K", "zh": "束宽 K"},
@@ -1216,19 +1219,31 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.ends_cap": {"en": "at the length cap", "zh": "达到长度上限"},
     "dec.matches": {"en": "= reference", "zh": "= 参考译文"},
     "dec.beam_same": {
-        "en": "Greedy decoding finds the same translation, **{text}** (score {score}).",
-        "zh": "贪心解码得到同样的译文：**{text}**（得分 {score}）。",
+        "en": "Greedy decoding finds the same translation, **{beam}** (score {beam_score}).",
+        "zh": "贪心解码得到同样的译文：**{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_tie": {
+        "en": "Greedy and beam search end with different translations of the same score: greedy **{greedy}** "
+        "(score {greedy_score}), beam search **{beam}** (score {beam_score}).",
+        "zh": "贪心和束搜索得到得分相同的不同译文：贪心 **{greedy}**（得分 {greedy_score}），束搜索 **{beam}**（得分 {beam_score}）。",
     },
     "dec.beam_better": {
         "en": "Beam search beats greedy here: greedy gives **{greedy}** (score {greedy_score}), beam search "
         "**{beam}** (score {beam_score}).",
         "zh": "这里束搜索胜过贪心：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索得到 **{beam}**（得分 {beam_score}）。",
     },
-    "dec.beam_worse": {
-        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), which beam search pruned; "
-        "its best is **{beam}** (score {beam_score}).",
-        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索把它剪掉了；"
-        "它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    "dec.beam_pruned": {
+        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), but beam search pruned "
+        "greedy's path at step {step}, where at least {k} other candidates ranked above it; its best is **{beam}** "
+        "(score {beam_score}).",
+        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），但束搜索在第 {step} 步剪掉了贪心的路径，"
+        "那一步至少有 {k} 个其他候选排在它前面；它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_stopped": {
+        "en": "Greedy gives **{greedy}** (score {greedy_score}), better than beam search's best **{beam}** "
+        "(score {beam_score}): the search stopped at step {step} while greedy's path was still one of its beams.",
+        "zh": "贪心得到 **{greedy}**（得分 {greedy_score}），比束搜索的最佳结果 **{beam}**（得分 {beam_score}）更好："
+        "搜索在第 {step} 步停止时，贪心的路径仍是其中一个束。",
     },
     "dec.beam_data": {"en": "Beam search against greedy on the dataset", "zh": "在数据集上比较束搜索与贪心"},
     "dec.beam_data_none": {"en": "The dataset has no complete pairs.", "zh": "数据集中没有完整的句子对。"},
