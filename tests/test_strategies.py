@@ -371,6 +371,23 @@ def test_against_greedy_never_claims_a_pruning_the_record_does_not_show(bundled)
 # ---------------------------------------------------------------- sampling
 
 
+@pytest.mark.parametrize("temperature", [1e-40, 1e-300, 5e-324, 1e308])
+def test_any_finite_temperature_gives_a_distribution(noisy, temperature):
+    enc, vocab = _enc(noisy, "他们去公园"), noisy.tgt_vocab
+    result = sample(noisy.model, enc, vocab, temperature=temperature, seed=1, max_len=6)
+    never = [vocab.stoi["P"], vocab.bos_id]
+    for step in result.steps:
+        assert torch.isfinite(step.tempered).all() and step.tempered.sum() == pytest.approx(1.0)
+        assert step.tempered[never].tolist() == [0.0, 0.0]
+        allowed = step.tempered[[i for i in range(len(vocab)) if i not in never]]
+        if temperature < 1:  # all on the most probable token: greedy
+            assert step.tempered.argmax() == step.probs.argmax() and step.tempered.max() == 1.0
+        else:  # flat over every token that may be an output
+            assert allowed.tolist() == pytest.approx([1 / len(allowed)] * len(allowed))
+    if temperature < 1:
+        assert result.tokens == greedy_decode(noisy.model, enc, vocab, max_len=6, return_attn=False).tokens
+
+
 def test_sampling_is_reproducible_for_a_seed_and_varies_with_it(noisy):
     enc, vocab = _enc(noisy, "他们去公园"), noisy.tgt_vocab
     runs = [sample(noisy.model, enc, vocab, temperature=1.5, seed=seed, max_len=8) for seed in range(6)]
@@ -492,6 +509,7 @@ def test_every_strategy_runs_without_dropout_and_leaves_the_mode_alone(pairs20, 
         (check_beam, (2.5,), "beam size"),
         (check_beam, (4, -0.1), "length penalty"),
         (check_beam, (4, float("nan")), "length penalty"),
+        (check_beam, (4, 4000.0), "length penalty must be a number from 0 to 10"),
         (check_beam, (4, 0.6, 5), "n-best"),
         (check_beam, (4, 0.6, 0), "n-best"),
         (check_sampling, (0.0,), "temperature"),
@@ -501,6 +519,7 @@ def test_every_strategy_runs_without_dropout_and_leaves_the_mode_alone(pairs20, 
         (check_sampling, (1.0, 0, 0.0), "top-p"),
         (check_sampling, (1.0, 0, 1.5), "top-p"),
         (check_sampling, (1.0, 0, 1.0, -3), "seed"),
+        (check_sampling, (1.0, 0, 1.0, 2**64), "seed must be a whole number from 0 to 2147483647"),
     ],
 )
 def test_bad_settings_are_config_errors_that_name_the_setting(check, args, words):

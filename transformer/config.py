@@ -17,6 +17,7 @@ MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_BEAM_SIZE = 10  # most beams in beam search
+MAX_LENGTH_PENALTY = 10.0  # largest length penalty α (the paper uses 0.6; lp(50 tokens) is then 4·10⁹)
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder

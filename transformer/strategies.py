@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .config import MAX_BEAM_SIZE, MAX_DECODE_LEN
+from .config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_LENGTH_PENALTY, MAX_SEED
 from .data import PAD, Vocab
 from .decode import DecodeStep, Translation
 from .errors import ConfigError, DataError
@@ -34,22 +34,24 @@ def _number(name: str, value, ok: bool, allowed: str) -> None:
 
 
 def check_beam(beam_size: int, length_penalty: float = 0.0, n_best: int | None = None) -> None:
-    """ConfigError unless 1 ≤ beam_size ≤ MAX_BEAM_SIZE, length_penalty ≥ 0 and 1 ≤ n_best ≤ beam_size."""
+    """ConfigError unless 1 ≤ beam_size ≤ MAX_BEAM_SIZE, 0 ≤ length_penalty ≤ MAX_LENGTH_PENALTY and
+    1 ≤ n_best ≤ beam_size."""
     _whole("the beam size", beam_size, 1, MAX_BEAM_SIZE)
-    ok = isinstance(length_penalty, (int, float)) and length_penalty >= 0
-    _number("the length penalty", length_penalty, ok, "a number of at least 0 (0: none; the paper uses 0.6)")
+    ok = isinstance(length_penalty, (int, float)) and 0 <= length_penalty <= MAX_LENGTH_PENALTY
+    allowed = f"a number from 0 to {MAX_LENGTH_PENALTY:g} (0: none; the paper uses 0.6)"
+    _number("the length penalty", length_penalty, ok, allowed)
     if n_best is not None:
         _whole("n-best", n_best, 1, beam_size)
 
 
 def check_sampling(temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, seed: int = 0) -> None:
-    """ConfigError unless temperature > 0, top_k ≥ 0 (0: off), 0 < top_p ≤ 1 and seed ≥ 0."""
+    """ConfigError unless temperature > 0 (and finite), top_k ≥ 0 (0: off), 0 < top_p ≤ 1 and 0 ≤ seed ≤ MAX_SEED."""
     ok = isinstance(temperature, (int, float)) and temperature > 0
     _number("the temperature", temperature, ok, "a number above 0")
     _whole("top-k", top_k, 0)
     ok = isinstance(top_p, (int, float)) and 0 < top_p <= 1
     _number("top-p", top_p, ok, "a number above 0 and at most 1")
-    _whole("the seed", seed, 0)
+    _whole("the seed", seed, 0, MAX_SEED)
 
 
 def _never(tgt_vocab: Vocab) -> list[int]:
@@ -323,6 +325,14 @@ class Sample:
         return " ".join(self.tokens)
 
 
+def with_temperature(logits: torch.Tensor, temperature: float) -> torch.Tensor:
+    """softmax(logits / temperature) for any finite temperature > 0: in float64 after subtracting the largest logit,
+    so a temperature of 1e-300 gives the most probable token probability 1 (greedy) and 1e300 a flat distribution
+    over the allowed tokens, never NaN. Blocked tokens (logit −∞) stay at 0."""
+    scaled = (logits.double() - logits.max().double()) / temperature  # (V,): ≤ 0, the largest exactly 0
+    return torch.softmax(scaled, dim=-1).to(logits.dtype)
+
+
 def truncate(probs: torch.Tensor, top_k: int = 0, top_p: float = 1.0) -> torch.Tensor:
     """probs (V,) with all but the top_k most probable tokens (0: all) set to 0, then all but the fewest most
     probable whose probabilities add up to top_p; renormalised. The most probable token always stays."""
@@ -366,7 +376,7 @@ def sample(
             logits = model.projection(hidden[0, -1]).float().cpu()  # (V,)
             logits[never] = float("-inf")
             probs = torch.softmax(logits, dim=-1)
-            tempered = torch.softmax(logits / temperature, dim=-1)
+            tempered = with_temperature(logits, temperature)
             final = truncate(tempered, top_k, top_p)
             next_id = int(torch.multinomial(final, 1, generator=generator))
             log_prob += math.log(float(probs[next_id])) if probs[next_id] > 0 else float("-inf")
