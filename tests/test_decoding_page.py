@@ -9,7 +9,7 @@ import re
 import pytest
 import torch
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import open_app, open_link, texts
 from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
 from transformer.text import markdown
@@ -226,3 +226,27 @@ def test_vocabulary_text_is_shown_literally():
     for text in shown:
         assert not re.search(r"(?<!\\)[`*]", text), text  # every backtick and asterisk escaped
     assert any(markdown(" ".join(["`"] * 50)) in s for s in source(at, "success"))
+
+
+@pytest.mark.parametrize(
+    ("query", "notice"),
+    [
+        (
+            {"strategy": "sample", "temperature": "1e-40", "seed": "18446744073709551616"},
+            "temperature=1e-40 → 0.1; seed=18446744073709551616 → 1000000.",
+        ),
+        ({"strategy": "sample", "temperature": "5e-324", "seed": "-1"}, "temperature=5e-324 → 0.1; seed=-1 → 0."),
+        ({"strategy": "sample", "temperature": "1e308"}, "temperature=1e+308 → 3.0."),
+        ({"strategy": "beam", "alpha": "4000", "beam": "99"}, "beam=99 → 10; alpha=4000.0 → 2.0."),
+        ({"strategy": "beam", "alpha": "1e400"}, "alpha=1e400 → the default."),
+    ],
+    ids=["tiny-temperature-huge-seed", "smallest-temperature-negative-seed", "huge-temperature", "huge-alpha", "inf"],
+)
+def test_the_command_lines_bad_decoding_values_in_a_link_are_replaced_with_a_notice(query, notice):
+    at = open_link(DEC, query)  # the page's own controls are bounded sliders and boxes: a link is the way in
+    assert not at.exception and not at.error
+    assert [w for w in texts(at, "warning") if w.startswith("Some values in this link")] == [
+        f"Some values in this link do not fit here and were replaced: {notice}"
+    ]
+    assert at.session_state.dec_strategy == query["strategy"]
+    assert any(e for e in at.get("plotly_chart"))  # the strategy's chart is drawn with the replaced values
