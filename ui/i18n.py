@@ -1018,8 +1018,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力落在查询自身位置上的比例（编码器-解码器注意力：解码器第 i 个位置看源句第 i 个位置）。",
     },
     "attn.help_previous": {
-        "en": "Share on the position just before; a previous-token head scores close to 1.",
-        "zh": "落在前一个位置上的比例；“前一个词”头接近 1。",
+        "en": "Share on the position just before. A head that always looks there scores {perfect} on these "
+        "sentences, not 1: only the positions that have one just before count (in self-attention, L − 1 of a "
+        "sentence's L positions, so (L − 1)/L).",
+        "zh": "落在前一个位置上的比例。总是看前一个位置的头在这些句子上得 {perfect}，而不是 1："
+        "只有前面还有一个位置的那些位置才算（自注意力中，L 个位置的句子有 L − 1 个，所以是 (L − 1)/L）。",
     },
     "attn.help_next": {
         "en": "Share on the position just after (0 in decoder self-attention while the look-ahead mask hides it).",
