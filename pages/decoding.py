@@ -17,7 +17,7 @@ from transformer.strategies import (
 )
 from transformer.text import markdown as md
 from ui.export import chart, file_name
-from ui.i18n import error_text, t
+from ui.i18n import error_text, t, word_list
 from ui.links import Param, link_view, picker, replaced
 from ui.state import current, page_setup
 from ui.widgets import (
@@ -81,7 +81,7 @@ except TransformerError as exc:
     st.error(error_text(exc, L))
     st.stop()
 if unknown:
-    st.warning(t("pick.unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown))))
+    st.warning(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)))
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
@@ -89,7 +89,7 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
     ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
     if ref_unknown:
-        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
+        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)))
 
 # a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
 if ss.get("dec_for", (model.id, source)) != (model.id, source):
@@ -472,7 +472,7 @@ def teacher_section() -> None:
     words = tokenize(text, translator.tokenizer)
     ids, unknown_ref = tgt_vocab.encode(words)
     if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
-        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown_ref))))
+        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown_ref)), L)))
     try:
         result = model_cached(
             ("teacher", source, tuple(ids)),

@@ -72,7 +72,8 @@ class TransformerConfig:
     d_v: int | None = None  # size of a value per head
     dropout: float = 0.0  # tiny datasets are memorised fastest without it
     max_len: int = MAX_POSITIONS  # longest sequence the positional table covers
-    # architecture switches for experiments; the defaults are the paper's (and the tutorials') model
+    # architecture switches for experiments; the defaults are the paper's architecture (see model.py for the three
+    # details that follow the tutorials instead)
     look_ahead_mask: bool = True  # decoder self-attention cannot see later positions
     pad_mask: bool = True  # no query attends to padding
     pe: str = "sinusoidal"  # positional encoding: one of PE_KINDS
@@ -107,7 +108,7 @@ class TransformerConfig:
 
     @property
     def variant(self) -> dict[str, object]:
-        """The architecture switches that differ from the paper's model, by name (empty for the standard model)."""
+        """The architecture switches that differ from the defaults, by name (empty for the standard model)."""
         standard = TransformerConfig(1, 1)
         return {
             name: getattr(self, name)

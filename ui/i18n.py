@@ -392,6 +392,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "最多 {n} 个字符；模型没见过的词按 <unk> 处理。",
     },
     "pick.pair": {"en": "Pair", "zh": "句子对"},
+    "list.sep": {"en": ", ", "zh": "、"},  # between the words of a list, e.g. unknown words
     "pick.unknown": {
         "en": "Not in the model's vocabulary, read as `<unk>`: {words}. Translation still runs.",
         "zh": "这些词不在模型的词表里，按 `<unk>` 处理：{words}。仍然可以翻译。",
@@ -675,8 +676,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "inside.explain_embedding": {
         "en": "`nn.Embedding` looks up one learned row of d_model numbers per id: the word vectors. The same id "
-        "always gets the same row, wherever it stands.",
-        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。",
+        "always gets the same row, wherever it stands. Three details follow the tutorials rather than the paper: "
+        "the rows are not multiplied by √d_model before the positions are added, the output projection at the end "
+        "has weights of its own (the paper shares them with the embeddings), and training uses no label smoothing.",
+        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。"
+        "有三个细节跟随教程而不是论文：加上位置编码之前这些行没有乘以 √d_model，最后的输出投影层有自己的权重"
+        "（论文让它与词嵌入共享权重），训练时也不使用标签平滑。",
     },
     "inside.explain_pe": {
         "en": "The rows of the positional-encoding table for positions 0…L−1: sin on even and cos on odd "
@@ -797,32 +802,37 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "损失：所有真实（非填充）目标位置上交叉熵的平均值。训练就是让这个数变小。",
     },
     "inside.seed_pe": {
-        "en": "Seed 004 keeps the table as [max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; "
-        "here they are [len, d_model] and broadcasting adds them to every sentence of the batch.",
-        "zh": "教程 004 把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 [seq_len, 1, d_model]；"
-        "这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) keeps the table as "
+        "[max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; here they are [len, d_model] and "
+        "broadcasting adds them to every sentence of the batch.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 "
+        "[seq_len, 1, d_model]；这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
     },
     "inside.seed_positional": {
-        "en": "Seed 004 transposes to [seq_len, batch, d_model] for this step and back afterwards; here every "
-        "tensor stays batch-first, [batch, len, d_model].",
-        "zh": "教程 004 在这一步转置成 [seq_len, batch, d_model]，之后再转回来；这里所有张量都保持 batch 在前，"
-        "即 [batch, len, d_model]。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) transposes to "
+        "[seq_len, batch, d_model] for this step and back afterwards; here every tensor stays batch-first, "
+        "[batch, len, d_model].",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）在这一步转置成 [seq_len, batch, d_model]，之后再转回来；"
+        "这里所有张量都保持 batch 在前，即 [batch, len, d_model]。",
     },
     "inside.seed_attn_mask": {
-        "en": "Seed 004 repeats the mask for every head, [batch, n_heads, len_q, len_k]; here the heads axis has "
-        "size 1 and broadcasting stretches it over the heads — the same mask without the copies.",
-        "zh": "教程 004 为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；这里头轴的大小是 1，"
-        "由广播扩展到所有头——同样的掩码，只是不复制。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) repeats the mask for every "
+        "head, [batch, n_heads, len_q, len_k]; here the heads axis has size 1 and broadcasting stretches it over "
+        "the heads — the same mask without the copies.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；"
+        "这里头轴的大小是 1，由广播扩展到所有头——同样的掩码，只是不复制。",
     },
     "inside.seed_masked_scores": {
-        "en": "Seed 004 fills blocked cells with −1e9; −∞ gives exactly 0 after the softmax.",
-        "zh": "教程 004 用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) fills blocked cells with "
+        "−1e9; −∞ gives exactly 0 after the softmax.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
     },
     "inside.seed_logits": {
-        "en": "Seed 004 flattens the logits to [batch·tgt_len, tgt_vocab] for the loss; here they keep the shape "
-        "[batch, tgt_len, tgt_vocab], and our target vocabulary also holds `<unk>`.",
-        "zh": "教程 004 为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；这里保持 [batch, tgt_len, tgt_vocab]，"
-        "而且我们的目标词表还包含 `<unk>`。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) flattens the logits to "
+        "[batch·tgt_len, tgt_vocab] for the loss; here they keep the shape [batch, tgt_len, tgt_vocab], and our "
+        "target vocabulary also holds `<unk>`.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；"
+        "这里保持 [batch, tgt_len, tgt_vocab]，而且我们的目标词表还包含 `<unk>`。",
     },
     "inside.value": {"en": "value", "zh": "数值"},
     "inside.head": {"en": "head", "zh": "头"},
@@ -881,6 +891,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.cell_step5": {
         "en": "**5.** The weights times the value vectors, summed: row {i} of this head's context.",
         "zh": "**5.** 权重乘以值向量再求和：得到这个头的 context 的第 {i} 行。",
+    },
+    "inside.cell_sum_row": {
+        "en": "Row Σ adds up the weights (to 1) and the weighted values (this head's context row); the value "
+        "vectors v_j are not added up, so their cells in that row are empty ({empty}).",
+        "zh": "Σ 这一行把权重加起来（和为 1），也把加权后的值加起来（得到这个头的 context 这一行）；"
+        "值向量 v_j 本身不相加，所以这一行里它们的格子是空的（{empty}）。",
     },
     "inside.cell_context": {
         "en": "The model's own context row: [{values}]",
@@ -1583,6 +1599,11 @@ def t(key: str, lang: str, **values) -> str:
     """The string for key in lang ('en' or 'zh'), with {placeholders} filled from values."""
     text = STRINGS[key][lang if lang in LANGUAGES else "en"]
     return text.format(**values) if values else text
+
+
+def word_list(words, lang: str) -> str:
+    """Words (already escaped for where they are shown) as a list in lang: "a, b" in English, "a、b" in Chinese."""
+    return t("list.sep", lang).join(words)
 
 
 def error_text(exc: Exception, lang: str) -> str:
