@@ -1,6 +1,8 @@
 """The Streamlit app through AppTest: pages render, data edits, training, stop, uploads, languages."""
 
+import os
 import re
+import signal
 
 import pytest
 import torch
@@ -134,6 +136,22 @@ def test_stop_keeps_the_partly_trained_model():
     assert at.session_state.job is None
     assert any(f"stopped after epoch {epochs}" in w for w in texts(at, "warning"))
     assert len(at.dataframe[-1].value) == len(at.session_state.pairs)
+
+
+def test_a_training_whose_process_dies_says_so_and_keeps_the_current_model():
+    at = open_app(page="pages/train.py")
+    before = at.session_state.model
+    _start_long_training(at)
+    wait_for_epochs(at, 2)
+    os.kill(at.session_state.job.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    finish_job(at)
+    assert not at.exception and at.session_state.model is before
+    reason = "the training process ended unexpectedly (stopped by the signal SIGKILL)"
+    assert texts(at, "toast") == [f"Training failed ({reason}); your current model is unchanged."]
+    assert texts(at, "error") == [
+        f"Training failed ({reason}); the current model is unchanged. Try other settings, and tell us if it happens "
+        "again."
+    ]
 
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language():

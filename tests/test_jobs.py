@@ -110,7 +110,8 @@ def test_a_training_process_that_dies_fails_its_job_with_a_message_and_the_queue
     _wait(lambda: len(doomed.runs[0].records) > 0)
     os.kill(doomed.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
     _wait(lambda: after.finished)
-    assert doomed.state == "failed" and "ended unexpectedly" in doomed.error
+    assert doomed.state == "failed"
+    assert doomed.error == "the training process ended unexpectedly (stopped by the signal SIGKILL)"
     assert after.state == "done" and queue.busy() == (0, 0)
 
 
