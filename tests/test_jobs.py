@@ -5,6 +5,7 @@ question "is this tab still connected" is answered by the test."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -98,7 +99,8 @@ def test_a_job_that_fails_says_why_and_frees_its_place():
     queue.submit(broken)
     queue.submit(after)
     _wait(lambda: after.finished)
-    assert broken.state == "failed" and broken.error
+    assert broken.state == "failed"
+    assert re.fullmatch(r"\w+Error: .+", broken.error)  # the {error} of "Training failed ({error}); …": type and words
     assert after.state == "done"
 
 
