@@ -291,7 +291,8 @@ class ModelStore:
                             break  # this one and every later one were opened within the hour
                         self._delete(dirfd, entry.hash)
                         count, total = count - 1, total - entry.size
-                        removed.append(f"{entry.hash} {entry.name} (least recently opened, {entry.size:,} bytes)")
+                        line = f"{entry.hash} (least recently opened, {entry.size:,} bytes) {entry.name}"
+                        removed.append(line.rstrip())
         except OSError as exc:
             raise self._error("write to", exc) from None
         return removed
