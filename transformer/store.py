@@ -102,7 +102,7 @@ def _limit(environ: Mapping[str, str], key: str, default: int) -> int:
         value = 0
     if value < 1:
         shown = visible(text[:40])
-        raise StoreError(f"{key} must be a whole number of at least 1, got {shown!r}.", "store_setting", key=key)
+        raise StoreError(f"{key} must be a whole number of at least 1, got {shown!r}.", "store_setting", setting=key)
     return value
 
 

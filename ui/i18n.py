@@ -447,8 +447,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "位于 {folder} 的模型库无法使用（{reason}）：请服务器管理员把 PLAYGROUND_MODEL_STORE 设为可写的文件夹。",
     },
     "error.store_setting": {
-        "en": "The server's setting {key} is not a whole number of at least 1: whoever runs the server should fix it.",
-        "zh": "服务器设置 {key} 不是至少为 1 的整数：请服务器管理员改正。",
+        "en": "The server's setting {setting} is not a whole number of at least 1: whoever runs the server should fix it.",
+        "zh": "服务器设置 {setting} 不是至少为 1 的整数：请服务器管理员改正。",
     },
     "error.empty_sentence": {
         "en": "The sentence is empty: type a sentence to translate.",
