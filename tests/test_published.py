@@ -74,6 +74,13 @@ def test_publishing_the_same_model_from_another_tab_stores_nothing_new(store):
     assert len(store.entries()) == 1 and store.entries()[0].name == "first"
 
 
+def test_an_old_link_with_8_digits_still_names_the_model():
+    bundled = open_app().session_state["model"].fingerprint
+    fresh = open_link(ATTN, {"model": bundled[:8], "model_name": "bundled", "head": "1"})
+    assert not fresh.exception and not texts(fresh, "warning")  # the tab's own model: nothing to say
+    assert dict(fresh.query_params)["model"] == bundled  # written back with all 16 digits
+
+
 def test_a_link_whose_model_is_not_in_the_store_says_so_and_keeps_the_warning(store):
     key = store.publish(tiny(4), "gone soon")[0].hash
     store.remove(key)  # as evicted
@@ -140,7 +147,7 @@ def test_a_links_model_replaces_the_learners_own_only_with_a_notice_and_they_can
     assert "From: trained here" in sidebar_text(at)
 
 
-def test_publishing_is_refused_with_a_message_when_the_store_is_full(store, monkeypatch):
+def test_publishing_is_refused_with_a_message_when_the_model_or_the_store_is_over_its_limit(store, monkeypatch):
     store.publish(tiny(9))  # opened within the hour: never evicted
     monkeypatch.setenv("PLAYGROUND_MODEL_STORE_MODELS", "1")
     at = open_app(page=ATTN, model=CurrentModel(tiny(10), "trained"))
@@ -152,5 +159,23 @@ def test_publishing_is_refused_with_a_message_when_the_store_is_full(store, monk
     assert texts(at, "error")[0] == (
         "The server's setting PLAYGROUND_MODEL_STORE_MODELS is not a whole number of at least 1: whoever runs the "
         "server should fix it."
+    )
+    assert at.button(key="publish").disabled
+    monkeypatch.setenv("PLAYGROUND_MODEL_STORE_MODELS", "5")
+    monkeypatch.setenv("PLAYGROUND_MODEL_STORE_BYTES", "1000")
+    at.run()
+    at.button(key="publish").click().run()
+    size = len(save_checkpoint(tiny(10)))
+    assert texts(at, "error")[0] == (
+        f"This model's checkpoint is {size:,} bytes, more than the 1,000 the model store takes: it cannot be "
+        "published. Download it from the Train page and share the file instead."
+    )
+    blocked = store.folder / "not a folder"
+    blocked.write_text("")
+    monkeypatch.setenv("PLAYGROUND_MODEL_STORE", str(blocked / "store"))
+    at.run()
+    assert texts(at, "error")[0] == (
+        f"The model store at {blocked / 'store'} cannot be used (Not a directory): whoever runs the server should "
+        "set PLAYGROUND_MODEL_STORE to a folder it can write."
     )
     assert at.button(key="publish").disabled
