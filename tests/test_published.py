@@ -179,3 +179,11 @@ def test_publishing_is_refused_with_a_message_when_the_model_or_the_store_is_ove
         "set PLAYGROUND_MODEL_STORE to a folder it can write."
     )
     assert at.button(key="publish").disabled
+
+
+def test_a_published_name_is_shown_as_text(store):
+    key = store.publish(tiny(11), "**bold** $x$ <b>y</b> \x1b[31m")[0].hash
+    fresh = open_link(ATTN, {"model": key})
+    source = next(m.value for m in fresh.sidebar.markdown if m.value.startswith("- From:"))
+    assert r"\*\*bold\*\* \$x\$ \<b\>y\<\/b\> \\x1b\[31m" in source.split("\n")[0]
+    assert "\x1b" not in " ".join(texts(fresh, "info"))
