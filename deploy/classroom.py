@@ -52,7 +52,7 @@ PROCESS_MB = 400  # an app process's memory once its learners use it (docs/perfo
 # at most this many app processes per core: each trains at least one model at once (PLAYGROUND_TRAINING_SLOTS),
 # and two trainings per core is what kept page switches under 1 s (ui.slots)
 PROCESSES_PER_CORE = training_slots.PER_CORE
-STORE_ENV = "PLAYGROUND_MODEL_STORE"  # the folder of published models, shared by every app process
+STORE_ENV = "PLAYGROUND_MODEL_STORE"  # transformer.store.STORE_ENV, without importing torch for it (a test compares)
 FAIL_SECONDS = 10  # after a failed request nginx sends nobody to that process for this long, then tries it again
 CONNECT_SECONDS = 3  # nginx gives up on connecting to an app process after this long and tries the next one
 RESTART_DELAYS = (1, 2, 4, 8, 16, 30)  # seconds before restarting a dead process, one more each time in a row
@@ -197,17 +197,12 @@ def process_cap(cores: int, memory_mb: int) -> int:
     return max(1, min(PROCESSES_PER_CORE * max(1, cores), memory_mb // PROCESS_MB))
 
 
-def cache_model_store() -> Path:
-    """transformer-playground/models in the user's cache folder ($XDG_CACHE_HOME, else ~/.cache)."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME", ""))
-    if not cache.is_absolute():  # unset, empty or relative: the XDG default
-        cache = Path.home() / ".cache"
-    return cache / "transformer-playground" / "models"
-
-
 def default_model_store() -> Path:
-    """The model store of the app: PLAYGROUND_MODEL_STORE, else cache_model_store()."""
-    return Path(os.environ[STORE_ENV]) if os.environ.get(STORE_ENV) else cache_model_store()
+    """The app's own store folder: PLAYGROUND_MODEL_STORE, else transformer-playground/models in the user's cache
+    folder (transformer.store.default_folder, imported only when a classroom starts: it brings torch)."""
+    from transformer.store import default_folder
+
+    return default_folder()
 
 
 def prepare_model_store(folder: Path) -> Path:
@@ -729,7 +724,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--model-store", type=Path, metavar="DIR",
         help=f"the folder of published models, shared by every app process (default: ${STORE_ENV}, else "
-        f"{cache_model_store()})",
+        "transformer-playground/models in $XDG_CACHE_HOME or ~/.cache)",
     )  # fmt: skip
     parser.add_argument("--run-dir", type=Path, help="for nginx.conf and the logs (default: a new temporary folder)")
     return parser

@@ -17,6 +17,7 @@ import pytest
 
 from deploy import classroom as deploy
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
+from transformer import store
 from ui import jobs, slots
 
 REPO = Path(__file__).parents[1]
@@ -269,14 +270,11 @@ def test_every_app_process_gets_the_same_store_and_its_share_of_the_cores(tmp_pa
     assert deploy.app_environment(3, tmp_path, {slots.ENV: "abc"})[slots.ENV] == share
 
 
-def test_the_default_model_store_follows_the_environment(monkeypatch, tmp_path):
+def test_the_default_model_store_is_the_apps_own(monkeypatch, tmp_path):
+    assert deploy.STORE_ENV == store.STORE_ENV
     monkeypatch.delenv(deploy.STORE_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert deploy.default_model_store() == tmp_path / "transformer-playground" / "models"
-    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")  # not absolute: ignored, as XDG says
-    assert deploy.default_model_store() == Path.home() / ".cache" / "transformer-playground" / "models"
-    monkeypatch.delenv("XDG_CACHE_HOME")
-    assert deploy.default_model_store() == Path.home() / ".cache" / "transformer-playground" / "models"
+    assert deploy.default_model_store() == tmp_path / "transformer-playground" / "models" == store.default_folder()
     monkeypatch.setenv(deploy.STORE_ENV, str(tmp_path / "store"))
     assert deploy.default_model_store() == tmp_path / "store"
 
