@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
-from transformer.data import Problem
+from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
+from transformer.data import SPECIALS, Problem
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 
@@ -221,6 +221,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "problem.too_many_rows": {
         "en": "There are {detail} pairs, more than the {max_pairs} allowed. Delete some rows.",
         "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请删除一些行。",
+    },
+    "problem.too_many_tokens": {
+        "en": "The {detail} sentences have {count} distinct tokens, more than the {max_distinct} a vocabulary holds "
+        "besides its 4 special tokens. Delete some pairs, or choose a tokenization that makes fewer distinct tokens.",
+        "zh": "{detail}共有 {count} 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 {max_distinct} 个。"
+        "请删除一些句子对，或者换一种产生更少不同词元的分词方式。",
     },
     "problem.token_too_long": {
         "en": "row {row}: the {detail} has a token longer than {max_token_chars} characters. Shorten it or split it "
@@ -1577,6 +1583,13 @@ def error_text(exc: Exception, lang: str) -> str:
 
 def problem_text(problem: Problem, lang: str) -> str:
     """A data problem in the UI language."""
-    detail = t(f"side.{problem.detail}", lang) if problem.kind in ("too_long", "token_too_long") else problem.detail
-    limits = dict(max_tokens=MAX_TOKENS, max_pairs=MAX_PAIRS, max_token_chars=MAX_TOKEN_CHARS)
-    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, **limits)
+    sided = ("too_long", "token_too_long", "too_many_tokens")
+    detail = t(f"side.{problem.detail}", lang) if problem.kind in sided else problem.detail
+    limits = dict(
+        max_tokens=MAX_TOKENS,
+        max_pairs=f"{MAX_PAIRS:,}",
+        max_token_chars=MAX_TOKEN_CHARS,
+        max_distinct=f"{MAX_VOCAB_SIZE - len(SPECIALS):,}",
+    )
+    count = f"{problem.count:,}" if problem.count is not None else ""
+    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, count=count, **limits)
