@@ -151,6 +151,34 @@ def make_data(
     )
 
 
+def lengths(batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
+    """The real (unpadded) lengths of a batch's sources and of its decoder rows (S + target), each (B,)."""
+    return batch.enc_inputs.ne(PAD_ID).sum(1), batch.dec_inputs.ne(PAD_ID).sum(1)
+
+
+def cut(batch: Batch, rows: torch.Tensor, src_lengths: torch.Tensor, tgt_lengths: torch.Tensor) -> Batch:
+    """The pairs of batch at rows (indexes), padded only to the longest of them."""
+    ls, lt = max(1, int(src_lengths[rows].max())), max(1, int(tgt_lengths[rows].max()))
+    return Batch(batch.enc_inputs[rows, :ls], batch.dec_inputs[rows, :lt], batch.dec_outputs[rows, :lt])
+
+
+def by_length(src_lengths: torch.Tensor, tgt_lengths: torch.Tensor, order: torch.Tensor | None = None) -> torch.Tensor:
+    """The indexes of order (default: every pair in turn) sorted by target length, then source length; ties keep
+    their order in order."""
+    order = torch.arange(len(src_lengths)) if order is None else order
+    if not len(order):
+        return order
+    key = tgt_lengths[order] * (int(src_lengths.max()) + 1) + src_lengths[order]  # (n,)
+    return order[torch.argsort(key, stable=True)]
+
+
+def chunks(batch: Batch, rows: int) -> list[Batch]:
+    """batch in parts of at most rows pairs of similar lengths (sorted by length), each padded only to its own
+    longest sentence: many pairs evaluated a part at a time, with little padding."""
+    src_lengths, tgt_lengths = lengths(batch)
+    return [cut(batch, part, src_lengths, tgt_lengths) for part in by_length(src_lengths, tgt_lengths).split(rows)]
+
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc: NUL, ESC, tab, line breaks, DEL, C1
 
 
