@@ -95,7 +95,7 @@ def _variant_side(pairs, **switches) -> Side:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="assets/model.safetensors was trained with the random batches that came before length batching; "
+    reason="assets/model.safetensors was trained with the random batches and unfused Adam that came before; "
     "regenerate it (README: 'The bundled checkpoint is regenerated with') and remove this mark",
 )
 def test_the_bundled_model_is_the_labs_baseline(bundled_pairs):

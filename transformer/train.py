@@ -142,7 +142,7 @@ def train(
     torch.set_num_threads(cfg.threads or intra_op_threads(model.config, cfg.batch_size * enc_inputs.size(1)))
     generator = torch.Generator().manual_seed(cfg.seed)
     torch.manual_seed(cfg.seed)  # dropout
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr, fused=True)  # one kernel for all parameters
     criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")
     n = enc_inputs.size(0)
     snap = [i for i in snapshot_pairs if 0 <= i < n]
