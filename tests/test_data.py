@@ -7,7 +7,15 @@ import torch
 
 from transformer import BOS, EOS, PAD, SPECIALS, UNK, Vocab, build_vocabs, data, make_data, tokenize
 from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
-from transformer.data import Problem, check_pairs, find_control, format_pairs, parse_pairs, summarize_pairs
+from transformer.data import (
+    Problem,
+    check_pairs,
+    find_control,
+    format_pairs,
+    parse_pairs,
+    summarize_pairs,
+    unseen_words,
+)
 from transformer.errors import DataError
 
 SEED_SRC = {"P": 0, "我": 1, "喜": 2, "欢": 3, "你": 4}
@@ -478,3 +486,16 @@ def test_format_pairs_round_trips_through_parse_pairs(pairs20, bundled_pairs):
         assert text.startswith("source\ttarget\n")
         assert parse_pairs(text) == pairs
         assert parse_pairs(text.encode("utf-8")) == pairs
+
+
+def test_unseen_held_out_words_are_counted_against_the_training_vocabularies():
+    train_pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "Hello .")]
+    src_vocab, tgt_vocab = build_vocabs(train_pairs)
+    held = [("我 喜 欢 猫", "I love cats ."), ("猫 猫 好", "Hello cats cats ."), ("你 好", "Hello ."), ("P 你", "you")]
+    unseen = unseen_words(held, src_vocab, tgt_vocab)
+    assert unseen.source == {"猫": 3}  # the typed P is unknown too, but as a reserved token, not an unseen word
+    assert unseen.target == {"cats": 3}
+    assert (unseen.unreachable, unseen.total) == (2, 4)
+    assert [src_vocab.encode(tokenize(s))[0].count(src_vocab.unk_id) for s, _ in held[:3]] == [1, 2, 0]
+    nothing = unseen_words(train_pairs, src_vocab, tgt_vocab)
+    assert (nothing.source, nothing.target, nothing.unreachable) == ({}, {}, 0)

@@ -17,6 +17,7 @@ from .text import visible
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
+_SPECIALS = frozenset(SPECIALS)
 PAD_ID = 0
 
 TOKENIZERS = ("auto", "whitespace", "char")
@@ -116,6 +117,34 @@ def build_vocabs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> tuple
 def token_counts(sentences: list[str], tokenizer: str = "auto") -> Counter:
     """How often each token occurs in the given sentences."""
     return Counter(t for s in sentences for t in tokenize(s, tokenizer))
+
+
+@dataclass(frozen=True)
+class UnseenWords:
+    """The words of held-out pairs that no training pair has, so the vocabularies built from the training pairs lack
+    them: a source word is read as <unk>, a reference word can never be written by the model."""
+
+    source: Counter  # word → occurrences in the held-out sources
+    target: Counter  # word → occurrences in the held-out references
+    unreachable: int  # held-out pairs with such a reference word: they can never be translated exactly
+    total: int  # held-out pairs
+
+
+def unseen_words(
+    held_out: list[tuple[str, str]], src_vocab: Vocab, tgt_vocab: Vocab, tokenizer: str = "auto"
+) -> UnseenWords:
+    """Which words of the held_out pairs are missing from src_vocab / tgt_vocab (the vocabularies of the training
+    pairs), and how often they occur; special tokens typed as words are left out (they are unknown for another
+    reason, see Problem 'reserved')."""
+    source: Counter = Counter()
+    target: Counter = Counter()
+    unreachable = 0
+    for src, tgt in held_out:
+        source.update(t for t in tokenize(src, tokenizer) if t not in src_vocab.stoi and t not in _SPECIALS)
+        missing = [t for t in tokenize(tgt, tokenizer) if t not in tgt_vocab.stoi and t not in _SPECIALS]
+        target.update(missing)
+        unreachable += bool(missing)
+    return UnseenWords(source, target, unreachable, len(held_out))
 
 
 class Batch(NamedTuple):
@@ -241,9 +270,6 @@ def _row_problems(row: int, src: str, tgt: str, src_tokens: list[str], tgt_token
         if not _SPECIALS.isdisjoint(tokens):
             warnings += [Problem("reserved", row, t, "warning") for t in dict.fromkeys(tokens) if t in _SPECIALS]
     return errors + warnings
-
-
-_SPECIALS = frozenset(SPECIALS)
 
 
 def usable(source: str, target: str) -> bool:

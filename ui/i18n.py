@@ -271,6 +271,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "**{n} parameters** · {pairs} pairs · vocabularies {src} / {tgt} tokens",
         "zh": "**{n} 个参数** · {pairs} 个句子对 · 词表 {src} / {tgt} 个词元",
     },
+    "train.too_large": {
+        "en": "With vocabularies of {src} / {tgt} tokens these sizes make a model of {n} parameters, whose checkpoint "
+        "would take up to {mb} MB, more than the {limit} MB a checkpoint may have. Choose a smaller d_model, d_ff or "
+        "n_layers.",
+        "zh": "词表为 {src} / {tgt} 个词元时，这些尺寸会得到一个有 {n} 个参数的模型，它的检查点最多要占 {mb} MB，"
+        "超过了检查点允许的 {limit} MB。请选择更小的 d_model、d_ff 或 n_layers。",
+    },
     "train.train": {"en": "Train", "zh": "开始训练"},
     "train.stop": {"en": "Stop", "zh": "停止"},
     "train.fix_data": {
@@ -321,6 +328,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "Greedy exact match: **{train_exact}** on the training pairs, **{held_exact}** held out.",
         "zh": "教师强制下的词元准确率：训练集 **{train_acc}**，留出集 **{held_acc}**。"
         "贪心解码完全正确：训练集 **{train_exact}**，留出集 **{held_exact}**。",
+    },
+    "train.unseen_source": {
+        "en": "**Held-out source tokens read as `<unk>`: {n}** ({words}). A word that occurs only in held-out pairs "
+        "is not in the source vocabulary, which is built from the training pairs alone: the model has never seen it.",
+        "zh": "**留出句子对的源句中被读成 `<unk>` 的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在源语言词表中，"
+        "因为词表只由训练用的句子对构成：模型从没见过它。",
+    },
+    "train.unseen_target": {
+        "en": "**Held-out reference tokens the model cannot write: {n}** ({words}). A word that occurs only in "
+        "held-out pairs is not in the target vocabulary, which is built from the training pairs alone, so these "
+        "held-out pairs cannot come out exactly: {unreachable} of {total}.",
+        "zh": "**留出句子对的参考译文中模型写不出的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在目标语言词表中，"
+        "因为词表只由训练用的句子对构成，所以这些留出的句子对不可能完全译对：{total} 个中有 {unreachable} 个。",
     },
     "train.part": {"en": "part", "zh": "部分"},
     "train.part_train": {"en": "trained on", "zh": "训练集"},
