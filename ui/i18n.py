@@ -124,6 +124,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "请同时输入源句和目标句，再点“添加”。",
     },
     "data.pairs": {"en": "Pairs", "zh": "句子对数"},
+    "data.large": {
+        "en": "This table has {n} pairs, more than the {limit} that can be edited here: it is summarised below and "
+        "shown a page at a time, read-only. To change it, edit the file and upload it again.",
+        "zh": "这个表格有 {n} 个句子对，超过了可以在这里编辑的 {limit} 个：下面给出它的概况，表格按页显示、只读。"
+        "要修改它，请编辑文件后重新上传。",
+    },
+    "data.table_page": {"en": "Page (of {pages})", "zh": "页码（共 {pages} 页）"},
+    "data.table_rows": {"en": "Rows {first}–{last} of {total}.", "zh": "第 {first}–{last} 行，共 {total} 行。"},
+    "data.summary": {"en": "Summary", "zh": "概况"},
+    "data.usable": {"en": "Usable pairs", "zh": "可用句子对"},
+    "data.error_count": {"en": "Errors", "zh": "错误"},
+    "data.warning_count": {"en": "Warnings", "zh": "警告"},
+    "data.src_vocab_size": {"en": "Source vocabulary (tokens)", "zh": "源语言词表（词元数）"},
+    "data.tgt_vocab_size": {"en": "Target vocabulary (tokens)", "zh": "目标语言词表（词元数）"},
+    "data.lengths_title": {"en": "Sentence lengths", "zh": "句子长度"},
+    "data.length": {"en": "tokens in the sentence", "zh": "句子的词元数"},
+    "data.sentences": {"en": "sentences", "zh": "句子数"},
+    "data.lengths_caption": {
+        "en": "How many of the {n} usable pairs' sentences have each length, with the tokenization chosen above. "
+        "Training batches group pairs of similar lengths, so each batch is padded only to its own longest sentence.",
+        "zh": "{n} 个可用句子对中，每种长度（按上面选择的分词方式计）各有多少个句子。训练时一个批次里放长度相近的句子对，"
+        "所以每个批次只需补齐到它自己最长的句子。",
+    },
+    "data.top_source": {"en": "The {n} most frequent source tokens", "zh": "最常见的 {n} 个源句词元"},
+    "data.top_target": {"en": "The {n} most frequent target tokens", "zh": "最常见的 {n} 个目标句词元"},
+    "data.occurrences": {"en": "occurrences", "zh": "出现次数"},
     "data.errors": {"en": "Fix these before training:", "zh": "训练前请先修正："},
     "data.ok": {"en": "All pairs are ready for training.", "zh": "所有句子对都可以用于训练。"},
     "data.file": {"en": "File", "zh": "文件"},
