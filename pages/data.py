@@ -244,7 +244,7 @@ with right:
             _say("error", "data.upload_failed", name=upload.name, error=exc)
         else:
             set_pairs(loaded if mode == "replace" else [*ss.pairs, *loaded])
-            _say("success", "data.upload_ok", n=len(loaded), name=upload.name)
+            _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
         st.rerun()
     message = ss.get("pairs_message")
     if message is not None and message[3] == ss.pairs:  # a message about another state of the table is stale

@@ -106,11 +106,20 @@ if pairs:
     if model_config is not None:
         n_params = parameter_count(model_config)
         st.markdown(
-            t("train.param_count", L, n=f"{n_params:,}", pairs=len(pairs), src=len(src_vocab), tgt=len(tgt_vocab))
+            t(
+                "train.param_count",
+                L,
+                n=f"{n_params:,}",
+                pairs=f"{len(pairs):,}",
+                src=f"{len(src_vocab):,}",
+                tgt=f"{len(tgt_vocab):,}",
+            )
         )
         if not fits_in_a_checkpoint(model_config, src_vocab, tgt_vocab, ss.epochs, len(held)):
             size = checkpoint_bytes(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
-            too_large = dict(n=f"{n_params:,}", src=len(src_vocab), tgt=len(tgt_vocab), mb=f"{size / 1e6:,.0f}")
+            too_large = dict(
+                n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
+            )
     if holdout:
         st.caption(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)))
     else:

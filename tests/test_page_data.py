@@ -146,8 +146,8 @@ def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_r
         "Usable pairs": "19,970",
         "Errors": "30",
         "Warnings": "0",
-        "Source vocabulary (tokens)": f"{len(src_vocab):,}",
-        "Target vocabulary (tokens)": f"{len(tgt_vocab):,}",
+        "Source vocabulary": f"{len(src_vocab):,}",
+        "Target vocabulary": f"{len(tgt_vocab):,}",
     }
     assert any(
         "This table has 20,000 pairs, more than the 1,000 that can be edited here" in i for i in texts(at, "info")

@@ -32,7 +32,7 @@ def test_sizes_whose_checkpoint_would_be_too_large_are_refused_before_training()
     size = checkpoint_bytes(translator.config, translator.src_vocab, translator.tgt_vocab, 60)
     assert size > 50_000_000
     assert error == (
-        f"With vocabularies of 4004 / 4004 tokens these sizes make a model of {translator.model.num_parameters():,} "
+        f"With vocabularies of 4,004 / 4,004 tokens these sizes make a model of {translator.model.num_parameters():,} "
         f"parameters, whose checkpoint would take up to {size / 1e6:,.0f} MB, more than the 50 MB a checkpoint may "
         "have. Choose a smaller d_model, d_ff or n_layers."
     )
