@@ -229,7 +229,7 @@ def test_more_distinct_tokens_than_a_vocabulary_holds_is_an_error_naming_the_sid
     name = ("source", "target")[side]
     assert problems[0].message() == (
         f"the {name} sentences have 29,997 distinct tokens, more than the 29,996 a vocabulary holds besides its 4 "
-        "special tokens: delete some pairs, or choose a tokenization that makes fewer distinct tokens."
+        "special tokens: use fewer pairs, or choose a tokenization that makes fewer distinct tokens."
     )
     # split into characters, the same sentences make few distinct tokens (but too many tokens for one sentence)
     assert {p.kind for p in check_pairs(rows(fitting + 1), "char")} == {"too_long"}

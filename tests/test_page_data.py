@@ -205,3 +205,18 @@ def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table,
     at.selectbox(key="tokenizer").set_value("whitespace").run()
     assert calls == ["auto", "whitespace"]
     assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_more_distinct_tokens_than_a_vocabulary_holds_are_listed_in_both_languages(lang):
+    pairs = [("我", " ".join(f"w{i + j}" for j in range(40))) for i in range(0, 30_000, 40)]  # 30,000 target words
+    at = open_app(lang, pairs=pairs)
+    assert not at.exception
+    (errors,) = texts(at, "error")
+    if lang == "en":
+        assert (
+            "- The target sentences have 30,000 distinct tokens, more than the 29,996 a vocabulary holds besides its 4 "
+            "special tokens. Use fewer pairs, or choose a tokenization that makes fewer distinct tokens." in errors
+        )
+    else:
+        assert "- 目标句共有 30,000 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 29,996 个。" in errors

@@ -244,7 +244,7 @@ class Problem:
             "too_many_rows": f"there are {self.detail} pairs, more than the {MAX_PAIRS:,} allowed: delete some rows.",
             "too_many_tokens": f"the {self.detail} sentences have {self.count or 0:,} distinct tokens, more than the "
             f"{MAX_VOCAB_SIZE - len(SPECIALS):,} a vocabulary holds besides its {len(SPECIALS)} special tokens: "
-            "delete some pairs, or choose a tokenization that makes fewer distinct tokens.",
+            "use fewer pairs, or choose a tokenization that makes fewer distinct tokens.",
             "duplicate": f"this pair appears {self.detail} times in the table (the same tokens); every copy is "
             "trained.",
             "reserved": f"the token {self.detail} is reserved for the model and will be read as an unknown word.",

@@ -245,14 +245,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {row} 行：{detail}超过 {max_tokens} 个词元，请缩短。",
     },
     "problem.too_many_rows": {
-        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Delete some rows.",
-        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请删除一些行。",
+        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Replace the table with a smaller file, or "
+        "restore the sample pairs.",
+        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请用更小的文件替换当前表格，或者恢复示例句子对。",
     },
     "problem.too_many_tokens": {
         "en": "The {detail} sentences have {count} distinct tokens, more than the {max_distinct} a vocabulary holds "
-        "besides its 4 special tokens. Delete some pairs, or choose a tokenization that makes fewer distinct tokens.",
+        "besides its 4 special tokens. Use fewer pairs, or choose a tokenization that makes fewer distinct tokens.",
         "zh": "{detail}共有 {count} 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 {max_distinct} 个。"
-        "请删除一些句子对，或者换一种产生更少不同词元的分词方式。",
+        "请减少句子对，或者换一种产生更少不同词元的分词方式。",
     },
     "problem.token_too_long": {
         "en": "row {row}: the {detail} has a token longer than {max_token_chars} characters. Shorten it or split it "
