@@ -1049,6 +1049,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "the dataset ({n} pairs, teacher-forced)",
         "zh": "整个数据集（{n} 个句子对，教师强制）",
     },
+    "attn.scope_dataset_first": {
+        "en": "the first {n} of the {total} pairs (teacher-forced)",
+        "zh": "前 {n} 个句子对（共 {total} 个，教师强制）",
+    },
     "attn.scope_sentence": {"en": "this sentence (as shown above)", "zh": "这个句子（与上方相同）"},
     "attn.col_layer": {"en": "layer", "zh": "层"},
     "attn.col_head": {"en": "head", "zh": "头"},
@@ -1286,6 +1290,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.beam_data": {"en": "Beam search against greedy on the dataset", "zh": "在数据集上比较束搜索与贪心"},
     "dec.beam_data_none": {"en": "The dataset has no complete pairs.", "zh": "数据集中没有完整的句子对。"},
     "dec.beam_data_toggle": {"en": "Compare on all {n} pairs", "zh": "在全部 {n} 个句子对上比较"},
+    "dec.beam_data_toggle_first": {
+        "en": "Compare on the first {n} of the {total} pairs",
+        "zh": "在前 {n} 个句子对上比较（共 {total} 个）",
+    },
     "dec.beam_data_summary": {
         "en": "Beam search found a more probable translation than greedy for **{wins} of {n}** pairs. Greedy "
         "matches the reference for {greedy_ok}, beam search for {beam_ok}.",
