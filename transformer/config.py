@@ -21,9 +21,7 @@ MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_BEAM_SIZE = 10  # most beams in beam search
-MAX_STUDY_PAIRS = (
-    200  # pairs the app's views over the whole dataset (head statistics, beam against greedy) read at once
-)
+MAX_STUDY_PAIRS = 200  # pairs read at once by the app's views of the whole dataset (head statistics, beam vs greedy)
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
