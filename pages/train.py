@@ -13,7 +13,7 @@ from transformer.model import parameter_count
 from transformer.text import markdown
 from transformer.train import holdout_split
 from ui.export import chart, file_name
-from ui.i18n import t
+from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
 from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, pairs_summary, set_model
@@ -235,7 +235,7 @@ if model.results is not None:
         for side, counts in (("source", unseen.source), ("target", unseen.target)):
             if counts:
                 named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
-                words = "、".join(named) + ("、…" if len(counts) > UNSEEN_NAMED else "")
+                words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
                 st.info(t(f"train.unseen_{side}", L, words=words, **facts))
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
