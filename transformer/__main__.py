@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
+from .checkpoint import checkpoint_bytes, fits_in_a_checkpoint, load_checkpoint, save_checkpoint
 from .config import (
     MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
@@ -288,12 +288,14 @@ def _check_heads(d_model: int, n_heads: int) -> None:
         )
 
 
-def _check_checkpoint_size(sizes: dict, pairs: list[tuple[str, str]], tokenizer: str, epochs: int) -> None:
+def _check_checkpoint_size(
+    sizes: dict, pairs: list[tuple[str, str]], tokenizer: str, epochs: int, held_out: int
+) -> None:
     """Refuse sizes whose checkpoint the loader would refuse, before anything is built."""
     src_vocab, tgt_vocab = build_vocabs(pairs, tokenizer)
     model = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
-    size = checkpoint_bytes(model, src_vocab, tgt_vocab, epochs)
-    if size > MAX_CHECKPOINT_BYTES or model_numbers(model) > MAX_MODEL_NUMBERS:
+    size = checkpoint_bytes(model, src_vocab, tgt_vocab, epochs, held_out)
+    if not fits_in_a_checkpoint(model, src_vocab, tgt_vocab, epochs, held_out):
         raise ConfigError(
             f"these sizes make a model of {parameter_count(model):,} parameters, whose checkpoint would take up to "
             f"{size:,} bytes, more than the {MAX_CHECKPOINT_BYTES:,} a checkpoint may have: choose a smaller "
@@ -340,7 +342,7 @@ def _train(args: argparse.Namespace) -> None:
         residual=not args.no_residual,
         norm=args.norm,
     )
-    _check_checkpoint_size(sizes, pairs, args.tokenizer, cfg.epochs)
+    _check_checkpoint_size(sizes, pairs, args.tokenizer, cfg.epochs, len(holdout))
     translator = Translator.create(pairs, args.tokenizer, args.seed, **sizes)
     variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items())
     print(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
-from transformer.data import Problem
+from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
+from transformer.data import SPECIALS, Problem
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 
@@ -179,6 +179,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "请同时输入源句和目标句，再点“添加”。",
     },
     "data.pairs": {"en": "Pairs", "zh": "句子对数"},
+    "data.large": {
+        "en": "This table has {n} pairs, more than the {limit} that can be edited here: it is summarised below and "
+        "shown a page at a time, read-only. To change it, edit the file and upload it again.",
+        "zh": "这个表格有 {n} 个句子对，超过了可以在这里编辑的 {limit} 个：下面给出它的概况，表格按页显示、只读。"
+        "要修改它，请编辑文件后重新上传。",
+    },
+    "data.table_page": {"en": "Page (of {pages})", "zh": "页码（共 {pages} 页）"},
+    "data.table_rows": {"en": "Rows {first}–{last} of {total}.", "zh": "第 {first}–{last} 行，共 {total} 行。"},
+    "data.summary": {"en": "Summary", "zh": "概况"},
+    "data.usable": {"en": "Usable pairs", "zh": "可用句子对"},
+    "data.error_count": {"en": "Errors", "zh": "错误"},
+    "data.warning_count": {"en": "Warnings", "zh": "警告"},
+    "data.src_vocab_size": {"en": "Source vocabulary", "zh": "源语言词表"},
+    "data.tgt_vocab_size": {"en": "Target vocabulary", "zh": "目标语言词表"},
+    "data.lengths_title": {"en": "Sentence lengths", "zh": "句子长度"},
+    "data.length": {"en": "tokens in the sentence", "zh": "句子的词元数"},
+    "data.sentences": {"en": "sentences", "zh": "句子数"},
+    "data.lengths_caption": {
+        "en": "How many of the {n} usable pairs' sentences have each length, with the tokenization chosen above. "
+        "Training batches group pairs of similar lengths, so each batch is padded only to its own longest sentence.",
+        "zh": "{n} 个可用句子对中，每种长度（按上面选择的分词方式计）各有多少个句子。训练时一个批次里放长度相近的句子对，"
+        "所以每个批次只需补齐到它自己最长的句子。",
+    },
+    "data.top_source": {"en": "The {n} most frequent source tokens", "zh": "最常见的 {n} 个源句词元"},
+    "data.top_target": {"en": "The {n} most frequent target tokens", "zh": "最常见的 {n} 个目标句词元"},
+    "data.occurrences": {"en": "occurrences", "zh": "出现次数"},
     "data.errors": {"en": "Fix these before training:", "zh": "训练前请先修正："},
     "data.ok": {"en": "All pairs are ready for training.", "zh": "所有句子对都可以用于训练。"},
     "data.file": {"en": "File", "zh": "文件"},
@@ -274,8 +300,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {row} 行：{detail}超过 {max_tokens} 个词元，请缩短。",
     },
     "problem.too_many_rows": {
-        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Delete some rows.",
-        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请删除一些行。",
+        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Replace the table with a smaller file, or "
+        "restore the sample pairs.",
+        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请用更小的文件替换当前表格，或者恢复示例句子对。",
+    },
+    "problem.too_many_tokens": {
+        "en": "The {detail} sentences have {count} distinct tokens, more than the {max_distinct} a vocabulary holds "
+        "besides its 4 special tokens. Use fewer pairs, or choose a tokenization that makes fewer distinct tokens.",
+        "zh": "{detail}共有 {count} 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 {max_distinct} 个。"
+        "请减少句子对，或者换一种产生更少不同词元的分词方式。",
     },
     "problem.token_too_long": {
         "en": "row {row}: the {detail} has a token longer than {max_token_chars} characters. Shorten it or split it "
@@ -319,6 +352,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.param_count": {
         "en": "**{n} parameters** · {pairs} pairs · vocabularies {src} / {tgt} tokens",
         "zh": "**{n} 个参数** · {pairs} 个句子对 · 词表 {src} / {tgt} 个词元",
+    },
+    "train.too_large": {
+        "en": "With vocabularies of {src} / {tgt} tokens these sizes make a model of {n} parameters, whose checkpoint "
+        "would take up to {mb} MB, more than the {limit} MB a checkpoint may have. Choose a smaller d_model, d_ff or "
+        "n_layers.",
+        "zh": "词表为 {src} / {tgt} 个词元时，这些尺寸会得到一个有 {n} 个参数的模型，它的检查点最多要占 {mb} MB，"
+        "超过了检查点允许的 {limit} MB。请选择更小的 d_model、d_ff 或 n_layers。",
     },
     "train.train": {"en": "Train", "zh": "开始训练"},
     "train.stop": {"en": "Stop", "zh": "停止"},
@@ -370,6 +410,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "Greedy exact match: **{train_exact}** on the training pairs, **{held_exact}** held out.",
         "zh": "教师强制下的词元准确率：训练集 **{train_acc}**，留出集 **{held_acc}**。"
         "贪心解码完全正确：训练集 **{train_exact}**，留出集 **{held_exact}**。",
+    },
+    "train.unseen_source": {
+        "en": "**Held-out source tokens read as `<unk>`: {n}** ({words}). A word that occurs only in held-out pairs "
+        "is not in the source vocabulary, which is built from the training pairs alone: the model has never seen it.",
+        "zh": "**留出句子对的源句中被读成 `<unk>` 的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在源语言词表中，"
+        "因为词表只由训练用的句子对构成：模型从没见过它。",
+    },
+    "train.unseen_target": {
+        "en": "**Held-out reference tokens the model cannot write: {n}** ({words}). A word that occurs only in "
+        "held-out pairs is not in the target vocabulary, which is built from the training pairs alone, so these "
+        "held-out pairs cannot come out exactly: {unreachable} of {total}.",
+        "zh": "**留出句子对的参考译文中模型写不出的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在目标语言词表中，"
+        "因为词表只由训练用的句子对构成，所以这些留出的句子对不可能完全译对：{total} 个中有 {unreachable} 个。",
     },
     "train.part": {"en": "part", "zh": "部分"},
     "train.part_train": {"en": "trained on", "zh": "训练集"},
@@ -1098,6 +1151,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "the dataset ({n} pairs, teacher-forced)",
         "zh": "整个数据集（{n} 个句子对，教师强制）",
     },
+    "attn.scope_dataset_first": {
+        "en": "the first {n} of the {total} pairs (teacher-forced)",
+        "zh": "前 {n} 个句子对（共 {total} 个，教师强制）",
+    },
     "attn.scope_sentence": {"en": "this sentence (as shown above)", "zh": "这个句子（与上方相同）"},
     "attn.col_layer": {"en": "layer", "zh": "层"},
     "attn.col_head": {"en": "head", "zh": "头"},
@@ -1354,6 +1411,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.beam_data": {"en": "Beam search against greedy on the dataset", "zh": "在数据集上比较束搜索与贪心"},
     "dec.beam_data_none": {"en": "The dataset has no complete pairs.", "zh": "数据集中没有完整的句子对。"},
     "dec.beam_data_toggle": {"en": "Compare on all {n} pairs", "zh": "在全部 {n} 个句子对上比较"},
+    "dec.beam_data_toggle_first": {
+        "en": "Compare on the first {n} of the {total} pairs",
+        "zh": "在前 {n} 个句子对上比较（共 {total} 个）",
+    },
     "dec.beam_data_summary": {
         "en": "Beam search found a more probable translation than greedy for **{wins} of {n}** pairs. Greedy "
         "matches the reference for {greedy_ok}, beam search for {beam_ok}.",
@@ -1703,6 +1764,13 @@ def error_text(exc: Exception, lang: str) -> str:
 
 def problem_text(problem: Problem, lang: str) -> str:
     """A data problem in the UI language."""
-    detail = t(f"side.{problem.detail}", lang) if problem.kind in ("too_long", "token_too_long") else problem.detail
-    limits = dict(max_tokens=MAX_TOKENS, max_pairs=MAX_PAIRS, max_token_chars=MAX_TOKEN_CHARS)
-    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, **limits)
+    sided = ("too_long", "token_too_long", "too_many_tokens")
+    detail = t(f"side.{problem.detail}", lang) if problem.kind in sided else problem.detail
+    limits = dict(
+        max_tokens=MAX_TOKENS,
+        max_pairs=f"{MAX_PAIRS:,}",
+        max_token_chars=MAX_TOKEN_CHARS,
+        max_distinct=f"{MAX_VOCAB_SIZE - len(SPECIALS):,}",
+    )
+    count = f"{problem.count:,}" if problem.count is not None else ""
+    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, count=count, **limits)

@@ -12,7 +12,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
-from transformer.data import parse_pairs
+from transformer.data import PairsSummary, parse_pairs, summarize_pairs
 from transformer.model import AttentionMaps
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
@@ -171,6 +171,17 @@ def set_pairs(pairs: list[tuple[str, str]]) -> None:
     st.session_state.pairs = list(pairs)
     st.session_state.editor_base = list(pairs)
     st.session_state.editor_version += 1
+
+
+def pairs_summary() -> PairsSummary:
+    """check_pairs' view of this tab's table with its tokenizer (problems, lengths, token counts, vocabularies),
+    computed once per table and tokenizer: pages run on every click, and a table of 20,000 pairs takes a while."""
+    ss = st.session_state
+    tokenizer = ss.get("tokenizer", SETTINGS["tokenizer"])
+    cached = ss.get("_pairs_summary")
+    if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
+        cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summarize_pairs(ss.pairs, tokenizer))
+    return cached[2]
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:
