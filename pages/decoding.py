@@ -163,7 +163,7 @@ def step_view(result, choose: bool) -> None:
         st.caption(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])))
     c1, c2 = st.columns(2, gap="large")
     with c1:
-        st.subheader(t("dec.probs", L))
+        st.header(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
         k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
         figure = topk_figure(
@@ -191,7 +191,7 @@ def step_view(result, choose: bool) -> None:
         function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
-        st.subheader(t("dec.cross", L))
+        st.header(t("dec.cross", L))
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
         layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
@@ -211,7 +211,7 @@ def step_view(result, choose: bool) -> None:
         computed_by("DecodeStep.dec_enc_attns", L)
         st.markdown(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
 
-    st.subheader(t("dec.output", L))
+    st.header(t("dec.output", L))
     shown = [s for s in steps[:step_number] if s.token_id != tgt_vocab.eos_id]
     output = " ".join(badges([s.token], "violet" if overridden(s) else "blue") for s in shown)
     st.markdown(output or "–")
@@ -289,7 +289,7 @@ def beam_section() -> None:
         ("beam", source, 1, alpha), lambda: beam_search(translator.model, enc_input, tgt_vocab, 1, alpha)
     ).best
 
-    st.subheader(t("dec.beam_tree", L))
+    st.header(t("dec.beam_tree", L))
     best = result.best
     chart(
         beam_tree_figure(
@@ -308,7 +308,7 @@ def beam_section() -> None:
     )
     computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
 
-    st.subheader(t("dec.nbest", L))
+    st.header(t("dec.nbest", L))
     rows = [
         {
             t("dec.rank", L): rank,
@@ -336,7 +336,7 @@ def beam_section() -> None:
             )
         )
 
-    st.subheader(t("dec.beam_data", L))
+    st.header(t("dec.beam_data", L))
     pairs = usable_pairs()
     if not pairs:
         st.caption(t("dec.beam_data_none", L))
@@ -408,7 +408,7 @@ def sample_section() -> None:
         lambda: [sample(translator.model, enc_input, tgt_vocab, *settings, seed=seed + i) for i in range(n)],
     )
 
-    st.subheader(t("dec.samples_title", L))
+    st.header(t("dec.samples_title", L))
     columns = st.columns(n)
     for column, result in zip(columns, samples):
         with column.container(border=True):
@@ -416,7 +416,7 @@ def sample_section() -> None:
             st.markdown(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
             st.caption(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"))
 
-    st.subheader(t("dec.sample_steps", L))
+    st.header(t("dec.sample_steps", L))
     keep_option("dec_sample_pick", list(range(n)), 0)
     pick = st.selectbox(
         t("dec.sample_pick", L),
