@@ -141,7 +141,7 @@ with c1:
     )
 with c2:
     st.header(t("pe.similarity", L))
-    st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q")
+    st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q\,")
     if sinusoidal:
         similarity = pe_similarity_by_distance(d_model, n)  # (n,)
         rises = rising_distances(similarity)

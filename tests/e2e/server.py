@@ -58,8 +58,10 @@ def healthy(url: str) -> bool:
 
 
 @contextmanager
-def streamlit_server(log: Path = REPO / "test-artifacts" / "streamlit-server.log") -> Iterator[Server]:
-    """A headless `streamlit run app.py` on a free port, healthy when entered, stopped when left."""
+def streamlit_server(
+    log: Path = REPO / "test-artifacts" / "streamlit-server.log", repo: Path = REPO
+) -> Iterator[Server]:
+    """A headless `streamlit run app.py` of `repo` on a free port, healthy when entered, stopped when left."""
     log.parent.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     command = [
@@ -72,7 +74,7 @@ def streamlit_server(log: Path = REPO / "test-artifacts" / "streamlit-server.log
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=repo, stdout=out, stderr=subprocess.STDOUT)
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
             deadline = time.monotonic() + START_TIMEOUT
