@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.i18n import t
 from ui.links import take_link_globals
+from ui.preload import preload_chart_library
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, init_app_session, lang
 
@@ -11,6 +12,7 @@ st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="
 init_app_session()
 take_link_globals()
 draw_sidebar()
+preload_chart_library()
 
 L = lang()
 # icons from the Material Symbols font that Streamlit serves itself: emoji would need an emoji font on the learner's

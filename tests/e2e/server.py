@@ -1,4 +1,4 @@
-"""Start and stop `streamlit run app.py` for the browser tests and the app benchmark."""
+"""Start and stop the app's server (`streamlit run serve.py`) for the browser tests and the app benchmark."""
 
 from __future__ import annotations
 
@@ -61,11 +61,13 @@ def healthy(url: str) -> bool:
 def streamlit_server(
     log: Path = REPO / "test-artifacts" / "streamlit-server.log", repo: Path = REPO
 ) -> Iterator[Server]:
-    """A headless `streamlit run app.py` of `repo` on a free port, healthy when entered, stopped when left."""
+    """A headless `streamlit run serve.py` of `repo` (app.py in a checkout without serve.py) on a free port, healthy
+    when entered, stopped when left."""
     log.parent.mkdir(parents=True, exist_ok=True)
     port = _free_port()
+    script = "serve.py" if (repo / "serve.py").exists() else "app.py"
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        sys.executable, "-m", "streamlit", "run", script,
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
