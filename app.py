@@ -2,9 +2,9 @@
 
 import streamlit as st
 
+from ui.browser import browser_scripts
 from ui.i18n import t
 from ui.links import take_link_globals
-from ui.preload import preload_chart_library
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, init_app_session, lang
 
@@ -12,9 +12,8 @@ st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="
 init_app_session()
 take_link_globals()
 draw_sidebar()
-preload_chart_library()
-
 L = lang()
+browser_scripts(L)
 # icons from the Material Symbols font that Streamlit serves itself: emoji would need an emoji font on the learner's
 # machine (without one they are empty boxes), and a material page_icon would be fetched from Google for the favicon
 pages = [

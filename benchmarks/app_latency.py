@@ -6,7 +6,7 @@ prints medians over fresh servers (each its own `streamlit run`, each session a 
 
 - first render: from page.goto until the first page is fully drawn (tables included), for the first session of a
   new server and for a later session of the same server;
-- chart library: how long after the first render ui/preload.py has loaded Streamlit's plotly module;
+- chart library: how long after the first render ui/browser.py has loaded Streamlit's plotly module;
 - first chart: from the click on Attention until its heatmap is drawn, for the tab's first chart page once the
   learner has read the first page that long (at most READ_S), and for a learner who clicks at once;
 - later switches to Attention, and a head change.
@@ -55,7 +55,7 @@ def _open(browser, url: str):
 
 
 def _chart_library(page) -> float | None:
-    """Seconds until ui/preload.py has loaded the chart library (None when it does not within READ_S)."""
+    """Seconds until ui/browser.py has loaded the chart library (None when it does not within READ_S)."""
     start = time.perf_counter()
     loaded = page.locator("html[data-chart-library=loaded]")
     try:

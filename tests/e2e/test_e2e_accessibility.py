@@ -1,12 +1,12 @@
-"""The app for every learner, in a real browser: axe-core on every page in English and Chinese, navigation and the
-language switch named in words, the numbers in heatmap cells black or white."""
+"""The app for every learner, in a real browser: axe-core on every page in English and Chinese, the page's declared
+language, navigation and the language switch named in words, the numbers in heatmap cells black or white."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.e2e.accessibility import LOCALES, describe, serious, walk
-from tests.e2e.helpers import NAV, expect, go_to, sidebar
+from tests.e2e.helpers import NAV, expect, go_to, sidebar, switch_language
 from ui.i18n import STRINGS
 
 pytestmark = pytest.mark.e2e
@@ -27,6 +27,15 @@ def test_no_page_has_a_serious_or_critical_axe_violation(new_page, lang):
         if bad:
             failures.append(f"{slug} page ({view}, {lang}):\n{describe(bad)}")
     assert not failures, "axe-core found:\n\n" + "\n\n".join(failures)
+
+
+def test_the_page_declares_the_language_it_shows(new_page):
+    page = new_page(LOCALES["zh"])
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")  # a screen reader picks its voice by it
+    switch_language(page, "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    switch_language(page, "zh")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

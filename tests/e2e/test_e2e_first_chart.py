@@ -1,5 +1,5 @@
 """The first chart page of a tab draws at once: Streamlit's plotly module is loaded while the first page is read
-(ui/preload.py), and a new server has imported what the app needs before its first session (serve.py)."""
+(ui/browser.py), and a new server has imported what the app needs before its first session (serve.py)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,16 @@
-"""Load the chart library while the learner reads the first page, so that the first chart page draws at once.
+"""Two scripts the app runs in the learner's browser: the page's language, and the chart library loaded early.
 
+The language: Streamlit's page says <html lang="en"> whatever it shows, so a screen reader would read the Chinese UI
+with an English voice; the page's language follows the UI language instead.
+
+The chart library, loaded while the learner reads the first page, so that the first chart page draws at once.
 Streamlit's frontend draws st.plotly_chart with a component that it imports lazily, the first time a page of the tab
 shows a plotly chart: `React.lazy(() => import("./PlotlyChart.<hash>.js"))` in static/js/index.<hash>.js, one 4.7 MB
 module with plotly.js inside, which the browser fetches, compiles and runs (about 1.3 s on a 2-core machine). The
-first page (Data) has no chart, so the learner's first chart page paid for it after the click. The script below
+first page (Data) has no chart, so the learner's first chart page paid for it after the click. CHART_LIBRARY
 imports the same module by the same URL once the first page has drawn and the browser is idle: the module is then
 in the tab's module map, and Streamlit's own lazy import finds it there. Nothing of Streamlit's is changed; the file
-name is read from the installed package, and without such a file nothing is drawn.
+name is read from the installed package, and without such a file this script is left out.
 """
 
 from __future__ import annotations
@@ -16,9 +20,14 @@ from pathlib import Path
 
 import streamlit as st
 
-# runs once per tab (a rerun draws the same element, which React keeps): after the first page has drawn (the script
-# run over, no skeletons left), when the browser is idle, import the module; then mark <html data-chart-library>
-SCRIPT = """<script type="module">
+HTML_LANG = {"en": "en", "zh": "zh-CN"}  # BCP 47 tags of the UI languages
+
+LANGUAGE = """<script>document.documentElement.lang = "%(lang)s";</script>"""
+
+# runs once per tab (a rerun draws the same element, which React keeps; a language switch draws it anew, and the
+# flag stops a second import): after the first page has drawn (the script run over, no skeletons left), when the
+# browser is idle, import the module; then mark <html data-chart-library>
+CHART_LIBRARY = """<script type="module">
 if (!window.playgroundChartLibrary) {
   const entry = document.querySelector('script[type="module"][src*="static/js/index."]');
   const url = new URL("%(module)s", entry ? entry.src : document.baseURI + "static/js/");
@@ -46,10 +55,10 @@ def chart_module() -> str | None:
     return found[0].name if len(found) == 1 else None
 
 
-def preload_chart_library() -> None:
-    """Draw (in the sidebar, taking no room) the script that loads the chart library once the first page has drawn."""
+def browser_scripts(lang: str) -> None:
+    """Draw both scripts (in the sidebar, as one element that takes no room): the page's language is the UI language
+    `lang`, and the chart library loads once the first page has drawn."""
     module = chart_module()
-    if module is None:
-        return
+    scripts = LANGUAGE % {"lang": HTML_LANG[lang]} + (CHART_LIBRARY % {"module": module} if module else "")
     with st.sidebar:
-        st.html(SCRIPT % {"module": module}, unsafe_allow_javascript=True, width="content")
+        st.html(scripts, unsafe_allow_javascript=True, width="content")
