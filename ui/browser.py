@@ -25,8 +25,9 @@ HTML_LANG = {"en": "en", "zh": "zh-CN"}  # BCP 47 tags of the UI languages
 LANGUAGE = """<script>document.documentElement.lang = "%(lang)s";</script>"""
 
 # runs once per tab (a rerun draws the same element, which React keeps; a language switch draws it anew, and the
-# flag stops a second import): after the first page has drawn (the script run over, no skeletons left), when the
-# browser is idle, import the module; then mark <html data-chart-library>
+# flag stops a second import): after the first page has drawn (the script run over, no skeletons left, then the page
+# unchanged for half a second, or 5 s at most: lazily loaded widgets such as the data editor draw after the run), when
+# the browser is idle, import the module; then mark <html data-chart-library>
 CHART_LIBRARY = """<script type="module">
 if (!window.playgroundChartLibrary) {
   const entry = document.querySelector('script[type="module"][src*="static/js/index."]');
@@ -35,10 +36,18 @@ if (!window.playgroundChartLibrary) {
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.dataset.testScriptState === "notRunning" && !document.querySelector('[data-testid="stSkeleton"]');
   };
+  const sleep = ms => new Promise(done => setTimeout(done, ms));
+  const still = ms => new Promise(done => {
+    let timer = setTimeout(stop, ms);
+    const watch = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(stop, ms); });
+    function stop() { watch.disconnect(); done(); }
+    watch.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  });
   const idle = () => new Promise(done =>
     window.requestIdleCallback ? requestIdleCallback(done, {timeout: 2000}) : setTimeout(done, 200));
   window.playgroundChartLibrary = (async () => {
-    while (!drawn()) await new Promise(done => setTimeout(done, 100));
+    while (!drawn()) await sleep(100);
+    await Promise.race([still(500), sleep(5000)]);
     await idle();
     await import(url.href);
     document.documentElement.dataset.chartLibrary = "loaded";
