@@ -5,6 +5,7 @@ import streamlit as st
 from ui.browser import browser_scripts
 from ui.i18n import t
 from ui.links import take_link_globals
+from ui.reconnect import rerun_on_reconnect
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, init_app_session, lang
 
@@ -12,6 +13,7 @@ st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="
 init_app_session()
 take_link_globals()
 draw_sidebar()
+rerun_on_reconnect()
 L = lang()
 browser_scripts(L)
 # icons from the Material Symbols font that Streamlit serves itself: emoji would need an emoji font on the learner's

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.config import MAX_DECODE_LEN
+from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
 from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
@@ -218,7 +218,8 @@ def head_statistics() -> None:
     """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
     st.header(t("attn.stats", L))
     st.markdown(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
-    pairs = usable_pairs()
+    every = usable_pairs()
+    pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = ("dataset", "sentence") if pairs else ("sentence",)
     keep_option("attn_scope", scopes, "dataset")
     scope = st.radio(
@@ -226,7 +227,12 @@ def head_statistics() -> None:
         scopes,
         key="attn_scope",
         horizontal=True,
-        format_func=lambda s: t(f"attn.scope_{s}", L, n=len(pairs)),
+        format_func=lambda s: t(
+            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else f"attn.scope_{s}",
+            L,
+            n=len(pairs),
+            total=len(every),
+        ),
     )
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
     try:

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_TYPED_CHARS
+from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_STUDY_PAIRS, MAX_TYPED_CHARS
 from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
 from transformer.strategies import (
@@ -342,12 +342,14 @@ def beam_section() -> None:
     )
 
     st.header(t("dec.beam_data", L))
-    pairs = usable_pairs()
+    every = usable_pairs()
+    pairs = every[:MAX_STUDY_PAIRS]  # beam search on each, in this page's run
     if not pairs:
         st.caption(t("dec.beam_data_none", L))
         return
     ss.setdefault("dec_beam_table", False)
-    if not st.toggle(t("dec.beam_data_toggle", L, n=len(pairs)), key="dec_beam_table"):
+    toggle = "dec.beam_data_toggle_first" if len(every) > len(pairs) else "dec.beam_data_toggle"
+    if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table"):
         return
     try:
         compared = model_cached(

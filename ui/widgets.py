@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
-from transformer.data import PAD
+from transformer.data import PAD, usable
 from transformer.text import markdown, visible
 
 from .i18n import t, word_list
@@ -76,7 +76,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
 
 def usable_pairs() -> list[tuple[str, str]]:
     """The dataset's pairs with both sides typed (what training uses)."""
-    return [(s, g) for s, g in st.session_state.pairs if s.strip() and g.strip()]
+    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
 def warn_if_data_changed(L: str) -> None:
