@@ -2,27 +2,30 @@
 
 import streamlit as st
 
+from ui.browser import browser_scripts
 from ui.i18n import t
 from ui.links import take_link_globals
 from ui.reconnect import rerun_on_reconnect
 from ui.sidebar import draw_sidebar
-from ui.state import init_app_session, lang
+from ui.state import ICON, init_app_session, lang
 
-st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout="wide")
+st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="wide")
 init_app_session()
 take_link_globals()
 draw_sidebar()
 rerun_on_reconnect()
-
 L = lang()
+browser_scripts(L)
+# icons from the Material Symbols font that Streamlit serves itself: emoji would need an emoji font on the learner's
+# machine (without one they are empty boxes), and a material page_icon would be fetched from Google for the favicon
 pages = [
-    st.Page("pages/data.py", title=t("nav.data", L), icon="📝", default=True),
-    st.Page("pages/train.py", title=t("nav.train", L), icon="🏋️"),
-    st.Page("pages/positional_encoding.py", title=t("nav.pe", L), icon="〰️"),
-    st.Page("pages/masks.py", title=t("nav.masks", L), icon="🎭"),
-    st.Page("pages/inside.py", title=t("nav.inside", L), icon="🧩"),
-    st.Page("pages/attention.py", title=t("nav.attention", L), icon="🔦"),
-    st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
-    st.Page("pages/lab.py", title=t("nav.lab", L), icon="🧪"),
+    st.Page("pages/data.py", title=t("nav.data", L), icon=":material/table_edit:", default=True),
+    st.Page("pages/train.py", title=t("nav.train", L), icon=":material/model_training:"),
+    st.Page("pages/positional_encoding.py", title=t("nav.pe", L), icon=":material/waves:"),
+    st.Page("pages/masks.py", title=t("nav.masks", L), icon=":material/visibility_off:"),
+    st.Page("pages/inside.py", title=t("nav.inside", L), icon=":material/account_tree:"),
+    st.Page("pages/attention.py", title=t("nav.attention", L), icon=":material/center_focus_strong:"),
+    st.Page("pages/decoding.py", title=t("nav.decoding", L), icon=":material/format_list_numbered:"),
+    st.Page("pages/lab.py", title=t("nav.lab", L), icon=":material/science:"),
 ]
 st.navigation(pages).run()

@@ -88,7 +88,7 @@ link_view(
 )
 st.markdown(t("attn.intro", L))
 warn_if_data_changed(L)
-st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h")
+st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h\,")
 
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])

@@ -221,7 +221,7 @@ with right:
     if not problems:
         st.success(t("data.ok", L))
 
-    st.subheader(t("data.file", L))
+    st.header(t("data.file", L))
     keep_option("data_upload_mode", ["replace", "append"], "replace")
     mode = st.radio(
         t("data.upload_mode", L),

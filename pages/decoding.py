@@ -171,7 +171,7 @@ def step_view(result, choose: bool) -> None:
         st.caption(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])))
     c1, c2 = st.columns(2, gap="large")
     with c1:
-        st.subheader(t("dec.probs", L))
+        st.header(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
         k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
         figure = topk_figure(
@@ -199,7 +199,7 @@ def step_view(result, choose: bool) -> None:
         function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
-        st.subheader(t("dec.cross", L))
+        st.header(t("dec.cross", L))
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
         layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
@@ -219,7 +219,7 @@ def step_view(result, choose: bool) -> None:
         computed_by("DecodeStep.dec_enc_attns", L)
         st.markdown(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
 
-    st.subheader(t("dec.output", L))
+    st.header(t("dec.output", L))
     shown = [s for s in steps[:step_number] if s.token_id != tgt_vocab.eos_id]
     output = " ".join(badges([s.token], "violet" if overridden(s) else "blue") for s in shown)
     st.markdown(output or "–")
@@ -295,7 +295,7 @@ def beam_section() -> None:
     )
     greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
 
-    st.subheader(t("dec.beam_tree", L))
+    st.header(t("dec.beam_tree", L))
     best = result.best
     chart(
         beam_tree_figure(
@@ -314,7 +314,7 @@ def beam_section() -> None:
     )
     computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
 
-    st.subheader(t("dec.nbest", L))
+    st.header(t("dec.nbest", L))
     rows = [
         {
             t("dec.rank", L): rank,
@@ -341,7 +341,7 @@ def beam_section() -> None:
         )
     )
 
-    st.subheader(t("dec.beam_data", L))
+    st.header(t("dec.beam_data", L))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # beam search on each, in this page's run
     if not pairs:
@@ -415,7 +415,7 @@ def sample_section() -> None:
         lambda: [sample(translator.model, enc_input, tgt_vocab, *settings, seed=seed + i) for i in range(n)],
     )
 
-    st.subheader(t("dec.samples_title", L))
+    st.header(t("dec.samples_title", L))
     columns = st.columns(n)
     for column, result in zip(columns, samples):
         with column.container(border=True):
@@ -423,7 +423,7 @@ def sample_section() -> None:
             st.markdown(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
             st.caption(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"))
 
-    st.subheader(t("dec.sample_steps", L))
+    st.header(t("dec.sample_steps", L))
     keep_option("dec_sample_pick", list(range(n)), 0)
     pick = st.selectbox(
         t("dec.sample_pick", L),

@@ -77,7 +77,7 @@ st.code(
     f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
     f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
     f"dec_outputs = {out.tensor.tolist()}   # {' '.join(trace.tgt_tokens)}",
-    language="python",
+    language=None,  # plain text: Streamlit's grey for Python comments (3.5:1) is too faint for the tokens
 )
 
 # ---------------------------------------------------------------- the walk: diagram, block list, step slider

@@ -364,7 +364,8 @@ if mode == "experiment":
                 t("lab.use", L, label=label), key=f"use_{side}", disabled=current() is model, width="stretch"
             ):
                 set_model(model)
-                ss.pending_toast = (t("lab.used", L, label=label), "🧪")  # shown after the rerun (the sidebar)
+                # shown after the rerun (the sidebar)
+                ss.pending_toast = (t("lab.used", L, label=label), ":material/science:")
                 st.rerun()
 else:
     upload = st.file_uploader(

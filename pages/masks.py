@@ -67,7 +67,7 @@ enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
 st.code(
     f"enc_inputs = {enc.tolist()}   # {' '.join(src)}\ndec_inputs = {dec.tolist()}   # {' '.join(tgt)}",
-    language="python",
+    language=None,  # plain text: Streamlit's grey for Python comments (3.5:1) is too faint for the tokens
 )
 
 labels = dict(
@@ -115,6 +115,7 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         ("pad_mask",),
     ),
 }
+st.header(t("masks.all", L))
 st.info(t("masks.legend", L))
 for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
     columns = st.columns(2, gap="large")

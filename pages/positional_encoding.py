@@ -105,7 +105,7 @@ dims = st.multiselect(
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 
-st.subheader(t("pe.lines", L))
+st.header(t("pe.lines", L))
 st.markdown(t("pe.lines_intro", L) + " " + t("pe.lines_dots" if sinusoidal else "pe.lines_learned", L))
 curve = {}
 if sinusoidal:
@@ -129,7 +129,7 @@ if sinusoidal:
 
 c1, c2 = st.columns(2, gap="large")
 with c1:
-    st.subheader(t("pe.heatmap", L))
+    st.header(t("pe.heatmap", L))
     st.markdown(t("pe.heatmap_intro", L))
     chart(
         pe_heatmap_figure(
@@ -140,8 +140,8 @@ with c1:
         caption=t("pe.heatmap", L),
     )
 with c2:
-    st.subheader(t("pe.similarity", L))
-    st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q")
+    st.header(t("pe.similarity", L))
+    st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q\,")
     if sinusoidal:
         similarity = pe_similarity_by_distance(d_model, n)  # (n,)
         rises = rising_distances(similarity)
@@ -179,7 +179,7 @@ with c2:
         )
         computed_by("transformer.model.pe_similarity_by_distance, transformer.model.rising_distances", L)
 
-st.subheader(t("pe.wavelengths", L))
+st.header(t("pe.wavelengths", L))
 st.markdown(t("pe.wavelengths_intro", L))
 st.dataframe(
     pd.DataFrame(

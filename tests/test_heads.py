@@ -13,6 +13,7 @@ import torch
 
 from transformer.errors import DataError
 from transformer.heads import KINDS, SHARES, HeadStats, head_stats, mean_patterns, study_heads, study_maps
+from viz.common import written
 from viz.heads import MAX_HOVER_CELLS, clicked_head, head_patterns_figure, head_stat_figure
 
 S, E = 1, 2  # the ids of S and E in every vocabulary built here; 0 is P
@@ -308,7 +309,7 @@ def test_head_stat_figure():
     fig = head_stat_figure([one, two], "diagonal", layer_label="层", head_label="头", chosen=(0, 1))
     heat, clicks = fig.data
     np.testing.assert_allclose(heat.z, [[one.diagonal, two.diagonal]])
-    assert (heat.zmin, heat.zmax) == (0, 1) and [list(row) for row in heat.text] == [["0.85", "0.67"]]
+    assert (heat.zmin, heat.zmax) == (0, 1) and written(heat.text) == [["0.85", "0.67"]]
     assert list(fig.layout.xaxis.ticktext) == ["1", "2"] and fig.layout.yaxis.title.text == "层"
     assert [tuple(c[:2]) for c in clicks.customdata] == [(0, 0), (0, 1)]
     assert clicks.customdata[1][3] == "层 1 · 头 2"

@@ -15,7 +15,7 @@ import transformer
 import viz
 from transformer.model import positional_encoding_table
 from viz import attention, decoding, masks, positional, training
-from viz.common import SMALL
+from viz.common import SMALL, written
 
 ROWS = ["S", "a", "b", "a"]  # a repeated token must stay two rows
 COLS = ["x", "y", "x"]
@@ -117,7 +117,7 @@ def test_score_figure_blocks_minus_infinity():
     text = np.array(blocked.text)
     assert (text[mask.numpy()] == "−∞").all() and (text[~mask.numpy()] == "").all()
     assert "−∞" in blocked.hovertemplate
-    assert np.array(main.text)[3, 0] == "4.00"  # small matrix: values written in cells
+    assert np.array(written(main.text))[3, 0] == "4.00"  # small matrix: values written in cells
     assert_token_axes(fig, main, ROWS, COLS)
     assert_serialises(fig)
 

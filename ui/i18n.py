@@ -15,6 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "nav.masks": {"en": "Masks", "zh": "掩码"},
     "nav.attention": {"en": "Attention", "zh": "注意力"},
     "nav.decoding": {"en": "Decoding", "zh": "解码"},
+    "sidebar.language": {"en": "Language · 语言", "zh": "语言 · Language"},
     "sidebar.model": {"en": "Current model", "zh": "当前模型"},
     "sidebar.source": {"en": "From: {source}", "zh": "来源：{source}"},
     "sidebar.params": {"en": "Parameters: {n}", "zh": "参数量：{n}"},
@@ -683,6 +684,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A typed sentence has no reference, so the decoder side is the model's own greedy translation.",
         "zh": "输入的句子没有参考译文，所以解码器一侧使用模型自己的贪心解码结果。",
     },
+    "masks.all": {"en": "The masks of this sentence", "zh": "这个句子的掩码"},
     "masks.legend": {
         "en": "Dark cells are **blocked** (True): the query in that row may not look at the key in "
         "that column. Light cells are allowed.",

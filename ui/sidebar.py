@@ -15,7 +15,9 @@ def draw_sidebar() -> None:
     """Language switch, a summary of the current model, and the live state of this tab's job."""
     show_pending_toast()
     with st.sidebar:
-        st.radio("🌐", options=list(LANGUAGES), format_func=LANGUAGES.get, key="lang", horizontal=True)
+        # a text label in both languages, so a learner finds it whichever language is showing
+        label = t("sidebar.language", lang())
+        st.radio(label, options=list(LANGUAGES), format_func=LANGUAGES.get, key="lang", horizontal=True)
         L = lang()
         model = current()
         translator, summary = model.translator, model.translator.summary

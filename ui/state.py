@@ -20,6 +20,7 @@ from transformer.translator import Evaluation
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
+ICON = ROOT / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji would need an emoji font)
 
 _ids = itertools.count(1)
 CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model

@@ -146,12 +146,13 @@ def take_result(job: Job) -> None:
     L = lang()
     if job.state == "failed":
         st.session_state.last_training = {"kind": job.kind, "failed": job.error}
-        st.session_state.pending_toast = (t("job.failed", L, error=markdown(job.error)), "⚠️")
+        st.session_state.pending_toast = (t("job.failed", L, error=markdown(job.error)), ":material/error:")
     elif job.state in ("done", "stopped"):
         TAKERS[job.kind](job)
         epochs = max((r.last.epoch for r in job.runs if r.last), default=0)
         message = t(f"job.{job.state}.{job.kind}", L, epochs=epochs)
-        st.session_state.pending_toast = (message, "✅" if job.state == "done" else "⏹️")
+        icon = ":material/check_circle:" if job.state == "done" else ":material/stop_circle:"
+        st.session_state.pending_toast = (message, icon)
 
 
 def show_pending_toast() -> None:

@@ -7,9 +7,11 @@ and row 0 is at the top. Nothing in viz/ imports streamlit.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 
 from transformer.text import plotly as plotly_text
@@ -18,7 +20,13 @@ NEG_INF = "−∞"  # U+2212, shown in blocked score cells
 SMALL = 12  # matrices up to SMALL × SMALL get their values written in the cells
 CELL_PX = 36  # preferred cell height in pixels
 MIN_HEIGHT, MAX_HEIGHT = 220, 640  # figure height limits for one heatmap
-ATTN_COLORS = "Blues"
+# The colour scales of every heatmap, chosen here only. Each is perceptually uniform and its lightness rises steadily
+# from one end to the other, so a map reads the same printed in grayscale, on a projector and to colour-blind
+# learners (lightness carries the value; hue only helps). The numbers written in small matrices are black or white,
+# whichever reads on that cell (readable_cell_text).
+ATTN_COLORS = "deep"  # values 0..1 and others ≥ 0 (attention weights): 0 pale, large dark (cmocean "deep")
+SIGNED_COLORS = "Cividis"  # values of either sign, with zmid=0: below 0 dark blue, 0 grey, above 0 light yellow
+ENTROPY_COLORS = "matter"  # head entropy beside the attention statistics: another hue, 0 pale (cmocean "matter")
 BLOCKED_COLOR, ALLOWED_COLOR = "#2f2f2f", "#e9eef6"
 PAD_FILL, PAD_LINE = "rgba(110,110,110,0.45)", "#555555"
 CHOSEN_COLOR, OTHER_COLOR = "#d62728", "#9bb8d3"
@@ -109,6 +117,7 @@ def height(n_rows: int, cell: int = CELL_PX, extra: int = 110, lo: int = MIN_HEI
 
 
 def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
+    readable_cell_text(fig)
     fig.update_layout(
         title=dict(text=title or None, x=0.0, xanchor="left"),
         height=height,
@@ -166,3 +175,102 @@ def note(fig: go.Figure, text: str) -> None:
 
 def colorbar(title: str = "", **kw) -> dict:
     return dict(title=dict(text=title), thickness=12, outlinewidth=0, **kw)
+
+
+# ------------------------------------------------------------------ numbers in cells that read on every cell colour
+
+TEXT_DARK, TEXT_LIGHT = "#000000", "#ffffff"  # the two colours a cell's number may take
+
+
+def _rgb(color: str) -> np.ndarray:
+    """'#rrggbb', 'rgb(r, g, b)' or 'rgba(r, g, b, a)' as three 0..255 floats (alpha dropped)."""
+    if color.startswith("#"):
+        return np.array(plotly.colors.hex_to_rgb(color), dtype=float)
+    return np.array([float(v) for v in re.findall(r"[\d.]+", color)[:3]])
+
+
+def luminance(rgb) -> float:
+    """WCAG relative luminance of an sRGB colour given as 0..255 values."""
+    c = np.asarray(rgb, dtype=float) / 255
+    linear = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return float(linear @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two sRGB colours (1 to 21; text needs 4.5)."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def scale_colors(colorscale, t: np.ndarray) -> np.ndarray:
+    """The colours [..., 3] of a plotly colour scale (a name or [[position, colour], …]) at positions t in 0..1,
+    interpolated in sRGB as plotly.js does."""
+    if isinstance(colorscale, str):
+        colorscale = plotly.colors.get_colorscale(colorscale)
+    stops = np.array([float(p) for p, _ in colorscale])
+    colors = np.array([_rgb(c) for _, c in colorscale])  # (stops, 3)
+    t = np.clip(np.asarray(t, dtype=float), 0, 1)
+    return np.stack([np.interp(t, stops, colors[:, k]) for k in range(3)], axis=-1)
+
+
+def color_range(z: np.ndarray, zmin, zmax, zmid) -> tuple[float, float]:
+    """The values at the two ends of a heatmap's colour scale, as plotly.js resolves them: zmin and zmax when both
+    are given, else the data's range, widened to be symmetric around zmid when that is given."""
+    if zmin is not None and zmax is not None and zmin < zmax:
+        return float(zmin), float(zmax)
+    finite = z[np.isfinite(z)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if zmid is not None:
+        half = max(hi - zmid, zmid - lo)
+        lo, hi = zmid - half, zmid + half
+    return (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+
+
+def _bands(fig: go.Figure, trace) -> list[tuple[float, float, float, float, np.ndarray, float]]:
+    """The padding bands (mark_padding) over a trace: (x0, x1, y0, y1, colour, opacity) each."""
+    xref, yref = trace.xaxis or "x", trace.yaxis or "y"
+    alpha = float(re.findall(r"[\d.]+", PAD_FILL)[3])
+    return [
+        (s.x0, s.x1, s.y0, s.y1, _rgb(PAD_FILL), alpha)
+        for s in fig.layout.shapes
+        if s.fillcolor == PAD_FILL and (s.xref or "x") == xref and (s.yref or "y") == yref
+    ]
+
+
+def readable_cell_text(fig: go.Figure) -> None:
+    """Write every heatmap's cell numbers in black or white, whichever contrasts more with that cell's colour (and
+    with the padding band over it, which dims number and cell alike). Plotly's own choice gives white on mid-dark
+    cells and grey #444 on mid-light ones, both under 4.5:1 on parts of any scale; a heatmap takes one text colour
+    for all cells, so each number carries its own (<span style="color:…">, which plotly draws as the text's fill).
+    Heatmaps whose text has a colour of its own (the "−∞" overlays) are left as they are."""
+    for trace in fig.data:
+        if trace.type != "heatmap" or trace.text is None or not trace.texttemplate:
+            continue
+        if trace.textfont is not None and trace.textfont.color is not None:
+            continue
+        z = np.array(trace.z, dtype=float)  # (rows, cols); None → nan
+        lo, hi = color_range(z, trace.zmin, trace.zmax, trace.zmid)
+        t = (np.nan_to_num(z, nan=lo) - lo) / (hi - lo)
+        cells = scale_colors(trace.colorscale, 1 - t if trace.reversescale else t)  # (rows, cols, 3)
+        bands = _bands(fig, trace)
+        xs = list(trace.x) if trace.x is not None else list(range(z.shape[1]))
+        ys = list(trace.y) if trace.y is not None else list(range(z.shape[0]))
+        text = [list(row) for row in trace.text]
+        for i, row in enumerate(text):
+            for j, value in enumerate(row):
+                if not value or str(value).startswith("<span"):
+                    continue
+                options = []
+                for ink in (TEXT_DARK, TEXT_LIGHT):
+                    fg, bg = _rgb(ink), cells[i, j]
+                    for x0, x1, y0, y1, band, alpha in bands:
+                        if min(x0, x1) <= xs[j] <= max(x0, x1) and min(y0, y1) <= ys[i] <= max(y0, y1):
+                            fg, bg = (1 - alpha) * fg + alpha * band, (1 - alpha) * bg + alpha * band
+                    options.append((contrast(fg, bg), ink))
+                row[j] = f'<span style="color:{max(options)[1]}">{value}</span>'
+        trace.text = text
+
+
+def written(text) -> list[list[str]]:
+    """A heatmap's cell text as the reader sees it: the colour spans of readable_cell_text taken off."""
+    return [[re.sub(r"^<span style=\"color:#[0-9a-f]{6}\">(.*)</span>$", r"\1", str(v)) for v in row] for row in text]

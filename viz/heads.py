@@ -13,11 +13,10 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import ATTN_COLORS, CHOSEN_COLOR, colorbar, finish, floats, nullable, token_labels
+from .common import ATTN_COLORS, CHOSEN_COLOR, ENTROPY_COLORS, colorbar, finish, floats, nullable, token_labels
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
-ENTROPY_COLORS = "Oranges"
 
 
 def head_title(layer: int, head: int, layer_label: str = "layer", head_label: str = "head", sep: str = " · ") -> str:

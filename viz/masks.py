@@ -11,6 +11,7 @@ from .common import (
     BLOCKED_COLOR,
     CELL_PX,
     NEG_INF,
+    SIGNED_COLORS,
     as_array,
     cell_text,
     colorbar,
@@ -115,8 +116,12 @@ def mask_effect_figures(
     bound = float(np.abs(finite).max()) if finite.size else 1.0
     labels = (row_label, col_label)
     figures = (
-        _matrix_figure(s, row_tokens, col_tokens, score_label, None, blocked_label, *labels, "RdBu_r", (-bound, bound)),
-        _matrix_figure(s, row_tokens, col_tokens, score_label, mask, blocked_label, *labels, "RdBu_r", (-bound, bound)),
+        _matrix_figure(
+            s, row_tokens, col_tokens, score_label, None, blocked_label, *labels, SIGNED_COLORS, (-bound, bound)
+        ),
+        _matrix_figure(
+            s, row_tokens, col_tokens, score_label, mask, blocked_label, *labels, SIGNED_COLORS, (-bound, bound)
+        ),
         _matrix_figure(
             w, row_tokens, col_tokens, weight_label, None, blocked_label, *labels, ATTN_COLORS, (0, 1), "{:.2f}"
         ),
@@ -167,8 +172,8 @@ def _matrix_figure(
     shown = np.where(blocked, np.nan, v)  # blocked cells become gaps
     finite = shown[np.isfinite(shown)]
     if colorscale is None:
-        colorscale = ATTN_COLORS if finite.size and finite.min() >= 0 else "RdBu_r"
-    diverging = colorscale == "RdBu_r"
+        colorscale = ATTN_COLORS if finite.size and finite.min() >= 0 else SIGNED_COLORS
+    diverging = colorscale == SIGNED_COLORS
     text = cell_text(shown, fmt)
     main = matrix_trace(
         shown,

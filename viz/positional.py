@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from .common import (
+    SIGNED_COLORS,
     colorbar,
     finish,
     floats,
@@ -97,7 +98,7 @@ def pe_heatmap_figure(
             zmin=-bound,
             zmax=bound,
             zmid=0,
-            colorscale="RdBu_r",
+            colorscale=SIGNED_COLORS,
             colorbar=colorbar(value_label),
             hovertemplate=(
                 f"{position_label}: %{{y}}<br>{dim_label}: %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"
@@ -121,7 +122,8 @@ def pe_similarity_figure(table, title="", position_label="position", value_label
             z=sim.tolist(),
             x=list(range(n)),
             y=list(range(n)),
-            colorscale="Viridis",
+            zmid=0,  # two positions' encodings can point apart: their dot product is then below 0
+            colorscale=SIGNED_COLORS,
             colorbar=colorbar(value_label),
             hovertemplate=(
                 f"{position_label} %{{y}} · {position_label} %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"

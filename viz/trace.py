@@ -20,6 +20,7 @@ from .common import (
     BLOCKED_COLOR,
     CHOSEN_COLOR,
     NEG_INF,
+    SIGNED_COLORS,
     cell_text,
     colorbar,
     finish,
@@ -338,7 +339,7 @@ def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label,
     if finite.size and finite.min() >= 0:
         scale = dict(colorscale=ATTN_COLORS, zmin=0, zmax=1 if weights else None)
     else:
-        scale = dict(colorscale="RdBu_r", zmid=0)
+        scale = dict(colorscale=SIGNED_COLORS, zmid=0)
     text = cell_text(shown, "{:.0f}" if integers else "{:.4f}" if max(shown.shape) <= 6 else "{:.2f}")
     fig = go.Figure(
         matrix_trace(

@@ -71,11 +71,8 @@ def no_exception(page: Page) -> None:
 def go_to(page: Page, slug: str, lang: str = "en") -> None:
     """Click a page in the sidebar navigation (by its slug in PAGE_SLUGS, e.g. "attention") and wait for its title."""
     index = PAGE_SLUGS.index(slug)
-    link = (
-        sidebar(page)
-        .get_by_test_id("stSidebarNavLink")
-        .filter(has_text=re.compile(rf"^\W*{re.escape(NAV[lang][index])}\s*$"))
-    )
+    # by its accessible name, as a screen reader says it (an icon before the title, if any, aside)
+    link = sidebar(page).get_by_role("link", name=re.compile(rf"^\W*{re.escape(NAV[lang][index])}$"))
     expect(link).to_have_count(1)
     link.click()
     expect(page.locator("h1").first).to_have_text(TITLES[lang][index], timeout=TIMEOUT)

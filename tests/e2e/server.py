@@ -1,4 +1,4 @@
-"""Start and stop `streamlit run app.py` for the browser tests and the app benchmark."""
+"""Start and stop the app's server (`streamlit run serve.py`) for the browser tests and the app benchmark."""
 
 from __future__ import annotations
 
@@ -60,14 +60,17 @@ def healthy(url: str) -> bool:
 
 @contextmanager
 def streamlit_server(
-    log: Path = REPO / "test-artifacts" / "streamlit-server.log", env: dict[str, str] | None = None
+    log: Path = REPO / "test-artifacts" / "streamlit-server.log",
+    env: dict[str, str] | None = None,
+    repo: Path = REPO,
 ) -> Iterator[Server]:
-    """A headless `streamlit run app.py` on a free port (with env added to the environment), healthy when entered,
-    stopped when left."""
+    """A headless `streamlit run serve.py` of `repo` (app.py in a checkout without serve.py) on a free port (with env
+    added to the environment), healthy when entered, stopped when left."""
     log.parent.mkdir(parents=True, exist_ok=True)
     port = _free_port()
+    script = "serve.py" if (repo / "serve.py").exists() else "app.py"
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        sys.executable, "-m", "streamlit", "run", script,
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
@@ -77,7 +80,7 @@ def streamlit_server(
     ]  # fmt: skip
     with open(log, "w", encoding="utf-8") as out:
         process = subprocess.Popen(
-            command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+            command, cwd=repo, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
         )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:

@@ -30,6 +30,9 @@ def _run(page, experiment: str) -> None:
     choose(page, "Experiment", experiment)
     settled(page)
     page.get_by_role("button", name="Run the experiment").click()
+    # the click's run has started the job (the sidebar shows it) before the test goes anywhere: a page switch sent
+    # before that run could replace it, and the click would be lost
+    expect(sidebar(page).get_by_role("heading", name="Lab experiment", exact=True)).to_be_visible()
 
 
 def _results(page):

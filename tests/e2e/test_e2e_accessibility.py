@@ -1,0 +1,61 @@
+"""The app for every learner, in a real browser: axe-core on every page in English and Chinese, the page's declared
+language, navigation and the language switch named in words, the numbers in heatmap cells black or white."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.accessibility import LOCALES, describe, serious, walk
+from tests.e2e.helpers import NAV, expect, go_to, sidebar, switch_language
+from ui.i18n import STRINGS
+
+pytestmark = pytest.mark.e2e
+
+# besides every serious and critical violation: headings out of order (moderate for axe) leave a screen reader's
+# outline of the page with holes
+ALSO_FAILING = ("heading-order",)
+
+CELL_TEXT_FILLS = """els => els.map(e => getComputedStyle(e.querySelector('tspan') || e).fill)"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_page_has_a_serious_or_critical_axe_violation(new_page, lang):
+    page = new_page(LOCALES[lang])
+    failures = []
+    for slug, view, found in walk(page, lang):
+        bad = serious(found) + [v for v in found if v["id"] in ALSO_FAILING]
+        if bad:
+            failures.append(f"{slug} page ({view}, {lang}):\n{describe(bad)}")
+    assert not failures, "axe-core found:\n\n" + "\n\n".join(failures)
+
+
+def test_the_page_declares_the_language_it_shows(new_page):
+    page = new_page(LOCALES["zh"])
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")  # a screen reader picks its voice by it
+    switch_language(page, "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    switch_language(page, "zh")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_navigation_and_the_language_switch_are_named_in_words(new_page, lang):
+    page = new_page(LOCALES[lang])
+    for title in NAV[lang]:  # the accessible name is the title alone: the icons are drawn from a font, aria-hidden
+        expect(sidebar(page).get_by_role("link", name=title, exact=True)).to_have_count(1)
+    switch = sidebar(page).get_by_role("radiogroup", name=STRINGS["sidebar.language"][lang], exact=True)
+    expect(switch).to_be_visible()
+    expect(switch.get_by_role("radio", name="English", exact=True)).to_have_count(1)
+    expect(switch.get_by_role("radio", name="中文", exact=True)).to_have_count(1)
+
+
+def test_the_numbers_in_heatmap_cells_are_black_or_white(page):
+    go_to(page, "masks")
+    seen = set()
+    for key in ("mask_scores", "mask_masked", "mask_weights"):
+        texts = page.locator(f".st-key-{key} .js-plotly-plot .heatmaplayer text")
+        expect(texts.first).to_be_attached()
+        fills = texts.evaluate_all(CELL_TEXT_FILLS)
+        assert set(fills) <= {"rgb(0, 0, 0)", "rgb(255, 255, 255)"}, (key, sorted(set(fills)))
+        seen |= set(fills)
+    assert seen == {"rgb(0, 0, 0)", "rgb(255, 255, 255)"}  # both kinds of cell, dark and light, are there
