@@ -1,4 +1,4 @@
-"""Command line: `python -m transformer train …`, `… translate …` and `… trace …`.
+"""Command line: `python -m transformer corpus …`, `… train …`, `… evaluate …`, `… translate …` and `… trace …`.
 
 Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
 quote them) is printed with control and escape characters made visible (transformer.text.visible).
@@ -10,26 +10,38 @@ import argparse
 import sys
 from pathlib import Path
 
-from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
+from . import corpus
+from .checkpoint import (
+    MAX_HELD_OUT_CHARS,
+    MAX_HELD_OUT_ITEMS,
+    MAX_MODEL_NUMBERS,
+    checkpoint_bytes,
+    load_checkpoint,
+    model_numbers,
+    save_checkpoint,
+)
 from .config import (
     MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
     MAX_DATA_BYTES,
+    MAX_SEED,
     NORM_KINDS,
     PE_KINDS,
     SIZE_LIMITS,
     TrainConfig,
     TransformerConfig,
 )
-from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
+from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_tagged_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
+from .scores import ALL, PHENOMENA, ScoreTable, score_pairs, table_of
+from .splits import SPLITS, fingerprint, split_pairs
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, trace_sentence
-from .train import holdout_split, train
-from .translator import Evaluation, Translator
+from .train import train
+from .translator import Translator, teacher_forced
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,21 +55,44 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
 
-    t = sub.add_parser("train", help="train a model on sentence pairs and save it")
-    t.add_argument("--pairs", required=True, type=Path, help="UTF-8 TSV or CSV file: source, target (header optional)")
+    c = sub.add_parser(
+        "corpus",
+        help="write the teaching corpus: zh→en pairs tagged with the phenomena they show",
+        formatter_class=_Help,
+    )
+    c.add_argument("--out", required=True, type=Path, help="where to write the TSV (source, target, phenomena)")
+    c.add_argument("--size", type=int, default=corpus.DEFAULT_SIZE, help="distinct pairs drawn from the grammar")
+    c.add_argument("--seed", type=int, default=corpus.DEFAULT_SEED, help="the same size and seed give the same pairs")
+
+    t = sub.add_parser("train", help="train a model on sentence pairs and save it", formatter_class=_Help)
+    t.add_argument(
+        "--pairs", required=True, type=Path, help="UTF-8 TSV or CSV file: source, target[, phenomena] (header optional)"
+    )
     t.add_argument("--out", required=True, type=Path, help="where to write MODEL.safetensors")
-    t.add_argument("--epochs", type=int, default=defaults.epochs)
-    t.add_argument("--d-model", type=int, default=model.d_model)
-    t.add_argument("--d-ff", type=int, default=model.d_ff)
-    t.add_argument("--n-heads", type=int, default=model.n_heads)
-    t.add_argument("--n-layers", type=int, default=model.n_layers)
-    t.add_argument("--dropout", type=float, default=model.dropout)
-    t.add_argument("--lr", type=float, default=defaults.lr)
-    t.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    t.add_argument("--seed", type=int, default=defaults.seed)
-    t.add_argument("--tokenizer", choices=TOKENIZERS, default="auto")
+    t.add_argument("--epochs", type=int, default=defaults.epochs, help="passes over the training pairs")
+    t.add_argument("--d-model", type=int, default=model.d_model, help="embedding size")
+    t.add_argument("--d-ff", type=int, default=model.d_ff, help="hidden size of the feed-forward net")
+    t.add_argument("--n-heads", type=int, default=model.n_heads, help="attention heads per layer")
+    t.add_argument("--n-layers", type=int, default=model.n_layers, help="encoder layers and decoder layers (each)")
+    t.add_argument("--dropout", type=float, default=model.dropout, help="dropout rate")
+    t.add_argument("--lr", type=float, default=defaults.lr, help="Adam's learning rate")
+    t.add_argument("--batch-size", type=int, default=defaults.batch_size, help="pairs per training step")
+    t.add_argument("--seed", type=int, default=defaults.seed, help="initial weights, batch order and the split")
+    t.add_argument("--tokenizer", choices=TOKENIZERS, default="auto", help="how sentences are split into tokens")
     t.add_argument(
         "--holdout", type=float, default=0.0, metavar="FRACTION", help="share of the pairs held out of training (0–1)"
+    )
+    t.add_argument(
+        "--split",
+        choices=SPLITS,
+        help="which pairs --holdout holds out (default: random): "
+        + "; ".join(f"{kind}: {text}" for kind, text in _SPLIT_HELP.items()),
+    )
+    t.add_argument(
+        "--also",
+        type=Path,
+        metavar="FILE",
+        help="more pairs, always trained on and never held out (e.g. assets/pairs.tsv beside the corpus)",
     )
     arch = t.add_argument_group("architecture switches (experiments; the defaults are the paper's model)")
     arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
@@ -66,6 +101,20 @@ def _parser() -> argparse.ArgumentParser:
     arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
     arch.add_argument("--no-residual", action="store_true", help="no residual connections")
     arch.add_argument("--norm", choices=NORM_KINDS, default=model.norm, help="LayerNorm after (post) or before (pre)")
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
+        formatter_class=_Help,
+    )
+    ev.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
+    ev.add_argument(
+        "--pairs",
+        required=True,
+        type=Path,
+        help="UTF-8 TSV or CSV file: source, target[, phenomena]; when the model was trained on this file, the rows it "
+        "held out are scored apart from the rows it trained on",
+    )
 
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
     tr.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
@@ -92,6 +141,21 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that gives every option's default (options without one, like required ones, say nothing)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        return action.help if action.default is None else super()._get_help_string(action)
+
+
+_SPLIT_HELP = {
+    "random": "pairs drawn at random",
+    "combination": "pairings of a subject and a verb, or a verb and an object, never trained on",
+    "length": "targets longer than every training target",
+    "word": "every pair holding a word never trained on",
+}
+
+
 def _count(text: str) -> int:
     """A whole number of at least 0, for argparse."""
     if not text.isdigit():
@@ -99,13 +163,14 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def _read_pairs(path: Path, tokenizer: str) -> list[tuple[str, str]]:
+def _read_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
-    pairs = parse_pairs(data, str(path))
+    pairs, tags = parse_tagged_pairs(data, str(path))
     errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
         raise TransformerError(f"{path}, {errors[0].message()}")
-    return pairs
+    return pairs, tags
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -131,20 +196,50 @@ def _check_checkpoint_size(sizes: dict, pairs: list[tuple[str, str]], tokenizer:
         )
 
 
-def _scores(evaluation: Evaluation) -> str:
-    """loss, teacher-forced token accuracy and greedy exact match, as the final line prints them."""
+def _scores(loss: float, table: ScoreTable, part: str) -> str:
+    """loss, teacher-forced token accuracy, greedy exact match, BLEU and chrF of one part, as the done line gives
+    them."""
+    s = table.get(ALL, part)
     return (
-        f"loss {evaluation.loss:.4f}, token accuracy {evaluation.token_accuracy:.1%}, "
-        f"exact match {evaluation.exact_match:.1%} ({evaluation.exact}/{evaluation.total})"
+        f"loss {loss:.4f}, token accuracy {s.token_accuracy:.1%}, exact match {s.exact_match:.1%} "
+        f"({s.exact}/{s.pairs}), BLEU {s.bleu:.1f}, chrF {s.chrf:.1f}"
     )
 
 
+def _known_rows(table: ScoreTable) -> ScoreTable:
+    """The table's rows of every pair and of the corpus's phenomena (a checkpoint keeps no other tag)."""
+    rows = tuple(r for r in table.rows if r == ALL or r in PHENOMENA)
+    return ScoreTable(rows, table.parts, {k: v for k, v in table.cells.items() if k[0] in rows})
+
+
+def _corpus(args: argparse.Namespace) -> None:
+    if not 1 <= args.size <= corpus.max_size():
+        raise ConfigError(
+            f"--size must be from 1 to {corpus.max_size():,} (every pair the grammar makes), got {args.size:,}."
+        )
+    if not 0 <= args.seed <= MAX_SEED:
+        raise ConfigError(f"--seed must be from 0 to {MAX_SEED:,}, got {args.seed:,}.")
+    pairs = corpus.generate(args.size, args.seed)
+    try:
+        args.out.write_text(corpus.format_corpus(pairs), encoding="utf-8")
+    except OSError as exc:
+        raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    counts = corpus.phenomenon_counts(pairs)
+    print(f"wrote {len(pairs):,} pairs (seed {args.seed}) to {visible(str(args.out))}")
+    print("phenomena: " + ", ".join(f"{tag} {counts[tag]:,}" for tag in PHENOMENA if counts[tag]))
+
+
 def _train(args: argparse.Namespace) -> None:
-    all_pairs = _read_pairs(args.pairs, args.tokenizer)
+    all_pairs, all_tags = _read_pairs(args.pairs, args.tokenizer)
+    also, also_tags = _read_pairs(args.also, args.tokenizer) if args.also else ([], [])
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
-    kept, held = holdout_split(len(all_pairs), args.holdout, seed=args.seed)
-    pairs, holdout = [all_pairs[i] for i in kept], [all_pairs[i] for i in held]
+    if args.split is not None and args.holdout == 0:
+        raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
+    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, args.tokenizer, always_train=also)
+    pairs = [all_pairs[i] for i in split.train] + also  # the --also pairs come last
+    holdout = [all_pairs[i] for i in split.held]
+    tags = [all_tags[i] for i in split.train] + also_tags + [all_tags[i] for i in split.held]
     sizes = dict(
         d_model=args.d_model,
         d_ff=args.d_ff,
@@ -167,6 +262,8 @@ def _train(args: argparse.Namespace) -> None:
         f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
         + (f"; variant: {variant}" if variant else "")
     )
+    if holdout:
+        print(visible(split.describe()))
     every = max(1, cfg.epochs // 10)
     for record in train(translator, pairs, cfg, holdout=holdout or None):
         if record.epoch % every == 0 or record.epoch == cfg.epochs:
@@ -176,19 +273,59 @@ def _train(args: argparse.Namespace) -> None:
                 else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
-    trained = translator.evaluate(pairs)
-    translator.summary["exact_match"] = trained.exact_match
-    line = f"done: {_scores(trained)}"
+    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
+    table = table_of(score_pairs(translator, pairs + holdout), tags, parts)
+    translator.summary.update(
+        exact_match=table.get(ALL, "train").exact_match,
+        data_sha256=fingerprint(all_pairs),  # the rows of holdout_rows are rows of these pairs
+        always_trained=len(also),
+        scores=_known_rows(table).to_dict(),
+    )
+    line = f"done: {_scores(teacher_forced(translator.model, translator.make_batch(pairs))[0], table, 'train')}"
     if holdout:
-        held_out = translator.evaluate(holdout)
-        translator.summary.update(holdout_exact_match=held_out.exact_match, holdout_rows=held)
-        line += f"; held out: {_scores(held_out)}"
+        held_out = split.held_out[:MAX_HELD_OUT_ITEMS]
+        translator.summary.update(
+            holdout_exact_match=table.get(ALL, "holdout").exact_match,
+            holdout_rows=split.held,
+            split={
+                "kind": split.kind,
+                "holdout": args.holdout,
+                "seed": args.seed,
+                "held_out": [x[:MAX_HELD_OUT_CHARS] for x in held_out],
+            },
+        )
+        held_loss = teacher_forced(translator.model, translator.make_batch(holdout))[0]
+        line += f"; held out: {_scores(held_loss, table, 'holdout')}"
     try:
         save_checkpoint(translator, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {translator.summary['seconds']:.1f} s")
     print(f"saved {visible(str(args.out))}")
+
+
+def _evaluate(args: argparse.Namespace) -> None:
+    translator = load_checkpoint(args.model)
+    pairs, tags = _read_pairs(args.pairs, translator.tokenizer)
+    summary = translator.summary
+    if summary.get("data_sha256") == fingerprint(pairs):
+        held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}
+        parts = ["holdout" if i in held else "train" for i in range(len(pairs))]
+        print(
+            f"{len(pairs)} pairs: the model was trained on this file, {len(pairs) - len(held)} of them trained on and "
+            f"{len(held)} held out (the rows its checkpoint records)"
+        )
+    else:
+        parts = None
+        print(
+            f"{len(pairs)} pairs, scored as one part: the model was not trained on this file (its checkpoint names "
+            "another or none), so which of them it trained on is not known"
+        )
+    if not any(tags):
+        print("(no phenomena column: one row for all the pairs)")
+    table = table_of(score_pairs(translator, pairs), tags, parts)
+    for line in table.lines({"train": "trained on", "holdout": "held out"}):
+        print(visible(line))
 
 
 _SAMPLING_FLAGS = {"temperature": "--temperature", "top_k": "--top-k", "top_p": "--top-p", "seed": "--seed"}
@@ -302,7 +439,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; bad input gives one line on stderr and exit status 2."""
     args = _parser().parse_args(argv)
     try:
-        {"train": _train, "translate": _translate, "trace": _trace}[args.command](args)
+        commands = {"corpus": _corpus, "train": _train, "evaluate": _evaluate, "translate": _translate, "trace": _trace}
+        commands[args.command](args)
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)
         return 2
