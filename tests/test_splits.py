@@ -7,7 +7,7 @@ import pytest
 from transformer import corpus
 from transformer.data import tokenize
 from transformer.errors import ConfigError, DataError
-from transformer.splits import DEFINITIONS, SPLITS, _pairings, fingerprint, split_pairs
+from transformer.splits import DEFINITIONS, SPLITS, _pairings, fingerprint, reordered_groups, split_pairs
 
 CORPUS = [(p.source, p.target) for p in corpus.generate(200, seed=1)]
 
@@ -140,3 +140,18 @@ def test_every_split_has_a_one_sentence_definition():
 def test_the_fingerprint_tells_pairs_apart():
     assert fingerprint(CORPUS) == fingerprint(list(CORPUS))
     assert fingerprint(CORPUS) != fingerprint(CORPUS[1:]) != fingerprint(CORPUS[::-1])
+
+
+def test_reordered_groups_find_sentences_whose_meaning_only_word_order_tells(tutorial):
+    groups = reordered_groups(tutorial)
+    assert [[tutorial[i][0] for i in g] for g in groups] == [["我爱你", "你爱我"]]
+    pairs = [
+        ("猫追狗", "The cat chases the dog ."),
+        ("狗追猫", "The dog chases the cat ."),
+        ("猫 追 狗", "x ."),
+        ("明天我去", "I go tomorrow ."),
+        ("我明天去", "I go tomorrow ."),
+    ]  # same meaning: not a group
+    assert reordered_groups(pairs) == [[0, 1, 2]]
+    in_corpus = reordered_groups(CORPUS)
+    assert in_corpus and all("role_reversal" in corpus.lookup(CORPUS[i][0]).phenomena for g in in_corpus for i in g)

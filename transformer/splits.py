@@ -14,6 +14,9 @@ say it in its own language).
   tokens (in Chinese read character by character, 猫追 is the subject–verb pairing of 猫追狗).
 - length: every held-out target is longer, in tokens, than every training target.
 - word: one or more source tokens appear only in held-out pairs, never in training.
+
+`reordered_groups(pairs)` finds the pairs whose meaning only word order tells (the same source tokens in another
+order, another target): the evidence a model without positional encoding cannot get right.
 """
 
 from __future__ import annotations
@@ -234,3 +237,21 @@ def _word(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
             "split_no_word",
         )
     return held, sorted(chosen)
+
+
+def reordered_groups(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[list[int]]:
+    """Rows whose sources have the same tokens in another order and whose targets differ (猫追狗 / 狗追猫): a model
+    that cannot see word order reads each group as one sentence, so it cannot translate all of its rows. Groups of
+    at least two distinct sources, in the order of their first row."""
+    groups: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = defaultdict(dict)
+    targets: dict[tuple[str, ...], set[tuple[str, ...]]] = defaultdict(set)
+    for i, (source, target) in enumerate(pairs):
+        tokens = tuple(tokenize(source, tokenizer))
+        groups[tuple(sorted(tokens))].setdefault(tokens, []).append(i)
+        targets[tuple(sorted(tokens))].add(tuple(tokenize(target, tokenizer)))
+    found = [
+        sorted(i for rows in by_order.values() for i in rows)
+        for key, by_order in groups.items()
+        if len(by_order) > 1 and len(targets[key]) > 1
+    ]
+    return sorted(found)
