@@ -162,10 +162,10 @@ def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
     expect(box).to_be_visible()
     settled(page)
 
-    box.fill("我喜欢鱼")  # 鱼 is not in the bundled model's vocabulary
+    box.fill("我喜欢龙")  # 龙 is not in the bundled model's vocabulary
     box.press("Enter")
     unknown = alert(page, "Warning", "Not in the model's vocabulary")
-    expect(unknown).to_contain_text("鱼")
+    expect(unknown).to_contain_text("龙")
     expect(unknown).to_contain_text("Translation still runs.")
     expect(page.get_by_role("button", name="Next ▶")).to_be_visible()
     settled(page)
