@@ -140,10 +140,12 @@ def main() -> None:
     from transformer import corpus
 
     epochs = args.epochs or corpus.TRAIN_CONFIG.epochs
+    cfg = corpus.TRAIN_CONFIG
     load = os.getloadavg()[0]
     print(
-        f"default model, default corpus ({corpus.DEFAULT_SIZE:,} pairs), {corpus.TRAIN_CONFIG}, one torch thread, "
-        f"{'one other core busy' if args.busy else 'idle'} (load average {load:.1f} on {os.cpu_count()} cores before)"
+        f"default model, default corpus ({corpus.DEFAULT_SIZE:,} pairs), {epochs} epochs, lr {cfg.lr}, batch size "
+        f"{cfg.batch_size}, one torch thread; {'one core kept busy' if args.busy else 'no core kept busy'} by this "
+        f"script (load average {load:.1f} on {os.cpu_count()} cores before it started: on a quiet machine, near 0)"
     )
     with busy_core(args.busy):
         queue = _queue()

@@ -12,6 +12,7 @@ import pytest
 from transformer import corpus
 from transformer.corpus import DESCRIPTIONS, PHENOMENA, generate, grammar, lookup
 from transformer.data import parse_pairs, parse_tagged_pairs, tokenize
+from transformer.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 SMALL = 200  # the size the fast tests draw
@@ -44,7 +45,7 @@ def test_a_corpus_has_exactly_its_size_and_starts_with_the_tutorials_sentence(si
 
 @pytest.mark.parametrize("size", [0, -1, corpus.max_size() + 1, 2.5, True])
 def test_a_size_out_of_range_is_refused_naming_the_range(size):
-    with pytest.raises(ValueError, match=f"from 1 to {corpus.max_size():,}"):
+    with pytest.raises(ConfigError, match=f"from 1 to {corpus.max_size():,}"):
         generate(size)
 
 

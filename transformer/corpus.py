@@ -11,7 +11,7 @@ tutorials do.
 Each pair also carries the slots the grammar filled (subject, verb, object, as Chinese text): the combination split
 (transformer.splits) holds out subject–verb and verb–object pairings. A pair read back from a file finds its slots
 with `lookup(source)`. TRAIN_CONFIG is how the default model learns it best (benchmarks/learning.py). Standard library
-only (config is too).
+only (config and errors are too).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from .config import TrainConfig
+from .errors import ConfigError
 
 # the phenomena a pair can show, in the order tables list them; DESCRIPTIONS says each in one sentence
 PHENOMENA = (
@@ -468,9 +469,9 @@ def generate(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED) -> list[CorpusP
     whose characters in another order mean something else comes with that other pair while there is room.
     """
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= max_size():
-        raise ValueError(f"the corpus size must be a whole number from 1 to {max_size():,}, got {size!r}.")
+        raise ConfigError(f"the corpus size must be a whole number from 1 to {max_size():,}, got {size!r}.")
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"the corpus seed must be a whole number of at least 0, got {seed!r}.")
+        raise ConfigError(f"the corpus seed must be a whole number of at least 0, got {seed!r}.")
     every = grammar()
     rng = random.Random(seed)
     first = _index()[_key(TUTORIAL_PAIR[0])]
