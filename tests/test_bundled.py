@@ -6,7 +6,7 @@ from transformer import TrainConfig, Translator, corpus, train
 from transformer.checkpoint import load_checkpoint
 from transformer.data import check_pairs, parse_pairs, tokenize
 from transformer.scores import ALL, score_table
-from transformer.splits import fingerprint, split_pairs
+from transformer.splits import pairs_sha256, split_pairs
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
@@ -36,7 +36,7 @@ def test_the_bundled_checkpoint_records_a_random_tenth_of_the_default_corpus_hel
     summary = load_checkpoint(ASSETS / "model.safetensors").summary
     pairs = [(p.source, p.target) for p in corpus.generate()]
     tutorial = parse_pairs((ASSETS / "pairs.tsv").read_bytes())
-    assert summary["data_sha256"] == fingerprint(pairs)  # trained on the default corpus …
+    assert summary["data_sha256"] == pairs_sha256(pairs)  # trained on the default corpus …
     assert summary["always_trained"] == len(tutorial)  # … and every tutorial pair
     assert summary["split"] == {"kind": "random", "holdout": 0.1, "seed": 0, "held_out": []}
     split = split_pairs(pairs, "random", 0.1, seed=0, always_train=tutorial)

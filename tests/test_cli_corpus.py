@@ -13,7 +13,7 @@ from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint
 from transformer.corpus import PHENOMENA, max_size
 from transformer.data import parse_pairs, parse_tagged_pairs, tokenize
-from transformer.splits import fingerprint
+from transformer.splits import pairs_sha256
 
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = str(REPO / "assets" / "pairs.tsv")
@@ -77,7 +77,7 @@ def test_train_with_a_split_reports_it_and_both_parts_with_bleu_and_chrf(trained
     assert re.fullmatch(rf"done: {SCORES}; held out: {SCORES}, \d+\.\d s", lines[-2]), lines[-2]
     summary = load_checkpoint(out_path).summary
     pairs = parse_pairs(corpus_file.read_bytes())
-    assert summary["data_sha256"] == fingerprint(pairs) and summary["always_trained"] == 50
+    assert summary["data_sha256"] == pairs_sha256(pairs) and summary["always_trained"] == 50
     assert summary["split"]["kind"] == "combination" and summary["split"]["holdout"] == 0.1
     assert len(summary["holdout_rows"]) == held and summary["split"]["held_out"]
     tutorial = {tuple(tokenize(s)) for s, _ in parse_pairs(Path(TUTORIAL).read_bytes())}
@@ -119,7 +119,8 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
         (["corpus", "--out", "{dir}/c.tsv", "--size", "0"], f"--size must be from 1 to {max_size():,}"),
         (["corpus", "--out", "{dir}/c.tsv", "--size", "99999999"], "(every pair the grammar makes), got 99,999,999."),
         (["corpus", "--out", "{dir}/c.tsv", "--seed", "-1"], "--seed must be from 0 to 2,147,483,647, got -1."),
-        (["corpus", "--out", "{dir}/nowhere/c.tsv"], "cannot write {dir}/nowhere/c.tsv: No such file or directory."),
+        (["corpus", "--out", "{dir}/nowhere/c.tsv"], "the folder {dir}/nowhere does not exist: create it, or choose"),
+        (["corpus", "--out", "{dir}"], "--out {dir} is a folder: give a file name, such as {dir}/corpus.tsv."),
         (["corpus", "--out", "{dir}/c.tsv", "--size", "many"], "argument --size: invalid int value: 'many'"),
         (["corpus"], "the following arguments are required: --out"),
         (
@@ -144,6 +145,7 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
         "size-huge",
         "seed-negative",
         "out-in-a-missing-folder",
+        "out-a-folder",
         "size-not-a-number",
         "corpus-without-out",
         "split-without-holdout",

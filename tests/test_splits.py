@@ -7,7 +7,7 @@ import pytest
 from transformer import corpus
 from transformer.data import tokenize
 from transformer.errors import ConfigError, DataError
-from transformer.splits import DEFINITIONS, SPLITS, _pairings, fingerprint, reordered_groups, split_pairs
+from transformer.splits import DEFINITIONS, SPLITS, _pairings, pairs_sha256, reordered_groups, split_pairs
 
 CORPUS = [(p.source, p.target) for p in corpus.generate(200, seed=1)]
 
@@ -137,9 +137,9 @@ def test_every_split_has_a_one_sentence_definition():
     assert all(text.endswith((".", "?")) and text[0].isupper() for text in DEFINITIONS.values())
 
 
-def test_the_fingerprint_tells_pairs_apart():
-    assert fingerprint(CORPUS) == fingerprint(list(CORPUS))
-    assert fingerprint(CORPUS) != fingerprint(CORPUS[1:]) != fingerprint(CORPUS[::-1])
+def test_the_sha256_of_pairs_tells_them_apart():
+    assert pairs_sha256(CORPUS) == pairs_sha256(list(CORPUS))
+    assert pairs_sha256(CORPUS) != pairs_sha256(CORPUS[1:]) != pairs_sha256(CORPUS[::-1])
 
 
 def test_reordered_groups_find_sentences_whose_meaning_only_word_order_tells(tutorial):

@@ -61,7 +61,7 @@ class Split:
         return text
 
 
-def fingerprint(pairs: Sequence[tuple[str, str]]) -> str:
+def pairs_sha256(pairs: Sequence[tuple[str, str]]) -> str:
     """A SHA-256 of the pairs, row by row: the same pairs in the same order give the same text."""
     digest = hashlib.sha256()
     for source, target in pairs:
