@@ -36,16 +36,16 @@ def test_english_strings_hold_no_chinese_punctuation():
 @pytest.mark.parametrize("picker", ["dec", "inside", "attn", "masks"])
 def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(picker):
     page = {"dec": "pages/decoding.py", "inside": "pages/inside.py", "attn": "pages/attention.py"}
-    unknown = ["鱼", "鸭", "蛇"]  # words the bundled vocabulary lacks (checked below): listed in a warning
+    unknown = ["龙", "鸭", "蛇"]  # words the bundled vocabulary lacks (checked below): listed in a warning
     at = open_app("en", page.get(picker, f"pages/{picker}.py"))
-    at.session_state[f"pick_{picker}_mode"], at.session_state[f"pick_{picker}_text"] = "typed", "我有一只鱼鸭蛇"
+    at.session_state[f"pick_{picker}_mode"], at.session_state[f"pick_{picker}_text"] = "typed", "我有一只龙鸭蛇"
     at.run()
     assert not at.exception
     (said,) = [w for w in texts(at, "warning") if w.startswith("Not in the model's vocabulary")]
-    assert "read as `<unk>`: 鱼, 鸭, 蛇. Translation still runs." in said
+    assert "read as `<unk>`: 龙, 鸭, 蛇. Translation still runs." in said
     for kind in ("markdown", "caption", "info", "warning", "success", "error", "subheader", "header", "title"):
         for text in texts(at, kind):
-            for word in unknown + ["我有一只鱼鸭蛇"]:
+            for word in unknown + ["我有一只龙鸭蛇"]:
                 text = text.replace(word, "")
             assert not CJK_PUNCTUATION.search(text), (kind, text)
 
@@ -209,8 +209,8 @@ def test_a_bad_data_file_shows_an_error_and_keeps_the_table():
 def test_a_data_file_with_the_wrong_columns_is_refused():
     at = open_app()
     before = list(at.session_state.pairs)
-    at.file_uploader(key="pairs_upload").upload("pairs.csv", b"a,b,c\nd,e,f\n", "text/csv").run()
-    assert any("expected 2 columns" in e for e in texts(at, "error"))
+    at.file_uploader(key="pairs_upload").upload("pairs.csv", b"a,b,c,d\ne,f,g,h\n", "text/csv").run()
+    assert any("expected 2 columns (source, target), or 3 with phenomena" in e for e in texts(at, "error"))
     assert at.session_state.pairs == before
 
 

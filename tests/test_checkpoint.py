@@ -21,8 +21,17 @@ from safetensors.torch import load as st_load
 from safetensors.torch import save as st_save
 
 from transformer import TrainConfig, Translator, train
-from transformer.checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
+from transformer.checkpoint import (
+    MAX_HELD_OUT_CHARS,
+    MAX_HELD_OUT_ITEMS,
+    MAX_MODEL_NUMBERS,
+    checkpoint_bytes,
+    load_checkpoint,
+    model_numbers,
+    save_checkpoint,
+)
 from transformer.config import MAX_EPOCHS, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE, TransformerConfig
+from transformer.corpus import PHENOMENA
 from transformer.data import SPECIALS, check_pairs
 from transformer.errors import CheckpointError
 from transformer.model import Transformer, buffer_count, parameter_count
@@ -496,6 +505,13 @@ VALID_SUMMARY = {
     "train_config": {"epochs": 2, "lr": 0.003, "batch_size": 16, "seed": 0},
     "holdout_exact_match": 0.0,
     "holdout_rows": [0, 3],
+    "split": {"kind": "combination", "holdout": 0.1, "seed": 0, "held_out": ["猫 + 追"]},
+    "data_sha256": "0123456789abcdef" * 4,
+    "always_trained": 50,
+    "scores": {
+        "train": {"all": {"pairs": 2, "exact": 2, "correct": 9, "tokens": 9, "bleu": 100.0, "chrf": 100.0}},
+        "holdout": {"negation": {"pairs": 1, "exact": 0, "correct": 3, "tokens": 5, "bleu": 12.5, "chrf": 40.0}},
+    },
 }
 
 
@@ -541,6 +557,19 @@ def _record(**changes) -> dict:
         ("holdout_exact_match", 2),
         ("holdout_rows", ["a"]),
         ("holdout_rows", 3),
+        ("split", {"kind": "shuffle", "holdout": 0.1, "seed": 0, "held_out": []}),
+        ("split", {"kind": "random", "holdout": 1.0, "seed": 0, "held_out": []}),
+        ("split", {"kind": "word", "holdout": 0.1, "seed": 0, "held_out": ["x" * 101]}),
+        ("split", {"kind": "word", "holdout": 0.1, "seed": 0, "held_out": ["x"] * 101}),
+        ("split", {"kind": "word", "holdout": 0.1, "seed": 0}),
+        ("data_sha256", "0123"),
+        ("data_sha256", "G" * 64),
+        ("always_trained", -1),
+        ("scores", {"train": {"all": {"pairs": 1, "exact": 2, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 0}}}),
+        ("scores", {"train": {"all": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 101}}}),
+        ("scores", {"train": {"zebra": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
+        ("scores", {"later": {"all": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
+        ("scores", {"train": []}),
         ("colour", "red"),
     ],
 )
@@ -611,6 +640,7 @@ def _largest_summary(n_pairs: int) -> dict:
         "holdout_accuracy": long,
         "seconds": 12345.12345678901,
     }
+    figures = {"bleu": 12.345678901234568, "chrf": 98.76543210987654}
     return {
         "epochs": MAX_EPOCHS,
         "loss": long,
@@ -621,6 +651,21 @@ def _largest_summary(n_pairs: int) -> dict:
         "train_config": {"epochs": MAX_EPOCHS, "lr": long, "batch_size": 200, "seed": 2**31 - 1},
         "holdout_exact_match": long,
         "holdout_rows": list(range(n_pairs)),
+        "split": {
+            "kind": "combination",
+            "holdout": long,
+            "seed": 2**31 - 1,
+            "held_out": ['"\\' * (MAX_HELD_OUT_CHARS // 2)] * MAX_HELD_OUT_ITEMS,  # escaped twice: 4 bytes each
+        },
+        "data_sha256": "f" * 64,
+        "always_trained": n_pairs,
+        "scores": {
+            part: {
+                row: {**dict.fromkeys(("pairs", "exact", "correct", "tokens"), n_pairs * 10**6), **figures}
+                for row in ("all", *PHENOMENA)
+            }
+            for part in ("train", "holdout", "all")
+        },
     }
 
 

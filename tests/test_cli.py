@@ -98,7 +98,9 @@ def test_train_writes_a_checkpoint_and_reports_progress(runs, work):
     assert len(progress) == 10
     assert re.fullmatch(r"epoch\s+60\s+loss \d+\.\d{4}\s+token accuracy\s+100\.0%", progress[-1])
     assert re.fullmatch(
-        r"done: loss \d+\.\d{4}, token accuracy 100\.0%, exact match 100\.0% \(1/1\), \d+\.\d s", lines[-2]
+        r"done: loss \d+\.\d{4}, token accuracy 100\.0%, exact match 100\.0% \(1/1\), BLEU 100\.0, chrF 100\.0, "
+        r"\d+\.\d s",
+        lines[-2],
     ), lines[-2]
     assert lines[-1].startswith("saved ")
     assert run.stderr == ""

@@ -225,8 +225,9 @@ def test_train_with_a_held_out_part_reports_both_parts_and_saves_the_switches(tm
     assert "variant: look_ahead_mask=False, pe=learned, scale=False, norm=pre" in out
     done = out.splitlines()[-2]
     pattern = (
-        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/7\); "
-        r"held out: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/3\), \d+\.\d s$"
+        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/7\), BLEU \d+\.\d, chrF \d+\.\d; "
+        r"held out: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/3\), BLEU \d+\.\d, "
+        r"chrF \d+\.\d, \d+\.\d s$"
     )
     assert re.match(pattern, done), done
     loaded = load_checkpoint(out_path)
@@ -241,7 +242,8 @@ def test_train_without_a_held_out_part_prints_the_one_part_line(tmp_path, capsys
     code, out, _ = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m"), "--epochs", "2", *TINY)
     assert code == 0
     assert re.match(
-        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/1\), \d+\.\d s$",
+        r"^done: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact match \d+\.\d% \(\d/1\), BLEU \d+\.\d, "
+        r"chrF \d+\.\d, \d+\.\d s$",
         out.splitlines()[-2],
     )
 

@@ -13,6 +13,7 @@ from transformer.data import (
     find_control,
     format_pairs,
     parse_pairs,
+    parse_tagged_pairs,
     summarize_pairs,
     unseen_words,
 )
@@ -448,11 +449,27 @@ def test_header_without_pairs_is_a_data_error():
 
 @pytest.mark.parametrize(
     ("data", "found"),
-    [("a\tb\tc\n", "found 3"), ("a,b,c\n", "found 3"), ("just one column\n", "found 1")],
+    [("a\tb\tc\td\n", "found 4"), ("a,b,c,d\n", "found 4"), ("just one column\n", "found 1")],
 )
 def test_wrong_column_count_is_a_data_error(data, found):
-    with pytest.raises(DataError, match=found):
+    with pytest.raises(DataError, match=f"expected 2 columns \\(source, target\\), or 3 with phenomena, in .* {found}"):
         parse_pairs(data, "pairs.txt")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "source\ttarget\tphenomena\n猫\tcat\tagreement possessive\n狗\tdog\t\n鱼\tfish\n",
+        '猫,cat,"agreement, possessive"\n狗,dog,\n鱼,fish\n',
+        "猫\tcat\t agreement;possessive \t\t\n狗\tdog\n鱼\tfish\t ; \n",
+    ],
+    ids=["tsv-with-header", "csv-quoted-tags", "tsv-semicolons-and-empty-cells"],
+)
+def test_a_third_column_of_phenomena_is_read_by_the_tagged_reader_and_ignored_by_parse_pairs(data):
+    assert parse_pairs(data) == [("猫", "cat"), ("狗", "dog"), ("鱼", "fish")]
+    pairs, tags = parse_tagged_pairs(data)
+    assert pairs == parse_pairs(data)
+    assert tags == [("agreement", "possessive"), (), ()]
 
 
 @pytest.mark.parametrize(

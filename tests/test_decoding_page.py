@@ -53,23 +53,23 @@ def test_every_strategy_draws_in_chinese_too():  # the English pages are drawn b
 
 
 def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
-    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="那喜")
+    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="你追她吗")  # greedy breaks agreement, beam does not
     assert at.slider(key="dec_beam_size").value == 4 and at.slider(key="dec_alpha").value == pytest.approx(0.6)
     tree = chart(at, "dec_beam_tree")
     names = {trace.get("name") for trace in tree["data"]}
     assert {"kept", "pruned", "finished (E)", "best hypothesis"} <= names
     nodes = tree["data"][-1]
-    assert "S" in nodes["text"] and "You" in nodes["text"]
+    assert "S" in nodes["text"] and "Do" in nodes["text"] and "Does" in nodes["text"]
     best = table(at)
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)
-    assert best["translation"][0] == "I love you ."
+    assert best["translation"][0] == "Do you chase her ?"
     beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
-    assert beats and markdown("The teacher is love .") in beats[0] and markdown("I love you .") in beats[0]
+    assert beats and markdown("Does you chase her ?") in beats[0] and markdown("Do you chase her ?") in beats[0]
 
     at.slider(key="dec_beam_size").set_value(1)  # one beam without a length penalty is greedy decoding
     at.slider(key="dec_alpha").set_value(0.0).run()
-    assert list(table(at)["translation"]) == ["The teacher is love ."]
+    assert list(table(at)["translation"]) == ["Does you chase her ?"]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
 
 
@@ -169,9 +169,9 @@ def test_teacher_forcing_against_free_running():
 
 
 def test_unknown_source_words_are_shown_as_typed_and_marked():
-    at = open_app(page=DEC, pick_dec_mode="typed", pick_dec_text="我喜欢鱼")
-    assert any("鱼" in w for w in texts(at, "warning"))
-    assert chart(at, "dec_cross")["layout"]["xaxis"]["ticktext"] == ["我", "喜", "欢", "鱼 (?)"]
+    at = open_app(page=DEC, pick_dec_mode="typed", pick_dec_text="我喜欢龙")
+    assert any("龙" in w for w in texts(at, "warning"))
+    assert chart(at, "dec_cross")["layout"]["xaxis"]["ticktext"] == ["我", "喜", "欢", "龙 (?)"]
 
 
 def test_unknown_words_of_a_dataset_reference_are_flagged():

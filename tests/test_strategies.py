@@ -38,7 +38,7 @@ from transformer.strategies import (
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
-UNSEEN = ["我喜欢狗", "他有一只猫", "你喜欢音乐吗", "猫喜欢我", "今天我很好", "我有一只鱼"]  # 鱼 is unknown
+UNSEEN = ["我喜欢狗", "他有一只猫", "你喜欢音乐吗", "猫喜欢我", "今天我很好", "我有一只龙"]  # 龙 is unknown
 
 
 @pytest.fixture(scope="module")

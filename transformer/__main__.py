@@ -1,4 +1,5 @@
-"""Command line: `python -m transformer train …`, `… translate …`, `… trace …` and `… store list|remove|prune`.
+"""Command line: `python -m transformer corpus …`, `… train …`, `… evaluate …`, `… translate …`, `… trace …` and
+`… store list|remove|prune`.
 
 Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
 quote them) is printed with control and escape characters made visible (transformer.text.visible).
@@ -13,7 +14,15 @@ import sys
 import time
 from pathlib import Path
 
-from .checkpoint import checkpoint_bytes, fits_in_a_checkpoint, load_checkpoint, save_checkpoint
+from . import corpus
+from .checkpoint import (
+    MAX_HELD_OUT_CHARS,
+    MAX_HELD_OUT_ITEMS,
+    checkpoint_bytes,
+    fits_in_a_checkpoint,
+    load_checkpoint,
+    save_checkpoint,
+)
 from .config import (
     MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
@@ -27,16 +36,18 @@ from .config import (
     TrainConfig,
     TransformerConfig,
 )
-from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
+from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_tagged_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
+from .scores import ALL, PHENOMENA, ScoreTable, score_pairs, table_of
+from .splits import SPLITS, pairs_sha256, split_pairs
 from .store import MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, trace_sentence
-from .train import holdout_split, train
-from .translator import Evaluation, Translator
+from .train import train
+from .translator import Translator, teacher_forced
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
 _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
@@ -53,13 +64,37 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
 
+    c = sub.add_parser("corpus", help="write the teaching corpus: zh→en pairs tagged with the phenomena they show")
+    c.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="where to write the TSV of source, target, phenomena (checked first); required",
+    )
+    c.add_argument(
+        "--size",
+        type=int,
+        default=corpus.DEFAULT_SIZE,
+        metavar="N",
+        help=f"distinct pairs drawn from the grammar, 1 to {corpus.max_size():,} (default: %(default)s)",
+    )
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=corpus.DEFAULT_SEED,
+        metavar="S",
+        help=f"the same size and seed give the same pairs, 0 to {MAX_SEED:,} (default: %(default)s)",
+    )
+
     t = sub.add_parser("train", help="train a model on sentence pairs and save it")
     t.add_argument(
         "--pairs",
         required=True,
         type=Path,
         metavar="FILE",
-        help="UTF-8 TSV or CSV file of source, target pairs (header optional); required",
+        help="UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of "
+        "phenomena; required",
     )
     t.add_argument(
         "--out",
@@ -129,7 +164,7 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=defaults.seed,
         metavar="S",
-        help=f"seed of the initial weights, the batches and --holdout's draw, 0 to {MAX_SEED:,} (default: %(default)s)",
+        help=f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,} (default: %(default)s)",
     )
     t.add_argument(
         "--tokenizer",
@@ -145,6 +180,20 @@ def _parser() -> argparse.ArgumentParser:
         default=0.0,
         metavar="FRACTION",
         help="share of the pairs held out of training and scored apart, at least 0 and below 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--split",
+        choices=SPLITS,
+        help="which pairs --holdout holds out: "
+        + "; ".join(f"{kind}: {text}" for kind, text in _SPLIT_HELP.items())
+        + " (default: random)",
+    )
+    t.add_argument(
+        "--also",
+        type=Path,
+        metavar="FILE",
+        help="more pairs, always trained on and never held out, e.g. assets/pairs.tsv beside the corpus (default: "
+        "none)",
     )
     arch = t.add_argument_group(
         "architecture switches",
@@ -168,6 +217,20 @@ def _parser() -> argparse.ArgumentParser:
         default=model.norm,
         help="LayerNorm after each residual sum "
         "(post, the paper), before each sublayer (pre), or none (default: %(default)s)",
+    )
+
+    ev = sub.add_parser(
+        "evaluate",
+        help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
+    )
+    ev.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
+    ev.add_argument(
+        "--pairs",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the "
+        "rows it held out are scored apart from the rows it trained on; required",
     )
 
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
@@ -262,6 +325,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+_SPLIT_HELP = {
+    "random": "pairs drawn at random",
+    "combination": "pairings of a subject and a verb, or a verb and an object, never trained on",
+    "length": "targets longer than every training target",
+    "word": "every pair holding a word never trained on",
+}
+
+
 def _count(text: str) -> int:
     """A whole number of at least 0, for argparse."""
     if not text.isdigit():
@@ -269,13 +340,14 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def _read_pairs(path: Path, tokenizer: str) -> list[tuple[str, str]]:
+def _read_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
-    pairs = parse_pairs(data, str(path))
+    pairs, tags = parse_tagged_pairs(data, str(path))
     errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
         raise TransformerError(f"{path}, {errors[0].message()}")
-    return pairs
+    return pairs, tags
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -303,18 +375,26 @@ def _check_checkpoint_size(
         )
 
 
-def _scores(evaluation: Evaluation) -> str:
-    """loss, teacher-forced token accuracy and greedy exact match, as the final line prints them."""
+def _scores(loss: float, table: ScoreTable, part: str) -> str:
+    """loss, teacher-forced token accuracy, greedy exact match, BLEU and chrF of one part, as the done line gives
+    them."""
+    s = table.get(ALL, part)
     return (
-        f"loss {evaluation.loss:.4f}, token accuracy {evaluation.token_accuracy:.1%}, "
-        f"exact match {evaluation.exact_match:.1%} ({evaluation.exact}/{evaluation.total})"
+        f"loss {loss:.4f}, token accuracy {s.token_accuracy:.1%}, exact match {s.exact_match:.1%} "
+        f"({s.exact}/{s.pairs}), BLEU {s.bleu:.1f}, chrF {s.chrf:.1f}"
     )
 
 
-def _check_writable(path: Path, flag: str) -> None:
+def _known_rows(table: ScoreTable) -> ScoreTable:
+    """The table's rows of every pair and of the corpus's phenomena (a checkpoint keeps no other tag)."""
+    rows = tuple(r for r in table.rows if r == ALL or r in PHENOMENA)
+    return ScoreTable(rows, table.parts, {k: v for k, v in table.cells.items() if k[0] in rows})
+
+
+def _check_writable(path: Path, flag: str, example: str = "model.safetensors") -> None:
     """Before any work: a file can be written at path (not a folder; its folder exists and may be written in)."""
     if path.is_dir():
-        raise TransformerError(f"{flag} {path} is a folder: give a file name, such as {path / 'model.safetensors'}.")
+        raise TransformerError(f"{flag} {path} is a folder: give a file name, such as {path / example}.")
     folder = path.parent
     if not folder.is_dir():
         raise TransformerError(f"{flag} {path}: the folder {folder} does not exist: create it, or choose another.")
@@ -322,13 +402,36 @@ def _check_writable(path: Path, flag: str) -> None:
         raise TransformerError(f"{flag} {path}: this file cannot be written (permission denied): choose another.")
 
 
+def _corpus(args: argparse.Namespace) -> None:
+    _check_writable(args.out, "--out", "corpus.tsv")
+    if not 1 <= args.size <= corpus.max_size():
+        raise ConfigError(
+            f"--size must be from 1 to {corpus.max_size():,} (every pair the grammar makes), got {args.size:,}."
+        )
+    if not 0 <= args.seed <= MAX_SEED:
+        raise ConfigError(f"--seed must be from 0 to {MAX_SEED:,}, got {args.seed:,}.")
+    pairs = corpus.generate(args.size, args.seed)
+    try:
+        args.out.write_text(corpus.format_corpus(pairs), encoding="utf-8")
+    except OSError as exc:
+        raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    counts = corpus.phenomenon_counts(pairs)
+    print(f"wrote {len(pairs):,} pairs (seed {args.seed}) to {visible(str(args.out))}")
+    print("phenomena: " + ", ".join(f"{tag} {counts[tag]:,}" for tag in PHENOMENA if counts[tag]))
+
+
 def _train(args: argparse.Namespace) -> None:
     _check_writable(args.out, "--out")
-    all_pairs = _read_pairs(args.pairs, args.tokenizer)
+    all_pairs, all_tags = _read_pairs(args.pairs, args.tokenizer)
+    also, also_tags = _read_pairs(args.also, args.tokenizer) if args.also else ([], [])
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
-    kept, held = holdout_split(len(all_pairs), args.holdout, seed=args.seed)
-    pairs, holdout = [all_pairs[i] for i in kept], [all_pairs[i] for i in held]
+    if args.split is not None and args.holdout == 0:
+        raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
+    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, args.tokenizer, always_train=also)
+    pairs = [all_pairs[i] for i in split.train] + also  # the --also pairs come last
+    holdout = [all_pairs[i] for i in split.held]
+    tags = [all_tags[i] for i in split.train] + also_tags + [all_tags[i] for i in split.held]
     sizes = dict(
         d_model=args.d_model,
         d_ff=args.d_ff,
@@ -351,6 +454,8 @@ def _train(args: argparse.Namespace) -> None:
         f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
         + (f"; variant: {variant}" if variant else "")
     )
+    if holdout:
+        print(visible(split.describe()))
     every = max(1, cfg.epochs // 10)
     for record in train(translator, pairs, cfg, holdout=holdout or None):
         if record.epoch % every == 0 or record.epoch == cfg.epochs:
@@ -360,19 +465,59 @@ def _train(args: argparse.Namespace) -> None:
                 else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
-    trained = translator.evaluate(pairs)
-    translator.summary["exact_match"] = trained.exact_match
-    line = f"done: {_scores(trained)}"
+    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
+    table = table_of(score_pairs(translator, pairs + holdout), tags, parts)
+    translator.summary.update(
+        exact_match=table.get(ALL, "train").exact_match,
+        data_sha256=pairs_sha256(all_pairs),  # the rows of holdout_rows are rows of these pairs
+        always_trained=len(also),
+        scores=_known_rows(table).to_dict(),
+    )
+    line = f"done: {_scores(teacher_forced(translator.model, translator.make_batch(pairs))[0], table, 'train')}"
     if holdout:
-        held_out = translator.evaluate(holdout)
-        translator.summary.update(holdout_exact_match=held_out.exact_match, holdout_rows=held)
-        line += f"; held out: {_scores(held_out)}"
+        held_out = split.held_out[:MAX_HELD_OUT_ITEMS]
+        translator.summary.update(
+            holdout_exact_match=table.get(ALL, "holdout").exact_match,
+            holdout_rows=split.held,
+            split={
+                "kind": split.kind,
+                "holdout": args.holdout,
+                "seed": args.seed,
+                "held_out": [x[:MAX_HELD_OUT_CHARS] for x in held_out],
+            },
+        )
+        held_loss = teacher_forced(translator.model, translator.make_batch(holdout))[0]
+        line += f"; held out: {_scores(held_loss, table, 'holdout')}"
     try:
         save_checkpoint(translator, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {translator.summary['seconds']:.1f} s")
     print(f"saved {visible(str(args.out))}")
+
+
+def _evaluate(args: argparse.Namespace) -> None:
+    translator = load_checkpoint(args.model)
+    pairs, tags = _read_pairs(args.pairs, translator.tokenizer)
+    summary = translator.summary
+    if summary.get("data_sha256") == pairs_sha256(pairs):
+        held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}
+        parts = ["holdout" if i in held else "train" for i in range(len(pairs))]
+        print(
+            f"{len(pairs)} pairs: the model was trained on this file, {len(pairs) - len(held)} of them trained on and "
+            f"{len(held)} held out (the rows its checkpoint records)"
+        )
+    else:
+        parts = None
+        print(
+            f"{len(pairs)} pairs, scored as one part: the model was not trained on this file (its checkpoint names "
+            "another or none), so which of them it trained on is not known"
+        )
+    if not any(tags):
+        print("(no phenomena column: one row for all the pairs)")
+    table = table_of(score_pairs(translator, pairs), tags, parts)
+    for line in table.lines({"train": "trained on", "holdout": "held out"}):
+        print(visible(line))
 
 
 _SAMPLING_FLAGS = {"temperature": "--temperature", "top_k": "--top-k", "top_p": "--top-p", "seed": "--seed"}
@@ -523,6 +668,14 @@ def _store(args: argparse.Namespace) -> None:
             print(f"{len(damaged)} damaged file(s) set aside, never served: `store prune` deletes them")
 
 
+COMMANDS = {
+    "corpus": _corpus,
+    "train": _train,
+    "evaluate": _evaluate,
+    "translate": _translate,
+    "trace": _trace,
+    "store": _store,
+}
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
 
@@ -532,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
     end it quietly, as they end other command-line tools."""
     args = _parser().parse_args(argv)
     try:
-        {"train": _train, "translate": _translate, "trace": _trace, "store": _store}[args.command](args)
+        COMMANDS[args.command](args)
         sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)

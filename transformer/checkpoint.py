@@ -30,10 +30,13 @@ from .config import (
     TrainConfig,
     TransformerConfig,
 )
+from .corpus import PHENOMENA
 from .data import TOKENIZERS, Vocab
 from .errors import CheckpointError, TransformerError
 from .files import read_limited
 from .model import Transformer, buffer_count, parameter_count
+from .scores import ALL, PARTS, ScoreTable
+from .splits import SPLITS
 from .translator import Translator
 
 FORMAT = "transformer-playground"
@@ -243,6 +246,37 @@ def _rows(value) -> bool:
     return isinstance(value, list) and all(_whole(v) for v in value)
 
 
+MAX_HELD_OUT_ITEMS = 100  # the split's held-out combinations or words a summary keeps (the first ones)
+MAX_HELD_OUT_CHARS = 100  # the longest one
+
+
+def _split(value) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == {"kind", "holdout", "seed", "held_out"}
+        and value["kind"] in SPLITS
+        and _fraction(value["holdout"])
+        and value["holdout"] < 1
+        and _whole(value["seed"])
+        and isinstance(value["held_out"], list)
+        and len(value["held_out"]) <= MAX_HELD_OUT_ITEMS
+        and all(isinstance(v, str) and len(v) <= MAX_HELD_OUT_CHARS for v in value["held_out"])
+    )
+
+
+def _sha256(value) -> bool:
+    return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+
+
+def _scores(value) -> bool:
+    """A score table (transformer.scores) of the known rows and parts only, so its size is bounded."""
+    try:
+        table = ScoreTable.from_dict(value)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return set(table.rows) <= {ALL, *PHENOMENA} and set(table.parts) <= {ALL, *PARTS}
+
+
 HISTORY_FIELDS = {  # name: (check, required)
     "epoch": (_whole, True),
     "loss": (_finite, True),
@@ -262,6 +296,10 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "train_config": (_train_config, "training settings this app accepts"),
     "holdout_exact_match": (_fraction, "a number from 0 to 1"),
     "holdout_rows": (_rows, "a list of row numbers"),
+    "split": (_split, "a split (kind, holdout, seed, held_out)"),
+    "data_sha256": (_sha256, "a SHA-256 in hexadecimal"),
+    "always_trained": (_whole, "a whole number of at least 0"),
+    "scores": (_scores, "a table of scores by phenomenon and part"),
 }
 
 

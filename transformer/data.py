@@ -385,9 +385,10 @@ _HEADER_WORDS = {
     "英文",
     "english",
     "chinese",
-}
+}  # a first row whose first two cells are among these is a header (a third cell, e.g. "phenomena", is not checked)
 
 
+_TAG_SEPARATORS = re.compile(r"[\s,;]+")  # between the tags of a phenomena cell
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends csv knows (str.splitlines knows more)
 _CONTROL_IN_FILE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # Cc but tab and line ends
 
@@ -400,9 +401,16 @@ def _line_of(text: str, position: int) -> int:
 def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]:
     """(source, target) pairs from UTF-8 TSV or CSV text with two columns and an optional header.
 
-    Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …) or a row past MAX_PAIRS is refused
-    with a DataError naming the line, and so is anything the csv module cannot read.
+    A third column (the phenomena a pair shows, as the corpus writes them) is accepted and ignored; parse_tagged_pairs
+    also returns it. Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …) or a row past MAX_PAIRS
+    is refused with a DataError naming the line, and so is anything the csv module cannot read.
     """
+    return parse_tagged_pairs(data, name)[0]
+
+
+def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """(pairs, phenomena): the pairs as parse_pairs reads them, and for each pair the tags of its third column
+    (separated by spaces or commas; an empty tuple for a row without them)."""
     if isinstance(data, bytes):
         if len(data) > MAX_DATA_BYTES:
             raise DataError(f"{name} is {len(data):,} bytes; the limit is {MAX_DATA_BYTES:,}. Use a smaller file.")
@@ -428,7 +436,7 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
     delimiter = "\t" if "\t" in first else ","
     kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
     reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
-    pairs, seen_row = [], False
+    pairs, tags, seen_row = [], [], False
     try:
         for row in reader:
             cells = [from_spreadsheet(c.strip()) for c in row]  # a cell written as '=… by format_pairs is =…
@@ -440,10 +448,10 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
                     continue  # header
             while len(cells) > 2 and not cells[-1]:
                 cells.pop()
-            if len(cells) != 2:
+            if len(cells) not in (2, 3):
                 raise DataError(
-                    f"{name}, line {reader.line_num}: expected 2 columns (source, target) in {kind} format, "
-                    f"found {len(cells)}."
+                    f"{name}, line {reader.line_num}: expected 2 columns (source, target), or 3 with phenomena, in "
+                    f"{kind} format, found {len(cells)}."
                 )
             control = find_control(cells[0] + cells[1])
             if control is not None:  # a tab in a CSV cell, a line break inside quotes
@@ -457,13 +465,14 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
                     "may have: split the file or delete some rows."
                 )
             pairs.append((cells[0], cells[1]))
+            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[2]) if t) if len(cells) == 3 else ())
     except csv.Error as exc:
         raise DataError(
             f"{name}, line {reader.line_num}: cannot be read as {kind} ({exc}): check its quotes and cells."
         ) from None
     if not pairs:
         raise DataError(f"{name} has a header but no sentence pairs.")
-    return pairs
+    return pairs, tags
 
 
 def format_pairs(pairs: list[tuple[str, str]]) -> str:

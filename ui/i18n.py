@@ -224,8 +224,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "data.download": {"en": "Download the table (TSV)", "zh": "下载表格（TSV）"},
     "data.restore": {"en": "Restore the sample pairs", "zh": "恢复示例句子对"},
     "data.restore_help": {
-        "en": "Replace the table with the {n} pairs the app starts with (the bundled model was trained on them).",
-        "zh": "用应用自带的 {n} 个句子对替换当前表格（内置模型就是用它们训练的）。",
+        "en": "Replace the table with the {n} pairs the app starts with (the bundled model was trained on them, and on "
+        "the corpus).",
+        "zh": "用应用自带的 {n} 个句子对替换当前表格（内置模型就是用它们和语料库训练的）。",
     },
     "data.restored": {"en": "Restored the {n} sample pairs.", "zh": "已恢复 {n} 个示例句子对。"},
     "data.more_problems": {"en": "… and {n} more.", "zh": "……还有 {n} 条。"},
@@ -1260,10 +1261,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "attn.epoch": {"en": "epoch", "zh": "轮次"},
     "attn.replay_intro": {
-        "en": "The bundled model was trained before you opened the app. Replaying its training "
-        "(same data, settings and seed, a few seconds) records its attention every few epochs.",
-        "zh": "内置模型是在打开应用之前训练的。重放它的训练（相同的数据、设置和种子，只需几秒）"
-        "会每隔几轮记录一次注意力。",
+        "en": "The bundled model was trained before you opened the app, on the corpus and the tutorial pairs. "
+        "Replaying its training (same data, settings and seed; as long as the training took) records its attention "
+        "every few epochs.",
+        "zh": "内置模型是在打开应用之前用语料库和教程句子对训练的。重放它的训练（相同的数据、设置和种子，"
+        "耗时与当初训练相同）会每隔几轮记录一次注意力。",
     },
     "attn.replay": {"en": "Replay the bundled model's training", "zh": "重放内置模型的训练"},
     "attn.replaying": {

@@ -10,10 +10,11 @@ import streamlit as st
 import torch
 from streamlit.runtime.pages_manager import PagesManager
 
-from transformer import TrainConfig, TransformerConfig, Translator
+from transformer import TrainConfig, TransformerConfig, Translator, corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs
 from transformer.model import AttentionMaps
+from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
@@ -100,8 +101,23 @@ def bundled_pairs() -> list[tuple[str, str]]:
     return parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)
 
 
+@st.cache_data
+def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The pairs the bundled model was trained on and those it held out: the default corpus without the held-out rows
+    its checkpoint records, then the bundled dataset (`python -m transformer train --pairs corpus.tsv --also
+    assets/pairs.tsv …`, README)."""
+    summary = load_checkpoint(bundled_checkpoint_bytes()).summary
+    pairs = [(p.source, p.target) for p in corpus.generate(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)]
+    if summary.get("data_sha256") != pairs_sha256(pairs):  # a test checks that they agree
+        raise RuntimeError("the bundled checkpoint was not trained on the default corpus")
+    held = set(summary.get("holdout_rows", []))
+    trained = [p for i, p in enumerate(pairs) if i not in held] + bundled_pairs()
+    return trained, [pairs[i] for i in sorted(held)]
+
+
 def bundled_model() -> CurrentModel:
-    """A fresh copy of the bundled model for this tab."""
+    """A fresh copy of the bundled model for this tab. It was trained on the corpus and on the bundled dataset, the
+    table a tab starts with: once the learner changes that table, the pages say the data changed since training."""
     return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled", trained_on=tuple(bundled_pairs()))
 
 

@@ -14,7 +14,7 @@ from transformer.train import SNAPSHOT_PAIRS, holdout_split
 
 from .i18n import t
 from .jobs import Job, Run, job_queue, session_id
-from .state import CurrentModel, bundled_pairs, current, lang, set_model
+from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
 SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
 
@@ -56,10 +56,11 @@ def start_replay() -> Job:
     bundled = current().translator
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
-    pairs = bundled_pairs()
+    pairs, held = bundled_training()
     fresh = Translator.create(pairs, bundled.tokenizer, cfg.seed, **sizes)
-    run = Run("model", fresh, pairs, cfg, [], max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
-    return _submit(Job("replay", session_id(), [run]))
+    run = Run("model", fresh, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
+    recorded = {k: bundled.summary[k] for k in ("holdout_rows", "split", "data_sha256", "always_trained")}
+    return _submit(Job("replay", session_id(), [run], payload={"summary": recorded}))
 
 
 def _take_training(job: Job) -> None:
@@ -68,10 +69,13 @@ def _take_training(job: Job) -> None:
     summary["exact_match"] = run.evaluations["train"].exact_match
     if "holdout" in run.evaluations:
         summary["holdout_exact_match"] = run.evaluations["holdout"].exact_match
-        summary["holdout_rows"] = job.payload["holdout_rows"]
+        if job.kind != "replay":
+            summary["holdout_rows"] = job.payload["holdout_rows"]
+    if job.kind == "replay":  # the bundled model's data, as its checkpoint records it
+        summary.update(job.payload["summary"])
     snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
     source = "bundled" if job.kind == "replay" else "trained"
-    dataset = tuple(run.pairs) if job.kind == "replay" else job.payload["dataset"]
+    dataset = tuple(bundled_pairs()) if job.kind == "replay" else job.payload["dataset"]  # as ui.state.bundled_model
     set_model(CurrentModel(run.translator, source, run.snapshots, snapshot_pairs, run.evaluations, dataset))
     st.session_state.last_training = {
         "kind": job.kind,

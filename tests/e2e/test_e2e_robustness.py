@@ -162,10 +162,10 @@ def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
     expect(box).to_be_visible()
     settled(page)
 
-    box.fill("我喜欢鱼")  # 鱼 is not in the bundled model's vocabulary
+    box.fill("我喜欢龙")  # 龙 is not in the bundled model's vocabulary
     box.press("Enter")
     unknown = alert(page, "Warning", "Not in the model's vocabulary")
-    expect(unknown).to_contain_text("鱼")
+    expect(unknown).to_contain_text("龙")
     expect(unknown).to_contain_text("Translation still runs.")
     expect(page.get_by_role("button", name="Next ▶")).to_be_visible()
     settled(page)
@@ -187,7 +187,7 @@ BAD_PAIRS_FILES = [
     ("garbage.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, "is not UTF-8 text"),
     ("gbk.tsv", "我喜欢你\tI love you .\n".encode("gbk"), "is not UTF-8 text"),
     ("nul.tsv", "我\tI\n".encode() + b"\x00\x01\x02", "is not a text file"),
-    ("three.csv", b"a,b,c\nd,e,f\n", "expected 2 columns (source, target) in CSV (comma) format, found 3"),
+    ("four.csv", b"a,b,c,d\ne,f,g,h\n", "or 3 with phenomena, in CSV (comma) format, found 4"),
     ("blank.tsv", b"\n \n\t\n", "is empty"),
     ("header.tsv", b"source\ttarget\n", "has a header but no sentence pairs"),
     ("escape.tsv", "我\tI\n你\t\x1b[31myou\n".encode(), "line 2: the invisible control character \\x1b cannot be"),

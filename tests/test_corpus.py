@@ -1,0 +1,177 @@
+"""The teaching corpus (transformer.corpus): deterministic, tagged, consistent with the tutorial pairs."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+from transformer import corpus
+from transformer.corpus import DESCRIPTIONS, PHENOMENA, generate, grammar, lookup
+from transformer.data import parse_pairs, parse_tagged_pairs, tokenize
+from transformer.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+SMALL = 200  # the size the fast tests draw
+
+
+def _tokens(pairs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    return [(tuple(tokenize(p.source)), tuple(tokenize(p.target))) for p in pairs]
+
+
+def test_the_same_size_and_seed_give_the_same_pairs_and_another_seed_others():
+    first, again, other = generate(SMALL, 3), generate(SMALL, 3), generate(SMALL, 4)
+    assert first == again
+    assert len(set(_tokens(first)) & set(_tokens(other))) < SMALL // 2
+    assert generate(SMALL + 1, 3) != first
+
+
+def test_the_default_corpus_has_at_least_2000_distinct_pairs():
+    pairs = generate()
+    assert corpus.DEFAULT_SIZE >= 2000 and len(pairs) == corpus.DEFAULT_SIZE
+    sources = [tuple(tokenize(p.source)) for p in pairs]
+    assert len(set(sources)) == len(sources)  # distinct even as the model reads them
+
+
+@pytest.mark.parametrize("size", [1, 2, 37, SMALL])
+def test_a_corpus_has_exactly_its_size_and_starts_with_the_tutorials_sentence(size):
+    pairs = generate(size, seed=5)
+    assert len(pairs) == size == len({tuple(tokenize(p.source)) for p in pairs})
+    assert (pairs[0].source, pairs[0].target) == ("我 喜 欢 你", "I love you .")
+
+
+@pytest.mark.parametrize("size", [0, -1, corpus.max_size() + 1, 2.5, True])
+def test_a_size_out_of_range_is_refused_naming_the_range(size):
+    with pytest.raises(ConfigError, match=f"from 1 to {corpus.max_size():,}"):
+        generate(size)
+
+
+def test_every_pair_is_tagged_with_known_phenomena_each_described_in_one_sentence():
+    assert set(DESCRIPTIONS) == set(PHENOMENA) and len(PHENOMENA) == len(set(PHENOMENA))
+    for name, text in DESCRIPTIONS.items():
+        assert name.isidentifier() and text.endswith(".") and text.count(". ") == 0, name
+    pairs = generate(SMALL)
+    assert all(p.phenomena and set(p.phenomena) <= set(PHENOMENA) for p in pairs)
+    assert all(list(p.phenomena) == [t for t in PHENOMENA if t in p.phenomena] for p in pairs)  # in table order
+
+
+@pytest.mark.parametrize("size", [SMALL, corpus.DEFAULT_SIZE])
+def test_every_phenomenon_is_shown_by_many_pairs(size):
+    counts = corpus.phenomenon_counts(generate(size))
+    assert all(counts[name] >= size // 40 for name in PHENOMENA), counts
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "tags"),
+    [
+        ("他喜欢音乐", "He loves music .", {"agreement"}),
+        ("他们喜欢音乐", "They love music .", {"agreement"}),
+        ("他不喜欢咖啡", "He does not like coffee .", {"negation", "agreement"}),
+        ("我们不喝咖啡", "We do not drink coffee .", {"negation", "agreement"}),
+        ("她没看见书", "She did not see the book .", {"negation"}),
+        ("他明天会去学校", "He will go to school tomorrow .", {"future", "time_word"}),
+        ("明天他会去学校", "He will go to school tomorrow .", {"future", "time_word"}),
+        ("她今天喝茶", "She drinks tea today .", {"time_word", "agreement"}),
+        ("我有两本书", "I have two books .", {"measure_word", "agreement"}),
+        ("我有一只猫", "I have a cat .", {"measure_word", "agreement"}),
+        ("她有一个苹果", "She has an apple .", {"measure_word", "agreement"}),
+        ("你喜欢音乐吗", "Do you love music ?", {"question", "agreement"}),
+        ("我喜欢猫", "I love cats .", {"agreement", "role_reversal"}),  # 猫喜欢我: The cat loves me .
+        ("猫喜欢狗吗", "Does the cat love dogs ?", {"question", "agreement", "role_reversal"}),
+        ("猫追狗", "The cat chases the dog .", {"agreement", "role_reversal"}),
+        ("狗追猫", "The dog chases the cat .", {"agreement", "role_reversal"}),
+        ("我帮助他", "I help him .", {"agreement", "role_reversal"}),
+        ("他帮助我", "He helps me .", {"agreement", "role_reversal"}),
+        ("我的猫很小", "My cat is small .", {"adjective", "possessive", "agreement"}),
+        ("他们很忙", "They are busy .", {"adjective", "agreement"}),
+        ("猫在睡觉", "The cat is sleeping .", {"progressive", "agreement"}),
+    ],
+)
+def test_the_grammar_says_each_phenomenon_as_the_tutorials_do(source, target, tags):
+    pair = lookup(source)
+    assert pair is not None and pair.target == target
+    assert set(pair.phenomena) == tags
+
+
+def test_the_grammar_gives_one_target_per_source_even_as_the_model_reads_them():
+    every = grammar()
+    by_source = {}
+    for p in every:
+        assert by_source.setdefault(tuple(tokenize(p.source)), p.target) == p.target, p.source
+    assert len(by_source) == len(every) == corpus.max_size() > 5 * corpus.DEFAULT_SIZE
+
+
+def test_the_grammar_agrees_with_every_tutorial_pair_it_also_makes():
+    """The bundled model learns the corpus and assets/pairs.tsv together: a source in both has one target."""
+    tutorial = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes())
+    shared = 0
+    for source, target in tutorial:
+        pair = lookup(source)
+        if pair is not None:
+            shared += 1
+            assert tokenize(pair.target) == tokenize(target), source
+    assert shared >= 25  # the tutorials' conventions are the grammar's: 喜欢 → love, 不喜欢 → do not like, …
+    assert lookup("我 喜 欢 你").target == "I love you ." and lookup("谢谢你") is None
+
+
+def test_sentences_follow_the_tutorial_conventions():
+    for p in generate(corpus.DEFAULT_SIZE):
+        words = p.target.split()
+        assert words[0][0].isupper() and words[-1] in (".", "?"), p.target
+        assert (words[-1] == "?") == p.source.endswith("吗") == ("question" in p.phenomena), p.source
+        assert tokenize(p.target) == words  # already tokenized: " ." and " ?" apart
+        assert " " not in p.source.replace(" , ", "") or p.source == corpus.TUTORIAL_PAIR[0]  # 我爱你 , 你爱我
+
+
+def test_role_reversal_pairs_come_with_their_partner():
+    """A role-reversal pair has a partner with the same characters in another order and another meaning, and the
+    corpus holds both, so a model without positions cannot get both right."""
+    every = defaultdict(list)
+    for p in grammar():
+        every[tuple(sorted(p.source.replace(" ", "")))].append(p)
+    pairs = generate()
+    present = {p.source.replace(" ", "") for p in pairs}
+    tagged = [p for p in pairs if "role_reversal" in p.phenomena]
+    with_partner = 0
+    for p in tagged:
+        key = tuple(sorted(p.source.replace(" ", "")))
+        partners = [q for q in every[key] if q.target != p.target and (q.subject, q.object) == (p.object, p.subject)]
+        assert partners, p.source
+        with_partner += any(q.source.replace(" ", "") in present for q in partners)
+    assert len(tagged) >= 200 and with_partner >= 0.9 * len(tagged)
+
+
+def test_the_tsv_reads_back_with_its_tags():
+    pairs = generate(SMALL, 2)
+    text = corpus.format_corpus(pairs)
+    assert text.startswith("source\ttarget\tphenomena\n")
+    read, tags = parse_tagged_pairs(text, "corpus.tsv")
+    assert read == [(p.source, p.target) for p in pairs]
+    assert tags == [p.phenomena for p in pairs]
+    assert parse_pairs(text) == read
+
+
+def test_a_pair_read_back_finds_its_slots():
+    for p in generate(50, 9)[1:]:
+        found = lookup(p.source)
+        assert (found.subject, found.verb, found.object) == (p.subject, p.verb, p.object)
+        assert found.subject in p.source and found.verb in p.source
+
+
+def test_the_corpus_module_imports_only_the_standard_library():
+    tree = ast.parse((REPO / "transformer" / "corpus.py").read_text(encoding="utf-8"))
+    absolute = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    absolute |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
+    relative = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level > 0}
+    assert {name.split(".")[0] for name in absolute} <= set(sys.stdlib_module_names)
+    assert relative <= {"config", "errors"}  # themselves standard library only
+
+
+def test_sentences_are_short_and_the_vocabularies_small():
+    pairs = generate()
+    assert max(len(tokenize(p.target)) for p in pairs) <= 12 and max(len(tokenize(p.source)) for p in pairs) <= 14
+    assert len(Counter(t for p in pairs for t in tokenize(p.source))) < 150
+    assert len(Counter(t for p in pairs for t in tokenize(p.target))) < 150
