@@ -5,10 +5,12 @@ sentence lengths, vocabulary sizes, the most frequent tokens) and shown a page a
 """
 
 import math
+from collections import Counter
 
 import pandas as pd
 import streamlit as st
 
+from transformer import corpus
 from transformer.config import MAX_DATA_BYTES
 from transformer.data import (
     SPECIALS,
@@ -24,7 +26,18 @@ from transformer.text import markdown, visible
 from ui.export import chart, file_name
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
-from ui.state import apply_editor_changes, bundled_pairs, page_setup, pairs_summary, set_pairs
+from ui.state import (
+    DATASETS,
+    apply_editor_changes,
+    bundled_pairs,
+    bundled_training,
+    choose_dataset,
+    dataset_pairs,
+    page_setup,
+    pair_tags,
+    pairs_summary,
+    set_pairs,
+)
 from ui.tables import make_data_tables, token_preview, vocab_tables
 from ui.widgets import keep_in_range, keep_option, keep_options, usable_pairs
 from viz.data import SOURCE_COLOR, TARGET_COLOR, length_histogram_figure, top_tokens_figure
@@ -70,7 +83,7 @@ def _say(kind: str, key: str, **values) -> None:
 
 
 def _restore_sample_pairs() -> None:
-    set_pairs(bundled_pairs())
+    choose_dataset("tutorial")  # the learner's own pairs are kept: choosing "Your own" brings them back
     _say("success", "data.restored", n=len(ss.pairs))
 
 
@@ -172,6 +185,77 @@ def _summary() -> None:
             )
 
 
+def _new_corpus() -> None:
+    set_pairs(dataset_pairs("corpus"))
+
+
+def _dataset() -> None:
+    """The three datasets, what the chosen one is, and what the bundled model was trained on."""
+    st.radio(
+        t("data.dataset", L),
+        DATASETS,
+        key="data_dataset",
+        horizontal=True,
+        format_func=lambda d: t(f"data.dataset.{d}", L),
+        on_change=lambda: choose_dataset(ss.data_dataset),
+    )
+    name = ss.data_dataset
+    if name == "corpus":
+        c1, c2, _ = st.columns([2, 2, 4])
+        keep_in_range("data_corpus_size", 1, corpus.max_size(), corpus.DEFAULT_SIZE)
+        keep_in_range("data_corpus_seed", 0, 1_000_000, corpus.DEFAULT_SEED)
+        help_size = t("help.corpus_size", L, max=f"{corpus.max_size():,}")
+        c1.number_input(
+            t("data.corpus_size", L),
+            1,
+            corpus.max_size(),
+            step=100,
+            key="data_corpus_size",
+            help=help_size,
+            on_change=_new_corpus,
+        )
+        c2.number_input(t("data.corpus_seed", L), 0, 1_000_000, step=1, key="data_corpus_seed", on_change=_new_corpus)
+        size = int(ss.data_corpus_size)
+        st.caption(
+            t(
+                "data.about.corpus",
+                L,
+                size=f"{size:,}",
+                tutorial=len(dataset_pairs("corpus")) - size,
+                n=f"{len(ss.pairs):,}",
+            )
+        )
+    elif name == "own":
+        st.caption(t("data.about.own", L, n=f"{len(ss.pairs):,}") if ss.pairs else t("data.about.own_empty", L))
+    else:
+        st.caption(t("data.about.tutorial", L, n=len(ss.pairs)))
+    held = len(bundled_training()[1])
+    st.info(
+        t(
+            "data.bundled_data",
+            L,
+            size=f"{corpus.DEFAULT_SIZE:,}",
+            seed=corpus.DEFAULT_SEED,
+            held=f"{held:,}",
+            tutorial=len(bundled_pairs()),
+        )
+    )
+
+
+def _phenomena() -> None:
+    """How many pairs show each phenomenon, when the pairs are tagged (corpus sentences)."""
+    counts = _per_table("phenomena", lambda: Counter(tag for tags in pair_tags(ss.pairs) for tag in tags))
+    tagged = _per_table("tagged", lambda: sum(bool(tags) for tags in pair_tags(ss.pairs)))
+    if not tagged:
+        return
+    st.header(t("data.phenomena", L))
+    st.markdown(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
+    rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
+    columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
+    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
+
+
+_dataset()
 keep_option("tokenizer", TOKENIZERS, "auto")
 problems = pairs_summary().problems
 valid = usable_pairs()
@@ -273,6 +357,7 @@ with right:
 
 if large:
     _summary()
+_phenomena()
 
 st.header(t("data.tokens", L))
 st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))

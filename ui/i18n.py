@@ -188,6 +188,107 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "data.table_page": {"en": "Page (of {pages})", "zh": "页码（共 {pages} 页）"},
     "data.table_rows": {"en": "Rows {first}–{last} of {total}.", "zh": "第 {first}–{last} 行，共 {total} 行。"},
+    "data.dataset": {"en": "Dataset", "zh": "数据集"},
+    "data.dataset.tutorial": {"en": "Tutorial pairs", "zh": "教程句子对"},
+    "data.dataset.corpus": {"en": "Corpus", "zh": "语料库"},
+    "data.dataset.own": {"en": "Your own", "zh": "你自己的"},
+    "data.about.tutorial": {
+        "en": "The {n} sentence pairs of the seed tutorials (assets/pairs.tsv): few enough to read and edit, too few "
+        "to learn anything that carries over to sentences the model never saw.",
+        "zh": "种子教程里的 {n} 个句子对（assets/pairs.tsv）：少到可以逐条阅读和编辑，但太少了，模型学不到能用在没见过的句子上的东西。",
+    },
+    "data.about.corpus": {
+        "en": "{size} pairs written by this project's grammar (transformer.corpus), each tagged with the phenomena it "
+        "shows, then the {tutorial} tutorial pairs it does not already hold: {n} pairs, enough to learn to translate "
+        "sentences never seen in training. Choose on the Train page which pairs to hold out.",
+        "zh": "{size} 个由本项目的语法（transformer.corpus）生成的句子对，每个都标注了它体现的语言现象，再加上其中还没有的 "
+        "{tutorial} 个教程句子对：共 {n} 个，足以学会翻译训练中从没见过的句子。在训练页选择留出哪些句子对。",
+    },
+    "data.about.own": {
+        "en": "Your own pairs, typed here or loaded from a file: {n} now. They are kept while you look at another "
+        "dataset; choose this one again to get them back.",
+        "zh": "你自己的句子对，在这里输入或从文件加载：现在有 {n} 个。查看其他数据集时它们会被保留；再选这一项就能找回。",
+    },
+    "data.about.own_empty": {
+        "en": "Your own pairs: none yet. Type pairs below or load a file; editing another dataset makes it yours too.",
+        "zh": "你自己的句子对：还没有。在下面输入句子对或加载文件；编辑其他数据集也会让它变成你自己的。",
+    },
+    "data.bundled_data": {
+        "en": "The bundled model, the one every page shows until you train, was trained on the corpus ({size} pairs, "
+        "seed {seed}; {held} of them held out at random to score it) together with the {tutorial} tutorial pairs.",
+        "zh": "内置模型（在你训练之前每一页显示的模型）是用语料库（{size} 个句子对，种子 {seed}；随机留出其中 {held} 个用来评分）"
+        "加上 {tutorial} 个教程句子对训练的。",
+    },
+    "data.corpus_size": {"en": "Corpus pairs", "zh": "语料库句子对数"},
+    "data.corpus_seed": {"en": "Corpus seed", "zh": "语料库种子"},
+    "help.corpus_size": {
+        "en": "How many distinct pairs to draw from the grammar (at most {max}); the same size and seed always give "
+        "the same pairs.",
+        "zh": "从语法中抽取多少个不同的句子对（最多 {max} 个）；大小和种子相同，句子对就相同。",
+    },
+    "data.phenomena": {"en": "Phenomena", "zh": "语言现象"},
+    "data.phenomena_intro": {
+        "en": "{n} of the {total} pairs are tagged with the phenomena they show (a pair can show several).",
+        "zh": "{total} 个句子对中有 {n} 个标注了它们体现的语言现象（一个句子对可以体现多个）。",
+    },
+    "data.phenomenon": {"en": "phenomenon", "zh": "语言现象"},
+    "data.phenomenon_pairs": {"en": "pairs", "zh": "句子对"},
+    "data.phenomenon_what": {"en": "what it shows", "zh": "说明"},
+    "phenomenon.all": {"en": "all pairs", "zh": "全部句子对"},
+    "phenomenon.agreement": {"en": "agreement", "zh": "主谓一致"},
+    "phenomenon.negation": {"en": "negation", "zh": "否定"},
+    "phenomenon.future": {"en": "future", "zh": "将来时"},
+    "phenomenon.time_word": {"en": "time word", "zh": "时间词"},
+    "phenomenon.measure_word": {"en": "measure word", "zh": "量词"},
+    "phenomenon.question": {"en": "question", "zh": "疑问句"},
+    "phenomenon.role_reversal": {"en": "role reversal", "zh": "角色互换"},
+    "phenomenon.possessive": {"en": "possessive", "zh": "所有格"},
+    "phenomenon.adjective": {"en": "adjective", "zh": "形容词"},
+    "phenomenon.progressive": {"en": "progressive", "zh": "进行时"},
+    "phenomenon_what.agreement": {
+        "en": "The English verb changes with its subject (he loves, they love; does, do; is, are) while the Chinese "
+        "verb stays the same.",
+        "zh": "英语动词随主语变化（he loves, they love；does, do；is, are），汉语动词不变。",
+    },
+    "phenomenon_what.negation": {
+        "en": "不 or 没 before the verb becomes do not, does not or did not (or not after am, is, are).",
+        "zh": "动词前的“不”或“没”译成 do not、does not 或 did not（或在 am、is、are 后加 not）。",
+    },
+    "phenomenon_what.future": {
+        "en": "会 with 明天 becomes will … tomorrow.",
+        "zh": "“会”加“明天”译成 will … tomorrow。",
+    },
+    "phenomenon_what.time_word": {
+        "en": "A time word (今天, 每天, 明天) stands before the verb in Chinese but at the end in English (today, "
+        "every day, tomorrow).",
+        "zh": "时间词（今天、每天、明天）在汉语里位于动词前，在英语里位于句末（today、every day、tomorrow）。",
+    },
+    "phenomenon_what.measure_word": {
+        "en": "A number and a measure word (一只猫, 两本书) become an article or a number with a plural (a cat, two "
+        "books).",
+        "zh": "数词加量词（一只猫、两本书）译成冠词或数词加复数（a cat、two books）。",
+    },
+    "phenomenon_what.question": {
+        "en": "吗 at the end makes a yes/no question that starts with Do, Does, Is, Are or Will.",
+        "zh": "句末的“吗”构成一般疑问句，英语以 Do、Does、Is、Are 或 Will 开头。",
+    },
+    "phenomenon_what.role_reversal": {
+        "en": "The same characters in another order mean something else (猫追狗 / 狗追猫): only word order tells who "
+        "does what to whom.",
+        "zh": "同样的字换个顺序意思就变了（猫追狗 / 狗追猫）：只有词序说明谁对谁做了什么。",
+    },
+    "phenomenon_what.possessive": {
+        "en": "的 after a person makes a possessive (我的猫 → my cat).",
+        "zh": "人称后的“的”表示所有（我的猫 → my cat）。",
+    },
+    "phenomenon_what.adjective": {
+        "en": "很 with an adjective becomes am, is or are with the adjective (我的猫很小 → My cat is small).",
+        "zh": "“很”加形容词译成 am、is 或 are 加形容词（我的猫很小 → My cat is small）。",
+    },
+    "phenomenon_what.progressive": {
+        "en": "在 before a verb becomes am, is or are with its -ing form (猫在睡觉 → The cat is sleeping).",
+        "zh": "动词前的“在”译成 am、is 或 are 加动词的 -ing 形式（猫在睡觉 → The cat is sleeping）。",
+    },
     "data.summary": {"en": "Summary", "zh": "概况"},
     "data.usable": {"en": "Usable pairs", "zh": "可用句子对"},
     "data.error_count": {"en": "Errors", "zh": "错误"},
@@ -400,6 +501,86 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{held} pairs held out, {kept} trained on (the same split for the same seed).",
         "zh": "留出 {held} 个句子对，用 {kept} 个训练（种子相同，划分相同）。",
     },
+    "train.split": {"en": "how pairs are held out", "zh": "留出方式"},
+    "split.random": {"en": "random", "zh": "随机"},
+    "split.combination": {"en": "new combination", "zh": "新组合"},
+    "split.length": {"en": "longer sentences", "zh": "更长的句子"},
+    "split.word": {"en": "unseen word", "zh": "没见过的词"},
+    "split_def.random": {
+        "en": "Pairs drawn at random are held out: do sentences like the training ones come out right?",
+        "zh": "随机抽取句子对留出：和训练句子相似的句子能译对吗？",
+    },
+    "split_def.combination": {
+        "en": "Held-out sentences pair a subject with a verb, or a verb with an object, in a way no training sentence "
+        "does, although each word is trained on in other pairings.",
+        "zh": "留出的句子把主语和动词、或动词和宾语以训练句子里从没有过的方式搭配，而每个词都在别的搭配中训练过。",
+    },
+    "split_def.length": {
+        "en": "The model trains on the shorter sentences and is tested on longer ones: every held-out target has more "
+        "tokens than any training target.",
+        "zh": "模型用较短的句子训练，用较长的句子测试：每个留出的目标句都比任何训练目标句的词元多。",
+    },
+    "split_def.word": {
+        "en": "A word that appears in no training sentence is held out with every sentence that holds it: the model "
+        "reads it as <unk>.",
+        "zh": "把一个词连同含有它的所有句子一起留出，训练句子里都没有它：模型把它读成 <unk>。",
+    },
+    "train.split_made": {
+        "en": "{held} pairs held out, {kept} trained on (the same split for the same seed).",
+        "zh": "留出 {held} 个句子对，用 {kept} 个训练（种子相同，划分相同）。",
+    },
+    "train.split_what.combination": {
+        "en": "Pairings never trained on: {items}.",
+        "zh": "训练中从没有过的搭配：{items}。",
+    },
+    "train.split_what.word": {"en": "Words never trained on: {items}.", "zh": "训练中从没有过的词：{items}。"},
+    "train.split_what.length": {"en": "Held-out targets: {items}.", "zh": "留出的目标句：{items}。"},
+    "train.split_always": {
+        "en": "The {n} tutorial pairs are always trained on, as for the bundled model.",
+        "zh": "{n} 个教程句子对总是参与训练，和内置模型一样。",
+    },
+    "train.split_refused": {
+        "en": "This split cannot be made from these pairs: {reason} Choose another way of holding out, another "
+        "share, or other data.",
+        "zh": "这些句子对做不出这种划分：{reason} 请换一种留出方式、换一个比例，或换数据。",
+    },
+    "train.recipe": {
+        "en": "Training settings follow the {dataset} recipe: {items}.",
+        "zh": "训练设置采用{dataset}的配方：{items}。",
+    },
+    "train.recipe_kept": {
+        "en": "Kept the value you set: {items} (the {dataset} recipe: {recipe}).",
+        "zh": "保留了你设置的值：{items}（{dataset}的配方：{recipe}）。",
+    },
+    "train.scores": {"en": "Scores", "zh": "评分"},
+    "train.scores_intro": {
+        "en": "Exact match: the greedy translation equals the reference, token for token. Token accuracy: the share "
+        "of reference tokens predicted right when the model is fed the reference (teacher forcing). BLEU and chrF "
+        "(sacrebleu, 0–100) compare the greedy translations with the references by shared word and character "
+        "sequences. Rows: all pairs, then each phenomenon.",
+        "zh": "完全正确：贪心解码的译文与参考译文逐词元相同。词元准确率：把参考译文喂给模型时（教师强制）预测对的参考词元比例。"
+        "BLEU 和 chrF（sacrebleu，0–100）按共有的词序列和字符序列比较贪心译文与参考译文。行：全部句子对，然后每种语言现象。",
+    },
+    "train.scores_split": {
+        "en": "Split: {kind}, {share} held out (seed {seed}). Held-out rows are sentences the model never trained on.",
+        "zh": "划分：{kind}，留出 {share}（种子 {seed}）。留出的行是模型从没训练过的句子。",
+    },
+    "train.scores_no_split": {
+        "en": "Nothing was held out: these scores say how well the model learned its training pairs, not how it "
+        "translates new sentences.",
+        "zh": "没有留出句子对：这些分数说明模型学会训练句子对的程度，而不是它翻译新句子的能力。",
+    },
+    "scores.phenomenon": {"en": "phenomenon", "zh": "语言现象"},
+    "scores.part": {"en": "part", "zh": "部分"},
+    "scores.pairs": {"en": "pairs", "zh": "句子对"},
+    "scores.exact": {"en": "exact match", "zh": "完全正确"},
+    "scores.token_acc": {"en": "token accuracy", "zh": "词元准确率"},
+    "scores.part_all": {"en": "all", "zh": "全部"},
+    "train.history_held": {
+        "en": "The held-out curves are the teacher-forced loss and token accuracy on the held-out pairs after each "
+        "epoch (training reports no exact match per epoch); the table below gives the held-out exact match at the end.",
+        "zh": "留出曲线是每轮之后在留出句子对上的教师强制损失和词元准确率（训练不按轮报告完全正确率）；下面的表给出最后的留出完全正确率。",
+    },
     "train.holdout_none": {
         "en": "All {n} pairs are trained on, so the scores below say how well the model memorised them, not how well "
         "it translates new sentences: hold some out to see that.",
@@ -474,6 +655,37 @@ STRINGS: dict[str, dict[str, str]] = {
     "ckpt.loaded": {"en": "Loaded {name}; it is now the current model.", "zh": "已载入 {name}，它现在是当前模型。"},
     "ckpt.bundled": {"en": "Back to the bundled model", "zh": "恢复内置模型"},
     "ckpt.bundled_back": {"en": "The bundled model is the current model again.", "zh": "已恢复为内置模型。"},
+    "error.split_too_few": {
+        "en": "one pair cannot be split: hold nothing out, or add pairs.",
+        "zh": "一个句子对无法划分：不要留出，或者添加句子对。",
+    },
+    "error.split_all": {
+        "en": "holding out that many of {n} pairs leaves nothing to train on: hold out fewer.",
+        "zh": "{n} 个句子对留出这么多就没有可训练的了：少留出一些。",
+    },
+    "error.split_none": {
+        "en": "every pair's source is also among the pairs always trained on, so none can be held out.",
+        "zh": "每个句子对的源句也都在总是参与训练的句子对里，所以一个都留不出来。",
+    },
+    "error.split_no_combination": {
+        "en": "no pairing of two words can be held out while both words are still trained on in other pairings: the "
+        "pairs need words that appear with several partners (猫追狗, 猫喜欢鱼, 狗追猫).",
+        "zh": "无法留出任何两个词的搭配而让这两个词仍在别的搭配中训练：句子对里的词需要和多个不同的词搭配（猫追狗、猫喜欢鱼、狗追猫）。",
+    },
+    "error.split_one_length": {
+        "en": "every target has {length} tokens: a length split needs sentences of different lengths.",
+        "zh": "每个目标句都是 {length} 个词元：按长度划分需要长短不同的句子。",
+    },
+    "error.split_no_length": {
+        "en": "no length cut leaves shorter pairs to train on and longer ones to hold out: the pairs with the longest "
+        "targets share their sources with shorter ones or are always trained on.",
+        "zh": "找不到一个长度界限让较短的句子对参与训练、较长的留出：目标句最长的句子对与较短的句子对源句相同，或者总是参与训练。",
+    },
+    "error.split_no_word": {
+        "en": "no word appears in few enough pairs to be held out with them and still leave pairs to train on: add "
+        "pairs with more varied words.",
+        "zh": "没有哪个词出现的句子对少到可以连同它们一起留出、又还剩句子对可训练：添加用词更多样的句子对。",
+    },
     "error.store_bad_hash": {
         "en": "“{text}” is not a model fingerprint (8 or 16 of the characters 0-9 and a-f): no model was looked up.",
         "zh": "“{text}”不是模型指纹（应为 8 或 16 个 0-9、a-f 字符）：没有查找任何模型。",

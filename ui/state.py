@@ -79,6 +79,24 @@ SETTINGS = {
     "seed": _train_defaults.seed,
     "tokenizer": "auto",
     "holdout": 0.0,  # share of the pairs held out of training
+    "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
+}
+
+# the datasets the Data page offers: the tutorials' pairs, the corpus (transformer.corpus, with the tutorial pairs, as
+# the bundled model was trained), and the learner's own pairs (typed or uploaded), kept while another one is shown
+DATASETS = ("tutorial", "corpus", "own")
+DEFAULT_DATASET = "tutorial"
+# the training settings each dataset is trained with unless the learner set their own (the corpus's recipe is
+# transformer.corpus.TRAIN_CONFIG, measured by benchmarks/learning.py; 10 % held out, as the bundled model)
+RECIPE_KEYS = ("epochs", "lr", "batch_size", "holdout")
+RECIPES = {
+    "tutorial": {k: SETTINGS[k] for k in RECIPE_KEYS},
+    "corpus": {
+        "epochs": corpus.TRAIN_CONFIG.epochs,
+        "lr": corpus.TRAIN_CONFIG.lr,
+        "batch_size": corpus.TRAIN_CONFIG.batch_size,
+        "holdout": 0.1,
+    },
 }
 
 
@@ -115,6 +133,76 @@ def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     return trained, [pairs[i] for i in sorted(held)]
 
 
+@st.cache_data(max_entries=4)
+def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
+    """The corpus dataset: size pairs of the grammar drawn with seed, then the tutorial pairs it does not hold (as the
+    bundled model was trained: the corpus with assets/pairs.tsv)."""
+    pairs = [(p.source, p.target) for p in corpus.generate(size, seed)]
+    have = set(pairs)
+    return pairs + [p for p in bundled_pairs() if p not in have]
+
+
+def dataset_pairs(name: str) -> list[tuple[str, str]]:
+    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
+    ss = st.session_state
+    if name == "corpus":
+        return corpus_dataset(
+            int(ss.get("data_corpus_size", corpus.DEFAULT_SIZE)), int(ss.get("data_corpus_seed", corpus.DEFAULT_SEED))
+        )
+    if name == "own":
+        return list(ss.get("own_pairs", []))
+    return bundled_pairs()
+
+
+def always_trained() -> list[tuple[str, str]]:
+    """Pairs no split may hold out: the tutorial pairs beside the corpus (as the bundled model was trained)."""
+    return bundled_pairs() if st.session_state.get("data_dataset") == "corpus" else []
+
+
+def sync_dataset() -> None:
+    """Once per run: pairs that are no longer the chosen dataset's (edited, added, uploaded, from a link) are the
+    learner's own, and the learner's own pairs are kept so that choosing another dataset never loses them."""
+    ss = st.session_state
+    if ss.get("data_dataset") not in DATASETS:
+        ss.data_dataset = "own"
+    if ss.data_dataset != "own" and ss.pairs != dataset_pairs(ss.data_dataset):
+        ss.data_dataset = "own"
+    if ss.data_dataset == "own":
+        ss.own_pairs = ss.pairs
+
+
+def choose_dataset(name: str) -> None:
+    """Show dataset name (the learner's own pairs were kept by sync_dataset), and bring the training settings the
+    learner has not set to that dataset's recipe: a value that is not the old dataset's recipe value is the
+    learner's and is kept. ss.recipe_note says what was applied and what was kept (the Train page shows it)."""
+    ss = st.session_state
+    old = RECIPES.get(ss.get("recipe_of", "tutorial"), RECIPES["tutorial"])
+    ss.data_dataset = name
+    set_pairs(dataset_pairs(name))
+    if name == "own" or name == ss.get("recipe_of", "tutorial"):
+        return  # the learner's own pairs keep whatever settings are set
+    new = RECIPES[name]
+    applied, kept = {}, {}
+    for key in RECIPE_KEYS:
+        value = ss.get(key, SETTINGS[key])
+        if value == old[key]:
+            ss[key] = new[key]
+            applied[key] = new[key]
+        elif value != new[key]:
+            kept[key] = (value, new[key])
+    ss.recipe_of = name
+    ss.recipe_note = (name, applied, kept)
+
+
+def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
+    """The phenomena of each pair: the corpus's tags of a corpus sentence with its own reference, else none."""
+    tags = []
+    for source, target in pairs:
+        found = corpus.lookup(source)
+        tags.append(found.phenomena if found is not None and found.target.split() == target.split() else ())
+    return tags
+
+
 def bundled_model() -> CurrentModel:
     """A fresh copy of the bundled model for this tab. It was trained on the corpus and on the bundled dataset, the
     table a tab starts with: once the learner changes that table, the pages say the data changed since training."""
@@ -134,7 +222,9 @@ def init_session() -> None:
     if "model" not in ss:
         ss.model = bundled_model()
     if "pairs" not in ss:
-        ss.pairs = list(bundled_pairs())
+        ss.setdefault("data_dataset", DEFAULT_DATASET)
+        ss.pairs = list(dataset_pairs(ss.data_dataset))
+    sync_dataset()
     ss.setdefault("editor_version", 0)
     ss.setdefault("editor_base", list(ss.pairs))
     ss.setdefault("lang", default_language())
