@@ -8,15 +8,25 @@ from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import checkpoint_bytes, fits_in_a_checkpoint, load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
-from transformer.errors import TransformerError
+from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
+from transformer.scores import ScoreTable
+from transformer.splits import SPLITS, split_pairs
 from transformer.text import markdown
-from transformer.train import holdout_split
 from ui.export import chart, file_name
-from ui.i18n import t, word_list
+from ui.i18n import error_text, t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, pairs_summary, set_model
+from ui.state import (
+    SETTINGS,
+    CurrentModel,
+    always_trained,
+    bundled_model,
+    current,
+    page_setup,
+    pairs_summary,
+    set_model,
+)
 from ui.training import current_job, start_training, take_result
 from ui.widgets import keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
@@ -39,13 +49,14 @@ link_view(
         "batch_size": Param("batch_size", "int"),
         "seed": Param("seed", "int"),
         "holdout": Param("holdout", "float"),
+        "split": Param("split"),
     },
 )
 st.markdown(t("train.intro", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
-LRS, BATCH_SIZES = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2), (1, 2, 4, 8, 16, 32, 64)
+LRS, BATCH_SIZES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 1e-2), (1, 2, 4, 8, 16, 32, 64)
 HOLDOUT_CHOICES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 UNSEEN_NAMED = 10  # unseen held-out words named; the rest are counted
 pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
@@ -88,17 +99,54 @@ with c2:
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
+    keep_option("split", SPLITS, "random")
+    kind = st.radio(t("train.split", L), SPLITS, key="split", horizontal=True, format_func=lambda k: t(f"split.{k}", L))
+    st.caption(t(f"split_def.{kind}", L))
+
+
+def _setting_text(key: str, value) -> str:
+    label = {"epochs": t("train.epochs", L), "lr": t("train.lr", L), "batch_size": t("train.batch_size", L)}
+    label["holdout"] = t("train.holdout", L)
+    shown = f"{value:.0%}" if key == "holdout" else f"{value:g}"
+    return f"{label[key]} {shown}"
+
+
+note = ss.get("recipe_note")
+if note is not None:  # the dataset's recipe, applied when the learner chose the dataset
+    dataset, applied, kept = note
+    name = t(f"data.dataset.{dataset}", L)
+    if applied:
+        items = ", ".join(_setting_text(k, v) for k, v in applied.items())
+        st.info(t("train.recipe", L, dataset=name, items=items))
+    if kept:
+        items = ", ".join(_setting_text(k, v[0]) for k, v in kept.items())
+        recipe = ", ".join(_setting_text(k, v[1]) for k, v in kept.items())
+        st.info(t("train.recipe_kept", L, dataset=name, items=items, recipe=recipe))
+
+
+def _split(pairs: list, kind: str, fraction: float, seed: int):
+    """The split of the pairs (transformer.splits), once per table and settings: (split, None) or (None, the error)."""
+    always = always_trained()
+    key = (kind, fraction, seed, ss.tokenizer, len(always))
+    cached = ss.get("_train_split")
+    if cached is None or cached[0] != key or cached[1] != pairs:
+        try:
+            made = (split_pairs(pairs, kind, fraction, seed, ss.tokenizer, always), None)
+        except DataError as exc:
+            made = (None, exc)
+        cached = ss._train_split = (key, list(pairs), made)
+    return cached[2]
+
 
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
 held: list[int] = []
+split, refused = None, None
 too_large = None  # what the model would be when its checkpoint would be refused
 if pairs:
     src_vocab, tgt_vocab = pairs_summary().vocabs()  # the training pairs' vocabularies are at most these
     if holdout:
-        try:
-            _, held = holdout_split(len(pairs), holdout, seed=int(ss.seed))
-        except TransformerError:
-            held = list(range(len(pairs)))  # all of them: refused below
+        split, refused = _split(pairs, kind, holdout, int(ss.seed))
+        held = split.held if split is not None else []
     try:
         model_config = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
     except TransformerError:  # more distinct tokens than a vocabulary holds: listed with the data's errors
@@ -120,17 +168,27 @@ if pairs:
             too_large = dict(
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
             )
-    if holdout:
-        st.caption(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)))
+    if refused is not None:
+        st.error(t("train.split_refused", L, reason=markdown(error_text(refused, L))))
+    elif holdout:
+        text = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(pairs) - len(held):,}")
+        if split.held_out:
+            items = word_list([markdown(x) for x in split.held_out[:UNSEEN_NAMED]], L)
+            text += " " + t(f"train.split_what.{split.kind}", L, items=items)
+        if always_trained():
+            text += " " + t("train.split_always", L, n=len(always_trained()))
+        st.caption(text)
     else:
         st.caption(t("train.holdout_none", L, n=len(pairs)))
 
 # --- training ---------------------------------------------------------------------------------------------
 b1, b2, _ = st.columns([2, 2, 6])
-cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None
+cannot_train = (
+    bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None or bool(refused)
+)
 if b1.button(t("train.train", L), type="primary", disabled=cannot_train, key="train_button", width="stretch"):
     cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
-    start_training(pairs, ss.tokenizer, sizes, cfg, holdout)
+    start_training(pairs, ss.tokenizer, sizes, cfg, split, holdout)
     ss.last_training = None
     st.rerun()  # drawn again with the job: Train disabled, Stop enabled, the live progress
 b2.button(
@@ -201,6 +259,44 @@ elif model.source == "trained" and info.get("kind") == "train":
         st.warning(t("train.stopped", L, epochs=info["epochs"]))
     else:
         st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
+
+
+def _score_table(model: CurrentModel) -> None:
+    """The model's scores by phenomenon and part, as its training (here, or the checkpoint's) recorded them."""
+    try:
+        table = ScoreTable.from_dict(model.translator.summary.get("scores"))
+    except (ValueError, TypeError, AttributeError):
+        return
+    st.header(t("train.scores", L))
+    st.markdown(t("train.scores_intro", L))
+    made = model.translator.summary.get("split")
+    if made and "holdout" in table.parts:
+        kind = t(f"split.{made['kind']}", L)
+        st.markdown(t("train.scores_split", L, kind=kind, share=f"{made['holdout']:.0%}", seed=made["seed"]))
+        st.caption(t(f"split_def.{made['kind']}", L))
+    elif "holdout" not in table.parts:
+        st.caption(t("train.scores_no_split", L))
+    parts = {"train": t("train.part_train", L), "holdout": t("train.part_held", L), "all": t("scores.part_all", L)}
+    rows = []
+    for row in table.rows:
+        for part in table.parts:
+            cell = table.get(row, part)
+            if cell is not None:
+                rows.append(
+                    (
+                        t(f"phenomenon.{row}", L),
+                        parts.get(part, part),
+                        cell.pairs,
+                        f"{cell.exact_match:.1%} ({cell.exact}/{cell.pairs})",
+                        f"{cell.token_accuracy:.1%}",
+                        f"{cell.bleu:.1f}",
+                        f"{cell.chrf:.1f}",
+                    )
+                )
+    columns = [t(f"scores.{k}", L) for k in ("phenomenon", "part", "pairs", "exact", "token_acc")] + ["BLEU", "chrF"]
+    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="scores_table")
+
+
 if summary.get("history"):
     chart(
         _figure(summary["history"]),
@@ -208,6 +304,9 @@ if summary.get("history"):
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
         t("train.loss", L) + " / " + t("train.accuracy", L),
     )
+    if any("holdout_loss" in h for h in summary["history"]):
+        st.caption(t("train.history_held", L))
+_score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)

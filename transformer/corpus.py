@@ -501,6 +501,16 @@ def generate(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED) -> list[CorpusP
     return [tutorial] + [every[i] for i in chosen[1:]]
 
 
+def tags_of(pairs) -> list[tuple[str, ...]]:
+    """The phenomena of each (source, target) pair: the grammar's tags when the source is a corpus sentence and the
+    target its translation (spaces aside), else none."""
+    tags = []
+    for source, target in pairs:
+        found = lookup(source)
+        tags.append(found.phenomena if found is not None and found.target.split() == target.split() else ())
+    return tags
+
+
 def phenomenon_counts(pairs: list[CorpusPair]) -> Counter:
     """How many pairs show each phenomenon."""
     return Counter(tag for p in pairs for tag in p.phenomena)

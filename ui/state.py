@@ -195,12 +195,8 @@ def choose_dataset(name: str) -> None:
 
 
 def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """The phenomena of each pair: the corpus's tags of a corpus sentence with its own reference, else none."""
-    tags = []
-    for source, target in pairs:
-        found = corpus.lookup(source)
-        tags.append(found.phenomena if found is not None and found.target.split() == target.split() else ())
-    return tags
+    """The phenomena of each pair (transformer.corpus.tags_of)."""
+    return corpus.tags_of(pairs)
 
 
 def bundled_model() -> CurrentModel:

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from transformer import TrainConfig, Translator
+from transformer.checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS
 from transformer.lab import prepare
+from transformer.splits import Split
 from transformer.text import markdown
-from transformer.train import SNAPSHOT_PAIRS, holdout_split
+from transformer.train import SNAPSHOT_PAIRS
 
 from .i18n import t
 from .jobs import Job, Run, job_queue, session_id
@@ -38,14 +40,26 @@ def _submit(job: Job) -> Job:
     return job
 
 
-def start_training(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, holdout: float) -> Job:
-    """Queue a training of a new model on pairs (holding out that fraction of them) as this tab's job."""
-    kept, held = holdout_split(len(pairs), holdout, seed=cfg.seed)
+def start_training(
+    pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split: Split | None, holdout: float
+) -> Job:
+    """Queue a training of a new model on pairs as this tab's job, holding out the split's rows (that fraction of the
+    pairs; split None: none)."""
+    kept, held = (split.train, split.held) if split is not None else (list(range(len(pairs))), [])
     train_pairs, held_pairs = [pairs[i] for i in kept], [pairs[i] for i in held]
     translator = Translator.create(train_pairs, tokenizer, cfg.seed, **sizes)
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", translator, train_pairs, cfg, held_pairs, every, snapshot_rows(len(train_pairs)))
-    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs), "holdout_rows": held}))
+    made = None
+    if split is not None and held:
+        made = {
+            "kind": split.kind,
+            "holdout": holdout,
+            "seed": cfg.seed,
+            "held_out": [x[:MAX_HELD_OUT_CHARS] for x in split.held_out[:MAX_HELD_OUT_ITEMS]],
+        }
+    payload = {"dataset": tuple(pairs), "holdout_rows": held, "split": made}
+    return _submit(Job("train", session_id(), [run], payload=payload))
 
 
 def start_replay() -> Job:
@@ -71,6 +85,8 @@ def _take_training(job: Job) -> None:
         summary["holdout_exact_match"] = run.evaluations["holdout"].exact_match
         if job.kind != "replay":
             summary["holdout_rows"] = job.payload["holdout_rows"]
+            if job.payload.get("split"):
+                summary["split"] = job.payload["split"]
     if job.kind == "replay":  # the bundled model's data, as its checkpoint records it
         summary.update(job.payload["summary"])
     snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]

@@ -30,9 +30,10 @@ import torch
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
-from transformer import TrainConfig, Translator
+from transformer import TrainConfig, Translator, corpus
 from transformer.data import Vocab
 from transformer.model import Transformer
+from transformer.scores import score_pairs, table_of
 from transformer.train import EpochRecord, train
 
 # the fork server imports these once, so each child, a fork of it, starts training in milliseconds: this module
@@ -71,6 +72,14 @@ class RunResult:
     weights: bytes
     summary: dict
     evaluations: dict
+
+
+def score_summary(translator: Translator, pairs: list, holdout: list) -> dict:
+    """The score table (transformer.scores) of the trained and held-out pairs by phenomenon, as a checkpoint's
+    summary keeps it."""
+    scored = score_pairs(translator, pairs + holdout)
+    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
+    return table_of(scored, corpus.tags_of(pairs + holdout), parts).to_dict()
 
 
 def pack(translator: Translator) -> dict:
@@ -138,6 +147,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
             evaluations = {"train": translator.evaluate(spec.pairs)}
             if spec.holdout:
                 evaluations["holdout"] = translator.evaluate(spec.holdout)
+            translator.summary["scores"] = score_summary(translator, spec.pairs, spec.holdout)
             results.append(RunResult(weights(translator), translator.summary, evaluations))
         _send(conn, ("done", results))
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model
