@@ -55,8 +55,9 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
         t("pick.mode", L), modes, key=f"{key}_mode", horizontal=True, format_func=lambda m: t(f"pick.{m}", L)
     )
     if mode == "dataset":
-        if ss.get(f"{key}_pair", 0) >= len(pairs):
-            ss[f"{key}_pair"] = 0
+        if f"{key}_pair" not in ss or ss[f"{key}_pair"] >= len(pairs):  # the tutorial example, whatever the dataset
+            tutorial = [i for i, (s, _) in enumerate(pairs) if "".join(s.split()) == "我喜欢你"]
+            ss[f"{key}_pair"] = tutorial[0] if tutorial else 0
         index = st.selectbox(
             t("pick.pair", L),
             range(len(pairs)),

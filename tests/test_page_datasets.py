@@ -1,0 +1,197 @@
+"""The three datasets of the Data page (tutorial pairs, the corpus, your own) and what the Train page makes of them:
+the split the learner chooses, its refusal, the corpus's recipe, and the score table of the bundled model and of a
+model trained here."""
+
+from collections import Counter
+
+import pytest
+
+from tests.apptest_helpers import finish_job, open_app, shown, texts
+from transformer import corpus
+from transformer.checkpoint import load_checkpoint
+from transformer.data import tokenize
+from transformer.scores import ALL, ScoreTable
+from transformer.splits import split_pairs
+from ui.i18n import t
+from ui.state import BUNDLED_MODEL, RECIPES, SETTINGS
+
+DATA, TRAIN = "pages/data.py", "pages/train.py"
+OWN = [("猫 追 狗", "The cat chases the dog ."), ("狗 追 猫", "The dog chases the cat .")]
+
+
+def _frame(at, column: str):
+    """The first table on the page with that column."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def _corpus(at, size: int):
+    at.radio(key="data_dataset").set_value("corpus").run()
+    at.number_input(key="data_corpus_size").set_value(size).run()
+
+
+def test_switching_datasets_never_loses_the_learners_own_pairs():
+    at = open_app(page=DATA)
+    assert at.radio(key="data_dataset").value == "tutorial"
+    at.text_input(key="new_source").set_value("鸟 飞")
+    at.text_input(key="new_target").set_value("Birds fly .")
+    at.button(key="add_pair").click().run()
+    assert at.radio(key="data_dataset").value == "own"  # an edited table is the learner's own
+    own = list(at.session_state["pairs"])
+    assert own[-1] == ("鸟 飞", "Birds fly .")
+
+    _corpus(at, 300)
+    pairs = at.session_state["pairs"]
+    assert pairs[:300] == [(p.source, p.target) for p in corpus.generate(300, 0)]
+    assert len(pairs) > 300  # the tutorial pairs the corpus does not hold follow it
+    at.radio(key="data_dataset").set_value("tutorial").run()
+    assert len(at.session_state["pairs"]) == 50
+    at.switch_page(TRAIN).run()  # another page and back: still kept
+    at.switch_page(DATA).run()
+    at.radio(key="data_dataset").set_value("own").run()
+    assert at.session_state["pairs"] == own
+    assert any("Your own pairs, typed here or loaded from a file: 51 now." in c for c in texts(at, "caption"))
+
+
+def test_the_corpus_shows_its_phenomena_and_the_page_says_what_the_bundled_model_learned():
+    at = open_app(page=DATA)
+    (info,) = [i for i in texts(at, "info") if "bundled model" in i]
+    held = len(load_checkpoint(BUNDLED_MODEL.read_bytes()).summary["holdout_rows"])
+    assert held == 200
+    assert f"the corpus (2,000 pairs, seed 0; {held} of them held out at random to score it)" in info
+    tutorial = at.session_state["pairs"]
+    tagged = sum(bool(tags) for tags in corpus.tags_of(tutorial))
+    assert 0 < tagged < len(tutorial)  # the tutorial pairs follow the grammar's conventions, and some are its sentences
+    assert f"{tagged} of the {len(tutorial)} pairs are tagged" in " ".join(texts(at, "markdown"))
+    _corpus(at, 120)
+    frame = _frame(at, "phenomenon")
+    pairs = at.session_state["pairs"]  # the corpus's 120 pairs, then the tutorial pairs it does not hold
+    counts = Counter(tag for tags in corpus.tags_of(pairs) for tag in tags)
+    assert counts - corpus.phenomenon_counts(corpus.generate(120, 0)) == Counter(
+        tag for tags in corpus.tags_of(pairs[120:]) for tag in tags
+    )
+    assert dict(zip(frame["phenomenon"], frame["pairs"])) == {p.replace("_", " "): n for p, n in counts.items() if n}
+    assert frame["pairs"].sum() == sum(counts.values())
+
+
+def test_own_pairs_that_are_corpus_sentences_are_tagged_and_other_pairs_are_not():
+    at = open_app(page=DATA, pairs=[*OWN, ("你 好", "Hello ."), ("猫 追 狗", "The dog chases the cat .")])
+    frame = _frame(at, "phenomenon")
+    assert dict(zip(frame["phenomenon"], frame["pairs"])) == {"agreement": 2, "role reversal": 2}
+    assert "2 of the 4 pairs are tagged" in " ".join(texts(at, "markdown"))  # a wrong reference is not tagged
+    at = open_app(page=DATA, pairs=[("你 好", "Hello .")])
+    assert "Phenomena" not in [h.value for h in at.header]
+
+
+def test_the_sentence_pickers_start_on_the_tutorial_example_whatever_the_dataset():
+    at = open_app(page=DATA, pairs=[*OWN, ("我 喜 欢 你", "I love you .")])
+    at.switch_page("pages/masks.py").run()
+    assert at.selectbox(key="pick_masks_pair").value == 2
+    at = open_app(page=DATA)
+    _corpus(at, 200)
+    at.switch_page("pages/masks.py").run()
+    pairs = at.session_state["pairs"]
+    assert pairs[at.selectbox(key="pick_masks_pair").value] == ("我 喜 欢 你", "I love you .")
+
+
+def test_the_bundled_models_score_table_is_shown_from_the_first_second():
+    at = open_app(page=TRAIN)
+    summary = load_checkpoint(BUNDLED_MODEL.read_bytes()).summary
+    table = ScoreTable.from_dict(summary["scores"])
+    frame = _frame(at, "exact match")
+    first = frame.iloc[:2]
+    assert list(first["part"]) == ["trained on", "held out"]
+    held = table.get(ALL, "holdout")
+    assert first.iloc[1]["exact match"] == f"{held.exact_match:.1%} ({held.exact}/{held.pairs})"
+    assert first.iloc[1]["BLEU"] == f"{held.bleu:.1f}" and first.iloc[1]["chrF"] == f"{held.chrf:.1f}"
+    assert len(frame) == sum(1 for r in table.rows for p in table.parts if table.get(r, p))
+    assert "role reversal" in set(frame["phenomenon"])
+    assert "Split: random, 10% held out (seed 0)." in " ".join(shown(m.value) for m in at.markdown)
+
+
+def test_choosing_the_corpus_follows_its_recipe_but_keeps_a_value_the_learner_set():
+    at = open_app(page=TRAIN)
+    at.slider(key="epochs").set_value(100).run()  # the learner's own
+    at.switch_page(DATA).run()
+    _corpus(at, 200)
+    at.switch_page(TRAIN).run()
+    recipe = RECIPES["corpus"]
+    assert at.slider(key="epochs").value == 100
+    assert at.select_slider(key="lr").value == recipe["lr"] == corpus.TRAIN_CONFIG.lr
+    assert at.select_slider(key="batch_size").value == recipe["batch_size"]
+    assert at.select_slider(key="holdout").value == 0.1
+    infos = texts(at, "info")
+    assert (
+        "Training settings follow the Corpus recipe: learning rate 0.002, batch size 64, held out of training 10%."
+        in infos
+    )
+    assert f"Kept the value you set: epochs 100 (the Corpus recipe: epochs {corpus.TRAIN_CONFIG.epochs})." in infos
+    at.switch_page(DATA).run()
+    at.radio(key="data_dataset").set_value("tutorial").run()
+    at.switch_page(TRAIN).run()
+    assert at.slider(key="epochs").value == 100
+    assert at.select_slider(key="lr").value == SETTINGS["lr"]
+    assert at.select_slider(key="holdout").value == 0.0
+
+
+@pytest.mark.parametrize("kind", ["combination", "length", "word"])
+def test_the_chosen_split_is_the_packages_and_says_what_it_held_out(kind):
+    at = open_app(page=DATA)
+    _corpus(at, 300)
+    at.switch_page(TRAIN).run()
+    at.radio(key="split").set_value(kind).run()
+    pairs = at.session_state["pairs"]
+    split = split_pairs(pairs, kind, 0.1, 0, always_train=pairs[300:])
+    captions = texts(at, "caption")
+    assert t(f"split_def.{kind}", "en") in captions
+    made = next(c for c in captions if "pairs held out," in c)
+    assert made.startswith(f"{len(split.held)} pairs held out, {len(split.train)} trained on")
+    assert made.endswith("The 50 tutorial pairs are always trained on, as for the bundled model.")
+    if kind != "length":
+        assert split.held_out[0] in made
+
+
+def test_a_split_the_data_cannot_make_is_refused_with_the_packages_reason():
+    same_length = [("猫 睡", "Cats sleep ."), ("狗 睡", "Dogs sleep ."), ("鸟 飞", "Birds fly .")]
+    at = open_app(page=TRAIN, pairs=same_length, holdout=0.3)
+    assert not at.button(key="train_button").disabled
+    at.radio(key="split").set_value("length").run()
+    assert at.button(key="train_button").disabled
+    assert texts(at, "error") == [
+        "This split cannot be made from these pairs: every target has 3 tokens: a length split needs sentences of "
+        "different lengths. Choose another way of holding out, another share, or other data."
+    ]
+    at.radio(key="split").set_value("random").run()
+    assert not at.error and not at.button(key="train_button").disabled
+
+
+def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table_and_the_unknown_words():
+    at = open_app(page=DATA)
+    _corpus(at, 150)
+    at.switch_page(TRAIN).run()
+    at.radio(key="split").set_value("word").run()
+    at.slider(key="epochs").set_value(5).run()
+    at.button(key="train_button").click().run()
+    finish_job(at, timeout=240)
+    assert not at.exception
+    model = at.session_state["model"]
+    summary = model.translator.summary
+    assert summary["split"]["kind"] == "word" and summary["split"]["holdout"] == 0.1
+    table = ScoreTable.from_dict(summary["scores"])
+    frame = _frame(at, "exact match")
+    held = frame[frame["part"] == "held out"]
+    cell = table.get(ALL, "holdout")
+    assert held.iloc[0]["phenomenon"] == "all pairs"
+    assert held.iloc[0]["pairs"] == cell.pairs == len(model.evaluations["holdout"].results)
+    assert held.iloc[0]["exact match"] == f"{cell.exact_match:.1%} ({cell.exact}/{cell.pairs})"
+    assert "Split: unseen word, 10% held out (seed 0)." in " ".join(shown(m.value) for m in at.markdown)
+    # the held-out word never reached training, so the page says how often it was read as <unk>
+    words = summary["split"]["held_out"]
+    unk = Counter(
+        tok
+        for s, *_ in model.evaluations["holdout"].results
+        for tok in tokenize(s)
+        if tok not in model.translator.src_vocab.stoi
+    )
+    assert all(unk[w] > 0 for w in words)
+    (source_info,) = [i for i in texts(at, "info") if "Held-out source tokens read as `<unk>`" in i]
+    assert f"Held-out source tokens read as `<unk>`: {sum(unk.values())}" in source_info
