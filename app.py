@@ -3,9 +3,9 @@
 import streamlit as st
 
 from ui.i18n import t
-from ui.links import take_link_globals
+from ui.links import settle_view, take_link_globals
 from ui.sidebar import draw_sidebar
-from ui.state import init_app_session, lang
+from ui.state import PageEnd, init_app_session, lang, remember_values
 
 st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout="wide")
 init_app_session()
@@ -23,4 +23,10 @@ pages = [
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
     st.Page("pages/lab.py", title=t("nav.lab", L), icon="🧪"),
 ]
-st.navigation(pages).run()
+try:
+    st.navigation(pages).run()
+except PageEnd:  # the page ended early (ui.state.end_page)
+    pass
+finally:
+    remember_values()  # first: a rerun requested by the page stops the run at the next element drawn
+settle_view()  # the URL and Share and export, with the values the page settled on

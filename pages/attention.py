@@ -13,7 +13,7 @@ from transformer.text import markdown, visible
 from ui.export import chart, file_name, maps_json
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
     attention_axes,
@@ -77,9 +77,9 @@ link_view(
     {
         **picker("attn"),
         "kind": Param("attn_kind"),
-        "layer": Param("attn_layer", "int"),
+        "layer": Param("attn_layer", "index"),
         "heads": Param("attn_heads"),
-        "head": Param("attn_head", "int"),
+        "head": Param("attn_head", "index"),
         "greedy": Param("attn_greedy", "bool"),
         "scope": Param("attn_scope"),
         "stat": Param("attn_stat"),
@@ -115,7 +115,7 @@ try:
     view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(view.unknown, L)
 
 

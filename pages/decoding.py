@@ -10,8 +10,8 @@ from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, s
 from transformer.text import markdown as md
 from ui.export import chart, file_name
 from ui.i18n import error_text, t
-from ui.links import Param, link_view, picker, replaced
-from ui.state import current, page_setup
+from ui.links import Param, cut, link_view, picker, replaced
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -46,7 +46,7 @@ link_view(
         "step": Param("dec_step", "int"),
         "forced": Param("dec_prefix", "ints"),
         "k": Param("dec_k", "int"),
-        "layer": Param("dec_layer", "int"),
+        "layer": Param("dec_layer", "index"),
         "beam": Param("dec_beam_size", "int"),
         "alpha": Param("dec_alpha", "float"),
         "temperature": Param("dec_temperature", "float"),
@@ -71,7 +71,7 @@ try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 if unknown:
     st.warning(t("pick.unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown))))
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
@@ -83,14 +83,21 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     if ref_unknown:
         st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
 
-# a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
-if ss.get("dec_for", (model.id, source)) != (model.id, source):
+# a new sentence starts at step 1 without forced tokens (a link's step and tokens are kept); a new model keeps the step
+# (made valid where it is drawn) but not the forced tokens: they are ids in another model's vocabulary
+made_for = ss.get("dec_for", (model.id, source))
+if made_for[1] != source:
     ss.dec_step, ss.dec_prefix = 1, []
+elif made_for[0] != model.id and ss.get("dec_prefix"):
+    replaced("dec_prefix", ss.dec_prefix, [])
+    ss.dec_prefix = []
 ss.dec_for = (model.id, source)
 never = {tgt_vocab.stoi[PAD], tgt_vocab.bos_id}  # tokens decoding never outputs, so never forced either
 forced = [i for i in ss.get("dec_prefix", []) if isinstance(i, int) and 0 <= i < len(tgt_vocab) and i not in never]
 if forced != ss.get("dec_prefix"):
     replaced("dec_prefix", ss.get("dec_prefix"), forced)
+if len(forced) > MAX_DECODE_LEN:  # decoding stops there: the tokens after it could never be shown
+    cut("dec_prefix", len(forced), MAX_DECODE_LEN)
 ss.dec_prefix = forced[:MAX_DECODE_LEN]
 
 

@@ -11,7 +11,7 @@ from transformer.trace import trace_sentence
 from ui.export import chart, file_name
 from ui.i18n import STRINGS, error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
@@ -30,9 +30,9 @@ link_view(
         "src_pad": Param("inside_src_pad", "int"),
         "tgt_pad": Param("inside_tgt_pad", "int"),
         "step": Param("inside_step", "int"),
-        "head": Param("inside_head", "int"),
+        "head": Param("inside_head", "index"),
         "attention": Param("inside_attention"),
-        "cell_head": Param("inside_cell_head", "int"),
+        "cell_head": Param("inside_cell_head", "index"),
         "query": Param("inside_query", "int"),
         "key": Param("inside_key", "int"),
     },
@@ -57,7 +57,7 @@ try:
     )
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(trace.unknown, L)
 steps, blocks = trace.steps, trace.blocks
 enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")

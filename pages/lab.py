@@ -18,8 +18,8 @@ from ui.export import chart, file_name
 from ui.i18n import error_text, t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import CurrentModel, current, page_setup, set_model
-from ui.training import current_job, start_lab, take_result
+from ui.state import CurrentModel, current, end_page, page_setup, set_model
+from ui.training import current_job, phase_text, start_lab, take_result
 from ui.widgets import attention_axes, keep_option, usable_pairs
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -43,8 +43,8 @@ link_view(
         **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
         "pair": Param("lab_pair", "int"),
         "kind": Param("lab_kind"),
-        "layer": Param("lab_layer", "int"),
-        "head": Param("lab_head", "int"),
+        "layer": Param("lab_layer", "index"),
+        "head": Param("lab_head", "index"),
     },
 )
 st.markdown(t("lab.intro", L))
@@ -119,15 +119,26 @@ def choose_experiment() -> None:
     )
     errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
     disabled = job is not None or not pairs or bool(errors) or not switches or len(held) >= len(pairs)
-    if st.button(t("lab.run", L), type="primary", key="run_lab", disabled=disabled):
-        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
-        st.rerun()
+    st.button(
+        t("lab.run", L),
+        type="primary",
+        key="run_lab",
+        disabled=disabled,
+        on_click=run_lab,
+        args=(name, pairs, switches, sizes, cfg, held),
+    )
     if errors:
         st.error(t("lab.fix_data", L))
     elif not pairs:
         st.warning(t("lab.no_pairs", L))
     elif job is not None and job.kind != "lab":
         st.info(t("lab.busy", L))
+
+
+def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, held: list[int]) -> None:
+    """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
 
 
 def custom_switches() -> dict:
@@ -173,6 +184,9 @@ def live_lab() -> None:
             else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
         )
         st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + text)
+    phase = phase_text(job, L)
+    if phase:
+        st.caption(phase)
     sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
     st.plotly_chart(
         curves(sides), key="chart_lab_live", config=LIVE_CHART
@@ -345,7 +359,7 @@ if mode == "experiment":
     choose_experiment()
     if job is not None and job.kind == "lab":
         live_lab()
-        st.stop()
+        end_page()
     result = ss.get("lab")
     if result is not None:
         title = t(f"lab.exp.{result.experiment}", L)

@@ -7,7 +7,7 @@ from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_
 from ui.export import chart, file_name
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -34,8 +34,8 @@ link_view(
         "src_pad": Param("mask_src_pad", "int"),
         "tgt_pad": Param("mask_tgt_pad", "int"),
         "kind": Param("mask_kind"),
-        "layer": Param("mask_layer", "int"),
-        "head": Param("mask_head", "int"),
+        "layer": Param("mask_layer", "index"),
+        "head": Param("mask_head", "index"),
     },
 )
 st.markdown(t("masks.intro", L))
@@ -61,7 +61,7 @@ try:
     )
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens

@@ -58,9 +58,10 @@ def spread_dims(d_model: int) -> list[int]:
     return sorted({0, 1, 2, 3, half, half + 1, d_model - 2, d_model - 1} & set(range(d_model)))
 
 
-if ss.get("pe_model", model.id) != model.id:  # a d_model kept from another model gives way to this model's own
+shown_id, shown_d = ss.get("pe_model", (model.id, model_d))
+if shown_id != model.id and ss.get("pe_d_model") == shown_d:  # the last model's own table: now this model's own
     ss.pe_d_model = model_d
-ss.pe_model = model.id
+ss.pe_model = (model.id, model_d)
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
 keep_option("pe_d_model", d_options, model_d)

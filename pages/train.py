@@ -16,8 +16,8 @@ from ui.export import chart, file_name
 from ui.i18n import t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, set_model
-from ui.training import current_job, start_training, take_result
+from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, set_model
+from ui.training import current_job, phase_text, start_training, take_result
 from ui.widgets import keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
@@ -104,13 +104,26 @@ if pairs:
         st.caption(t("train.holdout_none", L, n=len(pairs)))
 
 # --- training ---------------------------------------------------------------------------------------------
+
+
+def train(pairs: list[tuple[str, str]], sizes: dict, cfg: TrainConfig, holdout: float) -> None:
+    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        start_training(pairs, ss.tokenizer, sizes, cfg, holdout)
+        ss.last_training = None
+
+
 b1, b2, _ = st.columns([2, 2, 6])
 cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs)
-if b1.button(t("train.train", L), type="primary", disabled=cannot_train, key="train_button", width="stretch"):
-    cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
-    start_training(pairs, ss.tokenizer, sizes, cfg, holdout)
-    ss.last_training = None
-    st.rerun()  # drawn again with the job: Train disabled, Stop enabled, the live progress
+b1.button(
+    t("train.train", L),
+    type="primary",
+    disabled=cannot_train,
+    key="train_button",
+    on_click=train,
+    args=(pairs, sizes, TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed)), holdout),
+    width="stretch",
+)
 b2.button(
     t("train.stop", L),
     key="stop_button",
@@ -157,6 +170,9 @@ def live_training() -> None:
         )
     )
     st.progress(len(run.records) / run.config.epochs, text=text)
+    phase = phase_text(job, L)
+    if phase:
+        st.caption(phase)
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
@@ -164,7 +180,7 @@ def live_training() -> None:
 
 if job is not None and job.kind == "train":
     live_training()
-    st.stop()  # the results below belong to the model that was current before this training
+    end_page()  # the results below belong to the model that was current before this training
 
 # --- results ----------------------------------------------------------------------------------------------
 model = current()

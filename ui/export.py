@@ -52,6 +52,11 @@ def start_page(page: str, title: str, link: str) -> None:
     sheet.page, sheet.title, sheet.link, sheet.charts = page, title, link, []
 
 
+def set_sheet_link(link: str) -> None:
+    """At the end of a page's run: the link to the view the page settled on."""
+    _sheet().link = link
+
+
 def _csv_cell(value) -> str:
     text = str(value)
     return "'" + text if text.startswith(_FORMULA_START) else text  # a token is text, never a spreadsheet formula

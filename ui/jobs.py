@@ -33,6 +33,7 @@ NICENESS = 5  # training processes yield the CPU to page runs (Linux nice value)
 # how often a queued or running job's progress redraws itself: each redraw costs the tab's browser about 0.05 s
 # of CPU and a redrawn chart 0.1 s more, which on a shared machine the trainings pay (docs/performance.md)
 REFRESH_SECONDS = 1.0
+SERVER_REFRESH_SECONDS = 5.0  # how often a tab with no job of its own redraws the server's counts while others train
 LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
 _ids = itertools.count(1)
 
@@ -78,6 +79,9 @@ class Job:
     payload: dict = field(default_factory=dict)  # what the tab needs to take the result (labels, settings, …)
     pid: int = 0  # the process that trains it, once started
     threads: int = 0  # the torch threads that process trains on, once known
+    phase: str = ""  # what its process reports doing: "epoch" (training epoch phase_epoch) or "evaluating"
+    phase_epoch: int = 0
+    phase_since: float = 0.0  # time.monotonic() when the phase began
 
     @property
     def finished(self) -> bool:
@@ -90,6 +94,15 @@ class Job:
     @property
     def epochs_total(self) -> int:
         return sum(r.config.epochs for r in self.runs)
+
+    def set_phase(self, name: str, epoch: int) -> None:
+        self.phase, self.phase_epoch, self.phase_since = name, epoch, time.monotonic()
+
+    def epoch_seconds(self) -> float | None:
+        """About how long one epoch of every run takes, from the training's own clock; None before the first."""
+        if not all(r.last for r in self.runs):
+            return None
+        return sum(r.last.seconds / r.last.epoch for r in self.runs)
 
 
 def _server_running() -> bool:
@@ -182,6 +195,7 @@ class JobQueue:
                 on_start=lambda pid: setattr(job, "pid", pid),
                 shared=lambda: len(self._running) > 1,
                 on_threads=lambda n: setattr(job, "threads", n),
+                on_phase=job.set_phase,
             )
             if results is not None and job.state == "running":
                 for run, result in zip(job.runs, results):

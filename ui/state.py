@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import streamlit as st
 import torch
@@ -78,6 +79,23 @@ PAGE_WIDGET_PREFIXES = (
     *("pe_", "mask_", "attn_", "dec_", "pick_", "inside_", "lab_", "data_"),
     *("new_source", "new_target"),
 )
+KEPT = "_kept"  # a copy of every kept value (is_kept), which no Streamlit clean-up touches
+
+
+class PageEnd(Exception):
+    """Raised by end_page(): the page has drawn all it will this run (app.py catches it and finishes the run)."""
+
+
+def end_page() -> NoReturn:
+    """End the page's script here, as st.stop() would, but let app.py finish the run: keep this run's values and
+    write the view the page settled on to the URL (st.stop() would stop that work as well)."""
+    raise PageEnd
+
+
+def is_kept(key: str) -> bool:
+    """Whether a session-state key holds a value that survives page switches, jobs ending and reruns: a setting,
+    the language, the chart format, or a page widget's value."""
+    return key in SETTINGS or key in ("lang", "chart_format") or key.startswith(PAGE_WIDGET_PREFIXES)
 
 
 @st.cache_resource
@@ -104,7 +122,16 @@ def default_language() -> str:
 
 
 def init_session() -> None:
-    """Fill session state on a tab's first run and keep widget values alive across page switches."""
+    """Fill session state on a tab's first run and keep widget values alive across page switches.
+
+    Streamlit drops the value of a widget that a run does not draw. Writing every kept value back at the start of a
+    full run keeps it for that run. But the value of a widget that was drawn once lives under the widget's id from
+    the next run on, and two things remove it there without a full run in between: a fragment's rerun (the job's
+    progress redraws every second) files it under the id, and the page switch that follows first drops every value
+    whose widget the browser did not send (Streamlit's "clear widget state on page change"). So every kept value is
+    also copied into st.session_state[KEPT] (at the start and the end of every full run: remember_values) and comes
+    back from there when Streamlit has dropped it.
+    """
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
@@ -113,13 +140,25 @@ def init_session() -> None:
         ss.pairs = list(bundled_pairs())
     ss.setdefault("editor_version", 0)
     ss.setdefault("editor_base", list(ss.pairs))
+    for key, value in ss.get(KEPT, {}).items():
+        if key not in ss:
+            ss[key] = value
     ss.setdefault("lang", default_language())
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
-    # widgets that are not drawn on a run lose their state; writing the values back keeps them
-    for key in list(ss.keys()):
-        if key in SETTINGS or key == "lang" or key.startswith(PAGE_WIDGET_PREFIXES):
+    for key in list(ss.keys()):  # written back: set in this run, the value outlives a widget this run does not draw
+        if is_kept(key):
             ss[key] = ss[key]
+    remember_values()
+
+
+def remember_values() -> None:
+    """Copy every kept value of this run into st.session_state[KEPT] (app.py calls it again when the run ends)."""
+    ss = st.session_state
+    kept = ss.setdefault(KEPT, {})
+    for key in list(ss.keys()):
+        if is_kept(key):
+            kept[key] = ss[key]
 
 
 def init_app_session() -> None:

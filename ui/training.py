@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -152,6 +153,22 @@ def take_result(job: Job) -> None:
         epochs = max((r.last.epoch for r in job.runs if r.last), default=0)
         message = t(f"job.{job.state}.{job.kind}", L, epochs=epochs)
         st.session_state.pending_toast = (message, "✅" if job.state == "done" else "⏹️")
+
+
+def phase_text(job: Job, L: str) -> str | None:
+    """What a running job is doing when the learner waits on it: the epoch it finishes after Stop (how long it has
+    taken, and how long an epoch takes), then the evaluation; None while it simply trains."""
+    elapsed = f"{max(0.0, time.monotonic() - job.phase_since):.0f}"
+    if job.phase == "evaluating":
+        return t("job.stopping_evaluating" if job.stop_requested else "job.evaluating", L, elapsed=elapsed)
+    if not job.stop_requested:
+        return None
+    if job.phase != "epoch":
+        return t("job.stopping", L)
+    seconds = job.epoch_seconds()
+    if seconds is None:
+        return t("job.stopping_first", L, epoch=job.phase_epoch)
+    return t("job.stopping_epoch", L, epoch=job.phase_epoch, elapsed=elapsed, seconds=f"{max(seconds, 1):.0f}")
 
 
 def show_pending_toast() -> None:

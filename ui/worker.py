@@ -105,7 +105,8 @@ def _send(conn, message: tuple) -> None:
 
 def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -> None:
     """In the child: train the runs one epoch each in turn, send every record, the torch threads in use when they
-    change, then the results, or why it failed."""
+    change, then the results, or why it failed; and what it is doing (the epoch it starts, then the evaluation), which
+    is what a learner who pressed Stop waits for."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
     try:
@@ -115,12 +116,15 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
             (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
             for i, (t, s, cfg) in enumerate(zip(translators, specs, configs))
         ]
-        one_thread, threads_sent = False, 0
+        one_thread, threads_sent, epoch, last = False, 0, 0, max(s.config.epochs for s in specs)
         while epochs:
             if conn.poll():
                 if conn.recv_bytes() == STOP:
                     break
                 one_thread = True
+            epoch += 1
+            if epoch <= last:
+                _send(conn, ("phase", "epoch", epoch))
             for i, iterator in list(epochs):
                 record = next(iterator, None)  # the first one sets the training's threads
                 if one_thread:
@@ -132,6 +136,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
                     epochs.remove((i, iterator))
                 else:
                     _send(conn, ("epoch", i, record))
+        _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):
             evaluations = {"train": translator.evaluate(spec.pairs)}
@@ -160,11 +165,13 @@ def train_in_child(
     on_start: Callable[[int], None] = lambda pid: None,
     shared: Callable[[], bool] = lambda: False,
     on_threads: Callable[[int], None] = lambda n: None,
+    on_phase: Callable[[str, int], None] = lambda name, epoch: None,
 ) -> list[RunResult] | None:
-    """Train specs in a new child process and wait for it: on_start(its pid), then on_record(run index, record) after
-    every epoch and on_threads(n) when the child's torch threads change; when stop() turns true the child ends after
-    its epoch and sends what it has; when shared() does, the child goes down to one thread; when cancelled() does,
-    the child is killed and None is returned. Raises TrainingFailed when the training failed."""
+    """Train specs in a new child process and wait for it: on_start(its pid), then on_phase("epoch", n) as epoch n
+    starts, on_record(run index, record) after every epoch, on_threads(n) when the child's torch threads change, and
+    on_phase("evaluating", n) when training is over; when stop() turns true the child ends after its epoch and sends
+    what it has; when shared() does, the child goes down to one thread; when cancelled() does, the child is killed
+    and None is returned. Raises TrainingFailed when the training failed."""
     parent, child = _CONTEXT.Pipe()
     process = _CONTEXT.Process(target=child_main, args=(child, list(specs), threads, niceness), daemon=True)
     process.start()
@@ -193,6 +200,8 @@ def train_in_child(
                 on_record(message[1], message[2])
             elif message[0] == "threads":
                 on_threads(message[1])
+            elif message[0] == "phase":
+                on_phase(message[1], message[2])
             elif message[0] == "done":
                 return message[1]
             else:
