@@ -1,11 +1,13 @@
 """Entry point: page config, session state, the shared sidebar, and navigation in teaching order."""
 
+import contextlib
+
 import streamlit as st
 
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.sidebar import draw_sidebar
-from ui.state import PageEnd, init_app_session, lang, remember_values
+from ui.state import PageEnd, init_app_session, lang
 
 st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout="wide")
 init_app_session()
@@ -23,10 +25,6 @@ pages = [
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon="🪜"),
     st.Page("pages/lab.py", title=t("nav.lab", L), icon="🧪"),
 ]
-try:
+with contextlib.suppress(PageEnd):  # a page that ends early (ui.state.end_page)
     st.navigation(pages).run()
-except PageEnd:  # the page ended early (ui.state.end_page)
-    pass
-finally:
-    remember_values()  # first: a rerun requested by the page stops the run at the next element drawn
 settle_view()  # the URL and Share and export, with the values the page settled on

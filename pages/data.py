@@ -101,7 +101,13 @@ problems, valid, vocabs, (src_table, tgt_table) = _derived(ss.tokenizer)
 
 left, right = st.columns([3, 2], gap="large")
 with left:
-    st.selectbox(t("data.tokenizer", L), TOKENIZERS, key="tokenizer", format_func=lambda m: t(f"tokenizer.{m}", L))
+    st.selectbox(
+        t("data.tokenizer", L),
+        TOKENIZERS,
+        key="tokenizer",
+        persist_state="session",
+        format_func=lambda m: t(f"tokenizer.{m}", L),
+    )
     editor_key = f"editor_{ss.editor_version}"
     if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
         set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
@@ -122,8 +128,8 @@ with left:
     with st.container(border=True):
         st.markdown(f"**{t('data.add_pair', L)}**")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
-        c1.text_input(t("data.source", L), key="new_source", placeholder="我 喜 欢 你")
-        c2.text_input(t("data.target", L), key="new_target", placeholder="I love you .")
+        c1.text_input(t("data.source", L), key="new_source", persist_state="session", placeholder="我 喜 欢 你")
+        c2.text_input(t("data.target", L), key="new_target", persist_state="session", placeholder="I love you .")
         c3.button(t("data.add", L), on_click=_add_pair, key="add_pair", width="stretch")
         if ss.get("add_error"):
             st.error(ss.add_error)
@@ -147,6 +153,7 @@ with right:
         horizontal=True,
         format_func=lambda m: t(f"data.upload_{m}", L),
         key="data_upload_mode",
+        persist_state="session",
     )
     upload = st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -213,6 +220,7 @@ if valid:
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
+        persist_state="session",
         format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
         help=t("data.make_data_pairs_help", L),
     )

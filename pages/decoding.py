@@ -65,7 +65,12 @@ warn_if_data_changed(L)
 source, reference = sentence_picker(L, "dec")
 keep_option("dec_strategy", STRATEGIES)
 strategy = st.radio(
-    t("dec.strategy", L), STRATEGIES, key="dec_strategy", horizontal=True, format_func=lambda s: t(f"dec.s_{s}", L)
+    t("dec.strategy", L),
+    STRATEGIES,
+    key="dec_strategy",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda s: t(f"dec.s_{s}", L),
 )
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
@@ -123,7 +128,7 @@ def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "
     c1, c2, c3 = st.columns([1, 6, 1], vertical_alignment="bottom")
     c1.button(t("dec.prev", L), on_click=move, args=(-1,), disabled=ss[key] <= 1, key=buttons[0], width="stretch")
     if n_steps > 1:
-        c2.slider(t("dec.step", L), 1, n_steps, key=key)
+        c2.slider(t("dec.step", L), 1, n_steps, key=key, persist_state="session")
     c3.button(t("dec.next", L), on_click=move, args=(1,), disabled=ss[key] >= n_steps, key=buttons[1], width="stretch")
     return ss[key]
 
@@ -172,7 +177,7 @@ def step_view(result, choose: bool) -> None:
     with c1:
         st.subheader(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
         figure = topk_figure(
             step.probs,
             tgt_vocab.itos,
@@ -200,7 +205,13 @@ def step_view(result, choose: bool) -> None:
     with c2:
         st.subheader(t("dec.cross", L))
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
-        layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
+        layer = st.selectbox(
+            t("attn.layer", L),
+            range(cfg.n_layers),
+            key="dec_layer",
+            persist_state="session",
+            format_func=lambda i: f"{i + 1}",
+        )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         chart(
             source_attention_figure(
@@ -241,6 +252,7 @@ def force_controls(step, result) -> None:
         t("dec.force_pick", L),
         order,
         key="dec_force_pick",
+        persist_state="session",
         format_func=lambda i: f"{tgt_vocab.itos[i]}  ·  {float(step.probs[i]):.3f}",
     )
     c1, c2 = st.columns(2)
@@ -284,9 +296,17 @@ def beam_section() -> None:
     )
     c1, c2 = st.columns(2)
     keep_in_range("dec_beam_size", 1, MAX_BEAM_SIZE, 4)
-    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size")
+    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", persist_state="session")
     keep_in_range("dec_alpha", 0.0, MAX_ALPHA, 0.6)
-    alpha = c2.slider(t("dec.alpha", L), 0.0, MAX_ALPHA, step=0.1, key="dec_alpha", help=t("dec.alpha_help", L))
+    alpha = c2.slider(
+        t("dec.alpha", L),
+        0.0,
+        MAX_ALPHA,
+        step=0.1,
+        key="dec_alpha",
+        persist_state="session",
+        help=t("dec.alpha_help", L),
+    )
     alpha = round(alpha, 2)
     result = model_cached(
         ("beam", source, beam_size, alpha),
@@ -349,7 +369,7 @@ def beam_section() -> None:
         st.caption(t("dec.beam_data_none", L))
         return
     ss.setdefault("dec_beam_table", False)
-    if not st.toggle(t("dec.beam_data_toggle", L, n=len(pairs)), key="dec_beam_table"):
+    if not st.toggle(t("dec.beam_data_toggle", L, n=len(pairs)), key="dec_beam_table", persist_state="session"):
         return
     try:
         compared = model_cached(
@@ -398,16 +418,20 @@ def sample_section() -> None:
     n_allowed = len(tgt_vocab) - len(never_ids())
     c1, c2, c3 = st.columns(3)
     keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
-    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature")
+    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature", persist_state="session")
     keep_in_range("dec_top_k", 0, n_allowed, 0)
-    top_k = c2.slider(t("dec.top_k", L), 0, n_allowed, key="dec_top_k", help=t("dec.top_k_help", L))
+    top_k = c2.slider(
+        t("dec.top_k", L), 0, n_allowed, key="dec_top_k", persist_state="session", help=t("dec.top_k_help", L)
+    )
     keep_in_range("dec_top_p", 0.05, 1.0, 1.0)
-    top_p = c3.slider(t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", help=t("dec.top_p_help", L))
+    top_p = c3.slider(
+        t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", persist_state="session", help=t("dec.top_p_help", L)
+    )
     c1, c2 = st.columns(2)
     keep_in_range("dec_seed", 0, 1_000_000, 0)
-    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed")
+    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed", persist_state="session")
     keep_in_range("dec_samples", 1, MAX_SAMPLES, 3)
-    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples")
+    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples", persist_state="session")
     temperature, top_p = round(temperature, 2), round(top_p, 2)
     settings = (temperature, top_k, top_p)
     samples = model_cached(
@@ -429,6 +453,7 @@ def sample_section() -> None:
         t("dec.sample_pick", L),
         range(n),
         key="dec_sample_pick",
+        persist_state="session",
         format_func=lambda i: t("dec.seed_n", L, seed=seed + i),
     )
     result = samples[pick]
@@ -436,7 +461,7 @@ def sample_section() -> None:
     step = result.steps[step_number - 1]
     st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
     keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
     chart(
         sampling_figure(
             step.probs,
@@ -467,7 +492,9 @@ def teacher_section() -> None:
     text = reference
     if text is None:
         ss.setdefault("dec_reference", "")
-        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=MAX_TYPED_CHARS)
+        text = st.text_input(
+            t("dec.reference_typed", L), key="dec_reference", persist_state="session", max_chars=MAX_TYPED_CHARS
+        )
         if not text.strip():
             st.info(t("dec.reference_needed", L))
             return

@@ -44,9 +44,13 @@ with c1:
     source, target = sentence_picker(L, "inside")
 with c2:
     keep_in_range("inside_src_pad", 0, 4, 1)
-    src_pad = st.slider(t("inside.src_pad", L), 0, 4, key="inside_src_pad", help=t("inside.pad_help", L))
+    src_pad = st.slider(
+        t("inside.src_pad", L), 0, 4, key="inside_src_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
     keep_in_range("inside_tgt_pad", 0, 4, 1)
-    tgt_pad = st.slider(t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", help=t("inside.pad_help", L))
+    tgt_pad = st.slider(
+        t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
 if target is None:
     st.caption(t("inside.greedy_target", L))
 
@@ -132,6 +136,7 @@ with right:
         t("inside.block", L),
         list(range(len(blocks))),
         key="inside_block",
+        persist_state="session",
         format_func=lambda i: block_names[i],
         on_change=_choose_block,
     )
@@ -140,6 +145,7 @@ with right:
         t("inside.layer", L),
         list(range(cfg.n_layers)),
         key="inside_layer",
+        persist_state="session",
         format_func=lambda i: f"{i + 1}",
         on_change=_choose_layer,
         help=t("inside.layer_help", L),
@@ -151,6 +157,7 @@ with right:
         t("inside.block_steps", L),
         list(range(len(run))),
         key="inside_substep",
+        persist_state="session",
         format_func=lambda i: steps[run[i]].name,
         on_change=_choose_substep,
         horizontal=True,
@@ -172,7 +179,14 @@ with right:
         disabled=step.index == len(steps) - 1,
         width="stretch",
     )
-    st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
+    st.slider(
+        t("inside.step", L),
+        1,
+        len(steps),
+        key="inside_step",
+        persist_state="session",
+        help=t("inside.step_help", L, n=len(steps)),
+    )
 with left:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
     chart(
@@ -216,7 +230,13 @@ figure_labels = dict(
 )
 if shows_one_head(step.shape, step.axes):
     keep_option("inside_head", list(range(cfg.n_heads)))
-    st.selectbox(t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}")
+    st.selectbox(
+        t("inside.head", L),
+        list(range(cfg.n_heads)),
+        key="inside_head",
+        persist_state="session",
+        format_func=lambda h: f"{h + 1}",
+    )
 head = ss.get("inside_head", 0)
 
 
@@ -276,20 +296,34 @@ def _module_name(where: str) -> str:
 
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 keep_option("inside_attention", modules)
-where = c1.selectbox(t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
+where = c1.selectbox(
+    t("inside.attention", L), modules, key="inside_attention", persist_state="session", format_func=_module_name
+)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
 keep_option("inside_cell_head", list(range(cfg.n_heads)))
 head = c2.selectbox(
-    t("inside.head", L), list(range(cfg.n_heads)), key="inside_cell_head", format_func=lambda h: f"{h + 1}"
+    t("inside.head", L),
+    list(range(cfg.n_heads)),
+    key="inside_cell_head",
+    persist_state="session",
+    format_func=lambda h: f"{h + 1}",
 )
 keep_option("inside_query", list(range(len(q_tokens))))
 query = c3.selectbox(
-    t("inside.query", L), list(range(len(q_tokens))), key="inside_query", format_func=lambda i: f"{i}: {q_tokens[i]}"
+    t("inside.query", L),
+    list(range(len(q_tokens))),
+    key="inside_query",
+    persist_state="session",
+    format_func=lambda i: f"{i}: {q_tokens[i]}",
 )
 keep_option("inside_key", list(range(len(k_tokens))))
 key = c4.selectbox(
-    t("inside.key", L), list(range(len(k_tokens))), key="inside_key", format_func=lambda j: f"{j}: {k_tokens[j]}"
+    t("inside.key", L),
+    list(range(len(k_tokens))),
+    key="inside_key",
+    persist_state="session",
+    format_func=lambda j: f"{j}: {k_tokens[j]}",
 )
 cell = trace.attention_cell(where, head, query, key)
 

@@ -79,7 +79,14 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 # --- what to compare ------------------------------------------------------------------------------------------------
 keep_option("lab_mode", MODES, "experiment")
-mode = st.radio(t("lab.mode", L), MODES, key="lab_mode", horizontal=True, format_func=lambda m: t(f"lab.mode.{m}", L))
+mode = st.radio(
+    t("lab.mode", L),
+    MODES,
+    key="lab_mode",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda m: t(f"lab.mode.{m}", L),
+)
 job = current_job()
 pairs = usable_pairs()
 
@@ -88,7 +95,11 @@ def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
     keep_option("lab_experiment", CHOICES, "no_look_ahead")
     name = st.selectbox(
-        t("lab.experiment", L), CHOICES, key="lab_experiment", format_func=lambda e: t(f"lab.exp.{e}", L)
+        t("lab.experiment", L),
+        CHOICES,
+        key="lab_experiment",
+        persist_state="session",
+        format_func=lambda e: t(f"lab.exp.{e}", L),
     )
     st.info(t(f"lab.claim.{name}", L))
     if name == "custom":
@@ -125,7 +136,7 @@ def choose_experiment() -> None:
         key="run_lab",
         disabled=disabled,
         on_click=run_lab,
-        args=(name, pairs, switches, sizes, cfg, held),
+        args=(name, pairs, switches, sizes, cfg, ss.tokenizer, held),
     )
     if errors:
         st.error(t("lab.fix_data", L))
@@ -135,10 +146,10 @@ def choose_experiment() -> None:
         st.info(t("lab.busy", L))
 
 
-def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, held: list[int]) -> None:
+def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list) -> None:
     """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
     if current_job() is None:
-        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
+        start_lab(name, pairs, switches, sizes, cfg, tokenizer, held)
 
 
 def custom_switches() -> dict:
@@ -152,10 +163,12 @@ def custom_switches() -> dict:
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
                 keep_option(key, kinds, default)
-                chosen[name] = st.radio(t(f"lab.switch.{name}", L), kinds, key=key, horizontal=True)
+                chosen[name] = st.radio(
+                    t(f"lab.switch.{name}", L), kinds, key=key, persist_state="session", horizontal=True
+                )
             else:
                 keep_option(key, (True, False), default)
-                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key)
+                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key, persist_state="session")
             st.caption(t(f"lab.predict.{name}", L))
     switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
     if not switches:
@@ -294,11 +307,18 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
         t("lab.pair", L),
         range(len(pairs)),
         key="lab_pair",
+        persist_state="session",
         format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
     )
-    kind = c2.radio(t("attn.kind", L), KINDS, key="lab_kind", format_func=lambda k: t(f"attn.{k}", L))
-    layer = c3.selectbox(t("attn.layer", L), range(n_layers), key="lab_layer", format_func=lambda i: f"{i + 1}")
-    head = c4.selectbox(t("attn.head", L), range(n_heads), key="lab_head", format_func=lambda i: f"{i + 1}")
+    kind = c2.radio(
+        t("attn.kind", L), KINDS, key="lab_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+    )
+    layer = c3.selectbox(
+        t("attn.layer", L), range(n_layers), key="lab_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
+    head = c4.selectbox(
+        t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
     source, target = pairs[index]
     for column, label, model, side in zip(st.columns(2), labels, (a, b), ("a", "b")):
         with column:

@@ -50,8 +50,12 @@ with c1:
 with c2:
     keep_in_range("mask_src_pad", 0, 4, 1)
     keep_in_range("mask_tgt_pad", 0, 4, 1)
-    src_pad = st.slider(t("masks.src_pad", L), 0, 4, key="mask_src_pad", help=t("masks.pad_help", L))
-    tgt_pad = st.slider(t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", help=t("masks.pad_help", L))
+    src_pad = st.slider(
+        t("masks.src_pad", L), 0, 4, key="mask_src_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
+    tgt_pad = st.slider(
+        t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
 if target is None:
     st.caption(t("masks.greedy_target", L))
 
@@ -145,12 +149,18 @@ st.latex(
 kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
 keep_option("mask_kind", list(kinds), "dec_self")
-kind = c1.radio(t("attn.kind", L), list(kinds), key="mask_kind", format_func=lambda k: t(f"attn.{k}", L))
+kind = c1.radio(
+    t("attn.kind", L), list(kinds), key="mask_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+)
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
 keep_option("mask_layer", list(range(n_layers)), 0)
 keep_option("mask_head", list(range(n_heads)), 0)
-layer = c2.selectbox(t("attn.layer", L), range(n_layers), key="mask_layer", format_func=lambda i: f"{i + 1}")
-head = c3.selectbox(t("attn.head", L), range(n_heads), key="mask_head", format_func=lambda i: f"{i + 1}")
+layer = c2.selectbox(
+    t("attn.layer", L), range(n_layers), key="mask_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
+head = c3.selectbox(
+    t("attn.head", L), range(n_heads), key="mask_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:

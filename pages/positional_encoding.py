@@ -65,9 +65,11 @@ ss.pe_model = (model.id, model_d)
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
 keep_option("pe_d_model", d_options, model_d)
-d_model = c1.select_slider("d_model", d_options, key="pe_d_model", help=t("pe.d_model_help", L, d=model_d))
+d_model = c1.select_slider(
+    "d_model", d_options, key="pe_d_model", persist_state="session", help=t("pe.d_model_help", L, d=model_d)
+)
 keep_in_range("pe_positions", 2, MAX_POSITIONS, 50)
-positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions")
+positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions", persist_state="session")
 
 own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
 source = "model" if own else "formula"
@@ -75,7 +77,12 @@ if own and kind == "learned":  # encoder and decoder each learned a table; the f
     sources = ["encoder", "decoder", "formula"]
     keep_option("pe_source", sources, "encoder")
     source = st.radio(
-        t("pe.source", L), sources, key="pe_source", horizontal=True, format_func=lambda s: t(f"pe.source_{s}", L)
+        t("pe.source", L),
+        sources,
+        key="pe_source",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda s: t(f"pe.source_{s}", L),
     )
 if d_model != model_d:
     st.info(t("pe.not_model", L, d=model_d))
@@ -103,6 +110,7 @@ dims = st.multiselect(
     t("pe.dims", L),
     list(range(d_model)),
     key="pe_dims",
+    persist_state="session",
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 

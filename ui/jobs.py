@@ -24,7 +24,7 @@ from transformer import TrainConfig, Translator
 from transformer.model import AttentionMaps
 from transformer.train import EpochRecord
 
-from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child
+from .worker import Recipe, RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Run:
     """One training inside a job: what to train, and what it has done so far."""
 
     name: str  # "model", or "baseline" / "variant" in a lab experiment
-    translator: Translator
+    translator: Translator | Recipe  # a recipe becomes the trained Translator when the run ends
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]] = field(default_factory=list)
@@ -134,16 +134,30 @@ class JobQueue:
         self._waiting: deque[Job] = deque()
         self._running: set[Job] = set()
         self._gone_since: dict[str, float] = {}
+        self._handed: dict[str, Job] = {}  # owner → the job submitted last, until its tab has stored it
         threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
         if _server_running():  # not under AppTest, where a test process would pay for an import it never uses
             threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
 
     def submit(self, job: Job) -> Job:
-        """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks)."""
+        """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks). The job is
+        handed to its owner until the owner says it has stored it (stored)."""
         with self._lock:
             self._waiting.append(job)
+            self._handed[job.owner] = job
             self._dispatch()
         return job
+
+    def handed(self, owner: str) -> Job | None:
+        """The job submitted for owner that owner has not yet stored, if any."""
+        with self._lock:
+            return self._handed.get(owner)
+
+    def stored(self, job: Job) -> None:
+        """The owner of job has it now."""
+        with self._lock:
+            if self._handed.get(job.owner) is job:
+                del self._handed[job.owner]
 
     def position(self, job: Job) -> int:
         """1 for the next job to start, 2 for the one after it, …; 0 when job is not waiting."""
@@ -174,7 +188,10 @@ class JobQueue:
     def _work(self, job: Job, threads: int | None) -> None:
         """Train the job in a child process (ui.worker) and keep its runs up to date from what the child sends."""
         specs = [
-            RunSpec(pack(r.translator), r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs)
+            RunSpec(
+                r.translator if isinstance(r.translator, Recipe) else pack(r.translator),
+                *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs),
+            )
             for r in job.runs
         ]
 
@@ -199,9 +216,12 @@ class JobQueue:
             )
             if results is not None and job.state == "running":
                 for run, result in zip(job.runs, results):
-                    load_weights(run.translator, result.weights)
-                    run.translator.summary.clear()
-                    run.translator.summary.update(result.summary)
+                    if isinstance(run.translator, Recipe):
+                        run.translator = unpack(result.model)
+                    else:
+                        load_weights(run.translator, result.weights)
+                        run.translator.summary.clear()
+                        run.translator.summary.update(result.summary)
                     run.evaluations.update(result.evaluations)
                 job.state = "stopped" if job.stop_requested else "done"
         except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model
@@ -228,6 +248,8 @@ class JobQueue:
                         if job in self._waiting:
                             self._waiting.remove(job)
                         job.state = "cancelled"  # a running job ends at its next epoch
+                        if self._handed.get(job.owner) is job:
+                            del self._handed[job.owner]
                     self._gone_since.pop(job.owner, None)
                     log.info("job %s cancelled: its tab has gone", job.id)
 

@@ -296,6 +296,7 @@ def share_and_export(L: str, model: CurrentModel) -> None:
             t("export.format", L),
             IMAGE_FORMATS,
             key="chart_format",
+            persist_state="session",
             horizontal=True,
             format_func=str.upper,
             help=t("export.format_help", L),

@@ -14,7 +14,14 @@ def draw_sidebar() -> None:
     """Language switch, a summary of the current model, and the live state of this tab's job."""
     show_pending_toast()
     with st.sidebar:
-        st.radio("🌐", options=list(LANGUAGES), format_func=LANGUAGES.get, key="lang", horizontal=True)
+        st.radio(
+            "🌐",
+            options=list(LANGUAGES),
+            format_func=LANGUAGES.get,
+            key="lang",
+            persist_state="session",
+            horizontal=True,
+        )
         L = lang()
         model = current()
         translator, summary = model.translator, model.translator.summary

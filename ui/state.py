@@ -74,12 +74,12 @@ SETTINGS = {
 }
 
 
-# keys of page widgets whose values survive page switches (never used for buttons or uploaders)
-PAGE_WIDGET_PREFIXES = (
-    *("pe_", "mask_", "attn_", "dec_", "pick_", "inside_", "lab_", "data_"),
-    *("new_source", "new_target"),
-)
-KEPT = "_kept"  # a copy of every kept value (is_kept), which no Streamlit clean-up touches
+# Every input widget of the app is drawn with persist_state="session" (a test checks): Streamlit then keeps its value
+# while the widget is not drawn, across page switches, and when a page switch follows a fragment's rerun (the job's
+# progress, every second). Before, every kept value was written back at the start of each full run; that missed the
+# page switch after a fragment's rerun (Streamlit drops, before the new page runs, every value whose widget the
+# browser did not send), and a value written by the script is pushed to the browser over a newer one the learner set
+# while the run was on its way.
 
 
 class PageEnd(Exception):
@@ -87,15 +87,9 @@ class PageEnd(Exception):
 
 
 def end_page() -> NoReturn:
-    """End the page's script here, as st.stop() would, but let app.py finish the run: keep this run's values and
-    write the view the page settled on to the URL (st.stop() would stop that work as well)."""
+    """End the page's script here, as st.stop() would, but let app.py finish the run: write the view the page settled
+    on to the URL and draw Share and export (after st.stop() nothing more can be drawn)."""
     raise PageEnd
-
-
-def is_kept(key: str) -> bool:
-    """Whether a session-state key holds a value that survives page switches, jobs ending and reruns: a setting,
-    the language, the chart format, or a page widget's value."""
-    return key in SETTINGS or key in ("lang", "chart_format") or key.startswith(PAGE_WIDGET_PREFIXES)
 
 
 @st.cache_resource
@@ -122,16 +116,7 @@ def default_language() -> str:
 
 
 def init_session() -> None:
-    """Fill session state on a tab's first run and keep widget values alive across page switches.
-
-    Streamlit drops the value of a widget that a run does not draw. Writing every kept value back at the start of a
-    full run keeps it for that run. But the value of a widget that was drawn once lives under the widget's id from
-    the next run on, and two things remove it there without a full run in between: a fragment's rerun (the job's
-    progress redraws every second) files it under the id, and the page switch that follows first drops every value
-    whose widget the browser did not send (Streamlit's "clear widget state on page change"). So every kept value is
-    also copied into st.session_state[KEPT] (at the start and the end of every full run: remember_values) and comes
-    back from there when Streamlit has dropped it.
-    """
+    """Fill session state on a tab's first run (widget values then live on by themselves: see persist_state above)."""
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
@@ -140,25 +125,9 @@ def init_session() -> None:
         ss.pairs = list(bundled_pairs())
     ss.setdefault("editor_version", 0)
     ss.setdefault("editor_base", list(ss.pairs))
-    for key, value in ss.get(KEPT, {}).items():
-        if key not in ss:
-            ss[key] = value
     ss.setdefault("lang", default_language())
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
-    for key in list(ss.keys()):  # written back: set in this run, the value outlives a widget this run does not draw
-        if is_kept(key):
-            ss[key] = ss[key]
-    remember_values()
-
-
-def remember_values() -> None:
-    """Copy every kept value of this run into st.session_state[KEPT] (app.py calls it again when the run ends)."""
-    ss = st.session_state
-    kept = ss.setdefault(KEPT, {})
-    for key in list(ss.keys()):
-        if is_kept(key):
-            kept[key] = ss[key]
 
 
 def init_app_session() -> None:

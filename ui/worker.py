@@ -52,10 +52,25 @@ def start_fork_server() -> None:
 
 
 @dataclass
-class RunSpec:
-    """What a child needs to train one run: the model as plain values and bytes, the data and the settings."""
+class Recipe:
+    """A new model to build: vocabularies of pairs, sizes and switches, initial weights from seed (Translator.create).
+    The child builds it (torch's global random generator is its own there), so a page never waits for the build."""
 
-    translator: dict
+    pairs: list[tuple[str, str]]
+    tokenizer: str
+    seed: int
+    sizes: dict  # d_model, n_heads, …, and any architecture switches
+
+    def build(self) -> Translator:
+        return Translator.create(self.pairs, self.tokenizer, self.seed, **self.sizes)
+
+
+@dataclass
+class RunSpec:
+    """What a child needs to train one run: the model as plain values and bytes (or a recipe for a new one), the data
+    and the settings."""
+
+    translator: dict | Recipe
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]]
@@ -65,11 +80,19 @@ class RunSpec:
 
 @dataclass
 class RunResult:
-    """What a finished (or stopped) run sends back: the trained weights, the summary and the evaluations."""
+    """What a finished (or stopped) run sends back: the trained model (pack, the summary and weights included) and the
+    evaluations."""
 
-    weights: bytes
-    summary: dict
+    model: dict
     evaluations: dict
+
+    @property
+    def weights(self) -> bytes:
+        return self.model["weights"]
+
+    @property
+    def summary(self) -> dict:
+        return self.model["summary"]
 
 
 def pack(translator: Translator) -> dict:
@@ -85,10 +108,16 @@ def pack(translator: Translator) -> dict:
 
 
 def unpack(packed: dict) -> Translator:
-    model = Transformer(packed["config"])
+    with torch.random.fork_rng(devices=[]):  # the weights are loaded: no other model's seeded build is disturbed
+        model = Transformer(packed["config"])
     translator = Translator(model, Vocab(packed["src"]), Vocab(packed["tgt"]), packed["tokenizer"], packed["summary"])
     load_weights(translator, packed["weights"])
     return translator
+
+
+def _model(spec: RunSpec) -> Translator:
+    """The run's model in the child: built from its recipe, or unpacked."""
+    return spec.translator.build() if isinstance(spec.translator, Recipe) else unpack(spec.translator)
 
 
 def weights(translator: Translator) -> bytes:
@@ -110,7 +139,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
     try:
-        translators = [unpack(spec.translator) for spec in specs]
+        translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
         epochs = [
             (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
@@ -142,7 +171,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
             evaluations = {"train": translator.evaluate(spec.pairs)}
             if spec.holdout:
                 evaluations["holdout"] = translator.evaluate(spec.holdout)
-            results.append(RunResult(weights(translator), translator.summary, evaluations))
+            results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model
         _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
