@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
+from ui.reconnect import rerun_on_reconnect
 from ui.sidebar import draw_sidebar
 from ui.state import PageEnd, init_app_session, lang
 
@@ -13,6 +14,7 @@ st.set_page_config(page_title="Transformer playground", page_icon="🔎", layout
 init_app_session()
 take_link_globals()
 draw_sidebar()
+rerun_on_reconnect()
 
 L = lang()
 pages = [

@@ -1,19 +1,33 @@
-"""A classroom under load: while four learners train the largest model, two idle learners switch pages.
+"""A classroom under load, a classroom that loses a process, and the first learner on a new process.
 
-Times every page switch of the idle learners (Data → Attention until its heatmap is drawn, Attention → Data
-until its tables are drawn) with 3 app processes behind nginx (deploy/classroom.py), then with 1 for comparison.
+Load: while four learners train the largest model, two idle learners switch pages. Times every page switch of the
+idle learners (Data → Attention until its heatmap is drawn, Attention → Data until its tables are drawn) with 3 app
+processes behind nginx (deploy/classroom.py), then with 1 for comparison.
+
+Failover (--failover): 3 processes, six learners with a table of their own; `kill -9` the process of two of them,
+and time until those two see the app again in a fresh session, until the script has the process back, and until
+it has run its warm-up; several rounds.
+
+First learner (--first-learner): a classroom of one fresh process, with and without the warm-up request the script
+sends; the time for the first learner's first page to be drawn, and for the second learner's.
+
 The learners are driven through the e2e harness and the helpers of tests/e2e/test_e2e_classroom.py.
 
     .venv/bin/python benchmarks/classroom.py [--rounds 10]     # or: benchmarks/bench.py --classroom
+    .venv/bin/python benchmarks/classroom.py --failover [--rounds 5]
+    .venv/bin/python benchmarks/classroom.py --first-learner [--rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -26,13 +40,19 @@ from deploy.classroom import classroom  # noqa: E402
 from tests.e2e.helpers import TRAIN_TIMEOUT, alert, expect, go_to, open_app, press_slider  # noqa: E402
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.test_e2e_classroom import (  # noqa: E402
+    BUNDLED_PAIRS,
     TRAIN,
     VIEWPORT,
     free_ports,
+    pairs_shown,
+    process_of,
+    served_by,
     start_training,
     switch_pages,
     to_attention,
     to_data,
+    upload_pairs,
+    wait_until,
 )
 
 LAYOUTS = (3, 1)  # app processes behind nginx
@@ -65,7 +85,7 @@ def measure_layout(browser, processes: int, rounds: int) -> dict:
     port, *app_ports = free_ports(1 + processes)
     with (
         tempfile.TemporaryDirectory(prefix="classroom-bench-") as run_dir,
-        classroom(app_ports, port, "127.0.0.1", Path(run_dir)) as room,
+        classroom(app_ports, port, "127.0.0.1", Path(run_dir), model_store=Path(run_dir) / "store") as room,
     ):
         contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(TRAINERS + IDLE)]
         try:
@@ -99,7 +119,7 @@ def measure_layout(browser, processes: int, rounds: int) -> dict:
 def measure(rounds: int = 10) -> dict:
     """Both layouts: {"3": {...}, "1": {...}} keyed by the number of app processes."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        browser = _browser(playwright)
         try:
             return {str(n): measure_layout(browser, n, rounds) for n in LAYOUTS}
         finally:
@@ -119,11 +139,140 @@ def report_lines(results: dict) -> str:
     return "\n".join(lines)
 
 
+def _browser(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+
+
+def _stamps(log: Path, patterns: dict[str, str], since: int, start: float, stop: threading.Event) -> dict:
+    """Seconds after `start` at which a line of `log` after its first `since` lines matched each pattern, polled
+    every 0.1 s until `stop` is set or all have matched."""
+    found: dict[str, float] = {}
+    while len(found) < len(patterns) and not stop.wait(0.1):
+        lines = log.read_text(encoding="utf-8").splitlines()[since:] if log.exists() else []
+        for name, pattern in patterns.items():
+            if name not in found and any(re.search(pattern, line) for line in lines):
+                found[name] = time.perf_counter() - start
+    return found
+
+
+def _failover_round(browser, room, pairs: list[str], folder: Path) -> tuple[list[float], dict]:
+    """One kill: the seconds until each of the dead process's learners has a working page; the log's stamps."""
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(6)]
+    try:
+        pages = [context.new_page() for context in contexts]
+        for i, page in enumerate(pages):
+            open_app(page, room.url)
+            path = folder / f"learner-{i}.tsv"
+            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
+            upload_pairs(page, path)
+        killed = process_of(pages[0])
+        hit = [page for page in pages if process_of(page) == killed]
+        since = len(room.log.read_text(encoding="utf-8").splitlines()) if room.log.exists() else 0
+        patterns = {"back": rf"at {re.escape(killed)} is back", "warm": rf"at {re.escape(killed)} ran its first page"}
+        stop, stamps = threading.Event(), {}
+        os.kill(room.app(killed).pid, signal.SIGKILL)
+        start = time.perf_counter()
+        watcher = threading.Thread(target=lambda: stamps.update(_stamps(room.log, patterns, since, start, stop)))
+        watcher.start()
+        working = []
+        for page in hit:
+            expect(pairs_shown(page)).to_have_text(BUNDLED_PAIRS, timeout=120_000)
+            working.append(time.perf_counter() - start)
+        watcher.join(timeout=180)
+        stop.set()
+        wait_until(lambda: served_by(room, killed) == killed, "nginx to send learners to it again")
+        return working, stamps
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def measure_failover(rounds: int = 5) -> dict:
+    """Seconds from `kill -9` of a process to: its learners' pages working again (each), the process back, warm."""
+    pairs = (ROOT / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
+    working, back, warm = [], [], []
+    with tempfile.TemporaryDirectory(prefix="classroom-failover-") as folder, sync_playwright() as playwright:
+        browser = _browser(playwright)
+        port, *app_ports = free_ports(4)
+        with classroom(app_ports, port, "127.0.0.1", Path(folder) / "run", model_store=Path(folder) / "store") as room:
+            for _ in range(rounds):
+                seconds, stamps = _failover_round(browser, room, pairs, Path(folder))
+                working += seconds
+                back.append(stamps["back"])
+                warm.append(stamps["warm"])
+        browser.close()
+    return {
+        "working_median_s": statistics.median(working),
+        "working_max_s": max(working),
+        "learners": len(working),
+        "back_median_s": statistics.median(back),
+        "warm_median_s": statistics.median(warm),
+        "rounds": rounds,
+    }
+
+
+def measure_first_learner(rounds: int = 3) -> dict:
+    """Seconds for the first and the second learner's first page on a fresh one-process classroom, with and
+    without the warm-up request; medians over rounds (a new process each)."""
+    results = {}
+    with sync_playwright() as playwright:
+        browser = _browser(playwright)
+        for warm in (False, True):
+            first, second = [], []
+            for _ in range(rounds):
+                port, app_port = free_ports(2)
+                with (
+                    tempfile.TemporaryDirectory(prefix="classroom-first-") as run_dir,
+                    classroom(
+                        [app_port], port, "127.0.0.1", Path(run_dir), model_store=Path(run_dir) / "s", warm=warm
+                    ) as room,
+                ):
+                    for times in (first, second):
+                        context = browser.new_context(viewport=VIEWPORT)
+                        try:
+                            start = time.perf_counter()
+                            open_app(context.new_page(), room.url)
+                            times.append(time.perf_counter() - start)
+                        finally:
+                            context.close()
+            results["warm" if warm else "cold"] = {
+                "first_s": statistics.median(first),
+                "second_s": statistics.median(second),
+            }
+        browser.close()
+    return results
+
+
+def failover_lines(r: dict) -> str:
+    return (
+        f"failover: kill -9 of one of 3 processes, {r['learners']} learners of it over {r['rounds']} rounds: a working "
+        f"page again after median {r['working_median_s']:.2f} s (max {r['working_max_s']:.2f} s); the process back "
+        f"after {r['back_median_s']:.1f} s, warm after {r['warm_median_s']:.1f} s (medians)"
+    )
+
+
+def first_learner_lines(r: dict) -> str:
+    lines = ["first learners on a fresh process (open the app until its first page is drawn, medians):"]
+    for kind, label in (("cold", "without the warm-up"), ("warm", "with the warm-up request")):
+        lines.append(f"  {label}: first learner {r[kind]['first_s']:.2f} s, second {r[kind]['second_s']:.2f} s")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=10, help="Data → Attention → Data rounds per idle learner")
+    parser.add_argument(
+        "--rounds", type=int, help="rounds (default: 10 page-switch rounds per idle learner, 5 failovers, 3 starts)"
+    )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--failover", action="store_true", help="time a failover instead of page switches under load")
+    what.add_argument("--first-learner", action="store_true", help="time the first learners on a fresh process")
     args = parser.parse_args()
-    print(report_lines(measure(args.rounds)))
+    if args.failover:
+        print(failover_lines(measure_failover(args.rounds or 5)))
+    elif args.first_learner:
+        print(first_learner_lines(measure_first_learner(args.rounds or 3)))
+    else:
+        print(report_lines(measure(args.rounds or 10)))
 
 
 if __name__ == "__main__":

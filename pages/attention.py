@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.config import MAX_DECODE_LEN
+from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
 from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
@@ -231,7 +231,8 @@ def head_statistics() -> None:
     """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
     st.header(t("attn.stats", L))
     st.markdown(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
-    pairs = usable_pairs()
+    every = usable_pairs()
+    pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = ("dataset", "sentence") if pairs else ("sentence",)
     keep_option("attn_scope", scopes, "dataset")
     scope = st.radio(
@@ -240,7 +241,12 @@ def head_statistics() -> None:
         key="attn_scope",
         persist_state="session",
         horizontal=True,
-        format_func=lambda s: t(f"attn.scope_{s}", L, n=len(pairs)),
+        format_func=lambda s: t(
+            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else f"attn.scope_{s}",
+            L,
+            n=len(pairs),
+            total=len(every),
+        ),
     )
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
     try:
@@ -293,9 +299,8 @@ def head_statistics() -> None:
             for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
         ]
     )
-    config = {
-        names[c]: st.column_config.NumberColumn(names[c], help=t(f"attn.help_{c}", L), format="%.3f") for c in columns
-    }
+    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
+    config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
     row = layer * cfg.n_heads + head if heads == "one" else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
     ss[f"_{TABLE}_seen"] = (row, None)
@@ -332,7 +337,7 @@ def head_statistics() -> None:
         st.caption(t("attn.stat_grid_help", L))
     with g2:
         st.markdown(f"**{t('attn.stats_explain', L)}**")
-        st.markdown("\n".join(f"- **{names[c]}**: {t(f'attn.help_{c}', L)}" for c in columns))
+        st.markdown("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
     st.subheader(t("attn.patterns", L))
     st.markdown(t(f"attn.patterns_{scope}", L))

@@ -1,4 +1,10 @@
-"""Data: the sentence pairs, how they are tokenized, the vocabularies and the make_data tensors."""
+"""Data: the sentence pairs, how they are tokenized, the vocabularies and the make_data tensors.
+
+Up to EDITABLE_ROWS pairs the table is an editor; a larger one (a corpus from a file) is summarised instead (counts,
+sentence lengths, vocabulary sizes, the most frequent tokens) and shown a page at a time, read-only.
+"""
+
+import math
 
 import pandas as pd
 import streamlit as st
@@ -8,7 +14,6 @@ from transformer.data import (
     SPECIALS,
     TOKENIZERS,
     Problem,
-    check_pairs,
     find_control,
     format_pairs,
     parse_pairs,
@@ -16,12 +21,17 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
+from ui.export import chart, file_name
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
-from ui.state import apply_editor_changes, bundled_pairs, page_setup, set_pairs
+from ui.state import apply_editor_changes, bundled_pairs, page_setup, pairs_summary, set_pairs
 from ui.tables import make_data_tables, token_preview, vocab_tables
-from ui.widgets import keep_option, keep_options, usable_pairs
+from ui.widgets import keep_in_range, keep_option, keep_options, usable_pairs
+from viz.data import SOURCE_COLOR, TARGET_COLOR, length_histogram_figure, top_tokens_figure
 
+EDITABLE_ROWS = 1_000  # above this many pairs the table is summarised and shown a page at a time, read-only
+PAGE_ROWS = 100  # pairs per page of a table too large to edit
+TOP_TOKENS = 20  # most frequent tokens shown per side of a large table
 PREVIEW_ROWS = 100  # pairs shown in the tokens table; the rest are counted
 VOCAB_ROWS = 500  # tokens shown per vocabulary table
 PICK_ROWS = 200  # pairs offered for the make_data preview
@@ -64,16 +74,15 @@ def _restore_sample_pairs() -> None:
     _say("success", "data.restored", n=len(ss.pairs))
 
 
-def _derived(tokenizer: str):
-    """(problems, usable pairs, their vocabularies, the two vocabulary tables) of the table, computed once per
-    table, tokenizer and language: the page reruns on every click, and a big table takes a while to check."""
-    cached = ss.get("_data_derived")
-    if cached is None or cached[0] != (tokenizer, L) or cached[1] != ss.pairs:
-        valid = usable_pairs()
-        vocabs, tables = vocab_tables(valid, tokenizer, L)
-        cached = ((tokenizer, L), list(ss.pairs), check_pairs(ss.pairs, tokenizer), valid, vocabs, tables)
-        ss._data_derived = cached
-    return cached[2:]
+def _per_table(name: str, compute):
+    """compute() once per table, tokenizer and language: the page reruns on every click, and a big table takes a
+    while (pairs_summary has checked and counted it once already)."""
+    summary = pairs_summary()
+    cached = ss.get(f"_data_{name}")
+    if cached is None or cached[0] is not summary or cached[1] != L:
+        cached = (summary, L, compute())  # the summary itself is kept, so `is` can never match another one
+        ss[f"_data_{name}"] = cached
+    return cached[2]
 
 
 def _listed(problems: list) -> str:
@@ -96,8 +105,80 @@ def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) ->
     return pairs[:2]
 
 
+def _table_page() -> None:
+    """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
+    pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
+    st.info(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"))
+    keep_in_range("data_table_page", 1, pages, 1)
+    page = st.number_input(
+        t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page", persist_state="session"
+    )
+    first = (page - 1) * PAGE_ROWS
+    rows = ss.pairs[first : first + PAGE_ROWS]
+    st.dataframe(
+        pd.DataFrame(
+            rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
+        ),
+        width="stretch",
+        hide_index=False,
+        key="data_table_view",
+    )
+    st.caption(
+        t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}")
+    )
+
+
+def _summary() -> None:
+    """What a large table holds: counts, sentence lengths, vocabulary sizes and the most frequent tokens."""
+    summary = pairs_summary()
+    st.header(t("data.summary", L))
+    cells = st.columns(5)
+    cells[0].metric(t("data.usable", L), f"{summary.usable:,}")
+    cells[1].metric(t("data.error_count", L), f"{len(summary.errors):,}")
+    cells[2].metric(t("data.warning_count", L), f"{len(summary.warnings):,}")
+    cells[3].metric(t("data.src_vocab_size", L), f"{len(vocabs[0]):,}")
+    cells[4].metric(t("data.tgt_vocab_size", L), f"{len(vocabs[1]):,}")
+    sides = dict(source_label=t("data.source", L), target_label=t("data.target", L))
+    title = t("data.lengths_title", L)
+    chart(
+        _per_table(
+            "lengths",
+            lambda: length_histogram_figure(
+                summary.src_lengths,
+                summary.tgt_lengths,
+                length_label=t("data.length", L),
+                count_label=t("data.sentences", L),
+                title=title,
+                **sides,
+            ),
+        ),
+        "data_lengths_chart",
+        file_name("data", "sentence-lengths"),
+        title,
+    )
+    st.caption(t("data.lengths_caption", L, n=f"{summary.usable:,}"))
+    for column, side, color in zip(st.columns(2), ("source", "target"), (SOURCE_COLOR, TARGET_COLOR)):
+        top = summary.most_common(side, TOP_TOKENS)
+        title = t(f"data.top_{side}", L, n=len(top))
+        with column:
+            chart(
+                _per_table(
+                    f"top_{side}",
+                    lambda top=top, title=title, color=color: top_tokens_figure(
+                        top, count_label=t("data.occurrences", L), title=title, color=color
+                    ),
+                ),
+                f"data_top_{side}_chart",
+                file_name("data", "top-tokens", side),
+                title,
+            )
+
+
 keep_option("tokenizer", TOKENIZERS, "auto")
-problems, valid, vocabs, (src_table, tgt_table) = _derived(ss.tokenizer)
+problems = pairs_summary().problems
+valid = usable_pairs()
+vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS))
+large = len(ss.pairs) > EDITABLE_ROWS
 
 left, right = st.columns([3, 2], gap="large")
 with left:
@@ -108,23 +189,26 @@ with left:
         persist_state="session",
         format_func=lambda m: t(f"tokenizer.{m}", L),
     )
-    editor_key = f"editor_{ss.editor_version}"
-    if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
-        set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
+    if large:
+        _table_page()
+    else:
         editor_key = f"editor_{ss.editor_version}"
-    st.data_editor(
-        pd.DataFrame(ss.editor_base, columns=["source", "target"], index=range(1, len(ss.editor_base) + 1)),
-        key=editor_key,
-        num_rows="dynamic",
-        width="stretch",
-        hide_index=False,
-        on_change=_apply_edits,
-        args=(editor_key,),
-        column_config={
-            "source": st.column_config.TextColumn(t("data.source", L), width="medium"),
-            "target": st.column_config.TextColumn(t("data.target", L), width="medium"),
-        },
-    )
+        if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
+            set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
+            editor_key = f"editor_{ss.editor_version}"
+        st.data_editor(
+            pd.DataFrame(ss.editor_base, columns=["source", "target"], index=range(1, len(ss.editor_base) + 1)),
+            key=editor_key,
+            num_rows="dynamic",
+            width="stretch",
+            hide_index=False,
+            on_change=_apply_edits,
+            args=(editor_key,),
+            column_config={
+                "source": st.column_config.TextColumn(t("data.source", L), width="medium"),
+                "target": st.column_config.TextColumn(t("data.target", L), width="medium"),
+            },
+        )
     with st.container(border=True):
         st.markdown(f"**{t('data.add_pair', L)}**")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
@@ -137,7 +221,7 @@ with left:
 with right:
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
-    st.metric(t("data.pairs", L), len(ss.pairs))
+    st.metric(t("data.pairs", L), f"{len(ss.pairs):,}" if large else len(ss.pairs))
     if errors:
         st.error(t("data.errors", L) + "\n\n" + _listed(errors))
     if warnings:
@@ -169,7 +253,7 @@ with right:
             _say("error", "data.upload_failed", name=upload.name, error=exc)
         else:
             set_pairs(loaded if mode == "replace" else [*ss.pairs, *loaded])
-            _say("success", "data.upload_ok", n=len(loaded), name=upload.name)
+            _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
         st.rerun()
     message = ss.get("pairs_message")
     if message is not None and message[3] == ss.pairs:  # a message about another state of the table is stale
@@ -182,7 +266,7 @@ with right:
         (st.error if kind == "error" else st.success)(t(key, L, **values))
     st.download_button(  # built at once: a deferred file would go stale when the page reruns before the click
         t("data.download", L),
-        format_pairs(ss.pairs).encode("utf-8"),
+        _per_table("download", lambda: format_pairs(ss.pairs).encode("utf-8")),
         file_name="pairs.tsv",
         mime="text/tab-separated-values",
         key="download_pairs",
@@ -196,6 +280,9 @@ with right:
         help=t("data.restore_help", L, n=len(bundled_pairs())),
     )
 
+if large:
+    _summary()
+
 st.header(t("data.tokens", L))
 st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
 st.dataframe(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
@@ -205,11 +292,14 @@ if len(valid) > PREVIEW_ROWS:
 st.header(t("data.vocab", L))
 st.markdown(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
 c1, c2 = st.columns(2)
-for col, table, key in ((c1, src_table, "data.src_vocab"), (c2, tgt_table, "data.tgt_vocab")):
-    col.markdown(f"**{t(key, L, n=len(table))}**")
-    col.dataframe(table.head(VOCAB_ROWS), hide_index=True, width="stretch", height=300)
-    if len(table) > VOCAB_ROWS:
-        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(table)))
+for col, table, vocab, key in (
+    (c1, src_table, vocabs[0], "data.src_vocab"),
+    (c2, tgt_table, vocabs[1], "data.tgt_vocab"),
+):
+    col.markdown(f"**{t(key, L, n=len(vocab))}**")
+    col.dataframe(table, hide_index=True, width="stretch", height=300)
+    if len(vocab) > VOCAB_ROWS:
+        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)))
 
 st.header("make_data")
 st.markdown(t("data.make_data_intro", L))

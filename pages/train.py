@@ -5,18 +5,18 @@ import pandas as pd
 import streamlit as st
 
 from transformer import TrainConfig, TransformerConfig
-from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.checkpoint import checkpoint_bytes, fits_in_a_checkpoint, load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
-from transformer.data import build_vocabs, check_pairs
+from transformer.data import unseen_words
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
 from transformer.text import markdown
 from transformer.train import holdout_split
 from ui.export import chart, file_name
-from ui.i18n import t
+from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, set_model
+from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, pairs_summary, set_model
 from ui.training import current_job, phase_text, start_training, take_result
 from ui.widgets import keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
@@ -47,8 +47,9 @@ HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
 LRS, BATCH_SIZES = (1e-4, 3e-4, 1e-3, 3e-3, 1e-2), (1, 2, 4, 8, 16, 32, 64)
 HOLDOUT_CHOICES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
+UNSEEN_NAMED = 10  # unseen held-out words named; the rest are counted
 pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
-errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
+errors = pairs_summary().errors
 job = current_job()
 
 # --- settings -------------------------------------------------------------------------------------------
@@ -99,15 +100,36 @@ with c2:
 
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
 held: list[int] = []
+too_large = None  # what the model would be when its checkpoint would be refused
 if pairs:
-    src_vocab, tgt_vocab = build_vocabs(pairs, ss.tokenizer)
-    n_params = parameter_count(TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes))
-    st.markdown(t("train.param_count", L, n=f"{n_params:,}", pairs=len(pairs), src=len(src_vocab), tgt=len(tgt_vocab)))
+    src_vocab, tgt_vocab = pairs_summary().vocabs()  # the training pairs' vocabularies are at most these
     if holdout:
         try:
             _, held = holdout_split(len(pairs), holdout, seed=int(ss.seed))
         except TransformerError:
             held = list(range(len(pairs)))  # all of them: refused below
+    try:
+        model_config = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
+    except TransformerError:  # more distinct tokens than a vocabulary holds: listed with the data's errors
+        model_config = None
+    if model_config is not None:
+        n_params = parameter_count(model_config)
+        st.markdown(
+            t(
+                "train.param_count",
+                L,
+                n=f"{n_params:,}",
+                pairs=f"{len(pairs):,}",
+                src=f"{len(src_vocab):,}",
+                tgt=f"{len(tgt_vocab):,}",
+            )
+        )
+        if not fits_in_a_checkpoint(model_config, src_vocab, tgt_vocab, ss.epochs, len(held)):
+            size = checkpoint_bytes(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+            too_large = dict(
+                n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
+            )
+    if holdout:
         st.caption(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)))
     else:
         st.caption(t("train.holdout_none", L, n=len(pairs)))
@@ -123,7 +145,7 @@ def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainC
 
 
 b1, b2, _ = st.columns([2, 2, 6])
-cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs)
+cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None
 cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
 b1.button(
     t("train.train", L),
@@ -144,6 +166,8 @@ b2.button(
 )
 if errors:
     st.error(t("train.fix_data", L, n=len(errors)))
+elif too_large is not None:
+    st.error(t("train.too_large", L, limit=f"{MAX_CHECKPOINT_BYTES / 1e6:,.0f}", **too_large))
 elif job is not None and job.kind != "train":
     st.info(t("train.busy", L))
 
@@ -231,6 +255,15 @@ if model.results is not None:
                 held_exact=f"{held_eval.exact_match:.0%}",
             )
         )
+        tr = model.translator
+        held_pairs = [(s, g) for s, g, *_ in held_eval.results]
+        unseen = model.cached(("unseen",), lambda: unseen_words(held_pairs, tr.src_vocab, tr.tgt_vocab, tr.tokenizer))
+        for side, counts in (("source", unseen.source), ("target", unseen.target)):
+            if counts:
+                named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
+                words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
+                facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
+                st.info(t(f"train.unseen_{side}", L, words=words, **facts))
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
     rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
     if held_eval:  # one more column says which part each pair belongs to

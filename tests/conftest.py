@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -45,6 +47,17 @@ PAIRS20 = [
     ("再见", "Goodbye ."),
     ("我住在北京", "I live in Beijing ."),
 ]
+
+
+def random_translator(pairs: list[tuple[str, str]], seed: int, weights: int) -> Translator:
+    """An untrained one-layer model whose output weights are large and random, with a decoding cap of 6 tokens:
+    varied, confident distributions under which beam search and greedy part ways in every manner (the tests name
+    the seeds that show each)."""
+    translator = Translator.create(pairs, seed=seed, max_len=7, **{**TINY, "n_layers": 1})
+    with torch.no_grad():
+        weight = translator.model.projection.weight
+        weight.copy_(2 * torch.randn(weight.shape, generator=torch.Generator().manual_seed(weights)))
+    return translator
 
 
 @pytest.fixture
@@ -118,6 +131,14 @@ def pytest_configure(config):
     # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
     torch.set_num_threads(1)
     _reuse_what_every_apptest_redoes()
+    # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
+    # servers of the browser tests inherit it
+    config._model_store = tempfile.mkdtemp(prefix="model-store-")
+    os.environ["PLAYGROUND_MODEL_STORE"] = config._model_store
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "_model_store", ""), ignore_errors=True)
 
 
 def pytest_collection_finish(session):

@@ -22,8 +22,8 @@ from safetensors.torch import save as st_save
 
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
-from transformer.config import MAX_EPOCHS, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, TransformerConfig
-from transformer.data import check_pairs
+from transformer.config import MAX_EPOCHS, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE, TransformerConfig
+from transformer.data import SPECIALS, check_pairs
 from transformer.errors import CheckpointError
 from transformer.model import Transformer, buffer_count, parameter_count
 
@@ -585,14 +585,20 @@ def test_the_size_estimates_match_a_built_model(trained_seed):
 
 
 def _largest_dataset(chars: str) -> list[tuple[str, str]]:
-    """MAX_PAIRS pairs of MAX_TOKENS distinct tokens per side, each MAX_TOKEN_CHARS characters: a distinct first
-    character (CJK extension B, 4 bytes in UTF-8) and then chars."""
+    """MAX_PAIRS pairs whose sides each hold MAX_VOCAB_SIZE - 4 distinct tokens (the most check_pairs accepts), each
+    MAX_TOKEN_CHARS characters: a distinct first character (4 bytes in UTF-8) and then chars. The first rows hold
+    MAX_TOKENS tokens each until every token has appeared; the others one token a side, each row its own pair."""
+    distinct = MAX_VOCAB_SIZE - len(SPECIALS)
 
-    def sentence(side: int, row: int) -> str:
-        first = (chr(0x20000 + side * 10_000 + row * MAX_TOKENS + i) for i in range(MAX_TOKENS))
-        return " ".join(f + (chars * MAX_TOKEN_CHARS)[: MAX_TOKEN_CHARS - 1] for f in first)
+    def token(side: int, i: int) -> str:
+        return chr(0x20000 + side * MAX_VOCAB_SIZE + i % distinct) + (chars * MAX_TOKEN_CHARS)[: MAX_TOKEN_CHARS - 1]
 
-    return [(sentence(0, row), sentence(1, row)) for row in range(MAX_PAIRS)]
+    long_rows = -(-distinct // MAX_TOKENS)
+    pairs = [
+        tuple(" ".join(token(side, row * MAX_TOKENS + i) for i in range(MAX_TOKENS)) for side in (0, 1))
+        for row in range(long_rows)
+    ]
+    return pairs + [(token(0, row), token(1, 7 * row + 1)) for row in range(long_rows, MAX_PAIRS)]
 
 
 def _largest_summary(n_pairs: int) -> dict:
@@ -622,11 +628,11 @@ def _largest_summary(n_pairs: int) -> dict:
 def test_the_largest_dataset_check_pairs_accepts_makes_a_checkpoint_the_loader_accepts(chars):
 
     pairs = _largest_dataset(chars)
-    assert check_pairs(pairs, "whitespace") == []
+    assert len(pairs) == MAX_PAIRS and check_pairs(pairs, "whitespace") == []
     translator = Translator.create(pairs, "whitespace", d_model=8, n_heads=1, d_ff=8, n_layers=1)
-    assert len(translator.src_vocab) == len(translator.tgt_vocab) == 200 * 40 + 4
-    if chars == "\U0001f600":  # one real epoch; the history is then replaced by the longest one a training makes
-        list(train(translator, pairs, TrainConfig(epochs=1)))
+    assert len(translator.src_vocab) == len(translator.tgt_vocab) == MAX_VOCAB_SIZE
+    if chars == "\U0001f600":  # one real epoch (of a few of the longest pairs: the vocabularies are what is large);
+        list(train(translator, pairs[:8], TrainConfig(epochs=1)))  # then the longest history a training makes
     translator.summary = _largest_summary(len(pairs))
     warnings: list[str] = []
     loaded = load_checkpoint(save_checkpoint(translator), warnings)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from transformer import TrainConfig, Translator, train
-from transformer.__main__ import main
+from transformer.__main__ import _parser, main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_SEED, MAX_TOKEN_CHARS, MAX_TOKENS
 
@@ -25,14 +25,21 @@ def _run(capsys, *argv):
     ("content", "message"),
     [
         ("我\t" + "word " * (MAX_TOKENS + 1) + "\n", f"row 1: the target is longer than {MAX_TOKENS} tokens"),
-        ("我\tI\n" * (MAX_PAIRS + 1), f"line {MAX_PAIRS + 1}: more than {MAX_PAIRS} sentence pairs"),
+        ("我\tI\n" * (MAX_PAIRS + 1), "line 20001: more than 20,000 sentence pairs"),
         ("我\t" + "w" * (MAX_TOKEN_CHARS + 1) + "\n", f"a token longer than {MAX_TOKEN_CHARS} characters"),
         ("我\tI\n你\ty\x00u\n", "line 2: holds a NUL byte"),
         ("我\tI\n\n你\t\x1b[31myou\n", "line 3: the invisible control character \\x1b"),
         ("我\tI\n你\t" + "x" * 131_073 + "\n", "line 2: cannot be read as TSV (tab) (field larger than field limit"),
         ('我,"I\nlove"\n', "line 2: a sentence holds the control character \\x0a"),
+        (
+            "".join(f"我\t{' '.join(f'w{i + j}' for j in range(MAX_TOKENS))}\n" for i in range(0, 30_000, MAX_TOKENS)),
+            "the target sentences have 30,000 distinct tokens, more than the 29,996 a vocabulary holds",
+        ),
     ],
-    ids=["too-long-row", "too-many-rows", "too-long-token", "nul", "escape", "huge-field", "line-break-in-a-cell"],
+    ids=[
+        *("too-long-row", "too-many-rows", "too-long-token", "nul", "escape", "huge-field", "line-break-in-a-cell"),
+        "too-many-tokens",
+    ],
 )
 def test_train_refuses_bad_rows_with_one_line(tmp_path, capsys, content, message):
     pairs = tmp_path / "pairs.tsv"
@@ -65,7 +72,7 @@ def test_train_refuses_a_pairs_file_over_the_size_limit(tmp_path, capsys):
     pairs = tmp_path / "big.tsv"
     pairs.write_bytes(b"a\tb\n" * (MAX_DATA_BYTES // 4 + 1))
     code, _, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m.safetensors"))
-    assert code == 2 and "larger than 1,000,000 bytes" in err and err.count("\n") == 1
+    assert code == 2 and "larger than 8,000,000 bytes" in err and err.count("\n") == 1
 
 
 def test_translate_with_a_missing_model_file(tmp_path, capsys):
@@ -88,11 +95,62 @@ def test_train_refuses_a_folder_as_the_pairs_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        ("{tmp}", "error: --out {tmp} is a folder: give a file name, such as {tmp}/model.safetensors."),
+        (
+            "{tmp}/missing/m.safetensors",
+            "error: --out {tmp}/missing/m.safetensors: the folder {tmp}/missing does not exist: create it, or choose "
+            "another.",
+        ),
+    ],
+    ids=["a-folder", "in-a-missing-folder"],
+)
+def test_train_checks_where_it_will_write_before_training(tmp_path, capsys, out, message):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    out, message = out.format(tmp=tmp_path), message.format(tmp=tmp_path)
+    code, printed, err = _run(capsys, "train", "--pairs", str(pairs), "--out", out, "--epochs", "5000", *TINY)
+    assert (code, printed, err) == (2, "", message + "\n")  # not a line of training before it: nothing trained
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_train_refuses_a_folder_it_may_not_write_in_before_training(tmp_path, capsys):
+    pairs, locked = tmp_path / "pairs.tsv", tmp_path / "locked"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    locked.mkdir(mode=0o500)
+    code, printed, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(locked / "m.safetensors"))
+    assert code == 2 and printed == "" and "cannot be written (permission denied)" in err
+
+
+@pytest.mark.parametrize("command", ["train", "translate", "trace"])
+def test_every_option_in_help_has_a_description_and_its_default(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    shown = "".join(capsys.readouterr().out.split())  # the help as printed, without its spaces and line breaks
+    parser = next(a for a in _parser()._actions if a.dest == "command").choices[command]
+    for action in parser._actions:
+        if action.dest == "help":
+            continue
+        assert action.help and len(action.help) > 10, action.dest
+        described = action.help.replace("%(default)s", str(action.default))
+        assert "".join(described.split()) in shown, action.dest
+        if not action.option_strings or action.nargs == 0:  # a sentence, or a switch (off unless given)
+            continue
+        if action.required:
+            assert action.help.endswith("; required"), action.dest
+        else:
+            assert "(default: " in action.help or "default: " in action.help, action.dest
+            if action.default is not None:  # the default printed is the value the option really has
+                assert f"default: {action.default}" in described, action.dest
+
+
+@pytest.mark.parametrize(
     ("flags", "message"),
     [
         (["--seed", "1180591620717411303424"], f"seed must be at most {MAX_SEED:,}"),
         (["--seed", str(MAX_SEED + 1)], f"seed must be at most {MAX_SEED:,}"),
-        (["--batch-size", "10" * 20], f"batch_size must be at most {MAX_PAIRS}"),
+        (["--batch-size", "10" * 20], "batch_size must be at most 200"),
         (["--epochs", "10" * 20], "epochs must be at most 5,000"),
         (["--d-model", "10" * 20], "d_model must be at most 4,096"),
         (["--d-ff", "100000"], "d_ff must be at most 16,384"),

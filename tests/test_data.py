@@ -5,9 +5,17 @@ from __future__ import annotations
 import pytest
 import torch
 
-from transformer import BOS, EOS, PAD, SPECIALS, UNK, Vocab, build_vocabs, make_data, tokenize
-from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
-from transformer.data import Problem, check_pairs, find_control, format_pairs, parse_pairs
+from transformer import BOS, EOS, PAD, SPECIALS, UNK, Vocab, build_vocabs, data, make_data, tokenize
+from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
+from transformer.data import (
+    Problem,
+    check_pairs,
+    find_control,
+    format_pairs,
+    parse_pairs,
+    summarize_pairs,
+    unseen_words,
+)
 from transformer.errors import DataError
 
 SEED_SRC = {"P": 0, "我": 1, "喜": 2, "欢": 3, "你": 4}
@@ -203,7 +211,47 @@ def test_more_than_max_pairs_is_an_error():
     assert check_pairs(rows[:MAX_PAIRS]) == []
     problems = check_pairs(rows)
     assert _kinds(problems) == [("too_many_rows", None, "error")]
-    assert str(MAX_PAIRS + 1) in problems[0].message()
+    assert problems[0].message() == "there are 20,001 pairs, more than the 20,000 allowed: delete some rows."
+
+
+@pytest.mark.parametrize("side", [0, 1])
+def test_more_distinct_tokens_than_a_vocabulary_holds_is_an_error_naming_the_side(side):
+    def rows(n):  # n distinct tokens on one side, 40 to a sentence; the other side the same short word
+        words = [f"w{i}" for i in range(n)]
+        sentences = [" ".join(words[i : i + MAX_TOKENS]) for i in range(0, n, MAX_TOKENS)]
+        return [(s, "x") if side == 0 else ("x", s) for s in sentences]
+
+    fitting = MAX_VOCAB_SIZE - len(SPECIALS)
+    assert check_pairs(rows(fitting)) == []
+    assert len(summarize_pairs(rows(fitting)).vocabs()[side]) == MAX_VOCAB_SIZE
+    problems = check_pairs(rows(fitting + 1))
+    assert _kinds(problems) == [("too_many_tokens", None, "error")]
+    name = ("source", "target")[side]
+    assert problems[0].message() == (
+        f"the {name} sentences have 29,997 distinct tokens, more than the 29,996 a vocabulary holds besides its 4 "
+        "special tokens: use fewer pairs, or choose a tokenization that makes fewer distinct tokens."
+    )
+    # split into characters, the same sentences make few distinct tokens (but too many tokens for one sentence)
+    assert {p.kind for p in check_pairs(rows(fitting + 1), "char")} == {"too_long"}
+
+
+def test_the_summary_counts_what_the_usable_pairs_hold_tokenizing_each_distinct_row_once(monkeypatch):
+    pairs = [("我 喜 欢 你", "I love you ."), ("", "orphan"), ("我喜欢你", "I love you.")]
+    pairs += [("我 喜 欢 你", "I love you ."), ("P 猫", "cat cat ."), ("我 喜 欢 你", "I love you .")]
+    calls = []
+    real = data.tokenize
+    monkeypatch.setattr(data, "tokenize", lambda text, mode="auto": calls.append(text) or real(text, mode))
+    summary = summarize_pairs(pairs)
+    assert len(calls) == 2 * 4  # four distinct rows as typed
+    assert summary.rows == 6 and summary.usable == 5
+    assert summary.src_lengths == (4, 4, 4, 2, 4) and summary.tgt_lengths == (4, 4, 4, 3, 4)
+    assert summary.src_counts == {"我": 4, "喜": 4, "欢": 4, "你": 4, "P": 1, "猫": 1}
+    assert summary.most_common("target", 3) == [(".", 5), ("I", 4), ("love", 4)]
+    assert summary.most_common("source", 6) == [("我", 4), ("喜", 4), ("欢", 4), ("你", 4), ("猫", 1)]  # no P
+    assert summary.vocabs() == build_vocabs([p for p in pairs if p[0] and p[1]])
+    assert list(summary.problems) == check_pairs(pairs)
+    assert [p.kind for p in summary.errors] == ["empty_source"]
+    assert [p.kind for p in summary.warnings] == ["duplicate", "reserved"]
 
 
 def test_duplicate_pair_is_one_warning_at_the_first_copy_with_the_number_of_copies():
@@ -264,6 +312,7 @@ def test_a_token_longer_than_max_token_chars_is_an_error_naming_the_side():
 def test_every_problem_kind_has_an_english_message():
     for kind in ("no_pairs", "too_many_rows", "empty_source", "empty_target", "too_long", "token_too_long"):
         assert Problem(kind, 1, "source").message()
+    assert Problem("too_many_tokens", None, "source", count=30_000).message()
     for kind in ("control", "duplicate", "reserved"):
         assert Problem(kind, 1, "2").message()
 
@@ -369,14 +418,21 @@ def test_more_than_max_pairs_rows_in_a_file_are_refused_when_read():
     with pytest.raises(DataError) as info:
         parse_pairs(("source\ttarget\n" + rows).encode(), "many.tsv")
     assert str(info.value) == (
-        f"many.tsv, line {MAX_PAIRS + 2}: more than {MAX_PAIRS} sentence pairs, the most one dataset may have: "
+        "many.tsv, line 20002: more than 20,000 sentence pairs, the most one dataset may have: "
         "split the file or delete some rows."
     )
 
 
 def test_too_large_file_is_a_data_error():
-    with pytest.raises(DataError, match="limit"):
-        parse_pairs(b"a\tb\n" * (MAX_DATA_BYTES // 4 + 1))
+    with pytest.raises(DataError) as info:
+        parse_pairs(b"a\tb\n" * (MAX_DATA_BYTES // 4 + 1), "big.tsv")
+    assert str(info.value) == "big.tsv is 8,000,004 bytes; the limit is 8,000,000. Use a smaller file."
+    # the largest file fits MAX_PAIRS pairs at the MAX_TOKENS limit: 40 Chinese characters, 40 English words
+    line = "我" * MAX_TOKENS + "\t" + " ".join(["abcdef"] * (MAX_TOKENS - 1) + ["abcde"]) + "\n"
+    largest = (line * MAX_PAIRS).encode()
+    assert len(largest) == MAX_DATA_BYTES
+    pairs = parse_pairs(largest, "big.tsv")
+    assert len(pairs) == MAX_PAIRS and [len(tokenize(side)) for side in pairs[0]] == [MAX_TOKENS, MAX_TOKENS]
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n", b"  \r\n \t \n", "\ufeff".encode()])
@@ -424,9 +480,26 @@ def test_format_pairs_round_trips_through_parse_pairs(pairs20, bundled_pairs):
         ('"引号"开头', '"Quoted" start'),
         ("source", "target"),  # a pair that looks like a header, after the real header
         ("行\u2028分隔", "line\u2029separators"),  # str.splitlines would end a line at these
+        ("=1+1", "+SUM(A1)"),  # what a spreadsheet would run as a formula is written as '=1+1, and read back as it was
+        ("-1 度", "@me"),
+        ("'=x", "''-y"),  # apostrophes before a formula start: one more on the way out, one fewer on the way in
+        ("'Tis", "'Tis the season ."),  # an apostrophe before anything else is the text's own, both ways
     ]
     for pairs in (pairs20, bundled_pairs, tricky):
         text = format_pairs(pairs)
         assert text.startswith("source\ttarget\n")
         assert parse_pairs(text) == pairs
         assert parse_pairs(text.encode("utf-8")) == pairs
+
+
+def test_unseen_held_out_words_are_counted_against_the_training_vocabularies():
+    train_pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "Hello .")]
+    src_vocab, tgt_vocab = build_vocabs(train_pairs)
+    held = [("我 喜 欢 猫", "I love cats ."), ("猫 猫 好", "Hello cats cats ."), ("你 好", "Hello ."), ("P 你", "you")]
+    unseen = unseen_words(held, src_vocab, tgt_vocab)
+    assert unseen.source == {"猫": 3}  # the typed P is unknown too, but as a reserved token, not an unseen word
+    assert unseen.target == {"cats": 3}
+    assert (unseen.unreachable, unseen.total) == (2, 4)
+    assert [src_vocab.encode(tokenize(s))[0].count(src_vocab.unk_id) for s, _ in held[:3]] == [1, 2, 0]
+    nothing = unseen_words(train_pairs, src_vocab, tgt_vocab)
+    assert (nothing.source, nothing.target, nothing.unreachable) == ({}, {}, 0)

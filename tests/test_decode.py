@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 import torch
+import torch.nn.functional as F
 
 from transformer import DecodeStep, Translator, greedy_decode, greedy_decoder
+from transformer import translator as translator_module
+from transformer.data import PAD_ID
 from transformer.errors import DataError
 
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
@@ -163,6 +166,42 @@ def test_translate_all_agrees_with_translate(trained20, pairs20):
     assert batched == one_by_one
     assert batched[: len(pairs20)] == [t.split() for _, t in pairs20]
     assert translator.translate_all([]) == []
+
+
+def test_many_pairs_are_translated_and_evaluated_a_few_at_a_time_in_their_own_order(trained20, pairs20, monkeypatch):
+    translator, _ = trained20
+    sentences = [s for s, _ in pairs20] + ["我喝茶", "你去公园吗", "猫很蓝", "我们在北京跳舞", "我爱你"]
+    one_by_one = [translator.translate(s).tokens for s in sentences]
+    batch = translator.make_batch(pairs20)
+    with torch.no_grad():  # the whole batch at once, as evaluation was done before it went a part at a time
+        logits, _ = translator.model.eval()(batch.enc_inputs, batch.dec_inputs)
+    real = batch.dec_outputs.ne(PAD_ID)
+    whole_loss = F.cross_entropy(logits[real], batch.dec_outputs[real]).item()
+    whole_accuracy = logits[real].argmax(-1).eq(batch.dec_outputs[real]).float().mean().item()
+
+    widths = []
+    real_forward, real_decode = translator.model.forward, translator_module.greedy_decode_batch
+
+    def forward(enc_inputs, dec_inputs, *args, **kwargs):
+        widths.append((enc_inputs.size(0), enc_inputs.size(1)))
+        return real_forward(enc_inputs, dec_inputs, *args, **kwargs)
+
+    def decode(model, enc_inputs, *args):
+        widths.append((enc_inputs.size(0), enc_inputs.size(1)))
+        return real_decode(model, enc_inputs, *args)
+
+    monkeypatch.setattr(translator_module, "EVAL_ROWS", 4)
+    monkeypatch.setattr(translator_module, "greedy_decode_batch", decode)
+    monkeypatch.setattr(translator.model, "forward", forward)
+    assert translator.translate_all(sentences) == one_by_one  # in the order asked, whatever the parts
+    assert len(widths) == 7 and all(rows <= 4 for rows, _ in widths)
+    assert widths[0][1] < widths[-1][1]  # the short sentences together, the long ones together
+    widths.clear()
+    evaluation = translator.evaluate(pairs20)
+    assert evaluation.loss == pytest.approx(whole_loss, rel=1e-5)
+    assert evaluation.token_accuracy == pytest.approx(whole_accuracy)
+    assert evaluation.exact == 20 and [r[0] for r in evaluation.results] == [s for s, _ in pairs20]
+    assert max(rows for rows, _ in widths) <= 4  # every forward pass, teacher-forced or greedy
 
 
 def test_translating_an_empty_sentence_is_a_data_error(trained_seed):

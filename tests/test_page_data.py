@@ -2,14 +2,18 @@
 sample pairs, big tables."""
 
 import ast
+import json
+import random
 
 import pytest
 
+import ui.state as ui_state
 from tests.apptest_helpers import open_app, texts
-from transformer.data import build_vocabs
+from transformer.data import build_vocabs, summarize_pairs
 from ui.state import bundled_pairs
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
+EDITABLE_ROWS, PAGE_ROWS = 1_000, 100  # as in pages/data.py (importing a page would run it)
 GOOD_FILE = "source\ttarget\n你好\tHello .\n".encode()
 
 
@@ -106,26 +110,113 @@ def test_make_data_choice_is_kept_valid_when_the_data_changes():
     assert any("Choose one or more pairs" in i for i in texts(at, "info"))
 
 
+def _twenty_thousand() -> list[tuple[str, str]]:
+    """20,000 pairs of 1 to 30 tokens a side with a new word in every one, and 30 rows without a source."""
+    rng = random.Random(0)
+    chars = "我你他她们喜欢猫狗吃饭喝茶看书去学校公园"
+    words = ["I", "you", "he", "she", "like", "cats", "dogs", "eat", "rice", "drink", "tea", "read", "go", "to"]
+
+    def pair(i: int) -> tuple[str, str]:
+        n = rng.randint(1, 29)
+        source = "".join(rng.choice(chars) for _ in range(n)) + str(i)
+        return source, " ".join(rng.choice(words) for _ in range(max(1, n - 3))) + f" w{i} ."
+
+    return [pair(i) for i in range(19_970)] + [("", f"t{i}") for i in range(30)]
+
+
 @pytest.fixture(scope="module")
 def big_table():
-    # 3,000 pairs with a new word in each, and 30 rows without a source: more pairs, problems and tokens than
-    # any preview shows
-    return [(f"我 {i}", f"word{i} .") for i in range(3000)] + [("", f"t{i}") for i in range(30)]
+    return _twenty_thousand()
 
 
-def test_a_big_table_shows_capped_previews_and_says_how_much_is_shown(big_table):
+def _chart(at, key: str) -> dict:
+    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
+    return json.loads(element.proto.spec)
+
+
+def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_read_only(big_table):
     at = open_app(pairs=big_table)
     assert not at.exception
-    assert at.metric[0].value == "3030"
+    summary = summarize_pairs(big_table)
+    assert len(summary.src_counts) > 19_970  # a new word in every pair: more tokens than any preview shows
+    metrics = {m.label: m.value for m in at.metric}
+    src_vocab, tgt_vocab = build_vocabs(big_table[:19_970])
+    assert metrics == {
+        "Pairs": "20,000",
+        "Usable pairs": "19,970",
+        "Errors": "30",
+        "Warnings": "0",
+        "Source vocabulary": f"{len(src_vocab):,}",
+        "Target vocabulary": f"{len(tgt_vocab):,}",
+    }
+    assert any(
+        "This table has 20,000 pairs, more than the 1,000 that can be edited here" in i for i in texts(at, "info")
+    )
+    # the table: a page of 100 rows, read-only, numbered as in the file; no editor anywhere on the page
+    assert not at.data_editor
+    page = at.dataframe[0]
+    assert page.editing_mode == "read_only"
+    assert list(page.value.index) == list(range(1, 101)) and tuple(page.value.iloc[0]) == big_table[0]
+    assert "Rows 1–100 of 20,000." in texts(at, "caption")
+    at.number_input(key="data_table_page").set_value(200).run()
+    page = at.dataframe[0]
+    assert list(page.value.index) == list(range(19_901, 20_001)) and tuple(page.value.iloc[-1]) == big_table[-1]
+    assert "Rows 19,901–20,000 of 20,000." in texts(at, "caption")
+    # the summary: every usable sentence in the length histogram, the most frequent tokens with their counts
+    lengths = _chart(at, "data_lengths_chart")["data"]
+    assert [sum(trace["y"]) for trace in lengths] == [19_970, 19_970]
+    assert [y for x, y in zip(lengths[1]["x"], lengths[1]["y"]) if x == 5] == [summary.tgt_lengths.count(5)]
+    top = _chart(at, "data_top_target_chart")
+    assert top["layout"]["yaxis"]["ticktext"][:2] == [token for token, _ in summary.most_common("target", 2)]
+    assert top["data"][0]["x"][0] == summary.tgt_counts["."] == 19_970
+    assert top["layout"]["title"]["text"] == "The 20 most frequent target tokens"
+    # errors are still listed, the first ten and a count of the rest; previews stay capped
+    (errors,) = texts(at, "error")
+    assert errors.count("\n- ") == 11 and errors.endswith("… and 20 more.")
     captions = texts(at, "caption")
-    assert len(at.dataframe[0].value) == 3030  # the editor holds the whole table
-    assert len(at.dataframe[1].value) == 100  # the tokens
-    assert "Showing the first 100 of the 3000 usable pairs." in captions
-    src_vocab, tgt_vocab = build_vocabs(big_table[:3000])
-    assert [len(frame.value) for frame in at.dataframe[2:4]] == [500, 500]
+    assert "Showing the first 100 of the 19970 usable pairs." in captions
     assert f"Showing the first 500 of the {len(src_vocab)} tokens." in captions
-    assert f"Showing the first 500 of the {len(tgt_vocab)} tokens." in captions
-    (errors,) = texts(at, "error")  # 30 empty sources and one "too many rows"
-    assert errors.count("\n- ") == 11 and errors.endswith("… and 21 more.")
     assert len(at.multiselect(key="data_make_data_pairs").options) == 200
-    assert "The first 200 of the 3000 usable pairs are offered here." in captions
+    assert not at.exception
+
+
+def test_a_table_is_editable_up_to_the_threshold_and_paged_read_only_above_it():
+    pairs = [(f"我 {i}", f"word{i} .") for i in range(EDITABLE_ROWS + 1)]
+    at = open_app(pairs=pairs[:EDITABLE_ROWS])
+    (editor,) = at.data_editor
+    assert editor.editing_mode == "dynamic" and len(editor.value) == EDITABLE_ROWS
+    assert not at.get("plotly_chart")  # no summary for a table that can be edited
+    at.session_state["pairs"] = pairs
+    at.run()
+    assert not at.data_editor and at.dataframe[0].editing_mode == "read_only"
+    assert len(at.dataframe[0].value) == PAGE_ROWS
+    assert "data_lengths_chart" in [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+
+
+def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):
+    calls = []
+    real = ui_state.summarize_pairs
+    monkeypatch.setattr(ui_state, "summarize_pairs", lambda *a: calls.append(a[1]) or real(*a))
+    at = open_app(pairs=big_table)
+    at.number_input(key="data_table_page").set_value(3).run()
+    at.switch_page(TRAIN).run()  # the Train page needs the same checks and vocabularies
+    at.switch_page(DATA).run()
+    assert calls == ["auto"]
+    at.selectbox(key="tokenizer").set_value("whitespace").run()
+    assert calls == ["auto", "whitespace"]
+    assert not at.exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_more_distinct_tokens_than_a_vocabulary_holds_are_listed_in_both_languages(lang):
+    pairs = [("我", " ".join(f"w{i + j}" for j in range(40))) for i in range(0, 30_000, 40)]  # 30,000 target words
+    at = open_app(lang, pairs=pairs)
+    assert not at.exception
+    (errors,) = texts(at, "error")
+    if lang == "en":
+        assert (
+            "- The target sentences have 30,000 distinct tokens, more than the 29,996 a vocabulary holds besides its 4 "
+            "special tokens. Use fewer pairs, or choose a tokenization that makes fewer distinct tokens." in errors
+        )
+    else:
+        assert "- 目标句共有 30,000 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 29,996 个。" in errors

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from transformer import AttentionMaps, EpochRecord, TrainConfig, TransformerConfig, Translator, train
 from transformer.data import PAD_ID
 from transformer.errors import ConfigError
-from transformer.train import busy_cores, holdout_split, intra_op_threads
+from transformer.train import busy_cores, holdout_split, intra_op_threads, length_batches
 
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
 
@@ -209,3 +209,65 @@ def test_loss_and_accuracy_ignore_padding():
     assert record.accuracy == pytest.approx(expected_accuracy)
     counting_padding = F.cross_entropy(logits.flatten(0, 1), batch.dec_outputs.flatten()).item()
     assert record.loss != pytest.approx(counting_padding, rel=1e-3)  # the check above can tell the difference
+
+
+# ---------------------------------------------------------------- batches grouped by length
+
+
+def _varied_pairs(n: int = 60) -> list[tuple[str, str]]:
+    """n distinct pairs of 1 to 12 tokens a side, lengths mixed in row order."""
+    return [("我" * (1 + i % 12) + str(i), " ".join(["w"] * (1 + (7 * i) % 12)) + f" {i}") for i in range(n)]
+
+
+def _lengths(pairs):
+    translator = Translator.create(pairs, **TINY)
+    return translator, *(t.ne(PAD_ID).sum(1) for t in translator.make_batch(pairs)[:2])
+
+
+def test_length_batches_are_the_same_for_a_seed_and_new_every_epoch():
+    _, src, tgt = _lengths(_varied_pairs())
+
+    def epochs(seed):
+        generator = torch.Generator().manual_seed(seed)
+        return [[b.tolist() for b in length_batches(src, tgt, 8, generator)] for _ in range(3)]
+
+    first = epochs(0)
+    assert first == epochs(0)  # deterministic for a seed
+    assert first[0] != first[1] != first[2]  # each epoch draws its batches anew
+    assert first != epochs(1)
+    for batches in first:
+        assert sorted(i for b in batches for i in b) == list(range(60))  # every pair once per epoch
+        assert all(len(b) <= 8 for b in batches)
+
+
+def test_length_batches_pad_far_less_than_random_batches_padded_to_the_longest_sentence():
+    _, src, tgt = _lengths(_varied_pairs(120))
+    generator = torch.Generator().manual_seed(0)
+    before = len(src) * (int(src.max()) + int(tgt.max())) - int(
+        src.sum() + tgt.sum()
+    )  # every row padded to the longest
+    after = sum(
+        len(b) * (int(src[b].max()) + int(tgt[b].max())) - int(src[b].sum() + tgt[b].sum())
+        for b in length_batches(src, tgt, 8, generator)
+    )
+    assert after < before / 4
+
+
+def test_every_pair_is_trained_once_per_epoch_in_batches_padded_to_their_own_longest_sentence():
+    pairs = _varied_pairs()
+    translator, src, _ = _lengths(pairs)
+    seen: list[list[tuple]] = [[]]  # the sources of the training steps, epoch by epoch
+    original = translator.model.forward
+
+    def spy(enc_inputs, dec_inputs, *args, **kwargs):
+        if translator.model.training:
+            assert enc_inputs.ne(PAD_ID).any(0).all() and dec_inputs.ne(PAD_ID).any(0).all()  # no column all padding
+            seen[-1].extend(tuple(i for i in row if i != PAD_ID) for row in enc_inputs.tolist())
+        return original(enc_inputs, dec_inputs, *args, **kwargs)
+
+    translator.model.forward = spy
+    for _ in train(translator, pairs, TrainConfig(epochs=3, batch_size=8)):
+        seen.append([])
+    every = sorted(tuple(r[: int(n)]) for r, n in zip(translator.make_batch(pairs).enc_inputs.tolist(), src))
+    assert len(set(every)) == len(pairs)
+    assert [sorted(epoch) for epoch in seen] == [every, every, every, []]

@@ -24,6 +24,7 @@ from safetensors.torch import save as safetensors_save
 from .config import (
     MAX_CHECKPOINT_BYTES,
     MAX_EPOCHS,
+    MAX_PAIRS,
     MAX_TOKEN_CHARS,
     MAX_VOCAB_SIZE,
     TrainConfig,
@@ -39,10 +40,17 @@ FORMAT = "transformer-playground"
 FORMAT_VERSION = 1
 _DTYPE_SIZES = {"F32": 4}  # we only ever write float32
 _HISTORY_RECORD_BYTES = 300  # one epoch of the summary's history in the header, every optional field, escaped
+_ROW_BYTES = 8  # one held-out row number of the summary ("19999, ")
 # the largest header a checkpoint of this app can have: two vocabularies of the largest size whose tokens are
 # MAX_TOKEN_CHARS 4-byte characters (or escaped quotes, 4 bytes once the vocabulary's JSON is itself a JSON string),
-# a history of MAX_EPOCHS epochs, and 1 MB for the tensor entries, the config and the rest of the summary
-MAX_HEADER_BYTES = 2 * MAX_VOCAB_SIZE * (4 * MAX_TOKEN_CHARS + 6) + MAX_EPOCHS * _HISTORY_RECORD_BYTES + 1_000_000
+# a history of MAX_EPOCHS epochs, the row numbers of MAX_PAIRS held-out pairs, and 1 MB for the tensor entries, the
+# config and the rest of the summary
+MAX_HEADER_BYTES = (
+    2 * MAX_VOCAB_SIZE * (4 * MAX_TOKEN_CHARS + 6)
+    + MAX_EPOCHS * _HISTORY_RECORD_BYTES
+    + MAX_PAIRS * _ROW_BYTES
+    + 1_000_000
+)
 MAX_JSON_DEPTH = 8  # our deepest JSON is 3 levels (summary → history → epoch record)
 MAX_JSON_CONTAINERS = 20_000  # lists and objects in one JSON text: ~3 per tensor, 1 per epoch of history
 MAX_MODEL_NUMBERS = MAX_CHECKPOINT_BYTES // 4  # parameters + buffers of the largest model a checkpoint may describe
@@ -56,13 +64,22 @@ def model_numbers(cfg: TransformerConfig) -> int:
     return parameter_count(cfg) + buffer_count(cfg)
 
 
-def checkpoint_bytes(cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int) -> int:
+def checkpoint_bytes(cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0) -> int:
     """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies after epochs epochs of
-    training, from the sizes alone (nothing is allocated)."""
+    training with held_out pairs held out, from the sizes alone (nothing is allocated)."""
     twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
     tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).state_dict())
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
-    return 8 + tensors + vocabs + epochs * _HISTORY_RECORD_BYTES + 10_000
+    return 8 + tensors + vocabs + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
+
+
+def fits_in_a_checkpoint(
+    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0
+) -> bool:
+    """Whether the loader accepts the checkpoint of such a training (checkpoint_bytes and model_numbers within their
+    limits), before anything is built or trained."""
+    size = checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out)
+    return size <= MAX_CHECKPOINT_BYTES and model_numbers(cfg) <= MAX_MODEL_NUMBERS
 
 
 def save_checkpoint(translator: Translator, path: str | Path | None = None) -> bytes:

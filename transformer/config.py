@@ -9,18 +9,26 @@ from .errors import ConfigError
 
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
-MAX_PAIRS = 200  # most sentence pairs in one dataset
+MAX_PAIRS = 20_000  # most sentence pairs in one dataset
 MAX_TOKEN_CHARS = 32  # longest token, in characters, accepted for training (bounds a checkpoint's vocabularies)
-MAX_VOCAB_SIZE = 10_000  # most tokens in a vocabulary (above MAX_PAIRS * MAX_TOKENS + the 4 special tokens)
+# most tokens in a vocabulary, the 4 special tokens included (check_pairs refuses data with more on one side): room for
+# the English side of MAX_PAIRS long-ish pairs, whose cased words and punctuation run to some 10,000-20,000 distinct
+# tokens; Chinese by character stays in the thousands
+MAX_VOCAB_SIZE = 30_000
+MAX_BATCH_SIZE = 200  # most pairs in one training batch (the logits of a batch are batch × 41 × vocabulary floats)
 MAX_EPOCHS = 5_000  # most epochs in one training (bounds the history a checkpoint carries)
 MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_BEAM_SIZE = 10  # most beams in beam search
+MAX_LENGTH_PENALTY = 10.0  # largest length penalty α (the paper uses 0.6; lp(50 tokens) is then 4·10⁹)
+MAX_STUDY_PAIRS = 200  # pairs read at once by the app's views of the whole dataset (head statistics, beam vs greedy)
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
-MAX_DATA_BYTES = 1_000_000  # largest pairs file accepted
+# largest pairs file accepted: MAX_PAIRS pairs with both sentences at the MAX_TOKENS limit, 40 Chinese characters
+# (120 bytes of UTF-8) and 40 English words (~230 bytes with their spaces), take ~7 MB; everyday sentences far less
+MAX_DATA_BYTES = 8_000_000
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
@@ -47,7 +55,7 @@ SIZE_LIMITS = {
     "d_v": 4096,
     "max_len": MAX_LEN_LIMIT,
 }
-TRAIN_LIMITS = {"epochs": MAX_EPOCHS, "batch_size": MAX_PAIRS, "seed": MAX_SEED}  # a batch never outgrows the data
+TRAIN_LIMITS = {"epochs": MAX_EPOCHS, "batch_size": MAX_BATCH_SIZE, "seed": MAX_SEED}
 
 
 def _check_at_most(obj, limits: dict[str, int]) -> None:
@@ -71,7 +79,8 @@ class TransformerConfig:
     d_v: int | None = None  # size of a value per head
     dropout: float = 0.0  # tiny datasets are memorised fastest without it
     max_len: int = MAX_POSITIONS  # longest sequence the positional table covers
-    # architecture switches for experiments; the defaults are the paper's (and the tutorials') model
+    # architecture switches for experiments; the defaults are the paper's architecture (see model.py for the three
+    # details that follow the tutorials instead)
     look_ahead_mask: bool = True  # decoder self-attention cannot see later positions
     pad_mask: bool = True  # no query attends to padding
     pe: str = "sinusoidal"  # positional encoding: one of PE_KINDS
@@ -106,7 +115,7 @@ class TransformerConfig:
 
     @property
     def variant(self) -> dict[str, object]:
-        """The architecture switches that differ from the paper's model, by name (empty for the standard model)."""
+        """The architecture switches that differ from the defaults, by name (empty for the standard model)."""
         standard = TransformerConfig(1, 1)
         return {
             name: getattr(self, name)

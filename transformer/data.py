@@ -11,12 +11,13 @@ from typing import NamedTuple
 
 import torch
 
-from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
+from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
 from .errors import DataError
-from .text import visible
+from .text import from_spreadsheet, spreadsheet, visible
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
+_SPECIALS = frozenset(SPECIALS)
 PAD_ID = 0
 
 TOKENIZERS = ("auto", "whitespace", "char")
@@ -118,6 +119,34 @@ def token_counts(sentences: list[str], tokenizer: str = "auto") -> Counter:
     return Counter(t for s in sentences for t in tokenize(s, tokenizer))
 
 
+@dataclass(frozen=True)
+class UnseenWords:
+    """The words of held-out pairs that no training pair has, so the vocabularies built from the training pairs lack
+    them: a source word is read as <unk>, a reference word can never be written by the model."""
+
+    source: Counter  # word → occurrences in the held-out sources
+    target: Counter  # word → occurrences in the held-out references
+    unreachable: int  # held-out pairs with such a reference word: they can never be translated exactly
+    total: int  # held-out pairs
+
+
+def unseen_words(
+    held_out: list[tuple[str, str]], src_vocab: Vocab, tgt_vocab: Vocab, tokenizer: str = "auto"
+) -> UnseenWords:
+    """Which words of the held_out pairs are missing from src_vocab / tgt_vocab (the vocabularies of the training
+    pairs), and how often they occur; special tokens typed as words are left out (they are unknown for another
+    reason, see Problem 'reserved')."""
+    source: Counter = Counter()
+    target: Counter = Counter()
+    unreachable = 0
+    for src, tgt in held_out:
+        source.update(t for t in tokenize(src, tokenizer) if t not in src_vocab.stoi and t not in _SPECIALS)
+        missing = [t for t in tokenize(tgt, tokenizer) if t not in tgt_vocab.stoi and t not in _SPECIALS]
+        target.update(missing)
+        unreachable += bool(missing)
+    return UnseenWords(source, target, unreachable, len(held_out))
+
+
 class Batch(NamedTuple):
     """The three tensors of make_data, each [B, L] of token ids padded with 0."""
 
@@ -151,6 +180,34 @@ def make_data(
     )
 
 
+def lengths(batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
+    """The real (unpadded) lengths of a batch's sources and of its decoder rows (S + target), each (B,)."""
+    return batch.enc_inputs.ne(PAD_ID).sum(1), batch.dec_inputs.ne(PAD_ID).sum(1)
+
+
+def cut(batch: Batch, rows: torch.Tensor, src_lengths: torch.Tensor, tgt_lengths: torch.Tensor) -> Batch:
+    """The pairs of batch at rows (indexes), padded only to the longest of them."""
+    ls, lt = max(1, int(src_lengths[rows].max())), max(1, int(tgt_lengths[rows].max()))
+    return Batch(batch.enc_inputs[rows, :ls], batch.dec_inputs[rows, :lt], batch.dec_outputs[rows, :lt])
+
+
+def by_length(src_lengths: torch.Tensor, tgt_lengths: torch.Tensor, order: torch.Tensor | None = None) -> torch.Tensor:
+    """The indexes of order (default: every pair in turn) sorted by target length, then source length; ties keep
+    their order in order."""
+    order = torch.arange(len(src_lengths)) if order is None else order
+    if not len(order):
+        return order
+    key = tgt_lengths[order] * (int(src_lengths.max()) + 1) + src_lengths[order]  # (n,)
+    return order[torch.argsort(key, stable=True)]
+
+
+def chunks(batch: Batch, rows: int) -> list[Batch]:
+    """batch in parts of at most rows pairs of similar lengths (sorted by length), each padded only to its own
+    longest sentence: many pairs evaluated a part at a time, with little padding."""
+    src_lengths, tgt_lengths = lengths(batch)
+    return [cut(batch, part, src_lengths, tgt_lengths) for part in by_length(src_lengths, tgt_lengths).split(rows)]
+
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc: NUL, ESC, tab, line breaks, DEL, C1
 
 
@@ -164,11 +221,13 @@ def find_control(text: str) -> str | None:
 class Problem:
     """Something wrong with the pairs; severity 'error' blocks training, 'warning' does not."""
 
-    # no_pairs, too_many_rows, empty_source, empty_target, too_long, token_too_long, control, duplicate, reserved
+    # no_pairs, too_many_rows, too_many_tokens, empty_source, empty_target, too_long, token_too_long, control,
+    # duplicate, reserved
     kind: str
     row: int | None = None  # 1-based row number, None for the whole table
     detail: str = ""
     severity: str = "error"
+    count: int | None = None  # too_many_tokens: the distinct tokens of that side
 
     def message(self) -> str:
         """The problem in plain English (the app translates by kind)."""
@@ -182,7 +241,10 @@ class Problem:
             "shorten it or split it with spaces.",
             "control": f"contains the invisible control character {self.detail}, which cannot be part of a "
             "sentence: delete it.",
-            "too_many_rows": f"there are {self.detail} pairs, more than the {MAX_PAIRS} allowed: delete some rows.",
+            "too_many_rows": f"there are {self.detail} pairs, more than the {MAX_PAIRS:,} allowed: delete some rows.",
+            "too_many_tokens": f"the {self.detail} sentences have {self.count or 0:,} distinct tokens, more than the "
+            f"{MAX_VOCAB_SIZE - len(SPECIALS):,} a vocabulary holds besides its {len(SPECIALS)} special tokens: "
+            "use fewer pairs, or choose a tokenization that makes fewer distinct tokens.",
             "duplicate": f"this pair appears {self.detail} times in the table (the same tokens); every copy is "
             "trained.",
             "reserved": f"the token {self.detail} is reserved for the model and will be read as an unknown word.",
@@ -200,38 +262,112 @@ def _row_problems(row: int, src: str, tgt: str, src_tokens: list[str], tgt_token
     for side, tokens, empty in (("source", src_tokens, "empty_source"), ("target", tgt_tokens, "empty_target")):
         if not tokens:
             errors.append(Problem(empty, row))
-        elif len(tokens) > MAX_TOKENS:
+            continue
+        if len(tokens) > MAX_TOKENS:
             errors.append(Problem("too_long", row, side))
-        if any(len(t) > MAX_TOKEN_CHARS for t in tokens):
+        if max(map(len, tokens)) > MAX_TOKEN_CHARS:
             errors.append(Problem("token_too_long", row, side))
-        for t in dict.fromkeys(t for t in tokens if t in SPECIALS):
-            warnings.append(Problem("reserved", row, t, "warning"))
+        if not _SPECIALS.isdisjoint(tokens):
+            warnings += [Problem("reserved", row, t, "warning") for t in dict.fromkeys(tokens) if t in _SPECIALS]
     return errors + warnings
 
 
-def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[Problem]:
-    """Every problem with a list of (source, target) pairs, errors before warnings.
+def usable(source: str, target: str) -> bool:
+    """Whether a pair has both sides typed: the pairs training uses."""
+    return bool(source.strip() and target.strip())
 
-    A row typed exactly like an earlier row has that row's problems, so they are listed once, at the first copy;
-    pairs that read the same after tokenization are one warning with the number of copies.
+
+@dataclass(frozen=True)
+class PairsSummary:
+    """A table of sentence pairs as check_pairs sees it, from one tokenization of each distinct row: its problems,
+    and for its usable pairs (both sides typed) each sentence's length in tokens and each token's count."""
+
+    rows: int
+    problems: tuple[Problem, ...]  # errors before warnings, as check_pairs returns them
+    src_lengths: tuple[int, ...]  # tokens of each usable source, in row order
+    tgt_lengths: tuple[int, ...]
+    src_counts: Counter  # token → occurrences in the usable sources, in order of first appearance
+    tgt_counts: Counter
+
+    @property
+    def usable(self) -> int:
+        """How many pairs have both sides typed."""
+        return len(self.src_lengths)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == "warning"]
+
+    def vocabs(self) -> tuple[Vocab, Vocab]:
+        """The (source, target) vocabularies build_vocabs makes of the usable pairs."""
+        return _vocab_of(self.src_counts), _vocab_of(self.tgt_counts)
+
+    def most_common(self, side: str, n: int) -> list[tuple[str, int]]:
+        """The n most frequent tokens of 'source' or 'target' (special tokens typed as words left out), with counts;
+        ties in order of first appearance."""
+        counts = self.src_counts if side == "source" else self.tgt_counts
+        return [(t, c) for t, c in counts.most_common(n + len(SPECIALS)) if t not in _SPECIALS][:n]
+
+
+def _vocab_of(counts: Counter) -> Vocab:
+    """The vocabulary Vocab.build makes of sentences whose tokens, in order of first appearance, are counts' keys."""
+    return Vocab(SPECIALS + tuple(t for t in counts if t not in _SPECIALS))
+
+
+def _distinct_tokens(counts: Counter) -> int:
+    return len(counts) - sum(t in counts for t in SPECIALS)
+
+
+def summarize_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> PairsSummary:
+    """Every problem with a list of (source, target) pairs, and the lengths and token counts of its usable pairs.
+
+    A row typed exactly like an earlier row has that row's problems, so they are listed once, at the first copy, and
+    it is not tokenized again; pairs that read the same after tokenization are one warning with the number of copies.
+    A side whose distinct tokens would make a vocabulary longer than MAX_VOCAB_SIZE is an error of the whole table.
     """
     if not pairs:
-        return [Problem("no_pairs")]
+        return PairsSummary(0, (Problem("no_pairs"),), (), (), Counter(), Counter())
     problems: list[Problem] = []
     if len(pairs) > MAX_PAIRS:
-        problems.append(Problem("too_many_rows", detail=str(len(pairs))))
-    tokens_of: dict[tuple[str, str], tuple] = {}  # each distinct row as typed → its tokens
-    copies: dict[tuple, list[int]] = {}  # each distinct pair of token lists → [first row, number of rows]
+        problems.append(Problem("too_many_rows", detail=f"{len(pairs):,}"))
+    # each distinct row as typed → its tokens, joined by spaces (no token holds whitespace), and whether it is usable
+    seen: dict[tuple[str, str], tuple[str, str, bool]] = {}
+    copies: dict[tuple[str, str], list[int]] = {}  # each distinct pair of token strings → [first row, number of rows]
+    src_lengths: list[int] = []
+    tgt_lengths: list[int] = []
+    src_counts: Counter = Counter()
+    tgt_counts: Counter = Counter()
     for row, (src, tgt) in enumerate(pairs, start=1):
         src, tgt = src or "", tgt or ""
-        key = tokens_of.get((src, tgt))
-        if key is None:
+        known = seen.get((src, tgt))
+        if known is None:
             src_tokens, tgt_tokens = tokenize(src, tokenizer), tokenize(tgt, tokenizer)
-            key = tokens_of[(src, tgt)] = (tuple(src_tokens), tuple(tgt_tokens))
             problems += _row_problems(row, src, tgt, src_tokens, tgt_tokens)
-        copies.setdefault(key, [row, 0])[1] += 1
+            known = seen[(src, tgt)] = (" ".join(src_tokens), " ".join(tgt_tokens), usable(src, tgt))
+        else:
+            src_tokens, tgt_tokens = known[0].split(" ") if known[0] else [], known[1].split(" ") if known[1] else []
+        copies.setdefault(known[:2], [row, 0])[1] += 1
+        if known[2]:
+            src_lengths.append(len(src_tokens))
+            tgt_lengths.append(len(tgt_tokens))
+            src_counts.update(src_tokens)
+            tgt_counts.update(tgt_tokens)
     problems += [Problem("duplicate", first, str(n), "warning") for first, n in copies.values() if n > 1]
-    return sorted(problems, key=lambda p: (p.severity, p.row or 0))
+    for side, counts in (("source", src_counts), ("target", tgt_counts)):
+        distinct = _distinct_tokens(counts)
+        if distinct + len(SPECIALS) > MAX_VOCAB_SIZE:
+            problems.append(Problem("too_many_tokens", detail=side, count=distinct))
+    problems.sort(key=lambda p: (p.severity, p.row or 0))
+    return PairsSummary(len(pairs), tuple(problems), tuple(src_lengths), tuple(tgt_lengths), src_counts, tgt_counts)
+
+
+def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[Problem]:
+    """Every problem with a list of (source, target) pairs, errors before warnings (summarize_pairs says which)."""
+    return list(summarize_pairs(pairs, tokenizer).problems)
 
 
 _HEADER_WORDS = {
@@ -295,7 +431,7 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
     pairs, seen_row = [], False
     try:
         for row in reader:
-            cells = [c.strip() for c in row]
+            cells = [from_spreadsheet(c.strip()) for c in row]  # a cell written as '=… by format_pairs is =…
             if not any(cells):
                 continue  # blank line
             if not seen_row:
@@ -317,8 +453,8 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
                 )
             if len(pairs) == MAX_PAIRS:
                 raise DataError(
-                    f"{name}, line {reader.line_num}: more than {MAX_PAIRS} sentence pairs, the most one dataset may "
-                    "have: split the file or delete some rows."
+                    f"{name}, line {reader.line_num}: more than {MAX_PAIRS:,} sentence pairs, the most one dataset "
+                    "may have: split the file or delete some rows."
                 )
             pairs.append((cells[0], cells[1]))
     except csv.Error as exc:
@@ -331,9 +467,10 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
 
 
 def format_pairs(pairs: list[tuple[str, str]]) -> str:
-    """The pairs as TSV with a header, the format parse_pairs reads back."""
+    """The pairs as TSV with a header, the format parse_pairs reads back; a cell that a spreadsheet would run as a
+    formula (=1+1, -1, @x) is written as text ('=1+1), as the app's other CSV files are (transformer.text)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter="\t", lineterminator="\n")
     writer.writerow(["source", "target"])
-    writer.writerows(pairs)
+    writer.writerows((spreadsheet(source), spreadsheet(target)) for source, target in pairs)
     return out.getvalue()

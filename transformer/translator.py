@@ -7,10 +7,12 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
-from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, make_data, tokenize
+from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, by_length, chunks, make_data, tokenize
 from .decode import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
+
+EVAL_ROWS = 128  # pairs per forward pass when many are evaluated or translated (never one batch of all of them)
 
 
 @dataclass
@@ -67,12 +69,19 @@ class Translator:
         return replace(result, src_tokens=tokens, unknown=unknown)
 
     def translate_all(self, sentences: list[str], max_len: int = MAX_DECODE_LEN) -> list[list[str]]:
-        """Greedy output tokens for many sentences at once (batched, no records)."""
+        """Greedy output tokens for many sentences, EVAL_ROWS at a time, sentences of similar lengths together (no
+        records)."""
         if not sentences:
             return []
-        pairs = [(s, "") for s in sentences]
-        batch = make_data(pairs, self.src_vocab, self.tgt_vocab, self.tokenizer)
-        return greedy_decode_batch(self.model, batch.enc_inputs, self.tgt_vocab, max_len)
+        enc_inputs = make_data([(s, "") for s in sentences], self.src_vocab, self.tgt_vocab, self.tokenizer).enc_inputs
+        src_lengths = enc_inputs.ne(PAD_ID).sum(1)  # (B,)
+        outputs: list[list[str]] = [[] for _ in sentences]
+        for part in by_length(src_lengths, src_lengths).split(EVAL_ROWS):
+            longest = max(1, int(src_lengths[part].max()))
+            decoded = greedy_decode_batch(self.model, enc_inputs[part, :longest], self.tgt_vocab, max_len)
+            for i, tokens in zip(part.tolist(), decoded):
+                outputs[i] = tokens
+        return outputs
 
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
         """(source, reference, greedy output, output == reference token for token) for every pair."""
@@ -115,15 +124,20 @@ class Translator:
         )
 
 
-def teacher_forced(model: Transformer, batch: Batch) -> tuple[float, float]:
-    """(mean cross-entropy, token accuracy) over the non-padding targets of a batch, teacher-forced, in eval mode."""
+def teacher_forced(model: Transformer, batch: Batch | list[Batch]) -> tuple[float, float]:
+    """(mean cross-entropy, token accuracy) over the non-padding targets of a batch, teacher-forced, in eval mode;
+    EVAL_ROWS pairs at a time (data.chunks), or the parts given as a list."""
+    parts = chunks(batch, EVAL_ROWS) if isinstance(batch, Batch) else batch
+    total, correct, counted = 0.0, 0, 0
     with evaluating(model) as device:
-        enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in batch)
-        logits, _ = model(enc_inputs, dec_inputs)  # (B, Lt, V)
-        real = dec_outputs.ne(PAD_ID)  # (B, Lt)
-        loss = torch.nn.functional.cross_entropy(logits[real], dec_outputs[real])
-        correct = int(logits.argmax(-1)[real].eq(dec_outputs[real]).sum())
-    return float(loss), correct / int(real.sum())
+        for part in parts:
+            enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in part)
+            logits, _ = model(enc_inputs, dec_inputs)  # (b, lt, V)
+            real = dec_outputs.ne(PAD_ID)  # (b, lt)
+            total += float(torch.nn.functional.cross_entropy(logits[real], dec_outputs[real], reduction="sum"))
+            correct += int(logits.argmax(-1)[real].eq(dec_outputs[real]).sum())
+            counted += int(real.sum())
+    return total / counted, correct / counted
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
-from transformer.data import Problem
+from transformer.config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
+from transformer.data import SPECIALS, Problem
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 
@@ -53,6 +53,59 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这个链接是用模型“{name}”（{hash}）生成的；这个标签页的当前模型是“{current}”（{current_hash}），"
         "所以看到的内容可能不同。请在“训练”页载入那个检查点，才能看到同样的视图。",
     },
+    "link.this_model": {"en": "this tab's model", "zh": "这个标签页的模型"},
+    "link.store_missing": {
+        "en": "That model is not in this server's model store: it was never published, or it was removed to make room.",
+        "zh": "这台服务器的模型库里没有那个模型：它从未发布过，或者为了腾出空间已被删除。",
+    },
+    "link.store_refused": {
+        "en": "That model could not be opened from this server's model store: {reason}",
+        "zh": "无法从这台服务器的模型库打开那个模型：{reason}",
+    },
+    "link.opened_model": {
+        "en": "This tab now uses the model this link was made with ({hash}, {model}).",
+        "zh": "这个标签页现在使用生成这个链接的模型（{hash}，{model}）。",
+    },
+    "link.own_model_kept": {
+        "en": "Your own model ({name}) is kept: “Back to your model” in the sidebar brings it back.",
+        "zh": "你自己的模型（{name}）还保留着：点侧边栏的“回到你自己的模型”即可换回。",
+    },
+    "link.carries_model": {
+        "en": "The model is published, so the link opens it too.",
+        "zh": "这个模型已经发布，所以链接也会打开它。",
+    },
+    "link.lacks_model": {
+        "en": "The model is not published: the link opens this view with the model of whoever opens it. "
+        "Publish it to send the model with the link.",
+        "zh": "这个模型还没有发布：打开链接的人会用自己的模型看这个视图。发布它，链接就会带上这个模型。",
+    },
+    "store.publish": {"en": "Publish this model", "zh": "发布这个模型"},
+    "store.publish_help": {
+        "en": "Stores the current model on this server, so the link to any view opens it in any browser: on every "
+        "process of a classroom, and after a restart. A published model never changes; publishing it again "
+        "stores nothing new.",
+        "zh": "把当前模型保存在这台服务器上，这样任何视图的链接都会在任何浏览器里打开它：课堂的每个进程都可以，"
+        "服务器重启之后也可以。发布的模型不会再改变；再次发布不会重复保存。",
+    },
+    "store.name": {"en": "Name shown with it (optional)", "zh": "显示的名称（可选）"},
+    "store.name_help": {
+        "en": "Whoever opens the link sees this name, e.g. “Lesson 3: colours”.",
+        "zh": "打开链接的人会看到这个名称，例如“第三课：颜色”。",
+    },
+    "store.published": {"en": "Published · {hash}", "zh": "已发布 · {hash}"},
+    "store.published_help": {
+        "en": "In this server's model store since {date}: links to this model's views open it in any browser.",
+        "zh": "自 {date} 起保存在这台服务器的模型库中：这个模型的视图链接在任何浏览器里都会打开它。",
+    },
+    "store.done": {
+        "en": "Published as {hash}: the link to this view now opens this model in any browser.",
+        "zh": "已发布为 {hash}：这个视图的链接现在会在任何浏览器里打开这个模型。",
+    },
+    "store.already": {
+        "en": "This model was published already ({hash}): the link to this view opens it in any browser.",
+        "zh": "这个模型之前已经发布（{hash}）：这个视图的链接会在任何浏览器里打开它。",
+    },
+    "store.back": {"en": "Back to your model ({name})", "zh": "回到你自己的模型（{name}）"},
     "export.format": {"en": "Chart downloads", "zh": "图表下载格式"},
     "export.format_help": {
         "en": "The camera button in a chart's toolbar downloads it as PNG (for slides) or SVG (for print and editing), "
@@ -71,6 +124,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "source.bundled": {"en": "bundled", "zh": "内置"},
     "source.trained": {"en": "trained here", "zh": "本页训练"},
     "source.uploaded": {"en": "uploaded", "zh": "上传"},
+    "source.published": {"en": "published {date}", "zh": "发布于 {date}"},
+    "source.published_named": {"en": "published {date}, {name}", "zh": "发布于 {date}，{name}"},
     # this tab's background job (sidebar, every page)
     "job.title.train": {"en": "Training", "zh": "正在训练"},
     "job.title.replay": {"en": "Replaying the bundled training", "zh": "正在重放内置模型的训练"},
@@ -142,6 +197,32 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "请同时输入源句和目标句，再点“添加”。",
     },
     "data.pairs": {"en": "Pairs", "zh": "句子对数"},
+    "data.large": {
+        "en": "This table has {n} pairs, more than the {limit} that can be edited here: it is summarised below and "
+        "shown a page at a time, read-only. To change it, edit the file and upload it again.",
+        "zh": "这个表格有 {n} 个句子对，超过了可以在这里编辑的 {limit} 个：下面给出它的概况，表格按页显示、只读。"
+        "要修改它，请编辑文件后重新上传。",
+    },
+    "data.table_page": {"en": "Page (of {pages})", "zh": "页码（共 {pages} 页）"},
+    "data.table_rows": {"en": "Rows {first}–{last} of {total}.", "zh": "第 {first}–{last} 行，共 {total} 行。"},
+    "data.summary": {"en": "Summary", "zh": "概况"},
+    "data.usable": {"en": "Usable pairs", "zh": "可用句子对"},
+    "data.error_count": {"en": "Errors", "zh": "错误"},
+    "data.warning_count": {"en": "Warnings", "zh": "警告"},
+    "data.src_vocab_size": {"en": "Source vocabulary", "zh": "源语言词表"},
+    "data.tgt_vocab_size": {"en": "Target vocabulary", "zh": "目标语言词表"},
+    "data.lengths_title": {"en": "Sentence lengths", "zh": "句子长度"},
+    "data.length": {"en": "tokens in the sentence", "zh": "句子的词元数"},
+    "data.sentences": {"en": "sentences", "zh": "句子数"},
+    "data.lengths_caption": {
+        "en": "How many of the {n} usable pairs' sentences have each length, with the tokenization chosen above. "
+        "Training batches group pairs of similar lengths, so each batch is padded only to its own longest sentence.",
+        "zh": "{n} 个可用句子对中，每种长度（按上面选择的分词方式计）各有多少个句子。训练时一个批次里放长度相近的句子对，"
+        "所以每个批次只需补齐到它自己最长的句子。",
+    },
+    "data.top_source": {"en": "The {n} most frequent source tokens", "zh": "最常见的 {n} 个源句词元"},
+    "data.top_target": {"en": "The {n} most frequent target tokens", "zh": "最常见的 {n} 个目标句词元"},
+    "data.occurrences": {"en": "occurrences", "zh": "出现次数"},
     "data.errors": {"en": "Fix these before training:", "zh": "训练前请先修正："},
     "data.ok": {"en": "All pairs are ready for training.", "zh": "所有句子对都可以用于训练。"},
     "data.file": {"en": "File", "zh": "文件"},
@@ -237,8 +318,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {row} 行：{detail}超过 {max_tokens} 个词元，请缩短。",
     },
     "problem.too_many_rows": {
-        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Delete some rows.",
-        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请删除一些行。",
+        "en": "There are {detail} pairs, more than the {max_pairs} allowed. Replace the table with a smaller file, or "
+        "restore the sample pairs.",
+        "zh": "共有 {detail} 个句子对，超过上限 {max_pairs}。请用更小的文件替换当前表格，或者恢复示例句子对。",
+    },
+    "problem.too_many_tokens": {
+        "en": "The {detail} sentences have {count} distinct tokens, more than the {max_distinct} a vocabulary holds "
+        "besides its 4 special tokens. Use fewer pairs, or choose a tokenization that makes fewer distinct tokens.",
+        "zh": "{detail}共有 {count} 个不同的词元，超过了词表在 4 个特殊词元之外能容纳的 {max_distinct} 个。"
+        "请减少句子对，或者换一种产生更少不同词元的分词方式。",
     },
     "problem.token_too_long": {
         "en": "row {row}: the {detail} has a token longer than {max_token_chars} characters. Shorten it or split it "
@@ -282,6 +370,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.param_count": {
         "en": "**{n} parameters** · {pairs} pairs · vocabularies {src} / {tgt} tokens",
         "zh": "**{n} 个参数** · {pairs} 个句子对 · 词表 {src} / {tgt} 个词元",
+    },
+    "train.too_large": {
+        "en": "With vocabularies of {src} / {tgt} tokens these sizes make a model of {n} parameters, whose checkpoint "
+        "would take up to {mb} MB, more than the {limit} MB a checkpoint may have. Choose a smaller d_model, d_ff or "
+        "n_layers.",
+        "zh": "词表为 {src} / {tgt} 个词元时，这些尺寸会得到一个有 {n} 个参数的模型，它的检查点最多要占 {mb} MB，"
+        "超过了检查点允许的 {limit} MB。请选择更小的 d_model、d_ff 或 n_layers。",
     },
     "train.train": {"en": "Train", "zh": "开始训练"},
     "train.stop": {"en": "Stop", "zh": "停止"},
@@ -334,6 +429,19 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "教师强制下的词元准确率：训练集 **{train_acc}**，留出集 **{held_acc}**。"
         "贪心解码完全正确：训练集 **{train_exact}**，留出集 **{held_exact}**。",
     },
+    "train.unseen_source": {
+        "en": "**Held-out source tokens read as `<unk>`: {n}** ({words}). A word that occurs only in held-out pairs "
+        "is not in the source vocabulary, which is built from the training pairs alone: the model has never seen it.",
+        "zh": "**留出句子对的源句中被读成 `<unk>` 的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在源语言词表中，"
+        "因为词表只由训练用的句子对构成：模型从没见过它。",
+    },
+    "train.unseen_target": {
+        "en": "**Held-out reference tokens the model cannot write: {n}** ({words}). A word that occurs only in "
+        "held-out pairs is not in the target vocabulary, which is built from the training pairs alone, so these "
+        "held-out pairs cannot come out exactly: {unreachable} of {total}.",
+        "zh": "**留出句子对的参考译文中模型写不出的词元：{n} 个**（{words}）。只出现在留出句子对里的词不在目标语言词表中，"
+        "因为词表只由训练用的句子对构成，所以这些留出的句子对不可能完全译对：{total} 个中有 {unreachable} 个。",
+    },
     "train.part": {"en": "part", "zh": "部分"},
     "train.part_train": {"en": "trained on", "zh": "训练集"},
     "train.part_held": {"en": "held out", "zh": "留出"},
@@ -382,6 +490,37 @@ STRINGS: dict[str, dict[str, str]] = {
     "ckpt.loaded": {"en": "Loaded {name}; it is now the current model.", "zh": "已载入 {name}，它现在是当前模型。"},
     "ckpt.bundled": {"en": "Back to the bundled model", "zh": "恢复内置模型"},
     "ckpt.bundled_back": {"en": "The bundled model is the current model again.", "zh": "已恢复为内置模型。"},
+    "error.store_bad_hash": {
+        "en": "“{text}” is not a model fingerprint (8 or 16 of the characters 0-9 and a-f): no model was looked up.",
+        "zh": "“{text}”不是模型指纹（应为 8 或 16 个 0-9、a-f 字符）：没有查找任何模型。",
+    },
+    "error.store_damaged": {
+        "en": "the published model {hash} is damaged ({reason}); it was set aside and will not be opened again. "
+        "Publish it again from a tab that has it.",
+        "zh": "已发布的模型 {hash} 已损坏（{reason}）；它已被移到一旁，不会再被打开。请在拥有它的标签页里重新发布。",
+    },
+    "error.store_full": {
+        "en": "The model store is full ({count} models, {total} bytes; at most {max_models} models and {max_bytes} "
+        "bytes), and every model in it was opened within the last hour. Try again later, or ask whoever runs the "
+        "server to remove models or raise the limits.",
+        "zh": "模型库已满（{count} 个模型，{total} 字节；最多 {max_models} 个模型、{max_bytes} 字节），"
+        "而且其中每个模型在最近一小时内都被打开过。请稍后再试，或请服务器管理员删除一些模型或提高上限。",
+    },
+    "error.store_model_too_large": {
+        "en": "This model's checkpoint is {size} bytes, more than the {limit} the model store takes: it cannot be "
+        "published. Download it from the Train page and share the file instead.",
+        "zh": "这个模型的检查点有 {size} 字节，超过了模型库接受的 {limit} 字节：无法发布。"
+        "请在“训练”页下载它，改为分享这个文件。",
+    },
+    "error.store_unusable": {
+        "en": "The model store at {folder} cannot be used ({reason}): whoever runs the server should set "
+        "PLAYGROUND_MODEL_STORE to a folder it can write.",
+        "zh": "位于 {folder} 的模型库无法使用（{reason}）：请服务器管理员把 PLAYGROUND_MODEL_STORE 设为可写的文件夹。",
+    },
+    "error.store_setting": {
+        "en": "The server's setting {setting} is not a whole number of at least 1: whoever runs the server should fix it.",
+        "zh": "服务器设置 {setting} 不是至少为 1 的整数：请服务器管理员改正。",
+    },
     "error.empty_sentence": {
         "en": "The sentence is empty: type a sentence to translate.",
         "zh": "句子是空的：请输入要翻译的句子。",
@@ -410,6 +549,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "最多 {n} 个字符；模型没见过的词按 <unk> 处理。",
     },
     "pick.pair": {"en": "Pair", "zh": "句子对"},
+    "list.sep": {"en": ", ", "zh": "、"},  # between the words of a list, e.g. unknown words
     "pick.unknown": {
         "en": "Not in the model's vocabulary, read as `<unk>`: {words}. Translation still runs.",
         "zh": "这些词不在模型的词表里，按 `<unk>` 处理：{words}。仍然可以翻译。",
@@ -693,8 +833,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "inside.explain_embedding": {
         "en": "`nn.Embedding` looks up one learned row of d_model numbers per id: the word vectors. The same id "
-        "always gets the same row, wherever it stands.",
-        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。",
+        "always gets the same row, wherever it stands. Three details follow the tutorials rather than the paper: "
+        "the rows are not multiplied by √d_model before the positions are added, the output projection at the end "
+        "has weights of its own (the paper shares them with the embeddings), and training uses no label smoothing.",
+        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。"
+        "有三个细节跟随教程而不是论文：加上位置编码之前这些行没有乘以 √d_model，最后的输出投影层有自己的权重"
+        "（论文让它与词嵌入共享权重），训练时也不使用标签平滑。",
     },
     "inside.explain_pe": {
         "en": "The rows of the positional-encoding table for positions 0…L−1: sin on even and cos on odd "
@@ -815,32 +959,37 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "损失：所有真实（非填充）目标位置上交叉熵的平均值。训练就是让这个数变小。",
     },
     "inside.seed_pe": {
-        "en": "Seed 004 keeps the table as [max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; "
-        "here they are [len, d_model] and broadcasting adds them to every sentence of the batch.",
-        "zh": "教程 004 把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 [seq_len, 1, d_model]；"
-        "这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) keeps the table as "
+        "[max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; here they are [len, d_model] and "
+        "broadcasting adds them to every sentence of the batch.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 "
+        "[seq_len, 1, d_model]；这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
     },
     "inside.seed_positional": {
-        "en": "Seed 004 transposes to [seq_len, batch, d_model] for this step and back afterwards; here every "
-        "tensor stays batch-first, [batch, len, d_model].",
-        "zh": "教程 004 在这一步转置成 [seq_len, batch, d_model]，之后再转回来；这里所有张量都保持 batch 在前，"
-        "即 [batch, len, d_model]。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) transposes to "
+        "[seq_len, batch, d_model] for this step and back afterwards; here every tensor stays batch-first, "
+        "[batch, len, d_model].",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）在这一步转置成 [seq_len, batch, d_model]，之后再转回来；"
+        "这里所有张量都保持 batch 在前，即 [batch, len, d_model]。",
     },
     "inside.seed_attn_mask": {
-        "en": "Seed 004 repeats the mask for every head, [batch, n_heads, len_q, len_k]; here the heads axis has "
-        "size 1 and broadcasting stretches it over the heads — the same mask without the copies.",
-        "zh": "教程 004 为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；这里头轴的大小是 1，"
-        "由广播扩展到所有头——同样的掩码，只是不复制。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) repeats the mask for every "
+        "head, [batch, n_heads, len_q, len_k]; here the heads axis has size 1 and broadcasting stretches it over "
+        "the heads — the same mask without the copies.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；"
+        "这里头轴的大小是 1，由广播扩展到所有头——同样的掩码，只是不复制。",
     },
     "inside.seed_masked_scores": {
-        "en": "Seed 004 fills blocked cells with −1e9; −∞ gives exactly 0 after the softmax.",
-        "zh": "教程 004 用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) fills blocked cells with "
+        "−1e9; −∞ gives exactly 0 after the softmax.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
     },
     "inside.seed_logits": {
-        "en": "Seed 004 flattens the logits to [batch·tgt_len, tgt_vocab] for the loss; here they keep the shape "
-        "[batch, tgt_len, tgt_vocab], and our target vocabulary also holds `<unk>`.",
-        "zh": "教程 004 为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；这里保持 [batch, tgt_len, tgt_vocab]，"
-        "而且我们的目标词表还包含 `<unk>`。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) flattens the logits to "
+        "[batch·tgt_len, tgt_vocab] for the loss; here they keep the shape [batch, tgt_len, tgt_vocab], and our "
+        "target vocabulary also holds `<unk>`.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；"
+        "这里保持 [batch, tgt_len, tgt_vocab]，而且我们的目标词表还包含 `<unk>`。",
     },
     "inside.value": {"en": "value", "zh": "数值"},
     "inside.head": {"en": "head", "zh": "头"},
@@ -899,6 +1048,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.cell_step5": {
         "en": "**5.** The weights times the value vectors, summed: row {i} of this head's context.",
         "zh": "**5.** 权重乘以值向量再求和：得到这个头的 context 的第 {i} 行。",
+    },
+    "inside.cell_sum_row": {
+        "en": "Row Σ adds up the weights (to 1) and the weighted values (this head's context row); the value "
+        "vectors v_j are not added up, so their cells in that row are empty ({empty}).",
+        "zh": "Σ 这一行把权重加起来（和为 1），也把加权后的值加起来（得到这个头的 context 这一行）；"
+        "值向量 v_j 本身不相加，所以这一行里它们的格子是空的（{empty}）。",
     },
     "inside.cell_context": {
         "en": "The model's own context row: [{values}]",
@@ -1014,6 +1169,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "the dataset ({n} pairs, teacher-forced)",
         "zh": "整个数据集（{n} 个句子对，教师强制）",
     },
+    "attn.scope_dataset_first": {
+        "en": "the first {n} of the {total} pairs (teacher-forced)",
+        "zh": "前 {n} 个句子对（共 {total} 个，教师强制）",
+    },
     "attn.scope_sentence": {"en": "this sentence (as shown above)", "zh": "这个句子（与上方相同）"},
     "attn.col_layer": {"en": "layer", "zh": "层"},
     "attn.col_head": {"en": "head", "zh": "头"},
@@ -1036,8 +1195,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力落在查询自身位置上的比例（编码器-解码器注意力：解码器第 i 个位置看源句第 i 个位置）。",
     },
     "attn.help_previous": {
-        "en": "Share on the position just before; a previous-token head scores close to 1.",
-        "zh": "落在前一个位置上的比例；“前一个词”头接近 1。",
+        "en": "Share on the position just before. A head that always looks there scores {perfect} on these "
+        "sentences, not 1: only the positions that have one just before count (in self-attention, L − 1 of a "
+        "sentence's L positions, so (L − 1)/L).",
+        "zh": "落在前一个位置上的比例。总是看前一个位置的头在这些句子上得 {perfect}，而不是 1："
+        "只有前面还有一个位置的那些位置才算（自注意力中，L 个位置的句子有 L − 1 个，所以是 (L − 1)/L）。",
     },
     "attn.help_next": {
         "en": "Share on the position just after (0 in decoder self-attention while the look-ahead mask hides it).",
@@ -1137,9 +1299,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "请在这里或页面顶部选择其中一个：{pairs}",
     },
     "attn.no_snapshots": {
-        "en": "This model was uploaded, so its training was not recorded here. Train a model on "
-        "the Train page to watch its attention form.",
-        "zh": "这个模型是上传的，训练过程没有在这里记录。请在“训练”页训练一个模型来观察注意力的形成。",
+        "en": "This model was not trained in this tab (it was uploaded, or opened from a link), so its training was "
+        "not recorded here. Train a model on the Train page to watch its attention form.",
+        "zh": "这个模型不是在这个标签页里训练的（它是上传的，或从链接打开的），训练过程没有在这里记录。"
+        "请在“训练”页训练一个模型来观察注意力的形成。",
     },
     # decoding page
     "dec.title": {"en": "Decoding, step by step", "zh": "解码，一步一步"},
@@ -1204,13 +1367,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.beam_intro": {
         "en": "Beam search keeps the **K most probable partial translations** (the beams) instead of one. At every "
         "step each beam is extended by every token; of all these candidates the K with the highest total "
-        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis; the "
-        "search stops when K are finished. Greedy decoding is beam search with K = 1: it never revisits a choice, "
-        "so a word that looks best now can lead to a less probable sentence. The paper uses K = 4 and a length "
+        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis. The "
+        "search goes on until no beam still alive could beat the K-th best finished hypothesis, whatever words "
+        "followed (each word only lowers a log-probability), or until the length cap. Greedy decoding is beam "
+        "search with K = 1 and α = 0: it never revisits a choice, so a word that looks best now can lead to a less "
+        "probable sentence. The paper uses K = 4 and a length "
         "penalty α = 0.6, because every extra word lowers the log-probability and short outputs would win.",
         "zh": "束搜索同时保留 **K 个概率最高的部分译文**（称为“束”），而不是只保留一个。每一步把每个束用每个词各延长"
-        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设；"
-        "完成 K 个后搜索停止。贪心解码就是 K = 1 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
+        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设。"
+        "搜索一直进行，直到仍在的束无论再接什么词都不可能超过第 K 好的完成假设（每多一个词，对数概率只会更低），"
+        "或达到长度上限。贪心解码就是 K = 1、α = 0 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
         "论文使用 K = 4 和长度惩罚 α = 0.6，因为每多一个词对数概率就更低，不加惩罚短句会占优。",
     },
     "dec.beam_size": {"en": "beam size K", "zh": "束宽 K"},
@@ -1234,23 +1400,39 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.ends_cap": {"en": "at the length cap", "zh": "达到长度上限"},
     "dec.matches": {"en": "= reference", "zh": "= 参考译文"},
     "dec.beam_same": {
-        "en": "Greedy decoding finds the same translation, **{text}** (score {score}).",
-        "zh": "贪心解码得到同样的译文：**{text}**（得分 {score}）。",
+        "en": "Greedy decoding finds the same translation, **{beam}** (score {beam_score}).",
+        "zh": "贪心解码得到同样的译文：**{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_tie": {
+        "en": "Greedy and beam search end with different translations of the same score: greedy **{greedy}** "
+        "(score {greedy_score}), beam search **{beam}** (score {beam_score}).",
+        "zh": "贪心和束搜索得到得分相同的不同译文：贪心 **{greedy}**（得分 {greedy_score}），束搜索 **{beam}**（得分 {beam_score}）。",
     },
     "dec.beam_better": {
         "en": "Beam search beats greedy here: greedy gives **{greedy}** (score {greedy_score}), beam search "
         "**{beam}** (score {beam_score}).",
         "zh": "这里束搜索胜过贪心：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索得到 **{beam}**（得分 {beam_score}）。",
     },
-    "dec.beam_worse": {
-        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), which beam search pruned; "
-        "its best is **{beam}** (score {beam_score}).",
-        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索把它剪掉了；"
-        "它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    "dec.beam_pruned": {
+        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), but beam search pruned "
+        "greedy's path at step {step}, where at least {k} other candidates ranked above it; its best is **{beam}** "
+        "(score {beam_score}).",
+        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），但束搜索在第 {step} 步剪掉了贪心的路径，"
+        "那一步至少有 {k} 个其他候选排在它前面；它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_stopped": {
+        "en": "Greedy gives **{greedy}** (score {greedy_score}), better than beam search's best **{beam}** "
+        "(score {beam_score}): the search stopped at step {step} while greedy's path was still one of its beams.",
+        "zh": "贪心得到 **{greedy}**（得分 {greedy_score}），比束搜索的最佳结果 **{beam}**（得分 {beam_score}）更好："
+        "搜索在第 {step} 步停止时，贪心的路径仍是其中一个束。",
     },
     "dec.beam_data": {"en": "Beam search against greedy on the dataset", "zh": "在数据集上比较束搜索与贪心"},
     "dec.beam_data_none": {"en": "The dataset has no complete pairs.", "zh": "数据集中没有完整的句子对。"},
     "dec.beam_data_toggle": {"en": "Compare on all {n} pairs", "zh": "在全部 {n} 个句子对上比较"},
+    "dec.beam_data_toggle_first": {
+        "en": "Compare on the first {n} of the {total} pairs",
+        "zh": "在前 {n} 个句子对上比较（共 {total} 个）",
+    },
     "dec.beam_data_summary": {
         "en": "Beam search found a more probable translation than greedy for **{wins} of {n}** pairs. Greedy "
         "matches the reference for {greedy_ok}, beam search for {beam_ok}.",
@@ -1585,6 +1767,11 @@ def t(key: str, lang: str, **values) -> str:
     return text.format(**values) if values else text
 
 
+def word_list(words, lang: str) -> str:
+    """Words (already escaped for where they are shown) as a list in lang: "a, b" in English, "a、b" in Chinese."""
+    return t("list.sep", lang).join(words)
+
+
 def error_text(exc: Exception, lang: str) -> str:
     """A package error in the UI language when it carries a known code, else its own (English) message."""
     code = getattr(exc, "code", None)
@@ -1595,6 +1782,13 @@ def error_text(exc: Exception, lang: str) -> str:
 
 def problem_text(problem: Problem, lang: str) -> str:
     """A data problem in the UI language."""
-    detail = t(f"side.{problem.detail}", lang) if problem.kind in ("too_long", "token_too_long") else problem.detail
-    limits = dict(max_tokens=MAX_TOKENS, max_pairs=MAX_PAIRS, max_token_chars=MAX_TOKEN_CHARS)
-    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, **limits)
+    sided = ("too_long", "token_too_long", "too_many_tokens")
+    detail = t(f"side.{problem.detail}", lang) if problem.kind in sided else problem.detail
+    limits = dict(
+        max_tokens=MAX_TOKENS,
+        max_pairs=f"{MAX_PAIRS:,}",
+        max_token_chars=MAX_TOKEN_CHARS,
+        max_distinct=f"{MAX_VOCAB_SIZE - len(SPECIALS):,}",
+    )
+    count = f"{problem.count:,}" if problem.count is not None else ""
+    return t(f"problem.{problem.kind}", lang, row=problem.row, detail=detail, count=count, **limits)

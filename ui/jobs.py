@@ -24,6 +24,8 @@ from transformer import TrainConfig, Translator
 from transformer.model import AttentionMaps
 from transformer.train import EpochRecord
 
+from .slots import ENV as SLOTS_ENV
+from .slots import read_slots
 from .worker import Recipe, RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
 
 log = logging.getLogger(__name__)
@@ -36,12 +38,18 @@ REFRESH_SECONDS = 1.0
 SERVER_REFRESH_SECONDS = 5.0  # how often a tab with no job of its own redraws the server's counts while others train
 LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
 _ids = itertools.count(1)
+_slot_warnings: set[str] = set()  # each problem with PLAYGROUND_TRAINING_SLOTS is logged once
 
 
 def training_slots() -> int:
-    """How many jobs train at once: PLAYGROUND_TRAINING_SLOTS, else the number of cores."""
-    value = os.environ.get("PLAYGROUND_TRAINING_SLOTS", "")
-    return int(value) if value.isdigit() and int(value) > 0 else (os.cpu_count() or 1)
+    """How many jobs train at once: PLAYGROUND_TRAINING_SLOTS, else the number of cores; a bad value, or one above
+    the cap of ui.slots, is said once in the server's log (its terminal) and replaced."""
+    cores = os.cpu_count() or 1
+    slots, problem = read_slots(os.environ.get(SLOTS_ENV), cores, default=cores)
+    if problem and problem not in _slot_warnings:
+        _slot_warnings.add(problem)
+        log.warning("%s; training at most %d at once.", problem, slots)
+    return slots
 
 
 @dataclass

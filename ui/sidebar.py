@@ -6,6 +6,7 @@ from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
 from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
+from .published import back_button, origin
 from .state import current, lang
 from .training import current_job, phase_text, show_pending_toast, take_result
 
@@ -26,7 +27,7 @@ def draw_sidebar() -> None:
         model = current()
         translator, summary = model.translator, model.translator.summary
         st.subheader(t("sidebar.model", L))
-        source = t(f"source.{model.source}", L) + (f" ({markdown(model.name)})" if model.name else "")
+        source = markdown(origin(L, model))
         st.markdown(
             "\n".join(
                 f"- {line}"
@@ -39,6 +40,7 @@ def draw_sidebar() -> None:
                 )
             )
         )
+        back_button(L)
         # redrawn every second while this tab has a job, every few seconds while only others train
         refresh = REFRESH_SECONDS if current_job() else SERVER_REFRESH_SECONDS if any(job_queue().busy()) else None
         st.fragment(job_status, run_every=refresh)()

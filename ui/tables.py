@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pandas as pd
 
-from transformer.data import SPECIALS, Vocab, build_vocabs, make_data, tokenize
+from transformer.data import SPECIALS, PairsSummary, Vocab, build_vocabs, make_data, tokenize
 
 from .i18n import t
 
@@ -22,31 +20,26 @@ def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd
 
 
 def vocab_tables(
-    pairs: list[tuple[str, str]], tokenizer: str, lang: str
+    summary: PairsSummary, lang: str, rows: int
 ) -> tuple[tuple[Vocab, Vocab], tuple[pd.DataFrame, pd.DataFrame]]:
-    """The (source, target) vocabularies of pairs, as build_vocabs makes them, and each as a table of id, token,
-    count and what a special token means; every sentence is tokenized once."""
-    vocabs, tables = [], []
-    for side in (0, 1):
-        sentences = [tokenize(pair[side], tokenizer) for pair in pairs]
-        vocab = Vocab.build(sentences)
-        counts = Counter(tok for tokens in sentences for tok in tokens)
-        vocabs.append(vocab)
+    """The (source, target) vocabularies of a table's usable pairs, as build_vocabs makes them, and the first rows of
+    each as a table of id, token, count and what a special token means (from the counts summarize_pairs made)."""
+    vocabs, tables = summary.vocabs(), []
+    for vocab, counts in zip(vocabs, (summary.src_counts, summary.tgt_counts)):
+        shown = vocab.itos[:rows]
         tables.append(
             pd.DataFrame(
                 {
-                    "id": range(len(vocab)),
-                    t("vocab.token", lang): vocab.itos,
-                    t("vocab.count", lang): [
-                        str(counts.get(tok, 0)) if tok not in SPECIALS else "–" for tok in vocab.itos
-                    ],
+                    "id": range(len(shown)),
+                    t("vocab.token", lang): shown,
+                    t("vocab.count", lang): [str(counts.get(tok, 0)) if tok not in SPECIALS else "–" for tok in shown],
                     t("vocab.special", lang): [
-                        t(f"special.{SPECIALS.index(tok)}", lang) if tok in SPECIALS else "" for tok in vocab.itos
+                        t(f"special.{SPECIALS.index(tok)}", lang) if tok in SPECIALS else "" for tok in shown
                     ],
                 }
             )
         )
-    return (vocabs[0], vocabs[1]), (tables[0], tables[1])
+    return vocabs, (tables[0], tables[1])
 
 
 def make_data_tables(

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
-from transformer.data import PAD
+from transformer.data import PAD, usable
 from transformer.text import markdown, visible
 
-from .i18n import t
+from .i18n import t, word_list
 from .links import replaced
 from .state import current
 
@@ -84,7 +84,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
 
 def usable_pairs() -> list[tuple[str, str]]:
     """The dataset's pairs with both sides typed (what training uses)."""
-    return [(s, g) for s, g in st.session_state.pairs if s.strip() and g.strip()]
+    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
 def warn_if_data_changed(L: str) -> None:
@@ -97,7 +97,7 @@ def warn_if_data_changed(L: str) -> None:
 def warn_unknown(unknown: list[str], L: str) -> None:
     """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
     if unknown:
-        st.warning(t("pick.unknown", L, words="、".join(markdown(w) for w in dict.fromkeys(unknown))))
+        st.warning(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)))
 
 
 def computed_by(names: str, L: str) -> None:

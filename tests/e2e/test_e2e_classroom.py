@@ -1,5 +1,8 @@
 """A classroom on more than one process: deploy/classroom.py starts 3 app processes behind nginx on loopback;
 6 learners open the app, 4 of them train at once while the other 2 work, and every learner stays on its process.
+Then processes die: a killed app process is restarted while only its own learners start again on another, a
+dead backend of --backends sends its learners elsewhere, and a process that keeps dying at once stops the class
+with one line.
 
 What the app shows is read through the small helpers below, so a change of UI wording is fixed in one place.
 """
@@ -11,13 +14,19 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import time
+import urllib.request
 from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from deploy.classroom import COOKIE, DeployError, classroom, find_nginx
+from deploy.classroom import COOKIE, STORE_ENV, Classroom, DeployError, classroom, find_nginx
 from tests.e2e.helpers import (
     REPO,
     TIMEOUT,
@@ -34,6 +43,7 @@ from tests.e2e.helpers import (
     sidebar_value,
     widget,
 )
+from tests.e2e.server import streamlit_server
 
 pytestmark = pytest.mark.e2e
 
@@ -127,36 +137,49 @@ def free_ports(n: int) -> list[int]:
             s.close()
 
 
-@pytest.fixture(scope="module")
-def room(browser_available):
-    """deploy/classroom.py's classroom: 3 app processes behind nginx, all on loopback, stopped afterwards."""
+def need_nginx() -> None:
+    """Skip the test without nginx (fail it under CI)."""
     try:
         find_nginx()
     except DeployError as exc:
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(f"the classroom test cannot run under CI: {exc}", pytrace=False)
         pytest.skip(f"classroom test skipped: {exc}")
+
+
+@contextlib.contextmanager
+def a_classroom(name: str, store) -> Iterator[Classroom]:
+    """deploy/classroom.py's classroom: 3 app processes behind nginx, all on loopback, stopped afterwards; its
+    run folder (nginx.conf, the logs) stays in test-artifacts/NAME for a look."""
+    need_nginx()
     port, *app_ports = free_ports(4)
-    run_dir = ARTIFACTS / "classroom"  # nginx.conf, access.log and one log per app process stay for a look
+    run_dir = ARTIFACTS / name
     shutil.rmtree(run_dir, ignore_errors=True)
     try:
-        with classroom(app_ports, port, "127.0.0.1", run_dir) as running:
+        with classroom(app_ports, port, "127.0.0.1", run_dir, model_store=store) as running:
             yield running
     except DeployError as exc:
         pytest.fail(str(exc), pytrace=False)
 
 
+@pytest.fixture(scope="module")
+def room(browser_available, tmp_path_factory):
+    """A classroom of 3 processes shared by the tests that keep every process alive."""
+    with a_classroom("classroom", tmp_path_factory.mktemp("store")) as running:
+        yield running
+
+
 @pytest.fixture
-def open_learner(browser, room, request):
-    """open_learner() → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
+def new_learner(browser, request):
+    """new_learner(url) → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
     contexts = []
 
-    def make():
+    def make(url: str):
         context = browser.new_context(viewport=VIEWPORT, locale="en-US", accept_downloads=True)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
-        open_app(page, room.url)
+        open_app(page, url)
         return page
 
     yield make
@@ -187,9 +210,9 @@ def access_log(room, websockets: int) -> list[dict]:
         time.sleep(0.2)
 
 
-def test_six_learners_on_three_processes_each_keep_their_own_session(room, open_learner, tmp_path):
+def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_learner, tmp_path):
     # learners arrive one after another; nginx's round-robin puts two on each process and a cookie keeps them
-    learners = [open_learner() for _ in range(6)]
+    learners = [new_learner(room.url) for _ in range(6)]
     processes = [process_of(page) for page in learners]
     assert Counter(processes) == Counter({backend: 2 for backend in room.backends})
     trainers, idle = learners[:4], learners[4:]
@@ -251,3 +274,198 @@ def test_six_learners_on_three_processes_each_keep_their_own_session(room, open_
     assert len(uploads) >= 2 and len(media) >= 2, (uploads, media)
     for e in uploads + media:
         assert 200 <= e["status"] < 300 and e["cookie"] in room.backends, e
+
+
+# --- a process dies in mid-lesson -------------------------------------------------------------------------------
+BUNDLED_PAIRS = str(len((REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()) - 1)  # header
+FAILOVER_SECONDS = 15  # a learner whose process died has a working page again within this long
+
+
+def pairs_shown(page):
+    """The Data page's count of sentence pairs in this learner's table."""
+    return page.get_by_test_id("stMetricValue").first
+
+
+def environment_of(process) -> dict[str, str]:
+    """The environment a running process was started with."""
+    raw = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode().split("=", 1) for item in raw if b"=" in item)
+
+
+def wait_until(condition, what: str, seconds: float = 150) -> None:
+    """Poll condition() until it holds; fail after `seconds` saying what was awaited."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting after {seconds} s for {what}"
+        time.sleep(0.2)
+
+
+def metrics(backend: str) -> str:
+    """The app process's own counters (Streamlit's /_stcore/metrics), asked directly, not through nginx."""
+    with urllib.request.urlopen(f"http://{backend}/_stcore/metrics", timeout=10) as response:
+        return response.read().decode()
+
+
+def served_by(room, backend: str) -> str:
+    """The process that answers a request through nginx carrying the cookie of `backend` (its new cookie)."""
+    request = urllib.request.Request(f"{room.url}/_stcore/health", headers={"Cookie": f"{COOKIE}={backend}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        cookies = [v for k, v in response.headers.items() if k.lower() == "set-cookie" and v.startswith(COOKIE)]
+    return cookies[0].split(";")[0].split("=", 1)[1] if cookies else ""
+
+
+def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhere(new_learner, tmp_path):
+    store = tmp_path / "published models"
+    with a_classroom("classroom-failover", store) as room:
+        # ready means warm: every process has already run the app's first page once, before any learner came
+        for backend in room.backends:
+            assert 'session_events_total{type="connect"} 1' in metrics(backend)
+            assert 'cache_type="st_cache_resource"' in metrics(backend)
+        # and every process publishes to and opens from the same model store
+        assert [environment_of(app)[STORE_ENV] for app in room.apps] == [str(store)] * 3
+
+        learners = [new_learner(room.url) for _ in range(4)]  # round-robin: the first process gets two
+        processes = [process_of(page) for page in learners]
+        assert set(processes) == set(room.backends)
+        killed = processes[0]
+        hit = [page for page, p in zip(learners, processes) if p == killed]
+        spared = [page for page, p in zip(learners, processes) if p != killed]
+        assert len(hit) == 2 and len(spared) == 2
+        # each learner loads a table of its own: state that lives only in its session, on its process
+        pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
+        for i, page in enumerate(learners):
+            path = tmp_path / f"learner-{i}.tsv"
+            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
+            upload_pairs(page, path)
+
+        doomed = room.app(killed)
+        os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
+        killed_at = time.monotonic()
+
+        # its learners see the app again in a fresh session (the bundled table), on a process that answers
+        for page in hit:
+            expect(pairs_shown(page)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            settled(page, timeout=FAILOVER_SECONDS * 1000)
+        assert time.monotonic() - killed_at < FAILOVER_SECONDS
+        for page in hit:
+            no_exception(page)
+            assert process_of(page) in room.backends
+            to_attention(page)  # the page works: a page switch draws its chart
+            no_exception(page)
+
+        # the others never noticed: their own tables, on their own processes
+        for page, process in zip(spared, [p for p in processes if p != killed]):
+            switch_pages(page)
+            expect(pairs_shown(page)).to_have_text("3")
+            assert process_of(page) == process
+            no_exception(page)
+
+        # the script has started the process again, warmed it, with the same store, and said so
+        wait_until(lambda: room.app(killed).pid != doomed.pid, "a new process")
+        wait_until(lambda: f"the app process at {killed} ran its first page" in room.log.read_text(), "its warm-up")
+        assert environment_of(room.app(killed))[STORE_ENV] == str(store)
+        log = room.log.read_text(encoding="utf-8")
+        assert f"the app process at {killed} exited (killed by SIGKILL)" in log
+        assert f"restarting the app process at {killed} in 1 s" in log
+        assert f"the app process at {killed} is back (process {room.app(killed).pid})" in log
+        assert room.nginx.poll() is None and all(app.poll() is None for app in room.apps)
+
+        # nginx sends learners to it again: its cookie reaches it, and one of three newcomers lands there
+        wait_until(lambda: served_by(room, killed) == killed, "nginx to send its cookie's requests to it again")
+        latecomers = [new_learner(room.url) for _ in range(3)]
+        assert killed in {process_of(page) for page in latecomers}
+
+        # nginx itself dies: the script starts it again, and every learner reconnects to the session it had
+        old_nginx = room.nginx
+        os.kill(old_nginx.pid, signal.SIGKILL)
+        wait_until(lambda: "nginx is back" in room.log.read_text(encoding="utf-8"), "nginx to be back")
+        assert room.nginx.pid != old_nginx.pid and "nginx exited (killed by SIGKILL)" in room.log.read_text()
+        for page in spared:
+            settled(page, timeout=60_000)  # reconnected
+            switch_pages(page)
+            expect(pairs_shown(page)).to_have_text("3")
+            no_exception(page)
+
+
+def test_learners_of_a_dead_backend_go_on_on_a_live_one(new_learner, tmp_path):
+    """--backends: the app processes run elsewhere and nothing restarts them; nginx must not 502 their learners."""
+    need_nginx()
+    with (
+        streamlit_server(ARTIFACTS / "classroom-backend-1.log") as first,
+        streamlit_server(ARTIFACTS / "classroom-backend-2.log") as second,
+    ):
+        backends = [first.url.removeprefix("http://"), second.url.removeprefix("http://")]
+        (port,) = free_ports(1)
+        with classroom((), port, "127.0.0.1", ARTIFACTS / "classroom-backends", backends=backends) as room:
+            learners = [new_learner(room.url) for _ in range(2)]
+            assert [process_of(page) for page in learners] in (backends, backends[::-1])
+            for i, page in enumerate(learners):
+                path = tmp_path / f"learner-{i}.tsv"
+                path.write_text("source\ttarget\n我\tI\n你\tyou\n他\the\n", encoding="utf-8")
+                upload_pairs(page, path)
+            hit = next(page for page in learners if process_of(page) == backends[0])
+            spared = next(page for page in learners if page is not hit)
+
+            os.kill(first.process.pid, signal.SIGKILL)
+            killed_at = time.monotonic()
+            expect(pairs_shown(hit)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            settled(hit, timeout=FAILOVER_SECONDS * 1000)
+            assert time.monotonic() - killed_at < FAILOVER_SECONDS
+            assert process_of(hit) == backends[1]  # re-pinned to the live process
+            to_attention(hit)
+            no_exception(hit)
+
+            switch_pages(spared)
+            expect(pairs_shown(spared)).to_have_text("3")
+            wait_until(
+                lambda: f"the app process at {backends[0]} does not answer" in room.log.read_text(encoding="utf-8"),
+                "the script to say so",
+                seconds=30,
+            )
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes a process has started and not yet lost (Linux's /proc/PID/task/*/children)."""
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+
+
+def test_a_process_that_keeps_dying_at_once_stops_the_classroom_with_one_line(tmp_path):
+    need_nginx()
+    port, app_port = free_ports(2)
+    run_dir = ARTIFACTS / "classroom-dying"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    script = subprocess.Popen(
+        [
+            sys.executable, str(REPO / "deploy" / "classroom.py"), "-n", "1", "--port", str(port),
+            "--address", "127.0.0.1", "--first-app-port", str(app_port), "--run-dir", str(run_dir),
+            "--model-store", str(tmp_path / "store"),
+        ],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert script.stdout.readline().endswith("(warm-up)\n")
+        assert script.stdout.readline() == "Classroom ready: 1 app process(es) behind nginx.\n"
+        (app,) = [pid for pid in children_of(script.pid) if "streamlit" in Path(f"/proc/{pid}/cmdline").read_text()]
+        os.kill(app, signal.SIGKILL)
+        wait_until(lambda: app not in children_of(script.pid), "the script to see its app process die", seconds=30)
+        # something else takes its port, so every restart ends at once ("Port … is not available")
+        with socket.socket() as squatter:
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            squatter.bind(("127.0.0.1", app_port))
+            squatter.listen()
+            out, err = script.communicate(timeout=180)
+    finally:
+        if script.poll() is None:
+            script.kill()
+    log = run_dir / f"app-{app_port}.log"
+    assert script.returncode == 2
+    assert err == (
+        f"error: the app process at 127.0.0.1:{app_port} exited (status 1) before it answered: Port {app_port} "
+        f"is not available; that is 3 times in a row, see {log}.\n"
+    )
+    assert f"restarting the app process at 127.0.0.1:{app_port} in 4 s" in out  # the pauses grew: 1, 2, 4 s
+    nginx = int((run_dir / "nginx.pid").read_text()) if (run_dir / "nginx.pid").exists() else None
+    if nginx is not None:  # nginx removes its pid file when it stops; a stale one must name no live process
+        with pytest.raises(ProcessLookupError):
+            os.kill(nginx, 0)

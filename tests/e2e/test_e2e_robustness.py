@@ -190,10 +190,14 @@ BAD_PAIRS_FILES = [
     ("blank.tsv", b"\n \n\t\n", "is empty"),
     ("header.tsv", b"source\ttarget\n", "has a header but no sentence pairs"),
     ("escape.tsv", "我\tI\n你\t\x1b[31myou\n".encode(), "line 2: the invisible control character \\x1b cannot be"),
-    ("many.tsv", "".join(f"词{i}\tword{i}\n" for i in range(201)).encode(), "line 201: more than 200 sentence pairs"),
+    (
+        "many.tsv",
+        "".join(f"词{i}\tword{i}\n" for i in range(20_001)).encode(),
+        "line 20001: more than 20,000 sentence pairs",
+    ),
 ]
-# over the uploader's 1 MB limit the browser refuses the file itself, and the app never receives it
-TOO_BIG = ("big.tsv", b"a\tb\n" * 250_001)
+# over the uploader's 8 MB limit the browser refuses the file itself, and the app never receives it
+TOO_BIG = ("big.tsv", b"a\tb\n" * 2_000_001)
 
 
 def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
@@ -217,7 +221,7 @@ def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
     name, content = TOO_BIG
     (tmp_path / name).write_bytes(content)
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(tmp_path / name))
-    expect(uploader).to_contain_text("File must be 1.0MB or smaller.")
+    expect(uploader).to_contain_text("File must be 8.0MB or smaller.")
     no_exception(page)
     expect(count).to_have_text(str(len(bundled) - 1))
     expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
@@ -252,14 +256,15 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
     no_exception(page)
 
-    # more rows than allowed: a file of 196 added to the 5 rows (a file of more than 200 is refused when read)
+    # more rows than allowed: a file of 19,996 added to the 5 rows (a file of more than 20,000 is refused when read)
     go_to(page, "data")
     path = tmp_path / "more.tsv"
-    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(196)), encoding="utf-8")
+    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(19_996)), encoding="utf-8")
     page.get_by_role("radio", name="is added to the table").check(force=True)
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    expect(alert(page, "Success", "Loaded 196 pairs from more.tsv.")).to_be_visible()
-    expect(alert(page, "Error", "There are 201 pairs, more than the 200 allowed. Delete some rows.")).to_be_visible()
+    expect(alert(page, "Success", "Loaded 19,996 pairs from more.tsv.")).to_be_visible()
+    too_many = "There are 20,001 pairs, more than the 20,000 allowed. Replace the table with a smaller file, or restore"
+    expect(alert(page, "Error", too_many)).to_be_visible()
     settled(page)
     no_exception(page)
     go_to(page, "train")

@@ -1,0 +1,45 @@
+"""Real-sized data in the browser: a 20,000-pair file uploaded on the Data page is summarised and shown a page at a
+time, and the Train page takes it."""
+
+from __future__ import annotations
+
+from tests.e2e.big_file import realistic_file
+from tests.e2e.helpers import alert, expect, go_to, no_exception, screenshot, settled
+
+UPLOAD_TIMEOUT = 60_000  # ms: 2.5 MB sent, read and checked on a shared 2-core machine
+
+
+def test_a_twenty_thousand_pair_file_is_summarised_and_paged_read_only(page, tmp_path):
+    path = tmp_path / "corpus.tsv"
+    path.write_bytes(realistic_file())
+    uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
+    uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+    expect(alert(page, "Success", "Loaded 20,000 pairs from corpus.tsv.")).to_be_visible(timeout=UPLOAD_TIMEOUT)
+    expect(
+        alert(page, "Info", "This table has 20,000 pairs, more than the 1,000 that can be edited here")
+    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Summary")).to_be_visible()
+    usable = page.get_by_test_id("stMetric").filter(has_text="Usable pairs")
+    expect(usable.get_by_test_id("stMetricValue")).to_have_text("20,000")
+    errors = page.get_by_test_id("stMetric").filter(has_text="Errors")
+    expect(errors.get_by_test_id("stMetricValue")).to_have_text("0")
+    charts = page.get_by_test_id("stPlotlyChart")
+    for title in ("Sentence lengths", "The 20 most frequent source tokens", "The 20 most frequent target tokens"):
+        expect(charts.filter(has_text=title)).to_be_visible()
+    expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
+    settled(page)
+    no_exception(page)
+    screenshot(page, "data-twenty-thousand-pairs")
+
+    expect(page.get_by_text("Rows 1–100 of 20,000.")).to_be_visible()
+    pager = page.get_by_role("spinbutton", name="Page (of 200)")
+    pager.fill("200")
+    pager.press("Enter")
+    expect(page.get_by_text("Rows 19,901–20,000 of 20,000.")).to_be_visible()
+    settled(page)
+    no_exception(page)
+
+    go_to(page, "train")
+    expect(page.get_by_text("· 20,000 pairs · vocabularies 3,508 / 15,916 tokens")).to_be_visible()
+    expect(page.get_by_role("button", name="Train", exact=True)).to_be_enabled()
+    no_exception(page)

@@ -1,0 +1,88 @@
+"""The Train page through AppTest, for real-sized data: sizes whose checkpoint would be refused, and held-out words
+that training never saw."""
+
+import pytest
+
+from tests.apptest_helpers import open_app, texts
+from transformer import Translator
+from transformer.checkpoint import checkpoint_bytes
+from transformer.data import build_vocabs
+from ui.state import CurrentModel
+
+TRAIN = "pages/train.py"
+
+
+def _wide_table(words: int) -> list[tuple[str, str]]:
+    """Pairs of 40 tokens a side that hold `words` distinct words on each side."""
+    return [
+        (" ".join(f"s{i + j}" for j in range(40)), " ".join(f"t{i + j}" for j in range(40)))
+        for i in range(0, words, 40)
+    ]
+
+
+def test_sizes_whose_checkpoint_would_be_too_large_are_refused_before_training():
+    pairs = _wide_table(4_000)
+    at = open_app(page=TRAIN, pairs=pairs)
+    assert not at.exception and not at.button(key="train_button").disabled  # the default sizes fit
+    for key, value in (("d_model", 256), ("d_ff", 1024), ("n_layers", 6)):
+        (at.slider if key == "n_layers" else at.select_slider)(key=key).set_value(value).run()
+    assert at.button(key="train_button").disabled
+    (error,) = texts(at, "error")
+    translator = Translator.create(pairs, d_model=256, n_heads=4, d_ff=1024, n_layers=6)
+    size = checkpoint_bytes(translator.config, translator.src_vocab, translator.tgt_vocab, 60)
+    assert size > 50_000_000
+    assert error == (
+        f"With vocabularies of 4,004 / 4,004 tokens these sizes make a model of {translator.model.num_parameters():,} "
+        f"parameters, whose checkpoint would take up to {size / 1e6:,.0f} MB, more than the 50 MB a checkpoint may "
+        "have. Choose a smaller d_model, d_ff or n_layers."
+    )
+    at.slider(key="n_layers").set_value(1).run()
+    assert not at.error and not at.button(key="train_button").disabled
+
+
+def test_a_table_with_more_distinct_tokens_than_a_vocabulary_holds_cannot_be_trained():
+    at = open_app(page=TRAIN, pairs=_wide_table(30_000))
+    assert not at.exception
+    assert at.button(key="train_button").disabled
+    assert texts(at, "error") == ["The data has 2 problem(s): fix them on the Data page first."]
+
+
+def _held_out_model(train_pairs, held_pairs) -> CurrentModel:
+    translator = Translator.create(train_pairs, d_model=16, n_heads=2, d_ff=32, n_layers=1)
+    evaluations = {"train": translator.evaluate(train_pairs), "holdout": translator.evaluate(held_pairs)}
+    return CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(train_pairs + held_pairs))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_held_out_words_training_never_saw_are_counted_and_explained(lang):
+    train_pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "Hello .")]
+    held = [("我 喜 欢 猫", "I love cats ."), ("猫 猫 好", "Hello cats cats ."), ("你 好", "Hello .")]
+    at = open_app(lang, page=TRAIN, model=_held_out_model(train_pairs, held))
+    assert not at.exception
+    infos = texts(at, "info")
+    if lang == "en":
+        assert (
+            "**Held-out source tokens read as `<unk>`: 3** (猫 ×3). A word that occurs only in held-out pairs is not "
+            "in the source vocabulary, which is built from the training pairs alone: the model has never seen it."
+            in infos
+        )
+        assert (
+            "**Held-out reference tokens the model cannot write: 3** (cats ×3). A word that occurs only in held-out "
+            "pairs is not in the target vocabulary, which is built from the training pairs alone, so these held-out "
+            "pairs cannot come out exactly: 2 of 3." in infos
+        )
+    else:
+        assert any("被读成 `<unk>` 的词元：3 个**（猫 ×3）" in i for i in infos)
+        assert any("不可能完全译对：3 个中有 2 个。" in i for i in infos)
+    # the verdict is the model's: the held-out pairs with a word it cannot write did not come out exactly
+    held_eval = at.session_state.model.evaluations["holdout"]
+    assert not any(ok for source, _, _, ok in held_eval.results if "猫" in source)
+
+
+def test_no_word_is_said_to_be_unseen_when_training_saw_every_held_out_word():
+    train_pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "Hello ."), ("猫", "cats")]
+    held = [("我 喜 欢 猫", "I love cats ."), ("你 好", "Hello .")]
+    assert build_vocabs(train_pairs)[0].encode(["我", "喜", "欢", "猫"])[1] == []
+    at = open_app(page=TRAIN, model=_held_out_model(train_pairs, held))
+    assert not at.exception
+    assert not [i for i in texts(at, "info") if "held-out" in i]
