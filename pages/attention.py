@@ -13,7 +13,7 @@ from transformer.text import markdown, visible
 from ui.export import chart, file_name, maps_json
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
     attention_axes,
@@ -37,8 +37,7 @@ cfg = translator.config
 KINDS = ("enc_self", "dec_self", "dec_enc")
 HEAD_MODES = ("one", "grid", "average")
 STATISTICS = ("entropy_bits", "same", "previous", "next", "padding", "on_S", "on_E", "diagonal")  # table columns
-# elements that report clicks; their keys must not start with "attn_" (ui.state writes those keys back on every
-# run to keep widget values across pages, and a chart's selection cannot be written)
+# elements that report clicks (a selection is an event, not a value kept across pages)
 CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
 
 
@@ -77,9 +76,9 @@ link_view(
     {
         **picker("attn"),
         "kind": Param("attn_kind"),
-        "layer": Param("attn_layer", "int"),
+        "layer": Param("attn_layer", "index"),
         "heads": Param("attn_heads"),
-        "head": Param("attn_head", "int"),
+        "head": Param("attn_head", "index"),
         "greedy": Param("attn_greedy", "bool"),
         "scope": Param("attn_scope"),
         "stat": Param("attn_stat"),
@@ -93,29 +92,43 @@ st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\to
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
 keep_option("attn_kind", KINDS, "dec_enc")
-kind = c1.radio(t("attn.kind", L), KINDS, key="attn_kind", format_func=lambda k: t(f"attn.{k}", L))
+kind = c1.radio(
+    t("attn.kind", L), KINDS, key="attn_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+)
 keep_option("attn_layer", range(cfg.n_layers), cfg.n_layers - 1)
-layer = c2.selectbox(t("attn.layer", L), range(cfg.n_layers), key="attn_layer", format_func=lambda i: f"{i + 1}")
+layer = c2.selectbox(
+    t("attn.layer", L), range(cfg.n_layers), key="attn_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
 keep_option("attn_heads", HEAD_MODES, "one")
 heads = c3.radio(
-    t("attn.heads", L), HEAD_MODES, key="attn_heads", horizontal=True, format_func=lambda m: t(f"attn.heads_{m}", L)
+    t("attn.heads", L),
+    HEAD_MODES,
+    key="attn_heads",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda m: t(f"attn.heads_{m}", L),
 )
 keep_option("attn_head", range(cfg.n_heads), 0)
 head = c4.selectbox(
-    t("attn.head", L), range(cfg.n_heads), key="attn_head", format_func=lambda i: f"{i + 1}", disabled=heads != "one"
+    t("attn.head", L),
+    range(cfg.n_heads),
+    key="attn_head",
+    persist_state="session",
+    format_func=lambda i: f"{i + 1}",
+    disabled=heads != "one",
 )
 if target is None:
     st.caption(t("attn.typed_greedy", L))
 elif kind != "enc_self":  # the encoder reads the source only: the toggle would change nothing there
     keep_option("attn_greedy", (False, True), False)
-    st.toggle(t("attn.greedy", L), key="attn_greedy", help=t("attn.greedy_help", L))
+    st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
 try:
     view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(view.unknown, L)
 
 
@@ -226,6 +239,7 @@ def head_statistics() -> None:
         t("attn.scope", L),
         scopes,
         key="attn_scope",
+        persist_state="session",
         horizontal=True,
         format_func=lambda s: t(
             "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else f"attn.scope_{s}",
@@ -256,6 +270,7 @@ def head_statistics() -> None:
             t("attn.marks", L),
             mark_cells,
             key="attn_marks",
+            persist_state="session",
             format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
             help=t("attn.marks_help", L),
             placeholder=t("attn.marks_placeholder", L),
@@ -300,7 +315,9 @@ def head_statistics() -> None:
     with g1:
         defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
         keep_option("attn_stat", columns, "alignment" if "alignment" in columns else defaults[kind])
-        statistic = st.selectbox(t("attn.stat_pick", L), columns, key="attn_stat", format_func=names.get)
+        statistic = st.selectbox(
+            t("attn.stat_pick", L), columns, key="attn_stat", persist_state="session", format_func=names.get
+        )
         grid = head_stat_figure(
             stats,
             statistic,
@@ -376,6 +393,7 @@ if model.snapshots:
         t("attn.film_pair", L),
         recorded,
         key="attn_film_pair",
+        persist_state="session",
         format_func=lambda p: f"{visible(p[0])}  →  {visible(p[1])}",
         help=t("attn.film_pair_help", L, n=len(recorded)),
     )
@@ -387,7 +405,7 @@ if model.snapshots:
     st.markdown(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
     epochs = [e for e, _ in model.snapshots]
     keep_option("attn_epoch", epochs, epochs[-1])
-    epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch")
+    epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch", persist_state="session")
     one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
     show(one, src_tokens, dec_tokens, film_rows, "attn_epoch_chart")
     computed_by("transformer.train.train(..., snapshot_every=N, snapshot_pairs=…) → EpochRecord.snapshot", L)

@@ -110,7 +110,9 @@ def _table_page() -> None:
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
     st.info(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"))
     keep_in_range("data_table_page", 1, pages, 1)
-    page = st.number_input(t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page")
+    page = st.number_input(
+        t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page", persist_state="session"
+    )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
     st.dataframe(
@@ -180,7 +182,13 @@ large = len(ss.pairs) > EDITABLE_ROWS
 
 left, right = st.columns([3, 2], gap="large")
 with left:
-    st.selectbox(t("data.tokenizer", L), TOKENIZERS, key="tokenizer", format_func=lambda m: t(f"tokenizer.{m}", L))
+    st.selectbox(
+        t("data.tokenizer", L),
+        TOKENIZERS,
+        key="tokenizer",
+        persist_state="session",
+        format_func=lambda m: t(f"tokenizer.{m}", L),
+    )
     if large:
         _table_page()
     else:
@@ -204,8 +212,8 @@ with left:
     with st.container(border=True):
         st.markdown(f"**{t('data.add_pair', L)}**")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
-        c1.text_input(t("data.source", L), key="new_source", placeholder="我 喜 欢 你")
-        c2.text_input(t("data.target", L), key="new_target", placeholder="I love you .")
+        c1.text_input(t("data.source", L), key="new_source", persist_state="session", placeholder="我 喜 欢 你")
+        c2.text_input(t("data.target", L), key="new_target", persist_state="session", placeholder="I love you .")
         c3.button(t("data.add", L), on_click=_add_pair, key="add_pair", width="stretch")
         if ss.get("add_error"):
             st.error(ss.add_error)
@@ -229,6 +237,7 @@ with right:
         horizontal=True,
         format_func=lambda m: t(f"data.upload_{m}", L),
         key="data_upload_mode",
+        persist_state="session",
     )
     upload = st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -301,6 +310,7 @@ if valid:
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
+        persist_state="session",
         format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
         help=t("data.make_data_pairs_help", L),
     )

@@ -18,8 +18,8 @@ from transformer.strategies import (
 from transformer.text import markdown as md
 from ui.export import chart, file_name
 from ui.i18n import error_text, t, word_list
-from ui.links import Param, link_view, picker, replaced
-from ui.state import current, page_setup
+from ui.links import Param, cut, link_view, picker, replaced
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -54,7 +54,7 @@ link_view(
         "step": Param("dec_step", "int"),
         "forced": Param("dec_prefix", "ints"),
         "k": Param("dec_k", "int"),
-        "layer": Param("dec_layer", "int"),
+        "layer": Param("dec_layer", "index"),
         "beam": Param("dec_beam_size", "int"),
         "alpha": Param("dec_alpha", "float"),
         "temperature": Param("dec_temperature", "float"),
@@ -73,13 +73,18 @@ warn_if_data_changed(L)
 source, reference = sentence_picker(L, "dec")
 keep_option("dec_strategy", STRATEGIES)
 strategy = st.radio(
-    t("dec.strategy", L), STRATEGIES, key="dec_strategy", horizontal=True, format_func=lambda s: t(f"dec.s_{s}", L)
+    t("dec.strategy", L),
+    STRATEGIES,
+    key="dec_strategy",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda s: t(f"dec.s_{s}", L),
 )
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 if unknown:
     st.warning(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)))
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
@@ -91,14 +96,21 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     if ref_unknown:
         st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)))
 
-# a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
-if ss.get("dec_for", (model.id, source)) != (model.id, source):
+# a new sentence starts at step 1 without forced tokens (a link's step and tokens are kept); a new model keeps the step
+# (made valid where it is drawn) but not the forced tokens: they are ids in another model's vocabulary
+made_for = ss.get("dec_for", (model.id, source))
+if made_for[1] != source:
     ss.dec_step, ss.dec_prefix = 1, []
+elif made_for[0] != model.id and ss.get("dec_prefix"):
+    replaced("dec_prefix", ss.dec_prefix, [])
+    ss.dec_prefix = []
 ss.dec_for = (model.id, source)
 never = {tgt_vocab.stoi[PAD], tgt_vocab.bos_id}  # tokens decoding never outputs, so never forced either
 forced = [i for i in ss.get("dec_prefix", []) if isinstance(i, int) and 0 <= i < len(tgt_vocab) and i not in never]
 if forced != ss.get("dec_prefix"):
     replaced("dec_prefix", ss.get("dec_prefix"), forced)
+if len(forced) > MAX_DECODE_LEN:  # decoding stops there: the tokens after it could never be shown
+    cut("dec_prefix", len(forced), MAX_DECODE_LEN)
 ss.dec_prefix = forced[:MAX_DECODE_LEN]
 
 
@@ -124,7 +136,7 @@ def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "
     c1, c2, c3 = st.columns([1, 6, 1], vertical_alignment="bottom")
     c1.button(t("dec.prev", L), on_click=move, args=(-1,), disabled=ss[key] <= 1, key=buttons[0], width="stretch")
     if n_steps > 1:
-        c2.slider(t("dec.step", L), 1, n_steps, key=key)
+        c2.slider(t("dec.step", L), 1, n_steps, key=key, persist_state="session")
     c3.button(t("dec.next", L), on_click=move, args=(1,), disabled=ss[key] >= n_steps, key=buttons[1], width="stretch")
     return ss[key]
 
@@ -173,7 +185,7 @@ def step_view(result, choose: bool) -> None:
     with c1:
         st.header(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
         figure = topk_figure(
             step.probs,
             tgt_vocab.itos,
@@ -201,7 +213,13 @@ def step_view(result, choose: bool) -> None:
     with c2:
         st.header(t("dec.cross", L))
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
-        layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
+        layer = st.selectbox(
+            t("attn.layer", L),
+            range(cfg.n_layers),
+            key="dec_layer",
+            persist_state="session",
+            format_func=lambda i: f"{i + 1}",
+        )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         chart(
             source_attention_figure(
@@ -242,6 +260,7 @@ def force_controls(step, result) -> None:
         t("dec.force_pick", L),
         order,
         key="dec_force_pick",
+        persist_state="session",
         format_func=lambda i: f"{tgt_vocab.itos[i]}  ·  {float(step.probs[i]):.3f}",
     )
     c1, c2 = st.columns(2)
@@ -285,9 +304,17 @@ def beam_section() -> None:
     )
     c1, c2 = st.columns(2)
     keep_in_range("dec_beam_size", 1, MAX_BEAM_SIZE, 4)
-    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size")
+    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", persist_state="session")
     keep_in_range("dec_alpha", 0.0, MAX_ALPHA, 0.6)
-    alpha = c2.slider(t("dec.alpha", L), 0.0, MAX_ALPHA, step=0.1, key="dec_alpha", help=t("dec.alpha_help", L))
+    alpha = c2.slider(
+        t("dec.alpha", L),
+        0.0,
+        MAX_ALPHA,
+        step=0.1,
+        key="dec_alpha",
+        persist_state="session",
+        help=t("dec.alpha_help", L),
+    )
     alpha = round(alpha, 2)
     result = model_cached(
         ("beam", source, beam_size, alpha),
@@ -349,7 +376,7 @@ def beam_section() -> None:
         return
     ss.setdefault("dec_beam_table", False)
     toggle = "dec.beam_data_toggle_first" if len(every) > len(pairs) else "dec.beam_data_toggle"
-    if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table"):
+    if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table", persist_state="session"):
         return
     try:
         compared = model_cached(
@@ -398,16 +425,20 @@ def sample_section() -> None:
     n_allowed = len(tgt_vocab) - len(never_ids())
     c1, c2, c3 = st.columns(3)
     keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
-    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature")
+    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature", persist_state="session")
     keep_in_range("dec_top_k", 0, n_allowed, 0)
-    top_k = c2.slider(t("dec.top_k", L), 0, n_allowed, key="dec_top_k", help=t("dec.top_k_help", L))
+    top_k = c2.slider(
+        t("dec.top_k", L), 0, n_allowed, key="dec_top_k", persist_state="session", help=t("dec.top_k_help", L)
+    )
     keep_in_range("dec_top_p", 0.05, 1.0, 1.0)
-    top_p = c3.slider(t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", help=t("dec.top_p_help", L))
+    top_p = c3.slider(
+        t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", persist_state="session", help=t("dec.top_p_help", L)
+    )
     c1, c2 = st.columns(2)
     keep_in_range("dec_seed", 0, 1_000_000, 0)
-    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed")
+    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed", persist_state="session")
     keep_in_range("dec_samples", 1, MAX_SAMPLES, 3)
-    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples")
+    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples", persist_state="session")
     temperature, top_p = round(temperature, 2), round(top_p, 2)
     settings = (temperature, top_k, top_p)
     samples = model_cached(
@@ -429,6 +460,7 @@ def sample_section() -> None:
         t("dec.sample_pick", L),
         range(n),
         key="dec_sample_pick",
+        persist_state="session",
         format_func=lambda i: t("dec.seed_n", L, seed=seed + i),
     )
     result = samples[pick]
@@ -436,7 +468,7 @@ def sample_section() -> None:
     step = result.steps[step_number - 1]
     st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
     keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
     chart(
         sampling_figure(
             step.probs,
@@ -467,7 +499,9 @@ def teacher_section() -> None:
     text = reference
     if text is None:
         ss.setdefault("dec_reference", "")
-        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=MAX_TYPED_CHARS)
+        text = st.text_input(
+            t("dec.reference_typed", L), key="dec_reference", persist_state="session", max_chars=MAX_TYPED_CHARS
+        )
         if not text.strip():
             st.info(t("dec.reference_needed", L))
             return

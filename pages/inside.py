@@ -11,7 +11,7 @@ from transformer.trace import trace_sentence
 from ui.export import chart, file_name
 from ui.i18n import STRINGS, error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
@@ -32,9 +32,9 @@ link_view(
         "src_pad": Param("inside_src_pad", "int"),
         "tgt_pad": Param("inside_tgt_pad", "int"),
         "step": Param("inside_step", "int"),
-        "head": Param("inside_head", "int"),
+        "head": Param("inside_head", "index"),
         "attention": Param("inside_attention"),
-        "cell_head": Param("inside_cell_head", "int"),
+        "cell_head": Param("inside_cell_head", "index"),
         "query": Param("inside_query", "int"),
         "key": Param("inside_key", "int"),
     },
@@ -46,9 +46,13 @@ with c1:
     source, target = sentence_picker(L, "inside")
 with c2:
     keep_in_range("inside_src_pad", 0, 4, 1)
-    src_pad = st.slider(t("inside.src_pad", L), 0, 4, key="inside_src_pad", help=t("inside.pad_help", L))
+    src_pad = st.slider(
+        t("inside.src_pad", L), 0, 4, key="inside_src_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
     keep_in_range("inside_tgt_pad", 0, 4, 1)
-    tgt_pad = st.slider(t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", help=t("inside.pad_help", L))
+    tgt_pad = st.slider(
+        t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
 if target is None:
     st.caption(t("inside.greedy_target", L))
 
@@ -59,7 +63,7 @@ try:
     )
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(trace.unknown, L)
 steps, blocks = trace.steps, trace.blocks
 enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
@@ -134,6 +138,7 @@ with right:
         t("inside.block", L),
         list(range(len(blocks))),
         key="inside_block",
+        persist_state="session",
         format_func=lambda i: block_names[i],
         on_change=_choose_block,
     )
@@ -142,6 +147,7 @@ with right:
         t("inside.layer", L),
         list(range(cfg.n_layers)),
         key="inside_layer",
+        persist_state="session",
         format_func=lambda i: f"{i + 1}",
         on_change=_choose_layer,
         help=t("inside.layer_help", L),
@@ -153,6 +159,7 @@ with right:
         t("inside.block_steps", L),
         list(range(len(run))),
         key="inside_substep",
+        persist_state="session",
         format_func=lambda i: steps[run[i]].name,
         on_change=_choose_substep,
         horizontal=True,
@@ -174,7 +181,14 @@ with right:
         disabled=step.index == len(steps) - 1,
         width="stretch",
     )
-    st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
+    st.slider(
+        t("inside.step", L),
+        1,
+        len(steps),
+        key="inside_step",
+        persist_state="session",
+        help=t("inside.step_help", L, n=len(steps)),
+    )
 with left:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
     chart(
@@ -218,7 +232,13 @@ figure_labels = dict(
 )
 if shows_one_head(step.shape, step.axes):
     keep_option("inside_head", list(range(cfg.n_heads)))
-    st.selectbox(t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}")
+    st.selectbox(
+        t("inside.head", L),
+        list(range(cfg.n_heads)),
+        key="inside_head",
+        persist_state="session",
+        format_func=lambda h: f"{h + 1}",
+    )
 head = ss.get("inside_head", 0)
 
 
@@ -278,20 +298,34 @@ def _module_name(where: str) -> str:
 
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 keep_option("inside_attention", modules)
-where = c1.selectbox(t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
+where = c1.selectbox(
+    t("inside.attention", L), modules, key="inside_attention", persist_state="session", format_func=_module_name
+)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
 keep_option("inside_cell_head", list(range(cfg.n_heads)))
 head = c2.selectbox(
-    t("inside.head", L), list(range(cfg.n_heads)), key="inside_cell_head", format_func=lambda h: f"{h + 1}"
+    t("inside.head", L),
+    list(range(cfg.n_heads)),
+    key="inside_cell_head",
+    persist_state="session",
+    format_func=lambda h: f"{h + 1}",
 )
 keep_option("inside_query", list(range(len(q_tokens))))
 query = c3.selectbox(
-    t("inside.query", L), list(range(len(q_tokens))), key="inside_query", format_func=lambda i: f"{i}: {q_tokens[i]}"
+    t("inside.query", L),
+    list(range(len(q_tokens))),
+    key="inside_query",
+    persist_state="session",
+    format_func=lambda i: f"{i}: {q_tokens[i]}",
 )
 keep_option("inside_key", list(range(len(k_tokens))))
 key = c4.selectbox(
-    t("inside.key", L), list(range(len(k_tokens))), key="inside_key", format_func=lambda j: f"{j}: {k_tokens[j]}"
+    t("inside.key", L),
+    list(range(len(k_tokens))),
+    key="inside_key",
+    persist_state="session",
+    format_func=lambda j: f"{j}: {k_tokens[j]}",
 )
 cell = trace.attention_cell(where, head, query, key)
 

@@ -18,8 +18,8 @@ from ui.export import chart, file_name
 from ui.i18n import error_text, t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import CurrentModel, current, page_setup, set_model
-from ui.training import current_job, start_lab, take_result
+from ui.state import CurrentModel, current, end_page, page_setup, set_model
+from ui.training import current_job, phase_text, start_lab, take_result
 from ui.widgets import attention_axes, keep_option, usable_pairs
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -43,8 +43,8 @@ link_view(
         **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
         "pair": Param("lab_pair", "int"),
         "kind": Param("lab_kind"),
-        "layer": Param("lab_layer", "int"),
-        "head": Param("lab_head", "int"),
+        "layer": Param("lab_layer", "index"),
+        "head": Param("lab_head", "index"),
     },
 )
 st.markdown(t("lab.intro", L))
@@ -79,7 +79,14 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 # --- what to compare ------------------------------------------------------------------------------------------------
 keep_option("lab_mode", MODES, "experiment")
-mode = st.radio(t("lab.mode", L), MODES, key="lab_mode", horizontal=True, format_func=lambda m: t(f"lab.mode.{m}", L))
+mode = st.radio(
+    t("lab.mode", L),
+    MODES,
+    key="lab_mode",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda m: t(f"lab.mode.{m}", L),
+)
 job = current_job()
 pairs = usable_pairs()
 
@@ -88,7 +95,11 @@ def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
     keep_option("lab_experiment", CHOICES, "no_look_ahead")
     name = st.selectbox(
-        t("lab.experiment", L), CHOICES, key="lab_experiment", format_func=lambda e: t(f"lab.exp.{e}", L)
+        t("lab.experiment", L),
+        CHOICES,
+        key="lab_experiment",
+        persist_state="session",
+        format_func=lambda e: t(f"lab.exp.{e}", L),
     )
     st.info(t(f"lab.claim.{name}", L))
     if name == "custom":
@@ -119,15 +130,26 @@ def choose_experiment() -> None:
     )
     errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
     disabled = job is not None or not pairs or bool(errors) or not switches or len(held) >= len(pairs)
-    if st.button(t("lab.run", L), type="primary", key="run_lab", disabled=disabled):
-        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
-        st.rerun()
+    st.button(
+        t("lab.run", L),
+        type="primary",
+        key="run_lab",
+        disabled=disabled,
+        on_click=run_lab,
+        args=(name, pairs, switches, sizes, cfg, ss.tokenizer, held),
+    )
     if errors:
         st.error(t("lab.fix_data", L))
     elif not pairs:
         st.warning(t("lab.no_pairs", L))
     elif job is not None and job.kind != "lab":
         st.info(t("lab.busy", L))
+
+
+def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list) -> None:
+    """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        start_lab(name, pairs, switches, sizes, cfg, tokenizer, held)
 
 
 def custom_switches() -> dict:
@@ -141,10 +163,12 @@ def custom_switches() -> dict:
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
                 keep_option(key, kinds, default)
-                chosen[name] = st.radio(t(f"lab.switch.{name}", L), kinds, key=key, horizontal=True)
+                chosen[name] = st.radio(
+                    t(f"lab.switch.{name}", L), kinds, key=key, persist_state="session", horizontal=True
+                )
             else:
                 keep_option(key, (True, False), default)
-                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key)
+                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key, persist_state="session")
             st.caption(t(f"lab.predict.{name}", L))
     switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
     if not switches:
@@ -173,6 +197,9 @@ def live_lab() -> None:
             else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
         )
         st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + text)
+    phase = phase_text(job, L)
+    if phase:
+        st.caption(phase)
     sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
     st.plotly_chart(
         curves(sides), key="chart_lab_live", config=LIVE_CHART
@@ -280,11 +307,18 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
         t("lab.pair", L),
         range(len(pairs)),
         key="lab_pair",
+        persist_state="session",
         format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
     )
-    kind = c2.radio(t("attn.kind", L), KINDS, key="lab_kind", format_func=lambda k: t(f"attn.{k}", L))
-    layer = c3.selectbox(t("attn.layer", L), range(n_layers), key="lab_layer", format_func=lambda i: f"{i + 1}")
-    head = c4.selectbox(t("attn.head", L), range(n_heads), key="lab_head", format_func=lambda i: f"{i + 1}")
+    kind = c2.radio(
+        t("attn.kind", L), KINDS, key="lab_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+    )
+    layer = c3.selectbox(
+        t("attn.layer", L), range(n_layers), key="lab_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
+    head = c4.selectbox(
+        t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
     source, target = pairs[index]
     for column, label, model, side in zip(st.columns(2), labels, (a, b), ("a", "b")):
         with column:
@@ -345,7 +379,7 @@ if mode == "experiment":
     choose_experiment()
     if job is not None and job.kind == "lab":
         live_lab()
-        st.stop()
+        end_page()
     result = ss.get("lab")
     if result is not None:
         title = t(f"lab.exp.{result.experiment}", L)

@@ -7,7 +7,7 @@ from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_
 from ui.export import chart, file_name
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -34,8 +34,8 @@ link_view(
         "src_pad": Param("mask_src_pad", "int"),
         "tgt_pad": Param("mask_tgt_pad", "int"),
         "kind": Param("mask_kind"),
-        "layer": Param("mask_layer", "int"),
-        "head": Param("mask_head", "int"),
+        "layer": Param("mask_layer", "index"),
+        "head": Param("mask_head", "index"),
     },
 )
 st.markdown(t("masks.intro", L))
@@ -50,8 +50,12 @@ with c1:
 with c2:
     keep_in_range("mask_src_pad", 0, 4, 1)
     keep_in_range("mask_tgt_pad", 0, 4, 1)
-    src_pad = st.slider(t("masks.src_pad", L), 0, 4, key="mask_src_pad", help=t("masks.pad_help", L))
-    tgt_pad = st.slider(t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", help=t("masks.pad_help", L))
+    src_pad = st.slider(
+        t("masks.src_pad", L), 0, 4, key="mask_src_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
+    tgt_pad = st.slider(
+        t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
 if target is None:
     st.caption(t("masks.greedy_target", L))
 
@@ -61,7 +65,7 @@ try:
     )
 except TransformerError as exc:
     st.error(error_text(exc, L))
-    st.stop()
+    end_page()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
@@ -146,12 +150,18 @@ st.latex(
 kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
 keep_option("mask_kind", list(kinds), "dec_self")
-kind = c1.radio(t("attn.kind", L), list(kinds), key="mask_kind", format_func=lambda k: t(f"attn.{k}", L))
+kind = c1.radio(
+    t("attn.kind", L), list(kinds), key="mask_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+)
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
 keep_option("mask_layer", list(range(n_layers)), 0)
 keep_option("mask_head", list(range(n_heads)), 0)
-layer = c2.selectbox(t("attn.layer", L), range(n_layers), key="mask_layer", format_func=lambda i: f"{i + 1}")
-head = c3.selectbox(t("attn.head", L), range(n_heads), key="mask_head", format_func=lambda i: f"{i + 1}")
+layer = c2.selectbox(
+    t("attn.layer", L), range(n_layers), key="mask_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
+head = c3.selectbox(
+    t("attn.head", L), range(n_heads), key="mask_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:

@@ -58,15 +58,18 @@ def spread_dims(d_model: int) -> list[int]:
     return sorted({0, 1, 2, 3, half, half + 1, d_model - 2, d_model - 1} & set(range(d_model)))
 
 
-if ss.get("pe_model", model.id) != model.id:  # a d_model kept from another model gives way to this model's own
+shown_id, shown_d = ss.get("pe_model", (model.id, model_d))
+if shown_id != model.id and ss.get("pe_d_model") == shown_d:  # the last model's own table: now this model's own
     ss.pe_d_model = model_d
-ss.pe_model = model.id
+ss.pe_model = (model.id, model_d)
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
 keep_option("pe_d_model", d_options, model_d)
-d_model = c1.select_slider("d_model", d_options, key="pe_d_model", help=t("pe.d_model_help", L, d=model_d))
+d_model = c1.select_slider(
+    "d_model", d_options, key="pe_d_model", persist_state="session", help=t("pe.d_model_help", L, d=model_d)
+)
 keep_in_range("pe_positions", 2, MAX_POSITIONS, 50)
-positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions")
+positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions", persist_state="session")
 
 own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
 source = "model" if own else "formula"
@@ -74,7 +77,12 @@ if own and kind == "learned":  # encoder and decoder each learned a table; the f
     sources = ["encoder", "decoder", "formula"]
     keep_option("pe_source", sources, "encoder")
     source = st.radio(
-        t("pe.source", L), sources, key="pe_source", horizontal=True, format_func=lambda s: t(f"pe.source_{s}", L)
+        t("pe.source", L),
+        sources,
+        key="pe_source",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda s: t(f"pe.source_{s}", L),
     )
 if d_model != model_d:
     st.info(t("pe.not_model", L, d=model_d))
@@ -102,6 +110,7 @@ dims = st.multiselect(
     t("pe.dims", L),
     list(range(d_model)),
     key="pe_dims",
+    persist_state="session",
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 

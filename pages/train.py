@@ -16,8 +16,8 @@ from ui.export import chart, file_name
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import SETTINGS, CurrentModel, bundled_model, current, page_setup, pairs_summary, set_model
-from ui.training import current_job, start_training, take_result
+from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, pairs_summary, set_model
+from ui.training import current_job, phase_text, start_training, take_result
 from ui.widgets import keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
@@ -69,22 +69,31 @@ if ss.n_heads not in heads:
 c1, c2 = st.columns(2, gap="large")
 with c1:
     st.markdown(f"**{t('train.model_settings', L)}**")
-    st.select_slider("d_model", D_MODELS, key="d_model", help=t("help.d_model", L))
-    st.select_slider("n_heads", heads, key="n_heads", help=t("help.n_heads", L, d_model=ss.d_model))
-    st.select_slider("d_ff", D_FFS, key="d_ff", help=t("help.d_ff", L))
-    st.slider("n_layers", 1, 6, key="n_layers", help=t("help.n_layers", L))
-    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", help=t("help.dropout", L))
+    st.select_slider("d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L))
+    st.select_slider(
+        "n_heads", heads, key="n_heads", persist_state="session", help=t("help.n_heads", L, d_model=ss.d_model)
+    )
+    st.select_slider("d_ff", D_FFS, key="d_ff", persist_state="session", help=t("help.d_ff", L))
+    st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L))
+    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L))
 with c2:
     st.markdown(f"**{t('train.train_settings', L)}**")
-    st.select_slider(t("train.lr", L), LRS, key="lr", help=t("help.lr", L), format_func=lambda v: f"{v:g}")
-    st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
-    st.select_slider(t("train.batch_size", L), BATCH_SIZES, key="batch_size", help=t("help.batch_size", L))
-    st.number_input(t("train.seed", L), 0, MAX_SEED, step=1, key="seed", help=t("help.seed", L))
+    st.select_slider(
+        t("train.lr", L), LRS, key="lr", persist_state="session", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
+    )
+    st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", persist_state="session", help=t("help.epochs", L))
+    st.select_slider(
+        t("train.batch_size", L), BATCH_SIZES, key="batch_size", persist_state="session", help=t("help.batch_size", L)
+    )
+    st.number_input(
+        t("train.seed", L), 0, MAX_SEED, step=1, key="seed", persist_state="session", help=t("help.seed", L)
+    )
     keep_option("holdout", HOLDOUT_CHOICES, 0.0)
     holdout = st.select_slider(
         t("train.holdout", L),
         HOLDOUT_CHOICES,
         key="holdout",
+        persist_state="session",
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
@@ -126,13 +135,27 @@ if pairs:
         st.caption(t("train.holdout_none", L, n=len(pairs)))
 
 # --- training ---------------------------------------------------------------------------------------------
+
+
+def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, holdout: float) -> None:
+    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        ss.last_training = None
+        start_training(pairs, tokenizer, sizes, cfg, holdout)
+
+
 b1, b2, _ = st.columns([2, 2, 6])
 cannot_train = bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None
-if b1.button(t("train.train", L), type="primary", disabled=cannot_train, key="train_button", width="stretch"):
-    cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
-    start_training(pairs, ss.tokenizer, sizes, cfg, holdout)
-    ss.last_training = None
-    st.rerun()  # drawn again with the job: Train disabled, Stop enabled, the live progress
+cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+b1.button(
+    t("train.train", L),
+    type="primary",
+    disabled=cannot_train,
+    key="train_button",
+    on_click=train,
+    args=(pairs, ss.tokenizer, sizes, cfg, holdout),
+    width="stretch",
+)
 b2.button(
     t("train.stop", L),
     key="stop_button",
@@ -181,6 +204,9 @@ def live_training() -> None:
         )
     )
     st.progress(len(run.records) / run.config.epochs, text=text)
+    phase = phase_text(job, L)
+    if phase:
+        st.caption(phase)
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
@@ -188,7 +214,7 @@ def live_training() -> None:
 
 if job is not None and job.kind == "train":
     live_training()
-    st.stop()  # the results below belong to the model that was current before this training
+    end_page()  # the results below belong to the model that was current before this training
 
 # --- results ----------------------------------------------------------------------------------------------
 model = current()

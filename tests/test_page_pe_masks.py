@@ -101,7 +101,7 @@ def test_curves_are_the_formula_between_the_whole_positions_the_model_uses():
 
 def test_a_short_max_len_is_said_and_the_charts_stop_there():
     # a d_model kept from the last model gives way to this model's own
-    at = open_app(page=PE, model=variant(max_len=12), pairs=PAIRS, pe_d_model=64, pe_model=-1, pe_positions=50)
+    at = open_app(page=PE, model=variant(max_len=12), pairs=PAIRS, pe_d_model=64, pe_model=(-1, 64), pe_positions=50)
     assert not at.exception
     assert at.select_slider(key="pe_d_model").value == 16
     assert any("max_len = 12" in w and "instead of the 50 positions" in w for w in texts(at, "warning"))

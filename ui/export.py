@@ -53,6 +53,11 @@ def start_page(page: str, title: str, link: str) -> None:
     sheet.page, sheet.title, sheet.link, sheet.charts = page, title, link, []
 
 
+def set_sheet_link(link: str) -> None:
+    """At the end of a page's run: the link to the view the page settled on."""
+    _sheet().link = link
+
+
 def _number(v: float) -> str:
     return "" if v != v else f"{v:.6g}"  # NaN (a gap in the chart, e.g. a masked score) is an empty cell
 

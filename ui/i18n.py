@@ -39,6 +39,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "链接中有些值在这里不适用，已被替换：{values}。",
     },
     "link.default": {"en": "the default", "zh": "默认值"},
+    "link.cut": {"en": "{name}: the first {kept} of {given}", "zh": "{name}：{given} 个中只保留前 {kept} 个"},
+    "state.replaced": {
+        "en": "The current model cannot take some of the values you had here, so they were replaced: {values}.",
+        "zh": "当前模型无法使用你在这里设的部分值，已被替换：{values}。",
+    },
     "link.pair_missing": {
         "en": "the link's pair “{source}” is not in this tab's sentence pairs, so it is shown as a typed sentence",
         "zh": "链接中的句子对“{source}”不在这个标签页的数据里，所以作为输入的句子显示",
@@ -135,6 +140,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "job.run.baseline": {"en": "baseline: ", "zh": "基线："},
     "job.run.variant": {"en": "variant: ", "zh": "变体："},
     "job.stopping": {"en": "Stopping after this epoch…", "zh": "本轮结束后停止…"},
+    "job.stopping_epoch": {
+        "en": "Stopping: finishing epoch {epoch} ({elapsed} s so far; an epoch takes about {seconds} s)…",
+        "zh": "正在停止：第 {epoch} 轮还在进行（已用 {elapsed} 秒；每轮约 {seconds} 秒）…",
+    },
+    "job.stopping_first": {"en": "Stopping: finishing epoch {epoch}…", "zh": "正在停止：第 {epoch} 轮还在进行…"},
+    "job.stopping_evaluating": {
+        "en": "Stopping: evaluating the model trained so far ({elapsed} s so far)…",
+        "zh": "正在停止：正在评估目前训练到的模型（已用 {elapsed} 秒）…",
+    },
+    "job.evaluating": {
+        "en": "Training done: evaluating the model on its pairs ({elapsed} s so far)…",
+        "zh": "训练完成：正在用句子对评估模型（已用 {elapsed} 秒）…",
+    },
     "job.failed": {
         "en": "Training failed ({error}); your current model is unchanged.",
         "zh": "训练失败（{error}）；当前模型没有改变。",

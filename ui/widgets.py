@@ -39,7 +39,8 @@ def keep_in_range(key: str, lo, hi, default=None):
     new = min(max(value, lo), hi)
     if key in ss and ss[key] != new:
         replaced(key, ss[key], new)
-    ss[key] = new
+    if key not in ss or ss[key] != new:  # set only to change it: a value set here is pushed to the browser
+        ss[key] = new
     return ss[key]
 
 
@@ -52,7 +53,12 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     if ss.get(f"{key}_mode") not in modes:
         ss[f"{key}_mode"] = modes[0]
     mode = st.radio(
-        t("pick.mode", L), modes, key=f"{key}_mode", horizontal=True, format_func=lambda m: t(f"pick.{m}", L)
+        t("pick.mode", L),
+        modes,
+        key=f"{key}_mode",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda m: t(f"pick.{m}", L),
     )
     if mode == "dataset":
         if ss.get(f"{key}_pair", 0) >= len(pairs):
@@ -61,6 +67,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             t("pick.pair", L),
             range(len(pairs)),
             key=f"{key}_pair",
+            persist_state="session",
             format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
         )
         return pairs[index]
@@ -68,6 +75,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     text = st.text_input(
         t("pick.typed", L),
         key=f"{key}_text",
+        persist_state="session",
         max_chars=MAX_TYPED_CHARS,
         help=t("pick.typed_help", L, n=MAX_TYPED_CHARS),
     )
@@ -120,7 +128,8 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
         kept = [v for v in default if v in allowed]
     if key in ss and list(ss[key] or []) != kept:
         replaced(key, ss[key], kept)
-    ss[key] = kept
+    if key not in ss or ss[key] != kept:  # set only to change it: a value set here is pushed to the browser
+        ss[key] = kept
     return kept
 
 
