@@ -277,6 +277,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
+    "train.history_bundled": {
+        "en": "The bundled model · {epochs} epochs on the {n} bundled pairs",
+        "zh": "内置模型 · 在 {n} 个内置句对上训练了 {epochs} 轮",
+    },
+    "train.history_trained": {
+        "en": "The model trained here{name} · {epochs} epochs on {n} pairs",
+        "zh": "在这里训练的模型{name} · 在 {n} 个句对上训练了 {epochs} 轮",
+    },
+    "train.history_uploaded": {
+        "en": "The uploaded model {name} · {epochs} epochs on its own pairs",
+        "zh": "上传的模型 {name} · 在它自己的句对上训练了 {epochs} 轮",
+    },
+    "train.history_other_data": {"en": "not the pairs in your table", "zh": "不是你表格中的句对"},
     "train.epoch": {"en": "epoch", "zh": "轮次"},
     "train.stopped": {
         "en": "Training stopped after epoch {epochs}; the partly trained model is now the current model.",
