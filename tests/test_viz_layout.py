@@ -23,6 +23,7 @@ from viz.common import (
     ROTATES_PX,
     TICK_COLUMNS,
     TITLE_COLUMNS,
+    TITLE_LINE_PX,
     colorbar,
     columns,
     cut_to_px,
@@ -85,7 +86,7 @@ def test_a_long_title_breaks_at_its_separators_keeping_the_qualifiers_together()
     assert title_lines(title) == "encoder–decoder attention<br>layer 2 · head 1"
     assert all(columns(line) <= TITLE_COLUMNS for line in title_lines(title).split("<br>"))
     fig = finish(go.Figure(go.Scatter(x=[0], y=[0])), title, 300)
-    assert fig.layout.margin.t == 60 + 22 and fig.layout.height == 300 + 22  # room for the second line
+    assert fig.layout.margin.t == 60 + TITLE_LINE_PX and fig.layout.height == 300 + TITLE_LINE_PX  # a second line
 
 
 # ---------------------------------------------------------------- every figure

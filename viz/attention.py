@@ -210,6 +210,8 @@ def attention_grid_figure(
         outline_cells(fig, fig.data[-1], marks, n_rows, n_cols)
     finish(fig, title, plot_px + (60 if title else 30) + gap)
     fig.update_annotations(font=dict(size=14))  # subplot titles
+    if title:  # the heads' titles sit over the first row, in the top margin: room for them under the title
+        fig.update_layout(margin=dict(t=fig.layout.margin.t + 20), height=fig.layout.height + 20)
     if pr or pc:
         note(fig, pad_note)
     return fig

@@ -27,7 +27,7 @@ CHOSEN_COLOR, OTHER_COLOR = "#d62728", "#9bb8d3"
 FONT = dict(size=13)
 TICK_COLUMNS = 16  # longer tick labels (a CJK character is two columns) are cut in the middle; the hover has them whole
 COLUMN_PX = 7.5  # about how wide one column of FONT is, in px
-TITLE_COLUMNS = 30  # a longer title breaks into lines at its " · " separators
+TITLE_COLUMNS, TITLE_LINE_PX = 30, 26  # a longer title breaks into lines at its " · ", each line this much taller
 ROTATES_PX = 30  # x tick labels wider than this may be drawn turned on a token axis: the figure grows by their length
 
 
@@ -193,9 +193,10 @@ def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
             axis.ticktext = [tick_text(label) for label in axis.ticktext]
             if axis.plotly_name.startswith("x") and axis.showticklabels is not False:
                 longest_x = max(longest_x, label_px(axis.ticktext))
+                axis.autotickangles = [0, 90]  # level, or upright when they do not fit: turned 30°, long ones meet
     height += max(0, longest_x - ROTATES_PX)
     title = title_lines(title)
-    top = 60 + 22 * title.count("<br>") if title else 30
+    top = 60 + TITLE_LINE_PX * title.count("<br>") if title else 30
     height += top - (60 if title else 30)
     fig.update_layout(
         title=dict(text=title or None, x=0.0, xanchor="left"),
