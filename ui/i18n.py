@@ -1183,11 +1183,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这个词是你强制选的；模型自己会选 {model}。",
     },
     "dec.choose_intro": {
-        "en": "Pick the next word yourself: **click a bar** in the chart (or pick a token in the list and press "
-        "**Force it**). The decoder takes your word as if it had chosen it and continues greedily from there, "
-        "so you see how one word changes where the decoder looks and everything that follows.",
-        "zh": "自己选择下一个词：**点击图中的一根柱子**（或在列表中选一个词再按 **强制选择**）。解码器会把你的词当作"
-        "自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器关注的位置以及后面的所有输出。",
+        "en": "Pick the next word yourself: **click its row** in the chart, anywhere from the word to the right end, "
+        "however short its bar (or pick a token in the list and press **Force it**). The decoder takes your word as "
+        "if it had chosen it and continues greedily from there, so you see how one word changes where the decoder "
+        "looks and everything that follows.",
+        "zh": "自己选择下一个词：**点击图中它的那一行**，从词到最右端任意位置都可以，柱子再短也行（或在列表中选一个词"
+        "再按 **强制选择**）。解码器会把你的词当作自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器"
+        "关注的位置以及后面的所有输出。",
     },
     "dec.force_pick": {"en": "token for this step", "zh": "这一步的词"},
     "dec.force": {"en": "Force it", "zh": "强制选择"},
