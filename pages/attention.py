@@ -281,9 +281,8 @@ def head_statistics() -> None:
             for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
         ]
     )
-    config = {
-        names[c]: st.column_config.NumberColumn(names[c], help=t(f"attn.help_{c}", L), format="%.3f") for c in columns
-    }
+    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
+    config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
     row = layer * cfg.n_heads + head if heads == "one" else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
     ss[f"_{TABLE}_seen"] = (row, None)
@@ -318,7 +317,7 @@ def head_statistics() -> None:
         st.caption(t("attn.stat_grid_help", L))
     with g2:
         st.markdown(f"**{t('attn.stats_explain', L)}**")
-        st.markdown("\n".join(f"- **{names[c]}**: {t(f'attn.help_{c}', L)}" for c in columns))
+        st.markdown("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
     st.subheader(t("attn.patterns", L))
     st.markdown(t(f"attn.patterns_{scope}", L))

@@ -6,10 +6,18 @@ import streamlit as st
 from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_TYPED_CHARS
 from transformer.data import PAD, tokenize
 from transformer.errors import TransformerError
-from transformer.strategies import beam_search, beam_vs_greedy, forced_decode, sample, teacher_forcing_vs_free_running
+from transformer.strategies import (
+    against_greedy,
+    beam_search,
+    beam_vs_greedy,
+    forced_decode,
+    greedy_hypothesis,
+    sample,
+    teacher_forcing_vs_free_running,
+)
 from transformer.text import markdown as md
 from ui.export import chart, file_name
-from ui.i18n import error_text, t
+from ui.i18n import error_text, t, word_list
 from ui.links import Param, link_view, picker, replaced
 from ui.state import current, page_setup
 from ui.widgets import (
@@ -74,7 +82,7 @@ except TransformerError as exc:
     st.error(error_text(exc, L))
     st.stop()
 if unknown:
-    st.warning(t("pick.unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown))))
+    st.warning(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)))
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
@@ -82,7 +90,7 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
     ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
     if ref_unknown:
-        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(ref_unknown))))
+        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)))
 
 # a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
 if ss.get("dec_for", (model.id, source)) != (model.id, source):
@@ -286,9 +294,7 @@ def beam_section() -> None:
         ("beam", source, beam_size, alpha),
         lambda: beam_search(translator.model, enc_input, tgt_vocab, beam_size, alpha),
     )
-    greedy = model_cached(
-        ("beam", source, 1, alpha), lambda: beam_search(translator.model, enc_input, tgt_vocab, 1, alpha)
-    ).best
+    greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
 
     st.subheader(t("dec.beam_tree", L))
     best = result.best
@@ -322,20 +328,19 @@ def beam_section() -> None:
         for rank, h in enumerate(result.hypotheses, start=1)
     ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="nbest_table")
-    if best.tokens == greedy.tokens:
-        st.info(t("dec.beam_same", L, text=md(best.text) or "–", score=f"{best.score:.4f}"))
-    else:
-        verdict = "dec.beam_better" if best.score > greedy.score else "dec.beam_worse"
-        st.info(
-            t(
-                verdict,
-                L,
-                greedy=md(greedy.text) or "–",
-                greedy_score=f"{greedy.score:.4f}",
-                beam=md(best.text) or "–",
-                beam_score=f"{best.score:.4f}",
-            )
+    verdict = against_greedy(result, greedy, tgt_vocab)  # what the search did with greedy's path, from its record
+    st.info(
+        t(
+            f"dec.beam_{verdict.case}",
+            L,
+            greedy=md(greedy.text) or "–",
+            greedy_score=f"{greedy.score:.4f}",
+            beam=md(best.text) or "–",
+            beam_score=f"{best.score:.4f}",
+            step=verdict.path.step,
+            k=beam_size,
         )
+    )
 
     st.subheader(t("dec.beam_data", L))
     pairs = usable_pairs()
@@ -468,7 +473,7 @@ def teacher_section() -> None:
     words = tokenize(text, translator.tokenizer)
     ids, unknown_ref = tgt_vocab.encode(words)
     if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
-        st.warning(t("dec.ref_unknown", L, words="、".join(md(w) for w in dict.fromkeys(unknown_ref))))
+        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown_ref)), L)))
     try:
         result = model_cached(
             ("teacher", source, tuple(ids)),

@@ -25,6 +25,7 @@ from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, s
 
 CONTROLS_PX = 360  # the walk's controls beside the diagram
 CELL_MAP_PX, ARITHMETIC_PX = 380, 520  # the attention map to click, and the arithmetic of the clicked cell
+EMPTY = "–"  # a table cell with no number, for a reason the page gives beside it
 
 L = page_setup()
 ss = st.session_state
@@ -400,10 +401,11 @@ d_v = len(cell.context)
 table = {"j": [str(j) for j in range(len(cell.values))] + ["Σ"], t("inside.key", L): [*k_tokens, ""]}
 table[t("inside.weight", L)] = [*cell.weights, sum(cell.weights)]
 for i in range(d_v):
-    table[f"v_j[{i}]"] = [row[i] for row in cell.values] + [None]
+    table[f"v_j[{i}]"] = [row[i] for row in cell.values] + [float("nan")]  # not summed: empty, said below
 for i in range(d_v):
     table[f"w_j·v_j[{i}]"] = [row[i] for row in cell.weighted] + [sum(row[i] for row in cell.weighted)]
-st.dataframe(pd.DataFrame(table), hide_index=True, key="weighted_inside")
+st.dataframe(pd.DataFrame(table).style.format(na_rep=EMPTY, precision=4), hide_index=True, key="weighted_inside")
+st.caption(t("inside.cell_sum_row", L, empty=EMPTY))
 st.markdown(t("inside.cell_context", L, values=", ".join(f"{v:.4f}" for v in cell.context)))
 computed_by("transformer.trace.attention_cell", L)
 
@@ -419,10 +421,10 @@ st.dataframe(
             "dec_inputs": [r.dec_input for r in rows],
             "dec_outputs": [r.target for r in rows],
             "p": [r.p for r in rows],
-            "−log p": [None if r.padded else r.nll for r in rows],
+            "−log p": [float("nan") if r.padded else r.nll for r in rows],  # empty: "padding: not counted"
             t("inside.counted", L): [t("inside.padding_excluded", L) if r.padded else "✓" for r in rows],
         }
-    ),
+    ).style.format(na_rep=EMPTY, precision=4),
     hide_index=True,
     key="loss_inside",
 )

@@ -47,6 +47,17 @@ PAIRS20 = [
 ]
 
 
+def random_translator(pairs: list[tuple[str, str]], seed: int, weights: int) -> Translator:
+    """An untrained one-layer model whose output weights are large and random, with a decoding cap of 6 tokens:
+    varied, confident distributions under which beam search and greedy part ways in every manner (the tests name
+    the seeds that show each)."""
+    translator = Translator.create(pairs, seed=seed, max_len=7, **{**TINY, "n_layers": 1})
+    with torch.no_grad():
+        weight = translator.model.projection.weight
+        weight.copy_(2 * torch.randn(weight.shape, generator=torch.Generator().manual_seed(weights)))
+    return translator
+
+
 @pytest.fixture
 def seed_pairs() -> list[tuple[str, str]]:
     """The single pair of the seed tutorial."""

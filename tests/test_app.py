@@ -1,6 +1,8 @@
 """The Streamlit app through AppTest: pages render, data edits, training, stop, uploads, languages."""
 
+import os
 import re
+import signal
 
 import pytest
 import torch
@@ -21,6 +23,31 @@ def test_every_string_exists_in_both_languages_with_the_same_placeholders():
         assert all(texts_by_lang.values()), key
         placeholders = {lang: set(re.findall(r"{(\w+)}", text)) for lang, text in texts_by_lang.items()}
         assert placeholders["en"] == placeholders["zh"], key
+
+
+CJK_PUNCTUATION = re.compile(r"[\u3000-\u303f\uff00-\uffef]")  # 、。「」 and the full-width ，：；！？（）
+
+
+def test_english_strings_hold_no_chinese_punctuation():
+    for key, texts_by_lang in STRINGS.items():
+        assert not CJK_PUNCTUATION.search(texts_by_lang["en"]), (key, texts_by_lang["en"])
+
+
+@pytest.mark.parametrize("picker", ["dec", "inside", "attn", "masks"])
+def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(picker):
+    page = {"dec": "pages/decoding.py", "inside": "pages/inside.py", "attn": "pages/attention.py"}
+    unknown = ["鱼", "鸭", "蛇"]  # words the bundled vocabulary lacks (checked below): listed in a warning
+    at = open_app("en", page.get(picker, f"pages/{picker}.py"))
+    at.session_state[f"pick_{picker}_mode"], at.session_state[f"pick_{picker}_text"] = "typed", "我有一只鱼鸭蛇"
+    at.run()
+    assert not at.exception
+    (said,) = [w for w in texts(at, "warning") if w.startswith("Not in the model's vocabulary")]
+    assert "read as `<unk>`: 鱼, 鸭, 蛇. Translation still runs." in said
+    for kind in ("markdown", "caption", "info", "warning", "success", "error", "subheader", "header", "title"):
+        for text in texts(at, kind):
+            for word in unknown + ["我有一只鱼鸭蛇"]:
+                text = text.replace(word, "")
+            assert not CJK_PUNCTUATION.search(text), (kind, text)
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
@@ -109,6 +136,22 @@ def test_stop_keeps_the_partly_trained_model():
     assert at.session_state.job is None
     assert any(f"stopped after epoch {epochs}" in w for w in texts(at, "warning"))
     assert len(at.dataframe[-1].value) == len(at.session_state.pairs)
+
+
+def test_a_training_whose_process_dies_says_so_and_keeps_the_current_model():
+    at = open_app(page="pages/train.py")
+    before = at.session_state.model
+    _start_long_training(at)
+    wait_for_epochs(at, 2)
+    os.kill(at.session_state.job.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
+    finish_job(at)
+    assert not at.exception and at.session_state.model is before
+    reason = "the training process ended unexpectedly (stopped by the signal SIGKILL)"
+    assert texts(at, "toast") == [f"Training failed ({reason}); your current model is unchanged."]
+    assert texts(at, "error") == [
+        f"Training failed ({reason}); the current model is unchanged. Try other settings, and tell us if it happens "
+        "again."
+    ]
 
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language():

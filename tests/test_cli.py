@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).parents[1]
+MODEL = REPO / "assets" / "model.safetensors"
 TINY_FLAGS = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32"]
 
 
@@ -27,8 +29,8 @@ class Run:
     stderr: str
 
 
-def _start(*args: str) -> subprocess.Popen:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONIOENCODING": "utf-8"}
+def _start(*args: str, **env: str) -> subprocess.Popen:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONIOENCODING": "utf-8", **env}
     return subprocess.Popen(
         [sys.executable, "-m", "transformer", *map(str, args)],
         cwd=REPO,
@@ -37,10 +39,13 @@ def _start(*args: str) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         encoding="utf-8",
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C acts as in a terminal
     )
 
 
 def _finish(process: subprocess.Popen) -> Run:
+    if process.stdout.closed:  # its reader has gone
+        return Run(process.wait(timeout=120), "", process.stderr.read())
     stdout, stderr = process.communicate(timeout=120)
     return Run(process.returncode, stdout, stderr)
 
@@ -59,6 +64,23 @@ def runs(work) -> dict[str, Run]:
         # the rest of the bad input is tested in-process (tests/test_cli_inprocess.py): the same main()
         "dev-zero": _start("train", "--pairs", "/dev/zero", "--out", work / "dev-zero.safetensors"),
     }
+    # `translate … | head -1` once head has its line: the reader has gone before this writes
+    started["pipe-closed"] = _start("translate", "--model", MODEL, "猫和狗是朋友", "我喜欢猫")
+    started["pipe-closed"].stdout.close()
+    # Ctrl-C in mid-training (the first line is printed just before the first epoch)
+    interrupted = _start(
+        "train",
+        "--pairs",
+        work / "seed.tsv",
+        "--out",
+        work / "stopped.safetensors",
+        "--epochs",
+        "5000",
+        PYTHONUNBUFFERED="1",
+    )
+    assert interrupted.stdout.readline().startswith("1 pairs,")
+    interrupted.send_signal(signal.SIGINT)
+    started["interrupted"] = interrupted
     results = {"train": _finish(started.pop("train"))}
     started["translate"] = _start("translate", "--model", seed_model, "我 喜 欢 你", "我喜欢你", "你 爱 我")
     started["steps"] = _start("translate", "--model", seed_model, "--steps", "我 喜 欢 你")
@@ -117,3 +139,14 @@ def test_a_device_for_pairs_exits_2_with_one_line_instead_of_reading_forever(run
     assert lines[0].startswith("error: ")
     assert "/dev/zero is a device, not a file" in lines[0]
     assert not (work / "dev-zero.safetensors").exists()
+
+
+def test_a_reader_that_goes_away_ends_translate_quietly(runs):
+    run = runs["pipe-closed"]  # as `python -m transformer translate … | head -1` once head has its line
+    assert (run.returncode, run.stderr) == (141, "")  # 128 + SIGPIPE, as other tools end; no BrokenPipeError
+
+
+def test_ctrl_c_in_mid_training_ends_quietly_with_status_130_and_writes_nothing(runs, work):
+    run = runs["interrupted"]
+    assert (run.returncode, run.stderr) == (130, "")  # no KeyboardInterrupt traceback
+    assert "epoch" not in run.stdout and not (work / "stopped.safetensors").exists()

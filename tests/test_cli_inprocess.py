@@ -8,7 +8,7 @@ import re
 import pytest
 
 from transformer import TrainConfig, Translator, train
-from transformer.__main__ import main
+from transformer.__main__ import _parser, main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_SEED, MAX_TOKEN_CHARS, MAX_TOKENS
 
@@ -85,6 +85,57 @@ def test_train_reads_a_file_with_carriage_returns_only(tmp_path, capsys):
 def test_train_refuses_a_folder_as_the_pairs_file(tmp_path, capsys):
     code, _, err = _run(capsys, "train", "--pairs", str(tmp_path), "--out", str(tmp_path / "m.safetensors"))
     assert code == 2 and "is a folder, not a file" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        ("{tmp}", "error: --out {tmp} is a folder: give a file name, such as {tmp}/model.safetensors."),
+        (
+            "{tmp}/missing/m.safetensors",
+            "error: --out {tmp}/missing/m.safetensors: the folder {tmp}/missing does not exist: create it, or choose "
+            "another.",
+        ),
+    ],
+    ids=["a-folder", "in-a-missing-folder"],
+)
+def test_train_checks_where_it_will_write_before_training(tmp_path, capsys, out, message):
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    out, message = out.format(tmp=tmp_path), message.format(tmp=tmp_path)
+    code, printed, err = _run(capsys, "train", "--pairs", str(pairs), "--out", out, "--epochs", "5000", *TINY)
+    assert (code, printed, err) == (2, "", message + "\n")  # not a line of training before it: nothing trained
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_train_refuses_a_folder_it_may_not_write_in_before_training(tmp_path, capsys):
+    pairs, locked = tmp_path / "pairs.tsv", tmp_path / "locked"
+    pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
+    locked.mkdir(mode=0o500)
+    code, printed, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(locked / "m.safetensors"))
+    assert code == 2 and printed == "" and "cannot be written (permission denied)" in err
+
+
+@pytest.mark.parametrize("command", ["train", "translate", "trace"])
+def test_every_option_in_help_has_a_description_and_its_default(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    shown = "".join(capsys.readouterr().out.split())  # the help as printed, without its spaces and line breaks
+    parser = next(a for a in _parser()._actions if a.dest == "command").choices[command]
+    for action in parser._actions:
+        if action.dest == "help":
+            continue
+        assert action.help and len(action.help) > 10, action.dest
+        described = action.help.replace("%(default)s", str(action.default))
+        assert "".join(described.split()) in shown, action.dest
+        if not action.option_strings or action.nargs == 0:  # a sentence, or a switch (off unless given)
+            continue
+        if action.required:
+            assert action.help.endswith("; required"), action.dest
+        else:
+            assert "(default: " in action.help or "default: " in action.help, action.dest
+            if action.default is not None:  # the default printed is the value the option really has
+                assert f"default: {action.default}" in described, action.dest
 
 
 @pytest.mark.parametrize(

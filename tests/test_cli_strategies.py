@@ -15,7 +15,7 @@ from transformer.strategies import beam_search
 
 MODEL = str(Path(__file__).resolve().parents[1] / "assets" / "model.safetensors")
 SENTENCES = ["我喜欢猫", "猫喜欢我", "我有一只猫和一只狗", "今天我很好"]  # two bundled, two unseen
-N_BEST_LINE = re.compile(r"^(-?\d+\.\d+)\t(.+)$")
+N_BEST_LINE = re.compile(r"^(-?\d+\.\d+)\t(-?\d+\.\d+)\t(.+)$")
 
 
 def _run(capsys, *argv: str) -> tuple[int, list[str], str]:
@@ -33,23 +33,43 @@ def test_beam_1_and_top_k_1_print_what_greedy_prints(capsys):
         assert err == ""
 
 
-def test_n_best_prints_n_scored_lines_best_first_then_an_empty_line(capsys):
+def test_n_best_prints_a_header_then_n_lines_of_score_and_log_prob_best_first_then_an_empty_line(capsys):
     code, lines, _ = _run(capsys, "--beam", "4", "--n-best", "3", "--length-penalty", "0.6", *SENTENCES)
     assert code == 0
-    assert len(lines) == 4 * len(SENTENCES)
+    assert len(lines) == 5 * len(SENTENCES)
     translator = load_checkpoint(MODEL)
     _, best_only, _ = _run(capsys, "--beam", "4", "--length-penalty", "0.6", *SENTENCES)
     for i, sentence in enumerate(SENTENCES):
-        block = lines[4 * i : 4 * i + 4]
-        assert block[3] == ""
-        parsed = [N_BEST_LINE.match(line) for line in block[:3]]
+        block = lines[5 * i : 5 * i + 5]
+        assert block[0] == "score\tlog-prob\ttranslation" and block[4] == ""
+        parsed = [N_BEST_LINE.match(line) for line in block[1:4]]
         assert all(parsed), block
-        scores = [float(m.group(1)) for m in parsed]
-        assert scores == sorted(scores, reverse=True) and len({m.group(2) for m in parsed}) == 3
-        assert parsed[0].group(2) == best_only[i]
+        scores, log_probs = ([float(m.group(g)) for m in parsed] for g in (1, 2))
+        assert scores == sorted(scores, reverse=True) and len({m.group(3) for m in parsed}) == 3
+        assert parsed[0].group(3) == best_only[i]
         enc = translator.encode_source(sentence)[0]
         expected = beam_search(translator.model, enc, translator.tgt_vocab, 4, 0.6, n_best=3).hypotheses
         assert scores == pytest.approx([h.score for h in expected], abs=1e-4)  # the length penalty is applied
+        assert log_probs == pytest.approx([h.log_prob for h in expected], abs=1e-4)  # and here it is not
+        assert all(lp < score < 0 for lp, score in zip(log_probs, scores))  # lp > 1 for α = 0.6: two numbers
+    _, plain, _ = _run(capsys, "--beam", "4", "--n-best", "2", SENTENCES[0])  # α = 0: the score is the log-prob
+    assert [N_BEST_LINE.match(line).group(1) for line in plain[1:3]] == [
+        N_BEST_LINE.match(line).group(2) for line in plain[1:3]
+    ]
+
+
+@pytest.mark.parametrize("temperature", ["1e-40", "1e-300", "5e-324", "0.01"])
+def test_a_tiny_temperature_samples_what_greedy_decoding_gives(capsys, temperature):
+    _, greedy, _ = _run(capsys, *SENTENCES)
+    code, lines, err = _run(capsys, "--sample", "--temperature", temperature, "--seed", "3", *SENTENCES)
+    assert (code, lines, err) == (0, greedy, "")
+
+
+def test_a_huge_temperature_samples_from_a_flat_distribution(capsys):
+    code, lines, err = _run(capsys, "--sample", "--temperature", "1e308", "--steps", "--top-k", "3", SENTENCES[0])
+    assert code == 0 and err == ""
+    steps = [line for line in lines if line.startswith("  step ")]
+    assert steps and all(line.count(" 0.333") == 3 for line in steps), steps  # three tokens left, equally likely
 
 
 def test_sampling_is_reproducible_for_a_seed(capsys):
@@ -75,7 +95,13 @@ def test_steps_work_with_every_strategy(capsys, flags):
     assert code == 0
     steps = [line for line in lines if line.startswith("  step ")]
     assert steps and steps[0].startswith("  step 1: ")
-    assert lines[-2 if "--n-best" in flags else -1].startswith("  stopped: ")
+    stopped = lines[-2 if "--n-best" in flags else -1]
+    assert stopped.startswith("  stopped: ")
+    if "--beam" in flags:  # the stopping rule, said as it is
+        assert stopped in (
+            "  stopped: no beam alive could still enter the 3 best hypotheses",
+            "  stopped: length cap reached",
+        )
     if "--beam" in flags:
         assert all(re.search(r"kept .+ -?\d+\.\d{3}.*finished .* pruned \d+$", line) for line in steps), steps
         assert "I love cats -0." in steps[2]  # the best beam after three steps, with its log-probability
@@ -95,12 +121,16 @@ def test_steps_work_with_every_strategy(capsys, flags):
         (["--beam", "0"], "beam size must be a whole number from 1 to 10"),
         (["--beam", "11"], "beam size must be a whole number from 1 to 10"),
         (["--beam", "2", "--n-best", "3"], "n-best must be a whole number from 1 to 2"),
-        (["--beam", "2", "--length-penalty", "-1"], "length penalty must be a number of at least 0"),
+        (["--beam", "2", "--length-penalty", "-1"], "length penalty must be a number from 0 to 10"),
+        (["--beam", "4", "--length-penalty", "4000"], "length penalty must be a number from 0 to 10"),
+        (["--beam", "4", "--length-penalty", "1e400"], "length penalty must be a number from 0 to 10"),
         (["--sample", "--temperature", "0"], "temperature must be a number above 0"),
         (["--sample", "--temperature", "nan"], "temperature must be a number above 0"),
         (["--sample", "--top-k", "-2"], "top-k must be a whole number of at least 0"),
         (["--sample", "--top-p", "1.5"], "top-p must be a number above 0 and at most 1"),
-        (["--sample", "--seed", "-1"], "seed must be a whole number of at least 0"),
+        (["--sample", "--seed", "-1"], "seed must be a whole number from 0 to 2147483647"),
+        (["--sample", "--seed", "18446744073709551616"], "seed must be a whole number from 0 to 2147483647"),
+        (["--sample", "--temperature", "inf"], "temperature must be a number above 0"),
         (["--beam", "two"], "invalid int value: 'two'"),
     ],
 )

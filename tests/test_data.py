@@ -424,6 +424,10 @@ def test_format_pairs_round_trips_through_parse_pairs(pairs20, bundled_pairs):
         ('"引号"开头', '"Quoted" start'),
         ("source", "target"),  # a pair that looks like a header, after the real header
         ("行\u2028分隔", "line\u2029separators"),  # str.splitlines would end a line at these
+        ("=1+1", "+SUM(A1)"),  # what a spreadsheet would run as a formula is written as '=1+1, and read back as it was
+        ("-1 度", "@me"),
+        ("'=x", "''-y"),  # apostrophes before a formula start: one more on the way out, one fewer on the way in
+        ("'Tis", "'Tis the season ."),  # an apostrophe before anything else is the text's own, both ways
     ]
     for pairs in (pairs20, bundled_pairs, tricky):
         text = format_pairs(pairs)

@@ -9,7 +9,8 @@ import re
 import pytest
 import torch
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import open_app, open_link, texts
+from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
 from transformer.text import markdown
 from ui.i18n import STRINGS
@@ -66,9 +67,33 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
     assert beats and markdown("The teacher is love .") in beats[0] and markdown("I love you .") in beats[0]
 
-    at.slider(key="dec_beam_size").set_value(1).run()  # one beam is greedy decoding
+    at.slider(key="dec_beam_size").set_value(1)  # one beam without a length penalty is greedy decoding
+    at.slider(key="dec_alpha").set_value(0.0).run()
     assert list(table(at)["translation"]) == ["The teacher is love ."]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_beam_search_says_pruned_only_when_it_pruned_greedys_path(pairs20, lang):
+    translator = random_translator(pairs20, 3, 5)  # K = 2 prunes greedy's path at step 4 (tests/test_strategies.py)
+    at = open_app(lang, DEC, model=CurrentModel(translator, "uploaded"), pairs=pairs20, dec_strategy="beam")
+    at.session_state.pick_dec_mode, at.session_state.pick_dec_text = "typed", "他们去公园"
+    at.slider(key="dec_beam_size").set_value(2).run()
+    greedy = translator.translate("他们去公园").text
+    best = table(at)[STRINGS["dec.translation"][lang]][0]
+    [said] = texts(at, "info")
+    if lang == "en":
+        assert said.startswith("Beam search is not exact: greedy gives")
+        assert "pruned greedy's path at step 4, where at least 2 other candidates ranked above it" in said
+    else:
+        assert "束搜索在第 4 步剪掉了贪心的路径，那一步至少有 2 个其他候选排在它前面" in said
+    assert f"**{greedy}**" in said and f"**{best}**" in said
+    at.slider(key="dec_beam_size").set_value(4).run()  # four beams keep greedy's path, and find a better translation
+    [said] = texts(at, "info")
+    assert said.startswith(STRINGS["dec.beam_better"][lang].split("{")[0]) and f"**{greedy}**" in said
+    assert "prun" not in said and "剪" not in said
+    for case in ("same", "tie", "better", "pruned", "stopped"):  # every case against_greedy can give has its words
+        assert f"dec.beam_{case}" in STRINGS
 
 
 def test_beam_search_against_greedy_over_the_dataset():
@@ -133,7 +158,7 @@ def test_teacher_forcing_against_free_running():
     at.text_input(key="dec_reference").input("I love dogs very much .").run()
     assert not at.exception
     unknown = " ".join(texts(at, "warning"))
-    assert "very、much" in unknown and "target vocabulary" in unknown
+    assert "very, much" in unknown and "target vocabulary" in unknown
     assert any(
         "part ways at position 3: free running chose cats where the reference has dogs" in s
         for s in texts(at, "warning")
@@ -201,3 +226,27 @@ def test_vocabulary_text_is_shown_literally():
     for text in shown:
         assert not re.search(r"(?<!\\)[`*]", text), text  # every backtick and asterisk escaped
     assert any(markdown(" ".join(["`"] * 50)) in s for s in source(at, "success"))
+
+
+@pytest.mark.parametrize(
+    ("query", "notice"),
+    [
+        (
+            {"strategy": "sample", "temperature": "1e-40", "seed": "18446744073709551616"},
+            "temperature=1e-40 → 0.1; seed=18446744073709551616 → 1000000.",
+        ),
+        ({"strategy": "sample", "temperature": "5e-324", "seed": "-1"}, "temperature=5e-324 → 0.1; seed=-1 → 0."),
+        ({"strategy": "sample", "temperature": "1e308"}, "temperature=1e+308 → 3.0."),
+        ({"strategy": "beam", "alpha": "4000", "beam": "99"}, "beam=99 → 10; alpha=4000.0 → 2.0."),
+        ({"strategy": "beam", "alpha": "1e400"}, "alpha=1e400 → the default."),
+    ],
+    ids=["tiny-temperature-huge-seed", "smallest-temperature-negative-seed", "huge-temperature", "huge-alpha", "inf"],
+)
+def test_the_command_lines_bad_decoding_values_in_a_link_are_replaced_with_a_notice(query, notice):
+    at = open_link(DEC, query)  # the page's own controls are bounded sliders and boxes: a link is the way in
+    assert not at.exception and not at.error
+    assert [w for w in texts(at, "warning") if w.startswith("Some values in this link")] == [
+        f"Some values in this link do not fit here and were replaced: {notice}"
+    ]
+    assert at.session_state.dec_strategy == query["strategy"]
+    assert any(e for e in at.get("plotly_chart"))  # the strategy's chart is drawn with the replaced values

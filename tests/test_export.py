@@ -12,6 +12,7 @@ import numpy as np
 import plotly.offline
 
 from transformer import TrainConfig, Translator, train
+from transformer.data import format_pairs
 from transformer.trace import trace_sentence
 from ui.export import LessonSheet, figure_csv, file_name, lesson_sheet_html, maps_json, matrix_csv
 from viz.attention import attention_figure, attention_grid_figure
@@ -47,6 +48,15 @@ def test_a_token_that_looks_like_a_formula_stays_text_in_a_spreadsheet():
     text = matrix_csv([[1.0]], ['=HYPERLINK("http://x")'], ["+1", "@me"][:1])
     rows = _rows(text)
     assert rows[0][1] == "'+1" and rows[1][0] == '\'=HYPERLINK("http://x")'
+
+
+def test_the_pairs_file_keeps_formulas_as_text_in_a_spreadsheet_as_the_matrix_csvs_do():
+    cells = ['=HYPERLINK("http://x")', "+1", "-1", "@me", "'=x", "'Tis", "I love you ."]
+    lines = format_pairs([(cell, cell) for cell in cells]).splitlines()[1:]
+    written = [line.split("\t")[0].strip('"').replace('""', '"') for line in lines]
+    assert written == ['\'=HYPERLINK("http://x")', "'+1", "'-1", "'@me", "''=x", "'Tis", "I love you ."]
+    matrix = list(csv.reader(io.StringIO(matrix_csv([[0.0]] * len(cells), cells, ["x"]))))
+    assert [row[0] for row in matrix[1:]] == written  # one helper for every file a spreadsheet may open
 
 
 def test_file_names_say_what_they_hold_and_stay_file_names():

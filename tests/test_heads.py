@@ -42,6 +42,7 @@ def test_self_attention_statistics_by_hand():
     assert one.entropy_bits == pytest.approx(1.25)
     assert one.same == pytest.approx((0.5 + 0.5) / 2)
     assert one.previous == pytest.approx((0.0 + 0.5) / 2)  # row 0 has no previous key
+    assert one.previous_perfect == two.previous_perfect == pytest.approx(1 / 2)  # (L − 1)/L with L = 2 real rows
     assert one.next == pytest.approx((0.25 + 0.0) / 2)  # row 1's next key is padding: not a "next" word
     assert one.padding == pytest.approx((0.25 + 0.0) / 2)
     assert one.on_S == pytest.approx((0.5 + 0.5) / 2)  # key 0 holds S

@@ -5,6 +5,7 @@ question "is this tab still connected" is answered by the test."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -98,7 +99,8 @@ def test_a_job_that_fails_says_why_and_frees_its_place():
     queue.submit(broken)
     queue.submit(after)
     _wait(lambda: after.finished)
-    assert broken.state == "failed" and broken.error
+    assert broken.state == "failed"
+    assert re.fullmatch(r"\w+Error: .+", broken.error)  # the {error} of "Training failed ({error}); …": type and words
     assert after.state == "done"
 
 
@@ -110,7 +112,8 @@ def test_a_training_process_that_dies_fails_its_job_with_a_message_and_the_queue
     _wait(lambda: len(doomed.runs[0].records) > 0)
     os.kill(doomed.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
     _wait(lambda: after.finished)
-    assert doomed.state == "failed" and "ended unexpectedly" in doomed.error
+    assert doomed.state == "failed"
+    assert doomed.error == "the training process ended unexpectedly (stopped by the signal SIGKILL)"
     assert after.state == "done" and queue.busy() == (0, 0)
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from tests.apptest_helpers import open_app, texts
 from transformer import TrainConfig, Translator, train
+from transformer.data import tokenize
 from transformer.heads import study_heads
 from ui.i18n import STRINGS
 from ui.state import CurrentModel
@@ -259,3 +260,17 @@ def test_frame_head_moves_the_frame_of_the_small_multiples():
     chosen = [tr for tr in fig.data if tr.type == "heatmap" and list(tr.meta) == [1, 2]][0]
     assert (shape.xref, shape.yref) == (f"{chosen.xaxis} domain", f"{chosen.yaxis} domain")
     assert frame_head(fig, None).layout.shapes == ()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here(lang):
+    at = open_app(lang, ATTN, attn_kind="dec_self")
+    pairs = at.session_state.pairs
+    stats = study_heads(at.session_state.model.translator, pairs).stats["dec_self"]
+    lengths = [len(tokenize(t)) + 1 for _, t in pairs]  # S and the target's tokens: the decoder's real positions
+    perfect = sum(n - 1 for n in lengths) / sum(lengths)  # (L − 1)/L, averaged over every real position
+    assert stats[0].previous_perfect == pytest.approx(perfect)
+    assert all(st.previous <= perfect + 1e-6 for st in stats)
+    said = next(m for m in texts(at, "markdown") if s("attn.stat_previous", lang) in m and "(L − 1)/L" in m)
+    assert f"{perfect:.2f}" in said and ("scores close to 1" not in said)
+    assert (" not 1:" in said) if lang == "en" else ("而不是 1" in said)

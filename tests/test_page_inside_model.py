@@ -7,6 +7,8 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
+import pyarrow as pa
 import pytest
 
 from tests.apptest_helpers import open_app, texts
@@ -186,3 +188,58 @@ def test_other_models_variants_and_a_typed_sentence_never_break_the_page():
     # a sentence too long for the model with its padding: one clear error, nothing else breaks
     at.text_input(key="pick_inside_text").input("你 " * 127).run()
     assert not at.exception and any("128" in e for e in texts(at, "error"))
+
+
+def shown_cells(element) -> pd.DataFrame:
+    """A dataframe as the learner reads it: the styler's display text when the page formats it, else the values."""
+    styler = element.proto.arrow_data.styler
+    if styler.display_values:
+        return pa.ipc.open_stream(styler.display_values).read_all().to_pandas()
+    return element.value.astype(str)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_table_cell_says_none_and_every_empty_cell_has_its_reason(lang):
+    at = open_app(lang, INSIDE, inside_tgt_pad=1)
+    assert not at.exception
+    for element in at.dataframe:
+        cells = shown_cells(element).to_numpy().ravel().tolist()
+        assert not {"None", "nan", "NaN", "<NA>"} & {str(c).strip() for c in cells}, element.value.columns
+    weighted = next(e for e in at.dataframe if "w_j·v_j[0]" in e.value.columns)
+    sums = shown_cells(weighted).iloc[-1]
+    assert sums["j"] == "Σ" and float(sums[STRINGS["inside.weight"][lang]]) == pytest.approx(1.0)
+    assert all(sums[c] == "–" for c in sums.index if c.startswith("v_j["))  # empty, not None
+    assert all(sums[c] != "–" for c in sums.index if c.startswith("w_j·v_j["))  # the context row
+    assert STRINGS["inside.cell_sum_row"][lang].format(empty="–") in [c.value for c in at.caption]
+    loss = shown_cells(next(e for e in at.dataframe if "−log p" in e.value.columns))
+    padded = loss[loss["dec_outputs"] == "P"]
+    assert len(padded) == 1 and padded.iloc[0]["−log p"] == "–"
+    assert padded.iloc[0][STRINGS["inside.counted"][lang]] == STRINGS["inside.padding_excluded"][lang]
+    counted = loss[loss["dec_outputs"] != "P"]["−log p"]
+    assert all(float(v) >= 0 for v in counted)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_embedding_step_says_where_the_model_leaves_the_paper_and_names_tutorial_004(lang):
+    at = open_app(lang, INSIDE)
+    blocks = the_trace(at).blocks
+    at.selectbox(key="inside_block").set_value(next(b.index for b in blocks if b.kind == "embedding")).run()
+    assert not at.exception
+    (said,) = [m for m in texts(at, "markdown") if "nn.Embedding" in m]
+    words = {"en": ["√d_model", "output projection", "label smoothing"], "zh": ["√d_model", "输出投影", "标签平滑"]}
+    assert all(w in said for w in words[lang]), said
+    masked = next(s.index for s in the_trace(at).steps if s.kind == "masked_scores")
+    at.slider(key="inside_step").set_value(masked + 1).run()
+    (info,) = texts(at, "info")
+    assert info.startswith(
+        {"en": "Tutorial 004 (the Chinese tutorial that traces", "zh": "教程 004（逐个张量追踪"}[lang]
+    )
+    assert "Seed" not in info and "−1e9" in info
+
+
+def test_the_model_docstring_names_the_three_details_that_follow_the_tutorials():
+    import transformer.model
+
+    doc = " ".join(transformer.model.__doc__.split())
+    assert "not multiplied by √d_model" in doc and "no label smoothing" in doc and "ties it to the embeddings" in doc
+    assert "the paper's post-norm model" not in doc

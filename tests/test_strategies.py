@@ -8,17 +8,28 @@ from pathlib import Path
 import pytest
 import torch
 
+from tests.conftest import random_translator
 from transformer import Translator, greedy_decode
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs, tokenize
 from transformer.errors import ConfigError, DataError
 from transformer.strategies import (
+    SCORE_TOLERANCE,
+    BeamCandidate,
+    BeamSearch,
+    BeamStep,
+    GreedyPath,
+    Hypothesis,
+    against_greedy,
     beam_search,
     beam_search_batch,
     beam_vs_greedy,
     check_beam,
     check_sampling,
     forced_decode,
+    greedy_batch,
+    greedy_hypothesis,
+    greedy_path,
     lp,
     sample,
     teacher_forcing_vs_free_running,
@@ -201,12 +212,180 @@ def test_beam_vs_greedy_scores_both_the_same_way(bundled):
     enc_inputs = bundled.make_batch([(s, "") for s in sentences]).enc_inputs
     rows = beam_vs_greedy(bundled.model, enc_inputs, bundled.tgt_vocab, 4, 0.6)
     for sentence, row in zip(sentences, rows, strict=True):
-        assert row.greedy.tokens == bundled.translate(sentence).tokens
-        assert row.beam.score >= row.greedy.score - 1e-5  # the same hypothesis may differ by float rounding
+        greedy = greedy_hypothesis(bundled.translate(sentence, return_attn=False), 0.6)
+        assert row.greedy.tokens == greedy.tokens and row.greedy.finished is greedy.finished
+        assert row.greedy.score == pytest.approx(greedy.score, abs=1e-5)
+        assert row.beam.score >= row.greedy.score - SCORE_TOLERANCE  # the same hypothesis may differ by rounding
         assert row.beam_wins is (row.beam.tokens != row.greedy.tokens)
 
 
+@pytest.mark.parametrize("max_len", [3, 50])
+@pytest.mark.parametrize("alpha", [0.0, 0.6])
+def test_batched_greedy_is_greedy_decoding_scored_like_a_hypothesis(noisy, bundled, bundled_sources, alpha, max_len):
+    for translator, sentences in ((bundled, bundled_sources[::3]), (noisy, ["我吃饭", "他们去公园", "你好"])):
+        enc_inputs = translator.make_batch([(s, "") for s in sentences]).enc_inputs  # (B, Ls), padded
+        batched = greedy_batch(translator.model, enc_inputs, translator.tgt_vocab, alpha, max_len)
+        for sentence, hypothesis in zip(sentences, batched, strict=True):
+            alone = greedy_decode(translator.model, _enc(translator, sentence), translator.tgt_vocab, max_len, False)
+            assert hypothesis.tokens == alone.tokens and hypothesis.finished is (alone.stop_reason == "eos")
+            assert hypothesis.log_prob == pytest.approx(_greedy_log_prob(alone), abs=1e-4)
+            assert hypothesis.score == pytest.approx(greedy_hypothesis(alone, alpha).score, abs=1e-4)
+
+
+# ---------------------------------------------------------------- the stopping rule, and greedy's path
+
+
+def _record_scores(result, last: int) -> tuple[list[float], list[float]]:
+    """From the record of steps 1..last: every finished hypothesis's score, best first (E at step s makes a
+    hypothesis of length s), and the log-probabilities of the beams alive after step `last`."""
+    finished = [
+        c.log_prob / lp(step.step, result.length_penalty)
+        for step in result.steps[:last]
+        for c in step.candidates
+        if c.status == "finished"
+    ]
+    live = [c.log_prob for c in result.steps[last - 1].candidates if c.status == "kept"]
+    return sorted(finished, reverse=True), live
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.6, 2.0])
+@pytest.mark.parametrize("beam_size", [1, 2, 4, 10])
+def test_the_search_stops_only_when_no_beam_alive_can_still_win(bundled, noisy, beam_size, alpha):
+    """Read from the record, for any model: when the search stopped, no beam alive could beat the K-th best
+    hypothesis, even with the length penalty's help (its best is log P / lp(cap)); one step earlier one could."""
+    for translator, sentence in ((bundled, "猫和狗是朋友"), (bundled, "那喜"), (noisy, "他们去公园")):
+        result = beam_search(translator.model, _enc(translator, sentence), translator.tgt_vocab, beam_size, alpha)
+        finished, live = _record_scores(result, len(result.steps))
+        if result.stop_reason == "finished":
+            assert not live or (
+                len(finished) >= beam_size and max(live) / lp(result.max_len, alpha) <= finished[beam_size - 1]
+            ), (sentence, live, finished)
+            assert [h.score for h in result.hypotheses] == pytest.approx(finished[:beam_size], abs=1e-5)
+        else:
+            assert len(result.steps) == result.max_len
+        if len(result.steps) > 1:
+            finished, live = _record_scores(result, len(result.steps) - 1)
+            assert live and (
+                len(finished) < beam_size or max(live) / lp(result.max_len, alpha) > finished[beam_size - 1]
+            ), (sentence, live, finished)
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.6])
+@pytest.mark.parametrize("beam_size", [2, 4, 10])
+def test_beam_search_scores_at_least_as_well_as_greedy_on_the_bundled_pairs(bundled, bundled_sources, beam_size, alpha):
+    """Whatever the bundled model: the best hypothesis never scores below greedy's output under the same scoring,
+    unless the search's record shows that it pruned greedy's path (K beams can drop it; the stopping rule cannot)."""
+    vocab = bundled.tgt_vocab
+    enc_inputs = bundled.make_batch([(s, "") for s in bundled_sources]).enc_inputs
+    rows = beam_vs_greedy(bundled.model, enc_inputs, vocab, beam_size, alpha)
+    assert len(rows) == len(bundled_sources) >= 50
+    for sentence, row in zip(bundled_sources, rows, strict=True):
+        if row.beam.score < row.greedy.score - SCORE_TOLERANCE:  # then one sentence at a time, with its record
+            result = beam_search(bundled.model, _enc(bundled, sentence), vocab, beam_size, alpha)
+            greedy = greedy_hypothesis(bundled.translate(sentence, return_attn=False), alpha)
+            assert against_greedy(result, greedy, vocab).case == "pruned", sentence
+
+
+@pytest.mark.parametrize(
+    ("seed", "weights", "sentence", "case", "fate", "step"),
+    [
+        (0, 0, "你好", "same", "found", 6),  # the same translation, alive at the length cap
+        (0, 0, "我吃饭", "better", "found", 6),  # greedy's translation is a hypothesis, beam search found a better one
+        (1, 4, "我吃饭", "better", "pruned", 6),  # greedy's path was pruned, and beam search found a better one
+        (3, 5, "他们去公园", "pruned", "pruned", 4),  # greedy's path was pruned, and it was the better one
+    ],
+)
+def test_against_greedy_says_what_became_of_greedys_path(pairs20, seed, weights, sentence, case, fate, step):
+    translator = random_translator(pairs20, seed, weights)
+    enc, vocab = _enc(translator, sentence), translator.tgt_vocab
+    greedy_run = greedy_decode(translator.model, enc, vocab, return_attn=False)
+    for alpha in (0.0, 0.6):
+        result = beam_search(translator.model, enc, vocab, 2, alpha)
+        greedy = greedy_hypothesis(greedy_run, alpha)
+        verdict = against_greedy(result, greedy, vocab)
+        assert (verdict.case, verdict.path) == (case, GreedyPath(fate, step))
+        assert verdict.beam == result.best and verdict.greedy == greedy
+        # the record at that step: greedy's prefix was a beam, and its next token was dropped or ended the path
+        here = result.steps[step - 1]
+        prefix = ["S", *greedy.tokens[: step - 1]]
+        token = (greedy.tokens + ["E"])[step - 1]
+        statuses = [c.status for c in here.candidates if c.parent == here.beams.index(prefix) and c.token == token]
+        if fate == "pruned":
+            assert statuses in ([], ["pruned"])
+            assert all(beam[: len(prefix) + 1] != [*prefix, token] for s in result.steps[step:] for beam in s.beams)
+        else:  # it ended with E there, or it was alive at the length cap
+            assert statuses == (["finished"] if greedy.finished else ["kept"])
+            assert result.stop_reason == "max_len" or greedy.finished
+        assert (verdict.beam.score < greedy.score - SCORE_TOLERANCE) is (case == "pruned")
+
+
+def test_against_greedy_on_a_trained_model_that_ends_with_e(trained_seed):
+    enc, vocab = _enc(trained_seed, "我 喜 欢 你"), trained_seed.tgt_vocab
+    greedy = greedy_hypothesis(trained_seed.translate("我 喜 欢 你", return_attn=False), 0.6)
+    verdict = against_greedy(beam_search(trained_seed.model, enc, vocab, 3, 0.6), greedy, vocab)
+    assert greedy.tokens == ["I", "love", "you", "."] and greedy.finished
+    assert (verdict.case, verdict.path) == ("same", GreedyPath("found", 5))  # E at step 5 made it a hypothesis
+
+
+def _scripted_search(stop_reason: str) -> BeamSearch:
+    """The record of a search with two beams that stopped at step 2 once two hypotheses had ended with E, while
+    the beam "The cat" (greedy's path) was still alive and more probable than both: the stopping rule this
+    project had before, which beam_search no longer follows."""
+    steps = [
+        BeamStep(
+            1, [["S"]], [0.0], [BeamCandidate(0, 3, "The", -0.05, "kept", 0), BeamCandidate(0, 4, "A", -3.0, "kept", 1)]
+        ),
+        BeamStep(
+            2,
+            [["S", "The"], ["S", "A"]],
+            [-0.05, -3.0],
+            [
+                BeamCandidate(0, 5, "cat", -0.07, "kept", 0),
+                BeamCandidate(0, 2, "E", -3.5, "finished"),
+                BeamCandidate(1, 2, "E", -3.2, "finished"),
+                BeamCandidate(1, 5, "cat", -3.6, "kept", 1),
+            ],
+        ),
+    ]
+    hypotheses = [Hypothesis(["A"], -3.2, -3.2, True), Hypothesis(["The"], -3.5, -3.5, True)]
+    return BeamSearch(hypotheses, steps, 2, 0.0, stop_reason, max_len=6)
+
+
+def test_against_greedy_never_claims_a_pruning_the_record_does_not_show(bundled):
+    vocab = bundled.tgt_vocab
+    assert vocab.itos[vocab.eos_id] == "E"
+    search = _scripted_search("finished")
+    greedy = Hypothesis(["The", "cat"], -0.1, -0.1, True)
+    verdict = against_greedy(search, greedy, vocab)
+    assert (verdict.case, verdict.path) == ("stopped", GreedyPath("alive", 2))
+    tie = Hypothesis(["The", "dog"], -3.2 + SCORE_TOLERANCE / 2, -3.2 + SCORE_TOLERANCE / 2, True)
+    assert against_greedy(search, tie, vocab).case == "tie"
+    assert against_greedy(search, Hypothesis(["The"], -3.5, -3.5, True), vocab).path == GreedyPath("found", 2)
+    assert against_greedy(search, Hypothesis(["A", "cat", "dog"], -4.0, -4.0, True), vocab).case == "better"
+    assert against_greedy(search, Hypothesis(["A", "dog"], -3.9, -3.9, True), vocab).path == GreedyPath("pruned", 2)
+    # the same record at the length cap: greedy's path alive there is a hypothesis of the search
+    at_cap = _scripted_search("max_len")
+    assert greedy_path(at_cap, Hypothesis(["The", "cat"], -0.07, -0.07, False), vocab) == GreedyPath("found", 2)
+
+
 # ---------------------------------------------------------------- sampling
+
+
+@pytest.mark.parametrize("temperature", [1e-40, 1e-300, 5e-324, 1e308])
+def test_any_finite_temperature_gives_a_distribution(noisy, temperature):
+    enc, vocab = _enc(noisy, "他们去公园"), noisy.tgt_vocab
+    result = sample(noisy.model, enc, vocab, temperature=temperature, seed=1, max_len=6)
+    never = [vocab.stoi["P"], vocab.bos_id]
+    for step in result.steps:
+        assert torch.isfinite(step.tempered).all() and step.tempered.sum() == pytest.approx(1.0)
+        assert step.tempered[never].tolist() == [0.0, 0.0]
+        allowed = step.tempered[[i for i in range(len(vocab)) if i not in never]]
+        if temperature < 1:  # all on the most probable token: greedy
+            assert step.tempered.argmax() == step.probs.argmax() and step.tempered.max() == 1.0
+        else:  # flat over every token that may be an output
+            assert allowed.tolist() == pytest.approx([1 / len(allowed)] * len(allowed))
+    if temperature < 1:
+        assert result.tokens == greedy_decode(noisy.model, enc, vocab, max_len=6, return_attn=False).tokens
 
 
 def test_sampling_is_reproducible_for_a_seed_and_varies_with_it(noisy):
@@ -330,6 +509,7 @@ def test_every_strategy_runs_without_dropout_and_leaves_the_mode_alone(pairs20, 
         (check_beam, (2.5,), "beam size"),
         (check_beam, (4, -0.1), "length penalty"),
         (check_beam, (4, float("nan")), "length penalty"),
+        (check_beam, (4, 4000.0), "length penalty must be a number from 0 to 10"),
         (check_beam, (4, 0.6, 5), "n-best"),
         (check_beam, (4, 0.6, 0), "n-best"),
         (check_sampling, (0.0,), "temperature"),
@@ -339,6 +519,7 @@ def test_every_strategy_runs_without_dropout_and_leaves_the_mode_alone(pairs20, 
         (check_sampling, (1.0, 0, 0.0), "top-p"),
         (check_sampling, (1.0, 0, 1.5), "top-p"),
         (check_sampling, (1.0, 0, 1.0, -3), "seed"),
+        (check_sampling, (1.0, 0, 1.0, 2**64), "seed must be a whole number from 0 to 2147483647"),
     ],
 )
 def test_bad_settings_are_config_errors_that_name_the_setting(check, args, words):

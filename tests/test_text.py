@@ -1,8 +1,8 @@
-"""transformer.text: user text shown as text in a terminal, in markdown and in plotly labels."""
+"""transformer.text: user text shown as text in a terminal, in markdown, in plotly labels and in a spreadsheet."""
 
 import pytest
 
-from transformer.text import markdown, plotly, visible
+from transformer.text import from_spreadsheet, markdown, plotly, spreadsheet, visible
 
 PAYLOADS = [
     "$\\rule{3000px}{3000px}$",
@@ -32,3 +32,23 @@ def test_markdown_escapes_every_ascii_punctuation_character(payload):
 def test_plotly_turns_tags_and_dollars_into_entities():
     assert plotly("<a href=x>hi</a> & $x$") == "&lt;a href=x&gt;hi&lt;/a&gt; &amp; &#36;x&#36;"
     assert plotly("你\x1b") == "你\\x1b"
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ("=1+1", "'=1+1"),
+        ("+1", "'+1"),
+        ("-1", "'-1"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("'=x", "''=x"),
+        ("'Tis", "'Tis"),
+        ("I love you .", "I love you ."),
+        ("a=b", "a=b"),
+        ("", ""),
+    ],
+)
+def test_a_spreadsheet_cell_never_starts_a_formula_and_gives_back_its_text(text, cell):
+    assert spreadsheet(text) == cell
+    assert from_spreadsheet(cell) == text

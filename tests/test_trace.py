@@ -375,19 +375,21 @@ def test_cli_trace_without_a_target_uses_the_greedy_output(seed_model, capsys):
         (["--pad-source", "-1"], "expected a whole number of at least 0"),
         (["--pad-target", "200"], "this model reads at most 128"),
         (["--model", "{missing}"], "cannot read"),
-        (["--json", "{missing_dir}"], "cannot write"),
+        (["--json", "{missing_dir}"], "t.json: the folder {missing_dir_parent} does not exist: create it"),
     ],
     ids=["negative-padding", "too-much-padding", "missing-model", "unwritable-json"],
 )
 def test_cli_trace_bad_input_is_one_line_and_exit_2(seed_model, tmp_path, capsys, args, message):
-    args = [a.format(missing=tmp_path / "nope.safetensors", missing_dir=tmp_path / "no" / "t.json") for a in args]
+    where = dict(missing=tmp_path / "nope.safetensors", missing_dir=tmp_path / "no" / "t.json")
+    args, message = [a.format(**where) for a in args], message.format(missing_dir_parent=tmp_path / "no")
     model = [] if "--model" in args else ["--model", str(seed_model)]
     try:
         code = main(["trace", *model, *args, PAIR[0]])
     except SystemExit as exc:  # argparse's errors leave through sys.exit
         code = exc.code
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert code == 2 and message in err and err.count("\n") == 1 and err.startswith("error: ")
+    assert out == ""  # refused before anything is traced
 
 
 def test_cli_trace_shows_control_characters_visibly(seed_model, capsys):

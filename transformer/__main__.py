@@ -7,6 +7,8 @@ quote them) is printed with control and escape characters made visible (transfor
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +17,9 @@ from .config import (
     MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
     MAX_DATA_BYTES,
+    MAX_EPOCHS,
+    MAX_LENGTH_PENALTY,
+    MAX_SEED,
     NORM_KINDS,
     PE_KINDS,
     SIZE_LIMITS,
@@ -31,6 +36,9 @@ from .trace import format_values, trace_sentence
 from .train import holdout_split, train
 from .translator import Evaluation, Translator
 
+N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
+_N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
@@ -44,51 +52,197 @@ def _parser() -> argparse.ArgumentParser:
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
 
     t = sub.add_parser("train", help="train a model on sentence pairs and save it")
-    t.add_argument("--pairs", required=True, type=Path, help="UTF-8 TSV or CSV file: source, target (header optional)")
-    t.add_argument("--out", required=True, type=Path, help="where to write MODEL.safetensors")
-    t.add_argument("--epochs", type=int, default=defaults.epochs)
-    t.add_argument("--d-model", type=int, default=model.d_model)
-    t.add_argument("--d-ff", type=int, default=model.d_ff)
-    t.add_argument("--n-heads", type=int, default=model.n_heads)
-    t.add_argument("--n-layers", type=int, default=model.n_layers)
-    t.add_argument("--dropout", type=float, default=model.dropout)
-    t.add_argument("--lr", type=float, default=defaults.lr)
-    t.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    t.add_argument("--seed", type=int, default=defaults.seed)
-    t.add_argument("--tokenizer", choices=TOKENIZERS, default="auto")
     t.add_argument(
-        "--holdout", type=float, default=0.0, metavar="FRACTION", help="share of the pairs held out of training (0–1)"
+        "--pairs",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="UTF-8 TSV or CSV file of source, target pairs (header optional); required",
     )
-    arch = t.add_argument_group("architecture switches (experiments; the defaults are the paper's model)")
+    t.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="where to write the .safetensors checkpoint (checked before training); required",
+    )
+    t.add_argument(
+        "--epochs",
+        type=int,
+        default=defaults.epochs,
+        metavar="N",
+        help=f"passes over the training pairs, 1 to {MAX_EPOCHS:,} (default: %(default)s)",
+    )
+    t.add_argument(
+        "--d-model",
+        type=int,
+        default=model.d_model,
+        metavar="N",
+        help="size of each token's vector (default: %(default)s)",
+    )
+    t.add_argument(
+        "--d-ff",
+        type=int,
+        default=model.d_ff,
+        metavar="N",
+        help="inner size of each feed-forward layer (default: %(default)s)",
+    )
+    t.add_argument(
+        "--n-heads",
+        type=int,
+        default=model.n_heads,
+        metavar="N",
+        help="attention heads per layer; must divide --d-model (default: %(default)s)",
+    )
+    t.add_argument(
+        "--n-layers",
+        type=int,
+        default=model.n_layers,
+        metavar="N",
+        help="layers in the encoder and in the decoder (default: %(default)s)",
+    )
+    t.add_argument(
+        "--dropout",
+        type=float,
+        default=model.dropout,
+        metavar="P",
+        help="dropout probability while training, at least 0 and below 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--lr",
+        type=float,
+        default=defaults.lr,
+        metavar="LR",
+        help="Adam's learning rate, above 0 and at most 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--batch-size",
+        type=int,
+        default=defaults.batch_size,
+        metavar="N",
+        help="pairs per training step (default: %(default)s)",
+    )
+    t.add_argument(
+        "--seed",
+        type=int,
+        default=defaults.seed,
+        metavar="S",
+        help=f"seed of the initial weights, the batches and --holdout's draw, 0 to {MAX_SEED:,} (default: %(default)s)",
+    )
+    t.add_argument(
+        "--tokenizer",
+        choices=TOKENIZERS,
+        default="auto",
+        help="auto: every Chinese character is a "
+        "token, other text is split at spaces and punctuation; whitespace: at spaces only; char: every "
+        "character (default: %(default)s)",
+    )
+    t.add_argument(
+        "--holdout",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="share of the pairs held out of training and scored apart, at least 0 and below 1 (default: %(default)s)",
+    )
+    arch = t.add_argument_group(
+        "architecture switches",
+        "Experiments. The defaults are the paper's architecture, except for three details the tutorials share: no "
+        "√d_model scaling of the embeddings, an output projection not tied to the target embeddings, no label "
+        "smoothing.",
+    )
     arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
     arch.add_argument("--no-pad-mask", action="store_true", help="attention may look at padding")
-    arch.add_argument("--pe", choices=PE_KINDS, default=model.pe, help="positional encoding")
+    arch.add_argument(
+        "--pe",
+        choices=PE_KINDS,
+        default=model.pe,
+        help="positional encoding: the paper's sinusoidal table, a learned table, or none (default: %(default)s)",
+    )
     arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
     arch.add_argument("--no-residual", action="store_true", help="no residual connections")
-    arch.add_argument("--norm", choices=NORM_KINDS, default=model.norm, help="LayerNorm after (post) or before (pre)")
+    arch.add_argument(
+        "--norm",
+        choices=NORM_KINDS,
+        default=model.norm,
+        help="LayerNorm after each residual sum "
+        "(post, the paper), before each sublayer (pre), or none (default: %(default)s)",
+    )
 
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
-    tr.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
+    tr.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
     tr.add_argument("--steps", action="store_true", help="also print every step (top-3 tokens, or the beams)")
-    tr.add_argument("--beam", type=int, metavar="K", help=f"beam search with K beams (1 to {MAX_BEAM_SIZE}; paper: 4)")
     tr.add_argument(
-        "--length-penalty", type=float, metavar="A", help="beam search: score log P / ((5 + length) / 6)^A (paper: 0.6)"
+        "--beam",
+        type=int,
+        metavar="K",
+        help=f"beam search with K beams, 1 to {MAX_BEAM_SIZE} (paper: 4; default: greedy decoding)",
     )
-    tr.add_argument("--n-best", type=int, metavar="N", help="beam search: print the N best as log-prob<TAB>translation")
+    tr.add_argument(
+        "--length-penalty",
+        type=float,
+        metavar="A",
+        help="beam search: score = log-prob / ((5 + length) / 6)^A, A "
+        f"from 0 to {MAX_LENGTH_PENALTY:g} (paper: 0.6; default: 0, the score is the log-prob)",
+    )
+    tr.add_argument(
+        "--n-best",
+        type=int,
+        metavar="N",
+        help=f"beam search: print the N best, one per line, under the header line {_N_BEST_SHOWN}: "
+        "score is the length-normalised log-probability (see --length-penalty), log-prob the log-probability of the "
+        "tokens and E (default: only the best translation, without numbers)",
+    )
     tr.add_argument("--sample", action="store_true", help="draw every next token at random")
-    tr.add_argument("--temperature", type=float, metavar="T", help="sampling: below 1 sharper, above 1 flatter")
-    tr.add_argument("--top-k", type=int, metavar="K", help="sampling: draw only among the K most probable (0: all)")
-    tr.add_argument("--top-p", type=float, metavar="P", help="sampling: draw only among the most probable with mass P")
-    tr.add_argument("--seed", type=int, metavar="S", help="sampling: the same seed gives the same output (default 0)")
-    tr.add_argument("sentences", nargs="+", metavar="SENTENCE")
+    tr.add_argument(
+        "--temperature",
+        type=float,
+        metavar="T",
+        help="sampling: the logits are divided by T, any number above 0; below 1 sharper, above 1 flatter (default: 1)",
+    )
+    tr.add_argument(
+        "--top-k", type=int, metavar="K", help="sampling: draw only among the K most probable tokens (default: 0, all)"
+    )
+    tr.add_argument(
+        "--top-p",
+        type=float,
+        metavar="P",
+        help="sampling: draw only among the fewest most probable "
+        "tokens whose probabilities add up to P, above 0 and at most 1 (default: 1, all)",
+    )
+    tr.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help=f"sampling: seed of the draws, 0 to {MAX_SEED:,}; the same seed gives the same output (default: 0)",
+    )
+    tr.add_argument(
+        "sentences", nargs="+", metavar="SENTENCE", help="a sentence to translate (quote it if it has spaces)"
+    )
 
     tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
-    tc.add_argument("--model", required=True, type=Path, help="a .safetensors checkpoint")
+    tc.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
     tc.add_argument("source", metavar="SOURCE", help="the source sentence")
     tc.add_argument("--target", help="the reference translation (default: the model's own greedy output)")
-    tc.add_argument("--pad-source", type=_count, default=0, metavar="N", help="padding positions after the source")
-    tc.add_argument("--pad-target", type=_count, default=0, metavar="N", help="padding positions after the target")
-    tc.add_argument("--json", type=Path, metavar="FILE", help="also write every step with its full values as JSON")
+    tc.add_argument(
+        "--pad-source",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="padding positions after the source (default: %(default)s)",
+    )
+    tc.add_argument(
+        "--pad-target",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="padding positions after the target (default: %(default)s)",
+    )
+    tc.add_argument(
+        "--json",
+        type=Path,
+        metavar="FILE",
+        help="also write every step with its full values as JSON (default: not written)",
+    )
     return parser
 
 
@@ -139,7 +293,19 @@ def _scores(evaluation: Evaluation) -> str:
     )
 
 
+def _check_writable(path: Path, flag: str) -> None:
+    """Before any work: a file can be written at path (not a folder; its folder exists and may be written in)."""
+    if path.is_dir():
+        raise TransformerError(f"{flag} {path} is a folder: give a file name, such as {path / 'model.safetensors'}.")
+    folder = path.parent
+    if not folder.is_dir():
+        raise TransformerError(f"{flag} {path}: the folder {folder} does not exist: create it, or choose another.")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise TransformerError(f"{flag} {path}: this file cannot be written (permission denied): choose another.")
+
+
 def _train(args: argparse.Namespace) -> None:
+    _check_writable(args.out, "--out")
     all_pairs = _read_pairs(args.pairs, args.tokenizer)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
@@ -237,7 +403,11 @@ def _print_beam_steps(result: BeamSearch) -> None:
             paths[c.status].append(f"{visible(words)} {c.log_prob:.3f}")
         kept, finished = " | ".join(paths["kept"]) or "-", " | ".join(paths["finished"]) or "-"
         print(f"  step {step.step}: kept {kept}   finished {finished}   pruned {len(paths['pruned'])}")
-    reason = "length cap reached" if result.stop_reason == "max_len" else f"{result.beam_size} hypotheses finished"
+    if result.stop_reason == "max_len":
+        reason = "length cap reached"
+    else:
+        best = "best hypothesis" if result.beam_size == 1 else f"{result.beam_size} best hypotheses"
+        reason = f"no beam alive could still enter the {best}"
     print(f"  stopped: {reason}")
 
 
@@ -253,8 +423,10 @@ def _translate(args: argparse.Namespace) -> None:
             result = beam_search(model, enc_input, vocab, args.beam, args.length_penalty or 0.0, n_best=args.n_best)
             if args.n_best is None:
                 print(visible(result.best.text))
+            else:
+                print(N_BEST_HEADER)
             for hypothesis in result.hypotheses if args.n_best is not None else []:
-                print(f"{hypothesis.score:.4f}\t{visible(hypothesis.text)}")
+                print(f"{hypothesis.score:.4f}\t{hypothesis.log_prob:.4f}\t{visible(hypothesis.text)}")
             if args.steps:
                 _print_beam_steps(result)
             if args.n_best is not None:
@@ -273,6 +445,8 @@ SHOW_VALUES = 64  # tensors of at most this many numbers have their values print
 
 
 def _trace(args: argparse.Namespace) -> None:
+    if args.json:
+        _check_writable(args.json, "--json")
     translator = load_checkpoint(args.model)
     trace = trace_sentence(translator, args.source, args.target, args.pad_source, args.pad_target)
     if trace.unknown:
@@ -298,15 +472,32 @@ def _trace(args: argparse.Namespace) -> None:
         print(f"wrote {len(trace.steps)} steps to {visible(str(args.json))}")
 
 
+INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
+PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; bad input gives one line on stderr and exit status 2."""
+    """Run the command line; bad input gives one line on stderr and exit status 2. Ctrl-C and a closed output pipe
+    end it quietly, as they end other command-line tools."""
     args = _parser().parse_args(argv)
     try:
         {"train": _train, "translate": _translate, "trace": _trace}[args.command](args)
+        sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # nothing is written before training ends, so nothing is half-written
+        return INTERRUPTED
+    except BrokenPipeError:
+        _discard_output()
+        return PIPE_CLOSED
     return 0
+
+
+def _discard_output() -> None:
+    """Send what is left in stdout's buffer nowhere, so that exiting does not fail on the closed pipe again."""
+    with contextlib.suppress(OSError, ValueError):  # stdout is not a file (a test's capture): nothing to redirect
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

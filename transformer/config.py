@@ -17,6 +17,7 @@ MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
 MAX_TYPED_CHARS = 400  # longest sentence typed into the app
 MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_BEAM_SIZE = 10  # most beams in beam search
+MAX_LENGTH_PENALTY = 10.0  # largest length penalty α (the paper uses 0.6; lp(50 tokens) is then 4·10⁹)
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
@@ -71,7 +72,8 @@ class TransformerConfig:
     d_v: int | None = None  # size of a value per head
     dropout: float = 0.0  # tiny datasets are memorised fastest without it
     max_len: int = MAX_POSITIONS  # longest sequence the positional table covers
-    # architecture switches for experiments; the defaults are the paper's (and the tutorials') model
+    # architecture switches for experiments; the defaults are the paper's architecture (see model.py for the three
+    # details that follow the tutorials instead)
     look_ahead_mask: bool = True  # decoder self-attention cannot see later positions
     pad_mask: bool = True  # no query attends to padding
     pe: str = "sinusoidal"  # positional encoding: one of PE_KINDS
@@ -106,7 +108,7 @@ class TransformerConfig:
 
     @property
     def variant(self) -> dict[str, object]:
-        """The architecture switches that differ from the paper's model, by name (empty for the standard model)."""
+        """The architecture switches that differ from the defaults, by name (empty for the standard model)."""
         standard = TransformerConfig(1, 1)
         return {
             name: getattr(self, name)

@@ -13,7 +13,7 @@ import torch
 
 from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS
 from .errors import DataError
-from .text import visible
+from .text import from_spreadsheet, spreadsheet, visible
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
@@ -295,7 +295,7 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
     pairs, seen_row = [], False
     try:
         for row in reader:
-            cells = [c.strip() for c in row]
+            cells = [from_spreadsheet(c.strip()) for c in row]  # a cell written as '=… by format_pairs is =…
             if not any(cells):
                 continue  # blank line
             if not seen_row:
@@ -331,9 +331,10 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
 
 
 def format_pairs(pairs: list[tuple[str, str]]) -> str:
-    """The pairs as TSV with a header, the format parse_pairs reads back."""
+    """The pairs as TSV with a header, the format parse_pairs reads back; a cell that a spreadsheet would run as a
+    formula (=1+1, -1, @x) is written as text ('=1+1), as the app's other CSV files are (transformer.text)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter="\t", lineterminator="\n")
     writer.writerow(["source", "target"])
-    writer.writerows(pairs)
+    writer.writerows((spreadsheet(source), spreadsheet(target)) for source, target in pairs)
     return out.getvalue()

@@ -52,6 +52,7 @@ class HeadStats:
     diagonal: float | None  # dec_enc only: on source keys within ±1 of the length-scaled diagonal
     alignment: float | None  # dec_enc with marks only: on the marked source words of each marked target row
     queries: int  # how many real query positions were averaged
+    previous_perfect: float = 1.0  # what `previous` a perfect previous-token head scores on these sentences (below 1)
 
     @property
     def entropy_bits(self) -> float:
@@ -78,7 +79,8 @@ def head_stats(
     For query i of a sentence with real rows a_i· (Σ_j a_ij = 1), each statistic is the mean over real queries of:
         entropy    −Σ_j a_ij ln a_ij, in nats (HeadStats.entropy_bits gives bits)
         same       a_ii;  previous a_i,i−1;  next a_i,i+1 — real keys only, 0 where that key does not exist
-                   (so a perfect previous-token head scores (L − 1)/L on sentences of L positions).
+                   (so a perfect previous-token head scores (L − 1)/L on sentences of L positions, the mean
+                   over real queries of "key i − 1 is real": HeadStats.previous_perfect).
                    For dec_enc, position i of the decoder is compared with position i of the source: the
                    diagonal of the map, which a word-by-word translation follows.
         padding    Σ of a_ij over padding keys
@@ -128,6 +130,7 @@ def head_stats(
     def mean_over_queries(per_query: torch.Tensor) -> torch.Tensor:  # (B, H, Lq) -> (H,)
         return (per_query.double() * weight).sum(dim=(0, 2)) / n_queries
 
+    previous_perfect = float(mean_over_queries(key_sets["previous"].sum(-1))[0])  # all of each row on key i − 1
     out: list[HeadStats] = []
     for layer, attn in enumerate(attns):
         if tuple(attn.shape) != (B, attn.size(1), Lq, Lk):
@@ -149,6 +152,7 @@ def head_stats(
                     head=h,
                     kind=kind,
                     queries=n_queries,
+                    previous_perfect=previous_perfect,
                     **{name: None if v is None else float(v[h]) for name, v in values.items()},
                 )
             )

@@ -1,7 +1,10 @@
 """The encoder–decoder Transformer of "Attention Is All You Need", batch-first, with switches for experiments.
 
-The defaults are the paper's post-norm model; TransformerConfig's switches take out a mask, the positional
-encoding, the 1/√d_k scaling, the residuals or the LayerNorm, or move the LayerNorm before each sublayer.
+The defaults are the paper's post-norm architecture, with three details as in the tutorials rather than as in the
+paper: the embeddings are not multiplied by √d_model, the output projection has weights of its own (the paper ties
+it to the embeddings), and training uses no label smoothing (the paper's ε = 0.1). TransformerConfig's switches take
+out a mask, the positional encoding, the 1/√d_k scaling, the residuals or the LayerNorm, or move the LayerNorm before
+each sublayer.
 
 Shapes: B batch, H heads, Ls source length, Lt target length, D d_model.
 """

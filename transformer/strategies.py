@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .config import MAX_BEAM_SIZE, MAX_DECODE_LEN
+from .config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_LENGTH_PENALTY, MAX_SEED
 from .data import PAD, Vocab
 from .decode import DecodeStep, Translation
 from .errors import ConfigError, DataError
@@ -34,22 +34,24 @@ def _number(name: str, value, ok: bool, allowed: str) -> None:
 
 
 def check_beam(beam_size: int, length_penalty: float = 0.0, n_best: int | None = None) -> None:
-    """ConfigError unless 1 ≤ beam_size ≤ MAX_BEAM_SIZE, length_penalty ≥ 0 and 1 ≤ n_best ≤ beam_size."""
+    """ConfigError unless 1 ≤ beam_size ≤ MAX_BEAM_SIZE, 0 ≤ length_penalty ≤ MAX_LENGTH_PENALTY and
+    1 ≤ n_best ≤ beam_size."""
     _whole("the beam size", beam_size, 1, MAX_BEAM_SIZE)
-    ok = isinstance(length_penalty, (int, float)) and length_penalty >= 0
-    _number("the length penalty", length_penalty, ok, "a number of at least 0 (0: none; the paper uses 0.6)")
+    ok = isinstance(length_penalty, (int, float)) and 0 <= length_penalty <= MAX_LENGTH_PENALTY
+    allowed = f"a number from 0 to {MAX_LENGTH_PENALTY:g} (0: none; the paper uses 0.6)"
+    _number("the length penalty", length_penalty, ok, allowed)
     if n_best is not None:
         _whole("n-best", n_best, 1, beam_size)
 
 
 def check_sampling(temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0, seed: int = 0) -> None:
-    """ConfigError unless temperature > 0, top_k ≥ 0 (0: off), 0 < top_p ≤ 1 and seed ≥ 0."""
+    """ConfigError unless temperature > 0 (and finite), top_k ≥ 0 (0: off), 0 < top_p ≤ 1 and 0 ≤ seed ≤ MAX_SEED."""
     ok = isinstance(temperature, (int, float)) and temperature > 0
     _number("the temperature", temperature, ok, "a number above 0")
     _whole("top-k", top_k, 0)
     ok = isinstance(top_p, (int, float)) and 0 < top_p <= 1
     _number("top-p", top_p, ok, "a number above 0 and at most 1")
-    _whole("the seed", seed, 0)
+    _whole("the seed", seed, 0, MAX_SEED)
 
 
 def _never(tgt_vocab: Vocab) -> list[int]:
@@ -111,12 +113,33 @@ class BeamSearch:
     steps: list[BeamStep]
     beam_size: int
     length_penalty: float
-    stop_reason: str  # "finished": beam_size hypotheses ended with E; "max_len": the length cap was reached
+    stop_reason: str  # "finished": no beam alive could still beat the beam_size-th best hypothesis; "max_len": the cap
+    max_len: int = MAX_DECODE_LEN  # the length cap it ran under: the longest a hypothesis could grow
 
     @property
     def best(self) -> Hypothesis:
         """The hypothesis with the highest score."""
         return self.hypotheses[0]
+
+
+def best_possible(log_prob: float, max_len: int, alpha: float) -> float:
+    """The highest score any continuation of a beam with this log-probability can reach within max_len tokens.
+
+    Every further token lowers log P (it stays ≤ log_prob ≤ 0) and, for α ≥ 0, lp(length) grows with the length, so
+    no continuation scores above log_prob / lp(max_len, α); with α = 0 that is log_prob itself.
+    """
+    return log_prob / lp(max_len, alpha)
+
+
+def can_still_win(live_log_probs: list[float], finished_scores: list[float], beam_size: int, max_len: int, alpha):
+    """True while fewer than beam_size hypotheses are finished, or some live beam could still beat the beam_size-th
+    best of them: the stopping rule of beam_search, so that no beam that might win is thrown away."""
+    if not live_log_probs:
+        return False
+    if len(finished_scores) < beam_size:
+        return True
+    kth = sorted(finished_scores, reverse=True)[beam_size - 1]
+    return best_possible(max(live_log_probs), max_len, alpha) > kth
 
 
 def beam_search(
@@ -131,9 +154,11 @@ def beam_search(
     """Keep the beam_size most probable partial translations of enc_input (1, Ls) at every step; return the n_best
     (default beam_size) hypotheses, best score first. All beams go through the decoder together, as one batch.
 
-    A candidate ending in E becomes a hypothesis when it is among the beam_size best candidates of its step; the
-    search stops once beam_size hypotheses are finished, or at max_len tokens (the beams alive then count as
-    hypotheses too). Scores are log-probabilities divided by lp(length, α). beam_size=1 is greedy.
+    A candidate ending in E becomes a hypothesis when it is among the beam_size best candidates of its step. The
+    search goes on until no beam alive can still beat the beam_size-th best hypothesis (can_still_win), or to
+    max_len tokens (the beams alive then count as hypotheses too). Scores are log-probabilities divided by
+    lp(length, α). beam_size=1 with α = 0 is greedy; with α > 0 one beam goes on past E while a longer translation
+    could still score better.
     """
     check_beam(beam_size, length_penalty, n_best)
     alpha, n_best = float(length_penalty), n_best or beam_size
@@ -147,6 +172,7 @@ def beam_search(
         beam_log_probs = torch.zeros(1, device=device)  # (k,)
         hypotheses: list[Hypothesis] = []
         steps: list[BeamStep] = []
+        stop_reason = "max_len"
 
         def hypothesis(ids: list[int], log_prob: float, finished: bool) -> Hypothesis:
             length = len(ids) + finished  # E counts as a chosen token
@@ -180,15 +206,15 @@ def beam_search(
 
             beams = torch.cat([beams[parents[keeps]], tokens[keeps].unsqueeze(1)], dim=1)  # (k', t+1)
             beam_log_probs = best[keeps]  # (k',)
-            if len(hypotheses) >= beam_size:
+            scores = [h.score for h in hypotheses]
+            if step < max_len and not can_still_win(beam_log_probs.tolist(), scores, beam_size, max_len, alpha):
                 stop_reason = "finished"
                 break
         else:  # the length cap: the beams still alive are hypotheses too
-            stop_reason = "max_len"
             for ids, log_prob in zip(beams[:, 1:].tolist(), beam_log_probs.tolist()):
                 hypotheses.append(hypothesis(ids, log_prob, finished=False))
     hypotheses.sort(key=lambda h: h.score, reverse=True)  # stable: on a tie the earlier (shorter) one first
-    return BeamSearch(hypotheses[:n_best], steps, beam_size, alpha, stop_reason)
+    return BeamSearch(hypotheses[:n_best], steps, beam_size, alpha, stop_reason, max_len)
 
 
 def _beam_step(step, beams, beam_log_probs, totals, status, beam_size, n_allowed, tgt_vocab) -> BeamStep:
@@ -200,6 +226,71 @@ def _beam_step(step, beams, beam_log_probs, totals, status, beam_size, n_allowed
             what, index = status.get((parent, token_id), ("pruned", None))
             candidates.append(BeamCandidate(parent, token_id, tgt_vocab.itos[token_id], log_prob, what, index))
     return BeamStep(step, [tgt_vocab.decode(b) for b in beams.tolist()], beam_log_probs.tolist(), candidates)
+
+
+# ---------------------------------------------------------------- beam search against greedy, one sentence
+
+SCORE_TOLERANCE = 1e-5  # two computations of one hypothesis's score (batched or not) may differ by float rounding
+
+
+def greedy_hypothesis(result: Translation, length_penalty: float = 0.0) -> Hypothesis:
+    """Greedy decoding's output (greedy_decode's record) scored as beam search scores a hypothesis."""
+    check_beam(1, length_penalty)
+    log_prob = sum(math.log(float(step.probs[step.token_id])) for step in result.steps)  # E included when chosen
+    finished = result.stop_reason == "eos"
+    score = log_prob / lp(len(result.tokens) + finished, float(length_penalty))
+    return Hypothesis(list(result.tokens), log_prob, score, finished)
+
+
+@dataclass(frozen=True)
+class GreedyPath:
+    """What beam search did with greedy decoding's path (its tokens, then E), read from the search's record."""
+
+    fate: str  # "found": greedy's translation became a hypothesis; "pruned": dropped; "alive": a beam at the stop
+    step: int  # the step where it was found or pruned; for "alive", the search's last step
+
+
+def greedy_path(search: BeamSearch, greedy: Hypothesis, tgt_vocab: Vocab) -> GreedyPath:
+    """Follow greedy's tokens through the steps of search: where its path was pruned, became a hypothesis (ended with
+    E, or alive at the length cap), or was still a beam when the search stopped."""
+    path = greedy.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if greedy.finished else [])
+    parent = 0  # greedy's beam among the step's beams; the first step has one, S
+    for step, token in zip(search.steps, path):
+        here = [c for c in step.candidates if c.parent == parent and c.token == token]
+        if not here or here[0].status == "pruned":  # a beam's kept and finished extensions are always recorded
+            return GreedyPath("pruned", step.step)
+        if here[0].status == "finished":
+            return GreedyPath("found", step.step)
+        parent = here[0].beam
+    last = len(search.steps)
+    at_cap = search.stop_reason == "max_len" and len(path) == last  # alive at the cap: a hypothesis too
+    return GreedyPath("found" if at_cap else "alive", last)
+
+
+@dataclass(frozen=True)
+class BeamAgainstGreedy:
+    """How beam search's best compares with greedy's output under the same scoring, and why."""
+
+    case: str  # "same" translation; "tie": another one, equal score; "better"; worse: "pruned" or "stopped"
+    beam: Hypothesis
+    greedy: Hypothesis
+    path: GreedyPath  # what the search did with greedy's path
+
+
+def against_greedy(search: BeamSearch, greedy: Hypothesis, tgt_vocab: Vocab) -> BeamAgainstGreedy:
+    """Compare search.best with greedy's hypothesis (greedy_hypothesis, the same α). When greedy scores better, the
+    record says why: its path was pruned ("pruned"), or the search stopped while it was still a beam ("stopped",
+    which the stopping rule of beam_search rules out; kept so that an explanation never claims a pruning)."""
+    best, path = search.best, greedy_path(search, greedy, tgt_vocab)
+    if best.tokens == greedy.tokens:
+        case = "same"
+    elif abs(best.score - greedy.score) <= SCORE_TOLERANCE:
+        case = "tie"
+    elif best.score > greedy.score:
+        case = "better"
+    else:
+        case = "pruned" if path.fate == "pruned" else "stopped"
+    return BeamAgainstGreedy(case, best, greedy, path)
 
 
 # ---------------------------------------------------------------- sampling
@@ -232,6 +323,14 @@ class Sample:
     def text(self) -> str:
         """The output tokens joined by single spaces."""
         return " ".join(self.tokens)
+
+
+def with_temperature(logits: torch.Tensor, temperature: float) -> torch.Tensor:
+    """softmax(logits / temperature) for any finite temperature > 0: in float64 after subtracting the largest logit,
+    so a temperature of 1e-300 gives the most probable token probability 1 (greedy) and 1e300 a flat distribution
+    over the allowed tokens, never NaN. Blocked tokens (logit −∞) stay at 0."""
+    scaled = (logits.double() - logits.max().double()) / temperature  # (V,): ≤ 0, the largest exactly 0
+    return torch.softmax(scaled, dim=-1).to(logits.dtype)
 
 
 def truncate(probs: torch.Tensor, top_k: int = 0, top_p: float = 1.0) -> torch.Tensor:
@@ -277,7 +376,7 @@ def sample(
             logits = model.projection(hidden[0, -1]).float().cpu()  # (V,)
             logits[never] = float("-inf")
             probs = torch.softmax(logits, dim=-1)
-            tempered = torch.softmax(logits / temperature, dim=-1)
+            tempered = with_temperature(logits, temperature)
             final = truncate(tempered, top_k, top_p)
             next_id = int(torch.multinomial(final, 1, generator=generator))
             log_prob += math.log(float(probs[next_id])) if probs[next_id] > 0 else float("-inf")
@@ -429,7 +528,7 @@ class BeamVsGreedy:
     @property
     def beam_wins(self) -> bool:
         """True when beam search found a different translation with a higher score."""
-        return self.beam.tokens != self.greedy.tokens and self.beam.score > self.greedy.score
+        return self.beam.tokens != self.greedy.tokens and self.beam.score > self.greedy.score + SCORE_TOLERANCE
 
 
 def beam_search_batch(
@@ -443,7 +542,8 @@ def beam_search_batch(
     """The best hypothesis of beam_search for every row of enc_inputs (B, Ls, padded with P) at once, no records.
 
     Every sentence has beam_size beam slots from the start; the slots not yet in use have log-probability −∞, so
-    they are never kept ahead of a real beam and never finish. The decoder runs once per step for all B·K beams.
+    they are never kept ahead of a real beam and never finish. The decoder runs once per step for all B·K beams;
+    a sentence is done by the same stopping rule as beam_search (can_still_win).
     """
     check_beam(beam_size, length_penalty)
     alpha, K = float(length_penalty), beam_size
@@ -457,13 +557,13 @@ def beam_search_batch(
         beam_log_probs = torch.full((B, K), float("-inf"), device=device)  # (B, K)
         beam_log_probs[:, 0] = 0.0  # one real beam, S, per sentence
         hypotheses: list[list[Hypothesis]] = [[] for _ in range(B)]
-        done = torch.zeros(B, dtype=torch.bool, device=device)  # (B,): beam_size hypotheses finished
+        done = torch.zeros(B, dtype=torch.bool, device=device)  # (B,): no beam alive can beat the K-th best
 
         def add(b: int, ids: list[int], log_prob: float, finished: bool) -> None:
             score = log_prob / lp(len(ids) + finished, alpha)
             hypotheses[b].append(Hypothesis(tgt_vocab.decode(ids), log_prob, score, finished))
 
-        for _ in range(max_len):
+        for step in range(1, max_len + 1):
             t = beams.size(2)
             hidden = model.decoder(beams.view(B * K, t), enc_rows, memory)  # (B·K, t, D)
             logits = model.projection(hidden[:, -1]).float()  # (B·K, V)
@@ -484,7 +584,11 @@ def beam_search_batch(
             rows = beams.gather(1, kept_parents.unsqueeze(2).expand(-1, -1, t))  # (B, K, t)
             beams = torch.cat([rows, kept_tokens.unsqueeze(2)], dim=2)  # (B, K, t+1)
             beam_log_probs = best.gather(1, kept)  # (B, K)
-            done |= torch.tensor([len(h) >= K for h in hypotheses], device=device)
+            if step == max_len:
+                break
+            for b in (~done).nonzero().flatten().tolist():
+                live = [p for p in beam_log_probs[b].tolist() if math.isfinite(p)]
+                done[b] = not can_still_win(live, [h.score for h in hypotheses[b]], K, max_len, alpha)
             if done.all():
                 break
         for b in (~done).nonzero().flatten().tolist():  # the length cap: the beams alive are hypotheses too
@@ -492,6 +596,44 @@ def beam_search_batch(
                 if math.isfinite(log_prob):
                     add(b, ids, log_prob, finished=False)
     return [max(h, key=lambda h: h.score) for h in hypotheses]
+
+
+def greedy_batch(
+    model: Transformer,
+    enc_inputs: torch.Tensor,
+    tgt_vocab: Vocab,
+    length_penalty: float = 0.0,
+    max_len: int = MAX_DECODE_LEN,
+) -> list[Hypothesis]:
+    """Greedy decoding of every row of enc_inputs (B, Ls, padded with P) at once, each output scored as beam search
+    scores a hypothesis (log P / lp(length, α), E counted when chosen); no records."""
+    check_beam(1, length_penalty)
+    alpha, eos = float(length_penalty), tgt_vocab.eos_id
+    with evaluating(model) as device:
+        enc_inputs = enc_inputs.to(device)
+        B, max_len = enc_inputs.size(0), min(max_len, model.config.max_len - 1)
+        memory = model.encoder(enc_inputs)  # (B, Ls, D)
+        dec = torch.full((B, 1), tgt_vocab.bos_id, device=device)  # (B, t)
+        log_prob = torch.zeros(B, device=device)  # (B,)
+        done = torch.zeros(B, dtype=torch.bool, device=device)  # (B,)
+        for _ in range(max_len):
+            hidden = model.decoder(dec, enc_inputs, memory)  # (B, t, D)
+            logits = model.projection(hidden[:, -1]).float()  # (B, V)
+            logits[:, _never(tgt_vocab)] = float("-inf")
+            log_probs = torch.log_softmax(logits, dim=-1)  # (B, V)
+            next_ids = log_probs.argmax(-1)  # (B,): on a tie the lowest id, as greedy_decode
+            log_prob += log_probs.gather(1, next_ids.unsqueeze(1)).squeeze(1).masked_fill(done, 0.0)
+            next_ids = next_ids.masked_fill(done, eos)
+            dec = torch.cat([dec, next_ids.unsqueeze(1)], dim=1)  # (B, t+1)
+            done |= next_ids.eq(eos)
+            if done.all():
+                break
+    outputs = []
+    for row, total in zip(dec[:, 1:].tolist(), log_prob.tolist()):
+        finished = eos in row
+        ids = row[: row.index(eos)] if finished else row
+        outputs.append(Hypothesis(tgt_vocab.decode(ids), total, total / lp(len(ids) + finished, alpha), finished))
+    return outputs
 
 
 def beam_vs_greedy(
@@ -502,7 +644,7 @@ def beam_vs_greedy(
     length_penalty: float = 0.0,
     max_len: int = MAX_DECODE_LEN,
 ) -> list[BeamVsGreedy]:
-    """Greedy (beam size 1) and beam search for every row of enc_inputs (B, Ls), scored with the same α, batched."""
-    greedy = beam_search_batch(model, enc_inputs, tgt_vocab, 1, length_penalty, max_len)
+    """Greedy decoding and beam search for every row of enc_inputs (B, Ls), scored with the same α, batched."""
+    greedy = greedy_batch(model, enc_inputs, tgt_vocab, length_penalty, max_len)
     beam = beam_search_batch(model, enc_inputs, tgt_vocab, beam_size, length_penalty, max_len)
     return [BeamVsGreedy(g, b) for g, b in zip(greedy, beam)]

@@ -1,4 +1,5 @@
-"""Text from users and files shown as text: in a terminal, in markdown and in plotly labels. One place for all three.
+"""Text from users and files shown as text: in a terminal, in markdown, in plotly labels and in a spreadsheet. One
+place for all four.
 
 Sentence pairs, tokens, vocabularies, checkpoint metadata and file names are untrusted. Each function here returns
 a string that shows exactly the characters it was given and nothing more: no escape sequence reaches a terminal,
@@ -7,12 +8,14 @@ no markdown, LaTeX, link or colour directive is formed, no HTML tag reaches a ch
 
 from __future__ import annotations
 
+import re
 import string
 import unicodedata
 
 _INVISIBLE = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, format characters, surrogates, unassigned
 _MARKDOWN_SPECIALS = set(string.punctuation)  # CommonMark lets a backslash escape any ASCII punctuation
 _PLOTLY_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "$": "&#36;"}  # $…$ would start LaTeX in plotly
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")  # a spreadsheet runs a cell that starts with = + - @ (or tab, CR) as a formula
 
 
 def _escape_code(ch: str) -> str:
@@ -42,3 +45,16 @@ def markdown(text: str) -> str:
 def plotly(text: str) -> str:
     """text for a plotly label (tick, hover, title, legend), shown literally: <, >, & and $ as HTML entities."""
     return "".join(_PLOTLY_ENTITIES.get(ch, ch) for ch in visible(text))
+
+
+def spreadsheet(text: str) -> str:
+    """text for a cell of a CSV or TSV file, shown literally when a spreadsheet opens it: a cell that would start a
+    formula (=, +, -, @, tab, CR; also after apostrophes) gets a leading apostrophe, the spreadsheet's mark of text.
+    from_spreadsheet undoes it."""
+    text = str(text)
+    return "'" + text if _FORMULA.match(text) else text
+
+
+def from_spreadsheet(cell: str) -> str:
+    """The text spreadsheet(text) was made from: one leading apostrophe before a formula start dropped."""
+    return cell[1:] if cell.startswith("'") and _FORMULA.match(cell, 1) else cell

@@ -18,12 +18,13 @@ import plotly.io
 import plotly.offline
 import streamlit as st
 
+from transformer.text import spreadsheet
+
 from .i18n import t
 from .state import lang
 
 IMAGE_FORMATS = ("png", "svg")
 IMAGE_SCALE = 2  # PNGs at twice the screen resolution: sharp on slides
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run a cell starting with these
 
 
 def file_name(*parts) -> str:
@@ -52,11 +53,6 @@ def start_page(page: str, title: str, link: str) -> None:
     sheet.page, sheet.title, sheet.link, sheet.charts = page, title, link, []
 
 
-def _csv_cell(value) -> str:
-    text = str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text  # a token is text, never a spreadsheet formula
-
-
 def _number(v: float) -> str:
     return "" if v != v else f"{v:.6g}"  # NaN (a gap in the chart, e.g. a masked score) is an empty cell
 
@@ -65,10 +61,10 @@ def matrix_csv(values, row_tokens, col_tokens, corner: str = "") -> str:
     """A matrix as CSV: a header row of column tokens, then one row per row token (gaps left empty)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([_csv_cell(corner), *(_csv_cell(c) for c in col_tokens)])
+    writer.writerow([spreadsheet(corner), *(spreadsheet(c) for c in col_tokens)])
     array = np.asarray(values, dtype=float)  # (rows, cols)
     for token, row in zip(row_tokens, array.reshape(len(row_tokens), -1)):
-        writer.writerow([_csv_cell(token), *(_number(v) for v in row.tolist())])
+        writer.writerow([spreadsheet(token), *(_number(v) for v in row.tolist())])
     return out.getvalue()
 
 

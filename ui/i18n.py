@@ -405,6 +405,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "最多 {n} 个字符；模型没见过的词按 <unk> 处理。",
     },
     "pick.pair": {"en": "Pair", "zh": "句子对"},
+    "list.sep": {"en": ", ", "zh": "、"},  # between the words of a list, e.g. unknown words
     "pick.unknown": {
         "en": "Not in the model's vocabulary, read as `<unk>`: {words}. Translation still runs.",
         "zh": "这些词不在模型的词表里，按 `<unk>` 处理：{words}。仍然可以翻译。",
@@ -688,8 +689,12 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "inside.explain_embedding": {
         "en": "`nn.Embedding` looks up one learned row of d_model numbers per id: the word vectors. The same id "
-        "always gets the same row, wherever it stands.",
-        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。",
+        "always gets the same row, wherever it stands. Three details follow the tutorials rather than the paper: "
+        "the rows are not multiplied by √d_model before the positions are added, the output projection at the end "
+        "has weights of its own (the paper shares them with the embeddings), and training uses no label smoothing.",
+        "zh": "`nn.Embedding` 为每个 id 查出一行可学习的 d_model 个数：词向量。相同的 id 无论在哪个位置，得到的都是同一行。"
+        "有三个细节跟随教程而不是论文：加上位置编码之前这些行没有乘以 √d_model，最后的输出投影层有自己的权重"
+        "（论文让它与词嵌入共享权重），训练时也不使用标签平滑。",
     },
     "inside.explain_pe": {
         "en": "The rows of the positional-encoding table for positions 0…L−1: sin on even and cos on odd "
@@ -810,32 +815,37 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "损失：所有真实（非填充）目标位置上交叉熵的平均值。训练就是让这个数变小。",
     },
     "inside.seed_pe": {
-        "en": "Seed 004 keeps the table as [max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; "
-        "here they are [len, d_model] and broadcasting adds them to every sentence of the batch.",
-        "zh": "教程 004 把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 [seq_len, 1, d_model]；"
-        "这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) keeps the table as "
+        "[max_len, 1, d_model] and prints these rows as [seq_len, 1, d_model]; here they are [len, d_model] and "
+        "broadcasting adds them to every sentence of the batch.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）把位置编码表存成 [max_len, 1, d_model]，打印这些行时是 "
+        "[seq_len, 1, d_model]；这里它们是 [len, d_model]，由广播加到批次中的每个句子上。",
     },
     "inside.seed_positional": {
-        "en": "Seed 004 transposes to [seq_len, batch, d_model] for this step and back afterwards; here every "
-        "tensor stays batch-first, [batch, len, d_model].",
-        "zh": "教程 004 在这一步转置成 [seq_len, batch, d_model]，之后再转回来；这里所有张量都保持 batch 在前，"
-        "即 [batch, len, d_model]。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) transposes to "
+        "[seq_len, batch, d_model] for this step and back afterwards; here every tensor stays batch-first, "
+        "[batch, len, d_model].",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）在这一步转置成 [seq_len, batch, d_model]，之后再转回来；"
+        "这里所有张量都保持 batch 在前，即 [batch, len, d_model]。",
     },
     "inside.seed_attn_mask": {
-        "en": "Seed 004 repeats the mask for every head, [batch, n_heads, len_q, len_k]; here the heads axis has "
-        "size 1 and broadcasting stretches it over the heads — the same mask without the copies.",
-        "zh": "教程 004 为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；这里头轴的大小是 1，"
-        "由广播扩展到所有头——同样的掩码，只是不复制。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) repeats the mask for every "
+        "head, [batch, n_heads, len_q, len_k]; here the heads axis has size 1 and broadcasting stretches it over "
+        "the heads — the same mask without the copies.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为每个头复制一份掩码，得到 [batch, n_heads, len_q, len_k]；"
+        "这里头轴的大小是 1，由广播扩展到所有头——同样的掩码，只是不复制。",
     },
     "inside.seed_masked_scores": {
-        "en": "Seed 004 fills blocked cells with −1e9; −∞ gives exactly 0 after the softmax.",
-        "zh": "教程 004 用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) fills blocked cells with "
+        "−1e9; −∞ gives exactly 0 after the softmax.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）用 −1e9 填充被屏蔽的格子；用 −∞ 在 softmax 之后正好得到 0。",
     },
     "inside.seed_logits": {
-        "en": "Seed 004 flattens the logits to [batch·tgt_len, tgt_vocab] for the loss; here they keep the shape "
-        "[batch, tgt_len, tgt_vocab], and our target vocabulary also holds `<unk>`.",
-        "zh": "教程 004 为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；这里保持 [batch, tgt_len, tgt_vocab]，"
-        "而且我们的目标词表还包含 `<unk>`。",
+        "en": "Tutorial 004 (the Chinese tutorial that traces one run tensor by tensor) flattens the logits to "
+        "[batch·tgt_len, tgt_vocab] for the loss; here they keep the shape [batch, tgt_len, tgt_vocab], and our "
+        "target vocabulary also holds `<unk>`.",
+        "zh": "教程 004（逐个张量追踪一次运行的那篇中文教程）为了计算损失把 logits 展平成 [batch·tgt_len, tgt_vocab]；"
+        "这里保持 [batch, tgt_len, tgt_vocab]，而且我们的目标词表还包含 `<unk>`。",
     },
     "inside.value": {"en": "value", "zh": "数值"},
     "inside.head": {"en": "head", "zh": "头"},
@@ -894,6 +904,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.cell_step5": {
         "en": "**5.** The weights times the value vectors, summed: row {i} of this head's context.",
         "zh": "**5.** 权重乘以值向量再求和：得到这个头的 context 的第 {i} 行。",
+    },
+    "inside.cell_sum_row": {
+        "en": "Row Σ adds up the weights (to 1) and the weighted values (this head's context row); the value "
+        "vectors v_j are not added up, so their cells in that row are empty ({empty}).",
+        "zh": "Σ 这一行把权重加起来（和为 1），也把加权后的值加起来（得到这个头的 context 这一行）；"
+        "值向量 v_j 本身不相加，所以这一行里它们的格子是空的（{empty}）。",
     },
     "inside.cell_context": {
         "en": "The model's own context row: [{values}]",
@@ -1031,8 +1047,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力落在查询自身位置上的比例（编码器-解码器注意力：解码器第 i 个位置看源句第 i 个位置）。",
     },
     "attn.help_previous": {
-        "en": "Share on the position just before; a previous-token head scores close to 1.",
-        "zh": "落在前一个位置上的比例；“前一个词”头接近 1。",
+        "en": "Share on the position just before. A head that always looks there scores {perfect} on these "
+        "sentences, not 1: only the positions that have one just before count (in self-attention, L − 1 of a "
+        "sentence's L positions, so (L − 1)/L).",
+        "zh": "落在前一个位置上的比例。总是看前一个位置的头在这些句子上得 {perfect}，而不是 1："
+        "只有前面还有一个位置的那些位置才算（自注意力中，L 个位置的句子有 L − 1 个，所以是 (L − 1)/L）。",
     },
     "attn.help_next": {
         "en": "Share on the position just after (0 in decoder self-attention while the look-ahead mask hides it).",
@@ -1201,13 +1220,16 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.beam_intro": {
         "en": "Beam search keeps the **K most probable partial translations** (the beams) instead of one. At every "
         "step each beam is extended by every token; of all these candidates the K with the highest total "
-        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis; the "
-        "search stops when K are finished. Greedy decoding is beam search with K = 1: it never revisits a choice, "
-        "so a word that looks best now can lead to a less probable sentence. The paper uses K = 4 and a length "
+        "log-probability stay and the others are pruned. A candidate ending in `E` is a finished hypothesis. The "
+        "search goes on until no beam still alive could beat the K-th best finished hypothesis, whatever words "
+        "followed (each word only lowers a log-probability), or until the length cap. Greedy decoding is beam "
+        "search with K = 1 and α = 0: it never revisits a choice, so a word that looks best now can lead to a less "
+        "probable sentence. The paper uses K = 4 and a length "
         "penalty α = 0.6, because every extra word lowers the log-probability and short outputs would win.",
         "zh": "束搜索同时保留 **K 个概率最高的部分译文**（称为“束”），而不是只保留一个。每一步把每个束用每个词各延长"
-        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设；"
-        "完成 K 个后搜索停止。贪心解码就是 K = 1 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
+        "一次；在所有候选中保留总对数概率最高的 K 个，其余的被剪掉。以 `E` 结尾的候选是一个完成的假设。"
+        "搜索一直进行，直到仍在的束无论再接什么词都不可能超过第 K 好的完成假设（每多一个词，对数概率只会更低），"
+        "或达到长度上限。贪心解码就是 K = 1、α = 0 的束搜索：它从不回头，所以眼下最好的词可能导致整体概率更低的句子。"
         "论文使用 K = 4 和长度惩罚 α = 0.6，因为每多一个词对数概率就更低，不加惩罚短句会占优。",
     },
     "dec.beam_size": {"en": "beam size K", "zh": "束宽 K"},
@@ -1231,19 +1253,31 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.ends_cap": {"en": "at the length cap", "zh": "达到长度上限"},
     "dec.matches": {"en": "= reference", "zh": "= 参考译文"},
     "dec.beam_same": {
-        "en": "Greedy decoding finds the same translation, **{text}** (score {score}).",
-        "zh": "贪心解码得到同样的译文：**{text}**（得分 {score}）。",
+        "en": "Greedy decoding finds the same translation, **{beam}** (score {beam_score}).",
+        "zh": "贪心解码得到同样的译文：**{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_tie": {
+        "en": "Greedy and beam search end with different translations of the same score: greedy **{greedy}** "
+        "(score {greedy_score}), beam search **{beam}** (score {beam_score}).",
+        "zh": "贪心和束搜索得到得分相同的不同译文：贪心 **{greedy}**（得分 {greedy_score}），束搜索 **{beam}**（得分 {beam_score}）。",
     },
     "dec.beam_better": {
         "en": "Beam search beats greedy here: greedy gives **{greedy}** (score {greedy_score}), beam search "
         "**{beam}** (score {beam_score}).",
         "zh": "这里束搜索胜过贪心：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索得到 **{beam}**（得分 {beam_score}）。",
     },
-    "dec.beam_worse": {
-        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), which beam search pruned; "
-        "its best is **{beam}** (score {beam_score}).",
-        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），束搜索把它剪掉了；"
-        "它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    "dec.beam_pruned": {
+        "en": "Beam search is not exact: greedy gives **{greedy}** (score {greedy_score}), but beam search pruned "
+        "greedy's path at step {step}, where at least {k} other candidates ranked above it; its best is **{beam}** "
+        "(score {beam_score}).",
+        "zh": "束搜索并不精确：贪心得到 **{greedy}**（得分 {greedy_score}），但束搜索在第 {step} 步剪掉了贪心的路径，"
+        "那一步至少有 {k} 个其他候选排在它前面；它的最佳结果是 **{beam}**（得分 {beam_score}）。",
+    },
+    "dec.beam_stopped": {
+        "en": "Greedy gives **{greedy}** (score {greedy_score}), better than beam search's best **{beam}** "
+        "(score {beam_score}): the search stopped at step {step} while greedy's path was still one of its beams.",
+        "zh": "贪心得到 **{greedy}**（得分 {greedy_score}），比束搜索的最佳结果 **{beam}**（得分 {beam_score}）更好："
+        "搜索在第 {step} 步停止时，贪心的路径仍是其中一个束。",
     },
     "dec.beam_data": {"en": "Beam search against greedy on the dataset", "zh": "在数据集上比较束搜索与贪心"},
     "dec.beam_data_none": {"en": "The dataset has no complete pairs.", "zh": "数据集中没有完整的句子对。"},
@@ -1580,6 +1614,11 @@ def t(key: str, lang: str, **values) -> str:
     """The string for key in lang ('en' or 'zh'), with {placeholders} filled from values."""
     text = STRINGS[key][lang if lang in LANGUAGES else "en"]
     return text.format(**values) if values else text
+
+
+def word_list(words, lang: str) -> str:
+    """Words (already escaped for where they are shown) as a list in lang: "a, b" in English, "a、b" in Chinese."""
+    return t("list.sep", lang).join(words)
 
 
 def error_text(exc: Exception, lang: str) -> str:

@@ -10,7 +10,7 @@ from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
 from transformer.text import markdown, visible
 
-from .i18n import t
+from .i18n import t, word_list
 from .links import replaced
 from .state import current
 
@@ -89,7 +89,7 @@ def warn_if_data_changed(L: str) -> None:
 def warn_unknown(unknown: list[str], L: str) -> None:
     """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
     if unknown:
-        st.warning(t("pick.unknown", L, words="、".join(markdown(w) for w in dict.fromkeys(unknown))))
+        st.warning(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)))
 
 
 def computed_by(names: str, L: str) -> None:

@@ -21,6 +21,7 @@ import dataclasses
 import multiprocessing
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -150,6 +151,17 @@ class TrainingFailed(RuntimeError):
     memory)."""
 
 
+def _ended(process) -> TrainingFailed:
+    """The failure of a training process that ended without a word, saying how it ended (once it has)."""
+    process.join(timeout=5)  # its pipe closes a moment before its exit status is known
+    code = process.exitcode
+    if code is not None and code < 0:
+        how = f"stopped by the signal {signal.Signals(-code).name}"  # SIGKILL: often the system out of memory
+    else:
+        how = f"exit code {code}"
+    return TrainingFailed(f"the training process ended unexpectedly ({how})")
+
+
 def train_in_child(
     specs: Sequence[RunSpec],
     threads: int | None,
@@ -183,12 +195,12 @@ def train_in_child(
                 one_thread_sent = True
             if not parent.poll(POLL_SECONDS):
                 if not process.is_alive() and not parent.poll():
-                    raise TrainingFailed(f"the training process ended unexpectedly (exit code {process.exitcode})")
+                    raise _ended(process)
                 continue
             try:
                 message: Any = pickle.loads(parent.recv_bytes())
             except EOFError as exc:
-                raise TrainingFailed(f"the training process ended unexpectedly (exit code {process.exitcode})") from exc
+                raise _ended(process) from exc
             if message[0] == "epoch":
                 on_record(message[1], message[2])
             elif message[0] == "threads":
