@@ -150,10 +150,10 @@ diagram = architecture_figure(
     layer_label=t("inside.layer_n", L),
     masked=trace.masked_blocks(),
 )
-# the diagram at its own width (its text is sized to its boxes in px), the controls beside it or, in a narrow
-# window, under it
-left, right = wrapping_row([diagram.layout.width, CONTROLS_PX])
-with right:
+# the controls, and the diagram at its own width (its text is sized to its boxes in px) beside them or, in a narrow
+# window, under them: redrawn after every click, it never moves the controls
+controls, drawing = wrapping_row([CONTROLS_PX, diagram.layout.width])
+with controls:
     ss.inside_block = step.block
     keep_option("inside_block", list(range(len(blocks))))
     st.selectbox(
@@ -200,7 +200,7 @@ with right:
         width="stretch",
     )
     st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
-with left:
+with drawing:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
     chart(
         diagram,

@@ -56,6 +56,7 @@ def test_clicking_a_block_of_the_diagram_selects_its_first_step(page):
 
     # another layer, then a block of the encoder: the walk follows the clicks
     choose_layer = page.get_by_role("combobox", name="layer", exact=True)
+    choose_layer.scroll_into_view_if_needed()  # above the diagram: a scroll after the click would close its list
     choose_layer.click()
     page.get_by_role("option", name="2", exact=True).click()
     expect(heading).to_contain_text("decoder.layers[1].dec_enc_attn")
