@@ -24,9 +24,12 @@ from ui.widgets import (
     usable_pairs,
     warn_if_data_changed,
     warn_unknown,
+    wrapping_row,
 )
 from viz.attention import attention_figure, attention_grid_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
+
+MAP_PX, EXPLAIN_PX = 560, 340  # one attention map, and what it shows beside it
 
 L = page_setup()
 ss = st.session_state
@@ -201,7 +204,7 @@ if heads == "grid":  # every head side by side needs the whole width
     computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
     explain()
 else:
-    c1, c2 = st.columns([3, 2], gap="large")
+    c1, c2 = wrapping_row([MAP_PX, EXPLAIN_PX])  # the map wide enough for its labels; the text beside or under it
     with c1:
         show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
         computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)

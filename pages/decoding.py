@@ -28,10 +28,11 @@ from ui.widgets import (
     sentence_picker,
     usable_pairs,
     warn_if_data_changed,
+    wrapping_row,
 )
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
-from viz.decoding import FORCED_COLOR, beam_tree_figure, sampling_figure, topk_figure
+from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
 
 STRATEGIES = ("greedy", "beam", "sample", "choose", "teacher")
 MAX_SAMPLES = 6  # samples shown side by side
@@ -181,7 +182,7 @@ def step_view(result, choose: bool) -> None:
     st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {chosen_badge}")
     if forced_here:
         st.caption(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])))
-    c1, c2 = st.columns(2, gap="large")
+    c1, c2 = wrapping_row([TOPK_PX, TOPK_PX])  # side by side in a wide window, the bars at their own width
     with c1:
         st.header(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)

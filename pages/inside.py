@@ -12,9 +12,19 @@ from ui.export import chart, file_name
 from ui.i18n import STRINGS, error_text, t
 from ui.links import Param, link_view, picker
 from ui.state import current, end_page, page_setup
-from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
+from ui.widgets import (
+    computed_by,
+    keep_in_range,
+    keep_option,
+    model_cached,
+    sentence_picker,
+    warn_unknown,
+    wrapping_row,
+)
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
+CONTROLS_PX = 360  # the walk's controls beside the diagram
+CELL_MAP_PX, ARITHMETIC_PX = 380, 520  # the attention map to click, and the arithmetic of the clicked cell
 EMPTY = "–"  # a table cell with no number, for a reason the page gives beside it
 
 L = page_setup()
@@ -130,8 +140,24 @@ def _clicked(key: str) -> None:
 
 st.header(t("inside.walk", L))
 st.markdown(t("inside.walk_intro", L))
-left, right = st.columns([3, 2], gap="large")
-with right:
+keep_option("inside_layer", list(range(cfg.n_layers)))
+diagram = architecture_figure(
+    blocks,
+    labels,
+    [b.sizes for b in blocks],
+    selected=step.block,
+    n_layers=cfg.n_layers,
+    layer=ss.inside_layer,
+    encoder_label=t("inside.encoder", L),
+    decoder_label=t("inside.decoder", L),
+    layers_label=t("inside.n_layers", L),
+    layer_label=t("inside.layer_n", L),
+    masked=trace.masked_blocks(),
+)
+# the controls, and the diagram at its own width (its text is sized to its boxes in px) beside them or, in a narrow
+# window, under them: redrawn after every click, it never moves the controls
+controls, drawing = wrapping_row([CONTROLS_PX, diagram.layout.width])
+with controls:
     ss.inside_block = step.block
     keep_option("inside_block", list(range(len(blocks))))
     st.selectbox(
@@ -142,7 +168,6 @@ with right:
         format_func=lambda i: block_names[i],
         on_change=_choose_block,
     )
-    keep_option("inside_layer", list(range(cfg.n_layers)))
     st.selectbox(
         t("inside.layer", L),
         list(range(cfg.n_layers)),
@@ -189,21 +214,10 @@ with right:
         persist_state="session",
         help=t("inside.step_help", L, n=len(steps)),
     )
-with left:
+with drawing:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
     chart(
-        architecture_figure(
-            blocks,
-            labels,
-            [b.sizes for b in blocks],
-            selected=step.block,
-            n_layers=cfg.n_layers,
-            layer=ss.inside_layer,
-            encoder_label=t("inside.encoder", L),
-            decoder_label=t("inside.decoder", L),
-            layers_label=t("inside.n_layers", L),
-            layer_label=t("inside.layer_n", L),
-        ),
+        diagram,
         diagram_key,
         file_name("transformer-architecture", f"d_model-{cfg.d_model}", f"n_layers-{cfg.n_layers}"),
         caption=t("inside.walk", L),
@@ -336,7 +350,7 @@ def _cell_clicked(chart_key: str) -> None:
         ss.inside_query, ss.inside_key = int(points[0]["y"]), int(points[0]["x"])
 
 
-c1, c2 = st.columns([2, 3], gap="large")
+c1, c2 = wrapping_row([CELL_MAP_PX, ARITHMETIC_PX])  # side by side in a wide window
 with c1:
     map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
     chart(

@@ -20,7 +20,7 @@ from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
 from ui.state import CurrentModel, current, end_page, page_setup, set_model
 from ui.training import current_job, phase_text, start_lab, take_result
-from ui.widgets import attention_axes, keep_option, usable_pairs
+from ui.widgets import attention_axes, keep_option, usable_pairs, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -30,6 +30,7 @@ ss = st.session_state
 MODES = ("experiment", "checkpoint")
 CHOICES = (*EXPERIMENTS, "custom")
 KINDS = ("enc_self", "dec_self", "dec_enc")
+MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
 SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
 
@@ -320,7 +321,8 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
         t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
     )
     source, target = pairs[index]
-    for column, label, model, side in zip(st.columns(2), labels, (a, b), ("a", "b")):
+    # side by side when the window is wide enough for both maps and their labels, else one under the other
+    for column, label, model, side in zip(wrapping_row([MAP_PX, MAP_PX]), labels, (a, b), ("a", "b")):
         with column:
             try:
                 view = model.cached(

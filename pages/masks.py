@@ -16,8 +16,12 @@ from ui.widgets import (
     sentence_picker,
     warn_if_data_changed,
     warn_unknown,
+    wrapping_row,
 )
 from viz.masks import mask_effect_figures, mask_figure
+
+MASK_PX = 440  # one mask and its explanation
+EFFECT_PX, EFFECT_HEADING_PX = 300, 130  # one of the three steps of "what a mask does", and its heading
 
 L = page_setup()
 ss = st.session_state
@@ -121,24 +125,23 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
 }
 st.header(t("masks.all", L))
 st.info(t("masks.legend", L))
-for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
-    columns = st.columns(2, gap="large")
-    for col, name in zip(columns, row):
-        mask, rows, cols, call, needs = masks[name]
-        off = [switch for switch in needs if switch in switched_off]
-        with col:
-            st.subheader(t(f"masks.{name}", L))
-            st.markdown(t(f"masks.{name}_intro", L))
-            chart(
-                mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
-                f"mask_fig_{name}",
-                file_name("mask", name),
-                caption=t(f"masks.{name}", L),
-            )
-            if off:
-                st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
-            else:
-                computed_by(call, L)
+# each mask wide enough for its labels: two side by side in a wide window, one under the other in a narrow one
+for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
+    mask, rows, cols, call, needs = masks[name]
+    off = [switch for switch in needs if switch in switched_off]
+    with col:
+        st.subheader(t(f"masks.{name}", L))
+        st.markdown(t(f"masks.{name}_intro", L))
+        chart(
+            mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
+            f"mask_fig_{name}",
+            file_name("mask", name),
+            caption=t(f"masks.{name}", L),
+        )
+        if off:
+            st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
+        else:
+            computed_by(call, L)
 
 st.header(t("masks.effect", L))
 st.markdown(t("masks.effect_intro", L))
@@ -185,12 +188,12 @@ steps = (
     ("masks.masked", r"\frac{QK^\top}{\sqrt{d_k}} + M", "mask_masked"),
     ("masks.softmax", r"\mathrm{softmax}(\cdot)", "mask_weights"),
 )
-for i, (col, (name, formula, _)) in enumerate(zip(st.columns(3), steps), start=1):
-    with col:  # the headings in a row of their own, so the three grids below start at the same height
-        st.markdown(f"**{i}. {t(name, L)}**")
-        st.latex(formula)
-for col, (name, _, key), fig in zip(st.columns(3), steps, figures):
+# in a row when the window is wide enough, else two and one; every heading as tall, so the grids line up
+for i, (col, (name, formula, key), fig) in enumerate(zip(wrapping_row([EFFECT_PX] * 3, "small"), steps, figures), 1):
     with col:
+        with st.container(height=EFFECT_HEADING_PX, border=False):
+            st.markdown(f"**{i}. {t(name, L)}**")
+            st.latex(formula)
         chart(fig, key, file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"), t(name, L))
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
 st.markdown(t("masks.effect_outro", L))

@@ -11,6 +11,7 @@ from transformer.data import unseen_words
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
 from transformer.text import markdown
+from transformer.text import plotly as plotly_text
 from transformer.train import holdout_split
 from ui.export import chart, file_name
 from ui.i18n import t, word_list
@@ -18,7 +19,7 @@ from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
 from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, pairs_summary, set_model
 from ui.training import current_job, phase_text, start_training, take_result
-from ui.widgets import keep_in_range, keep_option
+from ui.widgets import keep_in_range, keep_option, usable_pairs
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -172,9 +173,25 @@ elif job is not None and job.kind != "train":
     st.info(t("train.busy", L))
 
 
-def _figure(history):
+def _figure(history, title: str = ""):
     labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
-    return loss_accuracy_figure(history, holdout_suffix=t("train.holdout_suffix", L), **labels)
+    return loss_accuracy_figure(history, title=title, holdout_suffix=t("train.holdout_suffix", L), **labels)
+
+
+def history_title(model, epochs: int) -> str:
+    """Whose curve the chart shows: the bundled model, one trained here or an uploaded one, on how many pairs, and
+    whether those are the pairs in the table now."""
+    n = len(model.trained_on or ())
+    name = plotly_text(model.name) if model.name else ""  # user text, shown literally in the chart's title
+    if model.source == "uploaded":
+        return t("train.history_uploaded", L, name=name, epochs=epochs)
+    if model.source == "bundled":
+        title = t("train.history_bundled", L, n=n, epochs=epochs)
+    else:
+        title = t("train.history_trained", L, name=f" ({name})" if name else "", n=n, epochs=epochs)
+    if model.trained_on is not None and model.trained_on != tuple(usable_pairs()):
+        title += " · " + t("train.history_other_data", L)
+    return title
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -229,7 +246,7 @@ elif model.source == "trained" and info.get("kind") == "train":
         st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
 if summary.get("history"):
     chart(
-        _figure(summary["history"]),
+        _figure(summary["history"], history_title(model, summary.get("epochs", len(summary["history"])))),
         "history_chart",
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
         t("train.loss", L) + " / " + t("train.accuracy", L),

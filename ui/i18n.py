@@ -392,6 +392,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
+    "train.history_bundled": {
+        "en": "The bundled model · {epochs} epochs on the {n} bundled pairs",
+        "zh": "内置模型 · 在 {n} 个内置句对上训练了 {epochs} 轮",
+    },
+    "train.history_trained": {
+        "en": "The model trained here{name} · {epochs} epochs on {n} pairs",
+        "zh": "在这里训练的模型{name} · 在 {n} 个句对上训练了 {epochs} 轮",
+    },
+    "train.history_uploaded": {
+        "en": "The uploaded model {name} · {epochs} epochs on its own pairs",
+        "zh": "上传的模型 {name} · 在它自己的句对上训练了 {epochs} 轮",
+    },
+    "train.history_other_data": {"en": "not the pairs in your table", "zh": "不是你表格中的句对"},
     "train.epoch": {"en": "epoch", "zh": "轮次"},
     "train.stopped": {
         "en": "Training stopped after epoch {epochs}; the partly trained model is now the current model.",
@@ -1355,11 +1368,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这个词是你强制选的；模型自己会选 {model}。",
     },
     "dec.choose_intro": {
-        "en": "Pick the next word yourself: **click a bar** in the chart (or pick a token in the list and press "
-        "**Force it**). The decoder takes your word as if it had chosen it and continues greedily from there, "
-        "so you see how one word changes where the decoder looks and everything that follows.",
-        "zh": "自己选择下一个词：**点击图中的一根柱子**（或在列表中选一个词再按 **强制选择**）。解码器会把你的词当作"
-        "自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器关注的位置以及后面的所有输出。",
+        "en": "Pick the next word yourself: **click its row** in the chart, anywhere from the word to the right end, "
+        "however short its bar (or pick a token in the list and press **Force it**). The decoder takes your word as "
+        "if it had chosen it and continues greedily from there, so you see how one word changes where the decoder "
+        "looks and everything that follows.",
+        "zh": "自己选择下一个词：**点击图中它的那一行**，从词到最右端任意位置都可以，柱子再短也行（或在列表中选一个词"
+        "再按 **强制选择**）。解码器会把你的词当作自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器"
+        "关注的位置以及后面的所有输出。",
     },
     "dec.force_pick": {"en": "token for this step", "zh": "这一步的词"},
     "dec.force": {"en": "Force it", "zh": "强制选择"},

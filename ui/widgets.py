@@ -105,6 +105,13 @@ def computed_by(names: str, L: str) -> None:
     st.caption(t("computed_by", L, names=names))
 
 
+def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
+    """Containers side by side, widths[i] px wide each, that wrap onto the next line when the window is too narrow for
+    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them)."""
+    with st.container(horizontal=True, gap=gap):
+        return [st.container(width=int(w)) for w in widths]
+
+
 def model_cached(key, compute):
     """compute() once per current model and key (a per-tab cache that goes away with the model)."""
     return current().cached(key, compute)
