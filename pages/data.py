@@ -16,6 +16,7 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
+from ui.export import code, hint, metric, section, sheet_table, table, text
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
 from ui.state import apply_editor_changes, bundled_pairs, page_setup, set_pairs
@@ -32,7 +33,7 @@ ss = st.session_state
 
 st.title(t("data.title", L))
 link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
-st.markdown(t("data.intro", L))
+text(t("data.intro", L))
 
 
 def _apply_edits(key: str) -> None:
@@ -119,27 +120,28 @@ with left:
             "target": st.column_config.TextColumn(t("data.target", L), width="medium"),
         },
     )
+    sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
     with st.container(border=True):
-        st.markdown(f"**{t('data.add_pair', L)}**")
+        hint(f"**{t('data.add_pair', L)}**", "markdown")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
         c1.text_input(t("data.source", L), key="new_source", placeholder="我 喜 欢 你")
         c2.text_input(t("data.target", L), key="new_target", placeholder="I love you .")
         c3.button(t("data.add", L), on_click=_add_pair, key="add_pair", width="stretch")
         if ss.get("add_error"):
-            st.error(ss.add_error)
+            hint(ss.add_error, "error")
 
 with right:
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
-    st.metric(t("data.pairs", L), len(ss.pairs))
+    metric(t("data.pairs", L), str(len(ss.pairs)))
     if errors:
-        st.error(t("data.errors", L) + "\n\n" + _listed(errors))
+        text(t("data.errors", L) + "\n\n" + _listed(errors), "error")
     if warnings:
-        st.warning(_listed(warnings))
+        text(_listed(warnings), "warning")
     if not problems:
-        st.success(t("data.ok", L))
+        text(t("data.ok", L), "success")
 
-    st.subheader(t("data.file", L))
+    section(t("data.file", L), 3)
     keep_option("data_upload_mode", ["replace", "append"], "replace")
     mode = st.radio(
         t("data.upload_mode", L),
@@ -172,7 +174,7 @@ with right:
             values["name"] = markdown(values["name"])
         if "error" in values:
             values["reason"] = markdown(error_text(values.pop("error"), L))
-        (st.error if kind == "error" else st.success)(t(key, L, **values))
+        text(t(key, L, **values), "error" if kind == "error" else "success")
     st.download_button(  # built at once: a deferred file would go stale when the page reruns before the click
         t("data.download", L),
         format_pairs(ss.pairs).encode("utf-8"),
@@ -189,23 +191,24 @@ with right:
         help=t("data.restore_help", L, n=len(bundled_pairs())),
     )
 
-st.header(t("data.tokens", L))
-st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-st.dataframe(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+section(t("data.tokens", L))
+text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
+table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
-    st.caption(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)))
+    text(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)), "caption")
 
-st.header(t("data.vocab", L))
-st.markdown(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
+section(t("data.vocab", L))
+text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
 c1, c2 = st.columns(2)
-for col, table, key in ((c1, src_table, "data.src_vocab"), (c2, tgt_table, "data.tgt_vocab")):
-    col.markdown(f"**{t(key, L, n=len(table))}**")
-    col.dataframe(table.head(VOCAB_ROWS), hide_index=True, width="stretch", height=300)
-    if len(table) > VOCAB_ROWS:
-        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(table)))
+for col, vocab_table, key in ((c1, src_table, "data.src_vocab"), (c2, tgt_table, "data.tgt_vocab")):
+    with col:
+        text(f"**{t(key, L, n=len(vocab_table))}**")
+        table(vocab_table.head(VOCAB_ROWS), hide_index=True, width="stretch", height=300)
+        if len(vocab_table) > VOCAB_ROWS:
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab_table)), "caption")
 
-st.header("make_data")
-st.markdown(t("data.make_data_intro", L))
+section("make_data")
+text(t("data.make_data_intro", L))
 if valid:
     offered = list(dict.fromkeys(valid[:PICK_ROWS]))  # distinct pairs: a repeated pair adds nothing to see
     keep_options("data_make_data_pairs", offered, _pairs_of_different_lengths(offered, ss.tokenizer))
@@ -217,11 +220,13 @@ if valid:
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:
-        st.caption(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)))
+        text(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)), "caption")
     if not chosen:
-        st.info(t("data.make_data_choose", L))
+        text(t("data.make_data_choose", L), "info")
     for name, ids, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
-        st.markdown(f"`{name}` — {t(f'data.{name}', L)}")
+        text(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)
-        c1.code(repr(ids), language="python")
-        c2.dataframe(tokens, hide_index=True, width="stretch")
+        with c1:
+            code(repr(ids))
+        with c2:
+            table(tokens, hide_index=True, width="stretch")

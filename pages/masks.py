@@ -4,7 +4,7 @@ import streamlit as st
 
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
-from ui.export import chart, file_name
+from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
 from ui.state import current, page_setup
@@ -38,11 +38,11 @@ link_view(
         "head": Param("mask_head", "int"),
     },
 )
-st.markdown(t("masks.intro", L))
+text(t("masks.intro", L))
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
 for name in switched_off:
-    st.warning(t(f"masks.{name}_off", L))
+    text(t(f"masks.{name}_off", L), "warning")
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
@@ -53,22 +53,23 @@ with c2:
     src_pad = st.slider(t("masks.src_pad", L), 0, 4, key="mask_src_pad", help=t("masks.pad_help", L))
     tgt_pad = st.slider(t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", help=t("masks.pad_help", L))
 if target is None:
-    st.caption(t("masks.greedy_target", L))
+    text(t("masks.greedy_target", L), "caption")
 
 try:
     view = model_cached(
         ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
     )
 except TransformerError as exc:
-    st.error(error_text(exc, L))
+    text(error_text(exc, L), "error")
     st.stop()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
-st.code(
+sheet_settings(L, [(t("masks.src_pad", L), src_pad), (t("masks.tgt_pad", L), tgt_pad)])
+code(
     f"enc_inputs = {enc.tolist()}   # {' '.join(src)}\ndec_inputs = {dec.tolist()}   # {' '.join(tgt)}",
-    language="python",
 )
+sentence = for_sentence(L, " ".join(src), " ".join(tgt))  # the tokens of the grids, padding included
 
 labels = dict(
     blocked_label=t("masks.blocked", L),
@@ -115,30 +116,30 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         ("pad_mask",),
     ),
 }
-st.info(t("masks.legend", L))
+text(t("masks.legend", L), "info")
 for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
     columns = st.columns(2, gap="large")
     for col, name in zip(columns, row):
         mask, rows, cols, call, needs = masks[name]
         off = [switch for switch in needs if switch in switched_off]
         with col:
-            st.subheader(t(f"masks.{name}", L))
-            st.markdown(t(f"masks.{name}_intro", L))
+            section(t(f"masks.{name}", L), 3)
+            text(t(f"masks.{name}_intro", L))
             chart(
                 mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
                 f"mask_fig_{name}",
                 file_name("mask", name),
-                caption=t(f"masks.{name}", L),
+                caption=caption(t(f"masks.{name}", L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
             )
             if off:
-                st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
+                text(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)), "caption")
             else:
                 computed_by(call, L)
 
-st.header(t("masks.effect", L))
-st.markdown(t("masks.effect_intro", L))
+section(t("masks.effect", L))
+text(t("masks.effect_intro", L))
 blocked, allowed = t("masks.blocked", L), t("masks.allowed", L)
-st.latex(
+formula(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
     r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
@@ -154,7 +155,7 @@ head = c3.selectbox(t("attn.head", L), range(n_heads), key="mask_head", format_f
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:
-    st.info(t("masks.no_mask_here", L))
+    text(t("masks.no_mask_here", L), "info")
 scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
 weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
 figures = mask_effect_figures(
@@ -174,12 +175,20 @@ steps = (
     ("masks.masked", r"\frac{QK^\top}{\sqrt{d_k}} + M", "mask_masked"),
     ("masks.softmax", r"\mathrm{softmax}(\cdot)", "mask_weights"),
 )
-for i, (col, (name, formula, _)) in enumerate(zip(st.columns(3), steps), start=1):
+for i, (col, (name, latex, _)) in enumerate(zip(st.columns(3), steps), start=1):
     with col:  # the headings in a row of their own, so the three grids below start at the same height
-        st.markdown(f"**{i}. {t(name, L)}**")
-        st.latex(formula)
+        text(f"**{i}. {t(name, L)}**")
+        formula(latex)
 for col, (name, _, key), fig in zip(st.columns(3), steps, figures):
     with col:
-        chart(fig, key, file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"), t(name, L))
+        where = caption(
+            t(name, L), t(f"attn.{kind}", L), f"{t('attn.layer', L)} {layer + 1}", f"{t('attn.head', L)} {head + 1}"
+        )
+        chart(
+            fig,
+            key,
+            file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"),
+            caption(where, sentence),
+        )
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
-st.markdown(t("masks.effect_outro", L))
+text(t("masks.effect_outro", L))
