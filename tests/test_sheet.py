@@ -170,7 +170,7 @@ def test_the_sheet_is_offline_and_prints_on_a4_and_letter():
     assert re.search(r"\.link \{[^}]*overflow-wrap: anywhere", style)
     assert re.search(r"td \{[^}]*overflow-wrap: anywhere", style)
     assert f"width: {COLUMN_PX}px" in style and COLUMN_PX * 25.4 / 96 <= 210 - 2 * 12  # A4, the narrower, fits
-    assert '<html lang="zh">' in page and "图 1．" in page and "当前模型" in page
+    assert '<html lang="zh">' in page and "图 1．a map" in page and "当前模型" in page
 
 
 def test_hostile_title_link_caption_cells_and_code_are_text():

@@ -61,7 +61,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "由 Transformer 学习工具生成于 {date}。每个图表都可以交互，离线也能打开。",
     },
     "export.sheet_link": {"en": "This view in the app:", "zh": "在应用中打开这个视图："},
-    "sheet.figure": {"en": "Figure {n}.", "zh": "图 {n}．"},
+    "sheet.figure": {"en": "Figure {n}. {caption}", "zh": "图 {n}．{caption}"},
     "sheet.same_figure": {"en": "Figure {n} above shows this chart.", "zh": "这张图与上面的图 {n} 相同。"},
     "sheet.rows_shown": {"en": "The first {n} of {total} rows.", "zh": "前 {n} 行，共 {total} 行。"},
     "sheet.for": {"en": "for “{source}”", "zh": "句子“{source}”"},

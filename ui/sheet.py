@@ -281,7 +281,7 @@ def _chart_html(chart: Chart, number: int, L: str) -> str:
     drawing = plotly.io.to_html(
         chart.figure, include_plotlyjs=False, full_html=False, config={"displaylogo": False, "responsive": True}
     )
-    caption = html.escape(t("sheet.figure", L, n=number) + " " + chart.caption)
+    caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
     drawn = f'<div class="drawing"{style}>{drawing}</div>'
     return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
 
