@@ -5,6 +5,8 @@ from __future__ import annotations
 import functools
 import os
 import re
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -129,6 +131,14 @@ def pytest_configure(config):
     # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
     torch.set_num_threads(1)
     _reuse_what_every_apptest_redoes()
+    # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
+    # servers of the browser tests inherit it
+    config._model_store = tempfile.mkdtemp(prefix="model-store-")
+    os.environ["PLAYGROUND_MODEL_STORE"] = config._model_store
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "_model_store", ""), ignore_errors=True)
 
 
 def pytest_collection_finish(session):

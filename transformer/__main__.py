@@ -1,4 +1,4 @@
-"""Command line: `python -m transformer train …`, `… translate …` and `… trace …`.
+"""Command line: `python -m transformer train …`, `… translate …`, `… trace …` and `… store list|remove|prune`.
 
 Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
 quote them) is printed with control and escape characters made visible (transformer.text.visible).
@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 
 from .checkpoint import MAX_MODEL_NUMBERS, checkpoint_bytes, load_checkpoint, model_numbers, save_checkpoint
@@ -30,6 +31,7 @@ from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
+from .store import MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, trace_sentence
@@ -242,6 +244,20 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="FILE",
         help="also write every step with its full values as JSON (default: not written)",
+    )
+
+    st = sub.add_parser(
+        "store",
+        help="the published models (the app's Publish button)",
+        description=f"The folder of published models: {STORE_ENV} (default: transformer-playground/models in the "
+        f"user's cache), at most {MAX_MODELS_ENV} models and {MAX_BYTES_ENV} bytes.",
+    )
+    actions = st.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    actions.add_parser("list", help="every published model: fingerprint, size, dates, name")
+    rm = actions.add_parser("remove", help="delete one published model")
+    rm.add_argument("hash", metavar="HASH", help="its fingerprint (16 hex digits, or 8 that start only it)")
+    actions.add_parser(
+        "prune", help="delete damaged files, then the least recently opened models until within the limits"
     )
     return parser
 
@@ -472,6 +488,39 @@ def _trace(args: argparse.Namespace) -> None:
         print(f"wrote {len(trace.steps)} steps to {visible(str(args.json))}")
 
 
+def _when(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+def _store(args: argparse.Namespace) -> None:
+    store = ModelStore.from_env()
+    if args.action == "remove":
+        entry = store.remove(args.hash)
+        print(f"removed {entry.hash} ({entry.size:,} bytes) {visible(entry.name)}".rstrip())
+        return
+    if args.action == "prune":
+        removed = store.prune()
+        for line in removed:
+            print(f"removed {visible(line)}")
+        if not removed:
+            print("nothing to remove")
+    entries = sorted(store.entries(), key=lambda e: e.opened, reverse=True)
+    total = sum(e.size for e in entries)
+    print(
+        f"{visible(str(store.folder))}: {len(entries)} models of at most {store.max_models}, "
+        f"{total:,} bytes of at most {store.max_bytes:,}"
+    )
+    if args.action == "list":
+        for e in entries:
+            print(
+                f"{e.hash}  {e.size:>12,} bytes  published {e.published_date or '?':10}  "
+                f"last opened {_when(e.opened)}  {visible(e.name)}".rstrip()
+            )
+        damaged = store.damaged()
+        if damaged:
+            print(f"{len(damaged)} damaged file(s) set aside, never served: `store prune` deletes them")
+
+
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
 
@@ -481,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
     end it quietly, as they end other command-line tools."""
     args = _parser().parse_args(argv)
     try:
-        {"train": _train, "translate": _translate, "trace": _trace}[args.command](args)
+        {"train": _train, "translate": _translate, "trace": _trace, "store": _store}[args.command](args)
         sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)

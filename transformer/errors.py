@@ -22,3 +22,14 @@ class DataError(TransformerError, ValueError):
 
 class CheckpointError(TransformerError, ValueError):
     """A file is not a valid checkpoint of this project."""
+
+
+class StoreError(TransformerError):
+    """The model store refuses a request (a bad hash, a damaged file, a full store); the message says what to do.
+
+    code and values let a UI show the message in its own language, as for DataError.
+    """
+
+    def __init__(self, message: str, code: str | None = None, **values):
+        super().__init__(message)
+        self.code, self.values = code, values

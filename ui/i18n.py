@@ -48,6 +48,59 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这个链接是用模型“{name}”（{hash}）生成的；这个标签页的当前模型是“{current}”（{current_hash}），"
         "所以看到的内容可能不同。请在“训练”页载入那个检查点，才能看到同样的视图。",
     },
+    "link.this_model": {"en": "this tab's model", "zh": "这个标签页的模型"},
+    "link.store_missing": {
+        "en": "That model is not in this server's model store: it was never published, or it was removed to make room.",
+        "zh": "这台服务器的模型库里没有那个模型：它从未发布过，或者为了腾出空间已被删除。",
+    },
+    "link.store_refused": {
+        "en": "That model could not be opened from this server's model store: {reason}",
+        "zh": "无法从这台服务器的模型库打开那个模型：{reason}",
+    },
+    "link.opened_model": {
+        "en": "This tab now uses the model this link was made with ({hash}, {model}).",
+        "zh": "这个标签页现在使用生成这个链接的模型（{hash}，{model}）。",
+    },
+    "link.own_model_kept": {
+        "en": "Your own model ({name}) is kept: “Back to your model” in the sidebar brings it back.",
+        "zh": "你自己的模型（{name}）还保留着：点侧边栏的“回到你自己的模型”即可换回。",
+    },
+    "link.carries_model": {
+        "en": "The model is published, so the link opens it too.",
+        "zh": "这个模型已经发布，所以链接也会打开它。",
+    },
+    "link.lacks_model": {
+        "en": "The model is not published: the link opens this view with the model of whoever opens it. "
+        "Publish it to send the model with the link.",
+        "zh": "这个模型还没有发布：打开链接的人会用自己的模型看这个视图。发布它，链接就会带上这个模型。",
+    },
+    "store.publish": {"en": "Publish this model", "zh": "发布这个模型"},
+    "store.publish_help": {
+        "en": "Stores the current model on this server, so the link to any view opens it in any browser: on every "
+        "process of a classroom, and after a restart. A published model never changes; publishing it again "
+        "stores nothing new.",
+        "zh": "把当前模型保存在这台服务器上，这样任何视图的链接都会在任何浏览器里打开它：课堂的每个进程都可以，"
+        "服务器重启之后也可以。发布的模型不会再改变；再次发布不会重复保存。",
+    },
+    "store.name": {"en": "Name shown with it (optional)", "zh": "显示的名称（可选）"},
+    "store.name_help": {
+        "en": "Whoever opens the link sees this name, e.g. “Lesson 3: colours”.",
+        "zh": "打开链接的人会看到这个名称，例如“第三课：颜色”。",
+    },
+    "store.published": {"en": "Published · {hash}", "zh": "已发布 · {hash}"},
+    "store.published_help": {
+        "en": "In this server's model store since {date}: links to this model's views open it in any browser.",
+        "zh": "自 {date} 起保存在这台服务器的模型库中：这个模型的视图链接在任何浏览器里都会打开它。",
+    },
+    "store.done": {
+        "en": "Published as {hash}: the link to this view now opens this model in any browser.",
+        "zh": "已发布为 {hash}：这个视图的链接现在会在任何浏览器里打开这个模型。",
+    },
+    "store.already": {
+        "en": "This model was published already ({hash}): the link to this view opens it in any browser.",
+        "zh": "这个模型之前已经发布（{hash}）：这个视图的链接会在任何浏览器里打开它。",
+    },
+    "store.back": {"en": "Back to your model ({name})", "zh": "回到你自己的模型（{name}）"},
     "export.format": {"en": "Chart downloads", "zh": "图表下载格式"},
     "export.format_help": {
         "en": "The camera button in a chart's toolbar downloads it as PNG (for slides) or SVG (for print and editing), "
@@ -72,6 +125,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "source.bundled": {"en": "bundled", "zh": "内置"},
     "source.trained": {"en": "trained here", "zh": "本页训练"},
     "source.uploaded": {"en": "uploaded", "zh": "上传"},
+    "source.published": {"en": "published {date}", "zh": "发布于 {date}"},
+    "source.published_named": {"en": "published {date}, {name}", "zh": "发布于 {date}，{name}"},
     # this tab's background job (sidebar, every page)
     "job.title.train": {"en": "Training", "zh": "正在训练"},
     "job.title.replay": {"en": "Replaying the bundled training", "zh": "正在重放内置模型的训练"},
@@ -371,6 +426,37 @@ STRINGS: dict[str, dict[str, str]] = {
     "ckpt.loaded": {"en": "Loaded {name}; it is now the current model.", "zh": "已载入 {name}，它现在是当前模型。"},
     "ckpt.bundled": {"en": "Back to the bundled model", "zh": "恢复内置模型"},
     "ckpt.bundled_back": {"en": "The bundled model is the current model again.", "zh": "已恢复为内置模型。"},
+    "error.store_bad_hash": {
+        "en": "“{text}” is not a model fingerprint (8 or 16 of the characters 0-9 and a-f): no model was looked up.",
+        "zh": "“{text}”不是模型指纹（应为 8 或 16 个 0-9、a-f 字符）：没有查找任何模型。",
+    },
+    "error.store_damaged": {
+        "en": "the published model {hash} is damaged ({reason}); it was set aside and will not be opened again. "
+        "Publish it again from a tab that has it.",
+        "zh": "已发布的模型 {hash} 已损坏（{reason}）；它已被移到一旁，不会再被打开。请在拥有它的标签页里重新发布。",
+    },
+    "error.store_full": {
+        "en": "The model store is full ({count} models, {total} bytes; at most {max_models} models and {max_bytes} "
+        "bytes), and every model in it was opened within the last hour. Try again later, or ask whoever runs the "
+        "server to remove models or raise the limits.",
+        "zh": "模型库已满（{count} 个模型，{total} 字节；最多 {max_models} 个模型、{max_bytes} 字节），"
+        "而且其中每个模型在最近一小时内都被打开过。请稍后再试，或请服务器管理员删除一些模型或提高上限。",
+    },
+    "error.store_model_too_large": {
+        "en": "This model's checkpoint is {size} bytes, more than the {limit} the model store takes: it cannot be "
+        "published. Download it from the Train page and share the file instead.",
+        "zh": "这个模型的检查点有 {size} 字节，超过了模型库接受的 {limit} 字节：无法发布。"
+        "请在“训练”页下载它，改为分享这个文件。",
+    },
+    "error.store_unusable": {
+        "en": "The model store at {folder} cannot be used ({reason}): whoever runs the server should set "
+        "PLAYGROUND_MODEL_STORE to a folder it can write.",
+        "zh": "位于 {folder} 的模型库无法使用（{reason}）：请服务器管理员把 PLAYGROUND_MODEL_STORE 设为可写的文件夹。",
+    },
+    "error.store_setting": {
+        "en": "The server's setting {setting} is not a whole number of at least 1: whoever runs the server should fix it.",
+        "zh": "服务器设置 {setting} 不是至少为 1 的整数：请服务器管理员改正。",
+    },
     "error.empty_sentence": {
         "en": "The sentence is empty: type a sentence to translate.",
         "zh": "句子是空的：请输入要翻译的句子。",
@@ -1158,9 +1244,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "请在这里或页面顶部选择其中一个：{pairs}",
     },
     "attn.no_snapshots": {
-        "en": "This model was uploaded, so its training was not recorded here. Train a model on "
-        "the Train page to watch its attention form.",
-        "zh": "这个模型是上传的，训练过程没有在这里记录。请在“训练”页训练一个模型来观察注意力的形成。",
+        "en": "This model was not trained in this tab (it was uploaded, or opened from a link), so its training was "
+        "not recorded here. Train a model on the Train page to watch its attention form.",
+        "zh": "这个模型不是在这个标签页里训练的（它是上传的，或从链接打开的），训练过程没有在这里记录。"
+        "请在“训练”页训练一个模型来观察注意力的形成。",
     },
     # decoding page
     "dec.title": {"en": "Decoding, step by step", "zh": "解码，一步一步"},

@@ -1,6 +1,7 @@
 """Deep links: each page's view (sentence, kind, layer, head, step, …) lives in the URL's query string, so a link
-opens the same view in a fresh tab. A link also names the model it was made with (name and a short hash), and the page
-warns when the tab's current model is another one.
+opens the same view in a fresh tab. A link also names the model it was made with (name and fingerprint): a model
+published to the server's store is opened from it (ui.published), and otherwise the page warns when the tab's current
+model is another one.
 
 Values from a link are never trusted: each is read as its declared kind, a value that cannot be read falls back to
 the default, and a value the current model or data does not allow is replaced when its widget is drawn
@@ -9,19 +10,26 @@ the default, and a value the current model or data does not allow is replaced wh
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
 import streamlit as st
-import torch
 
+from transformer.store import is_model_hash, same_model
 from transformer.text import markdown
 
 from .export import IMAGE_FORMATS, lesson_sheet_button, start_page
 from .i18n import LANGUAGES, t
+from .published import (
+    bad_link_model,
+    link_model_notice,
+    link_store_text,
+    open_link_model,
+    origin,
+    publish_section,
+    published_entry,
+)
 from .state import CurrentModel, current, lang
 
 MAX_VALUE_CHARS = 400  # longest value taken from a link (a typed sentence is at most 400 characters)
@@ -46,19 +54,9 @@ def picker(name: str) -> dict[str, Param]:
 
 
 def model_fingerprint(model: CurrentModel) -> str:
-    """8 hex digits that change with any weight, vocabulary entry or size of the model."""
-
-    def compute() -> str:
-        digest = hashlib.sha256()
-        translator = model.translator
-        digest.update(json.dumps(translator.config.to_dict(), sort_keys=True).encode())
-        digest.update(json.dumps([translator.src_vocab.itos, translator.tgt_vocab.itos]).encode())
-        for name, tensor in translator.model.state_dict().items():
-            digest.update(name.encode())
-            digest.update(tensor.detach().to("cpu", torch.float32).contiguous().numpy().tobytes())
-        return digest.hexdigest()[:8]
-
-    return model.cached(("fingerprint",), compute)
+    """16 hex digits that change with any weight, vocabulary entry or size of the model (transformer.store); links
+    made before models could be published carry its first 8."""
+    return model.fingerprint
 
 
 def model_label(model: CurrentModel) -> str:
@@ -136,7 +134,8 @@ def replaced(key: str, old, new) -> None:
 
 
 def take_link_globals() -> None:
-    """In app.py, before the sidebar: the language and the model a link names (once per tab, on its first run)."""
+    """In app.py, before the sidebar: the language and the model a link names (once per tab, on its first run); a
+    model published to the store is opened as the tab's current model."""
     ss = st.session_state
     if ss.get("_link_globals_read"):
         return
@@ -145,7 +144,12 @@ def take_link_globals() -> None:
     if params.get("lang") in LANGUAGES:
         ss.lang = params["lang"]
     model = params.get("model", "")
-    ss._link_model = (model if len(model) == 8 else "", params.get("model_name", "")[:MAX_VALUE_CHARS])
+    if model and not is_model_hash(model):  # checked before the store builds any file name from it
+        bad_link_model(model)
+        model = ""
+    ss._link_model = (model, params.get("model_name", "")[:MAX_VALUE_CHARS])
+    if model:
+        open_link_model(model)
 
 
 def link_view(page: str, title: str, params: dict[str, Param]) -> None:
@@ -171,6 +175,9 @@ def link_view(page: str, title: str, params: dict[str, Param]) -> None:
             else:
                 ss[param.key] = value
                 ss._from_link[param.key] = name
+    bad_model = link_model_notice(page, first)
+    if bad_model:
+        notice(bad_model)
     _warn_other_model(ss)
     values = _current_values(params)
     model = current()
@@ -199,13 +206,14 @@ def _take_pair(key: str, source: str) -> None:
 def _warn_other_model(ss) -> None:
     fingerprint, name = ss.get("_link_model", ("", ""))
     model = current()
-    if fingerprint and fingerprint != model_fingerprint(model):
+    if fingerprint and not same_model(fingerprint, model_fingerprint(model)):
         st.warning(
-            t(
+            link_store_text(lang())
+            + t(
                 "link.other_model",
                 lang(),
                 name=markdown(name or "?"),
-                hash=markdown(fingerprint[:8]),
+                hash=markdown(fingerprint),
                 current=markdown(model_label(model)),
                 current_hash=model_fingerprint(model),
             )
@@ -220,13 +228,15 @@ def link_to_this_view() -> str:
 
 
 def share_and_export(L: str, model: CurrentModel) -> None:
-    """A link to this view, the image format of chart downloads, and the page's lesson sheet."""
+    """A link to this view, Publish this model, the image format of chart downloads, and the page's lesson sheet."""
     from .widgets import keep_option  # widgets reports replaced link values here: imported late, no cycle
 
+    entry, problem = published_entry(model)
     with st.expander(t("export.title", L), icon=":material/share:"):
         with st.popover(t("link.copy", L), icon=":material/link:", width="stretch"):
-            st.caption(t("link.copy_help", L))
+            st.caption(t("link.copy_help", L) + " " + t("link.carries_model" if entry else "link.lacks_model", L))
             st.code(link_to_this_view(), language=None, wrap_lines=True)
+        publish_section(L, model, entry, problem)
         keep_option("chart_format", IMAGE_FORMATS, "png")
         st.radio(
             t("export.format", L),
@@ -246,7 +256,7 @@ def model_summary(L: str, model: CurrentModel) -> list[str]:
     variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items()) or t("export.paper", L)
     cfg = translator.config
     return [
-        t("sidebar.source", L, source=t(f"source.{model.source}", L) + (f" ({model.name})" if model.name else "")),
+        t("sidebar.source", L, source=origin(L, model)),
         t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
         f"d_model {cfg.d_model} · d_ff {cfg.d_ff} · n_heads {cfg.n_heads} · n_layers {cfg.n_layers} · {variant}",
         t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),

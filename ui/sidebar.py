@@ -6,6 +6,7 @@ from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
 from .jobs import REFRESH_SECONDS, job_queue
+from .published import back_button, origin
 from .state import current, lang
 from .training import current_job, show_pending_toast, take_result
 
@@ -19,7 +20,7 @@ def draw_sidebar() -> None:
         model = current()
         translator, summary = model.translator, model.translator.summary
         st.subheader(t("sidebar.model", L))
-        source = t(f"source.{model.source}", L) + (f" ({markdown(model.name)})" if model.name else "")
+        source = markdown(origin(L, model))
         st.markdown(
             "\n".join(
                 f"- {line}"
@@ -32,6 +33,7 @@ def draw_sidebar() -> None:
                 )
             )
         )
+        back_button(L)
         running, waiting = job_queue().busy()
         if running or waiting:
             st.caption(t("sidebar.server", L, running=running, waiting=waiting))

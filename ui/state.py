@@ -14,6 +14,7 @@ from transformer import TrainConfig, TransformerConfig, Translator
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs
 from transformer.model import AttentionMaps
+from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,12 +31,13 @@ class CurrentModel:
     """The model this tab works with, where it came from, and values derived from it (cached per model)."""
 
     translator: Translator
-    source: str  # "bundled", "trained" or "uploaded"
+    source: str  # "bundled", "trained", "uploaded" or "published" (opened from the model store by a link)
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)  # recorded during training
     snapshot_pairs: list[tuple[str, str]] = field(default_factory=list)  # the pairs of the snapshots, in batch order
     evaluations: dict[str, Evaluation] = field(default_factory=dict)  # "train" / "holdout" after training here
     trained_on: tuple[tuple[str, str], ...] | None = None  # the dataset it was trained on, when known
-    name: str = ""  # the checkpoint's file name, for an uploaded model
+    name: str = ""  # the checkpoint's file name, for an uploaded model; the name it was published under
+    published: str = ""  # the day it was published (2026-11-25), for a model opened from the store
     id: int = field(default_factory=lambda: next(_ids))
     cache: dict[str, dict] = field(default_factory=dict)  # kind → {key: value}
 
@@ -48,6 +50,11 @@ class CurrentModel:
             if len(store) > CACHE_SIZES.get(key[0], CACHE_SIZE):
                 del store[next(iter(store))]
         return store[key]
+
+    @property
+    def fingerprint(self) -> str:
+        """16 hex digits that change with any weight, vocabulary entry or size of the model (transformer.store)."""
+        return self.cached(("fingerprint",), lambda: fingerprint(self.translator))
 
     @property
     def results(self) -> list[tuple[str, str, str, bool]] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -58,8 +59,11 @@ def healthy(url: str) -> bool:
 
 
 @contextmanager
-def streamlit_server(log: Path = REPO / "test-artifacts" / "streamlit-server.log") -> Iterator[Server]:
-    """A headless `streamlit run app.py` on a free port, healthy when entered, stopped when left."""
+def streamlit_server(
+    log: Path = REPO / "test-artifacts" / "streamlit-server.log", env: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """A headless `streamlit run app.py` on a free port (with env added to the environment), healthy when entered,
+    stopped when left."""
     log.parent.mkdir(parents=True, exist_ok=True)
     port = _free_port()
     command = [
@@ -72,7 +76,9 @@ def streamlit_server(log: Path = REPO / "test-artifacts" / "streamlit-server.log
         "--server.fileWatcherType", "none",
     ]  # fmt: skip
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, cwd=REPO, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})}
+        )
         server = Server(f"http://127.0.0.1:{port}", process, log)
         try:
             deadline = time.monotonic() + START_TIMEOUT
