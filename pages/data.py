@@ -21,7 +21,7 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
-from ui.export import chart, file_name
+from ui.export import chart, code, file_name, hint, metric, section, sheet_table, table, text
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
 from ui.state import apply_editor_changes, bundled_pairs, page_setup, pairs_summary, set_pairs
@@ -42,7 +42,7 @@ ss = st.session_state
 
 st.title(t("data.title", L))
 link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
-st.markdown(t("data.intro", L))
+text(t("data.intro", L))
 
 
 def _apply_edits(key: str) -> None:
@@ -108,14 +108,14 @@ def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) ->
 def _table_page() -> None:
     """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
-    st.info(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"))
+    hint(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"), "info")
     keep_in_range("data_table_page", 1, pages, 1)
     page = st.number_input(
         t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page", persist_state="session"
     )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
-    st.dataframe(
+    table(  # the page shown, in the sheet too
         pd.DataFrame(
             rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
         ),
@@ -123,21 +123,24 @@ def _table_page() -> None:
         hide_index=False,
         key="data_table_view",
     )
-    st.caption(
-        t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}")
-    )
+    hint(t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}"))
 
 
 def _summary() -> None:
     """What a large table holds: counts, sentence lengths, vocabulary sizes and the most frequent tokens."""
     summary = pairs_summary()
-    st.header(t("data.summary", L))
+    section(t("data.summary", L))
     cells = st.columns(5)
-    cells[0].metric(t("data.usable", L), f"{summary.usable:,}")
-    cells[1].metric(t("data.error_count", L), f"{len(summary.errors):,}")
-    cells[2].metric(t("data.warning_count", L), f"{len(summary.warnings):,}")
-    cells[3].metric(t("data.src_vocab_size", L), f"{len(vocabs[0]):,}")
-    cells[4].metric(t("data.tgt_vocab_size", L), f"{len(vocabs[1]):,}")
+    counts = (
+        ("data.usable", summary.usable),
+        ("data.error_count", len(summary.errors)),
+        ("data.warning_count", len(summary.warnings)),
+        ("data.src_vocab_size", len(vocabs[0])),
+        ("data.tgt_vocab_size", len(vocabs[1])),
+    )
+    for cell, (key, n) in zip(cells, counts):
+        with cell:
+            metric(t(key, L), f"{n:,}")
     sides = dict(source_label=t("data.source", L), target_label=t("data.target", L))
     title = t("data.lengths_title", L)
     chart(
@@ -156,7 +159,7 @@ def _summary() -> None:
         file_name("data", "sentence-lengths"),
         title,
     )
-    st.caption(t("data.lengths_caption", L, n=f"{summary.usable:,}"))
+    text(t("data.lengths_caption", L, n=f"{summary.usable:,}"), "caption")
     for column, side, color in zip(st.columns(2), ("source", "target"), (SOURCE_COLOR, TARGET_COLOR)):
         top = summary.most_common(side, TOP_TOKENS)
         title = t(f"data.top_{side}", L, n=len(top))
@@ -192,6 +195,7 @@ with left:
     if large:
         _table_page()
     else:
+        sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
             set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
@@ -210,26 +214,26 @@ with left:
             },
         )
     with st.container(border=True):
-        st.markdown(f"**{t('data.add_pair', L)}**")
+        hint(f"**{t('data.add_pair', L)}**", "markdown")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
         c1.text_input(t("data.source", L), key="new_source", persist_state="session", placeholder="我 喜 欢 你")
         c2.text_input(t("data.target", L), key="new_target", persist_state="session", placeholder="I love you .")
         c3.button(t("data.add", L), on_click=_add_pair, key="add_pair", width="stretch")
         if ss.get("add_error"):
-            st.error(ss.add_error)
+            hint(ss.add_error, "error")
 
 with right:
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
-    st.metric(t("data.pairs", L), f"{len(ss.pairs):,}" if large else len(ss.pairs))
+    metric(t("data.pairs", L), f"{len(ss.pairs):,}")
     if errors:
-        st.error(t("data.errors", L) + "\n\n" + _listed(errors))
+        text(t("data.errors", L) + "\n\n" + _listed(errors), "error")
     if warnings:
-        st.warning(_listed(warnings))
+        text(_listed(warnings), "warning")
     if not problems:
-        st.success(t("data.ok", L))
+        text(t("data.ok", L), "success")
 
-    st.header(t("data.file", L))
+    section(t("data.file", L))
     keep_option("data_upload_mode", ["replace", "append"], "replace")
     mode = st.radio(
         t("data.upload_mode", L),
@@ -263,7 +267,7 @@ with right:
             values["name"] = markdown(values["name"])
         if "error" in values:
             values["reason"] = markdown(error_text(values.pop("error"), L))
-        (st.error if kind == "error" else st.success)(t(key, L, **values))
+        text(t(key, L, **values), "error" if kind == "error" else "success")
     st.download_button(  # built at once: a deferred file would go stale when the page reruns before the click
         t("data.download", L),
         _per_table("download", lambda: format_pairs(ss.pairs).encode("utf-8")),
@@ -283,26 +287,27 @@ with right:
 if large:
     _summary()
 
-st.header(t("data.tokens", L))
-st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-st.dataframe(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+section(t("data.tokens", L))
+text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
+table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
-    st.caption(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)))
+    text(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)), "caption")
 
-st.header(t("data.vocab", L))
-st.markdown(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
+section(t("data.vocab", L))
+text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
 c1, c2 = st.columns(2)
-for col, table, vocab, key in (
+for col, vocab_table, vocab, key in (
     (c1, src_table, vocabs[0], "data.src_vocab"),
     (c2, tgt_table, vocabs[1], "data.tgt_vocab"),
 ):
-    col.markdown(f"**{t(key, L, n=len(vocab))}**")
-    col.dataframe(table, hide_index=True, width="stretch", height=300)
-    if len(vocab) > VOCAB_ROWS:
-        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)))
+    with col:
+        text(f"**{t(key, L, n=len(vocab))}**")
+        table(vocab_table, hide_index=True, width="stretch", height=300)
+        if len(vocab) > VOCAB_ROWS:
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)), "caption")
 
-st.header("make_data")
-st.markdown(t("data.make_data_intro", L))
+section("make_data")
+text(t("data.make_data_intro", L))
 if valid:
     offered = list(dict.fromkeys(valid[:PICK_ROWS]))  # distinct pairs: a repeated pair adds nothing to see
     keep_options("data_make_data_pairs", offered, _pairs_of_different_lengths(offered, ss.tokenizer))
@@ -315,11 +320,13 @@ if valid:
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:
-        st.caption(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)))
+        text(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)), "caption")
     if not chosen:
-        st.info(t("data.make_data_choose", L))
+        text(t("data.make_data_choose", L), "info")
     for name, ids, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
-        st.markdown(f"`{name}` — {t(f'data.{name}', L)}")
+        text(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)
-        c1.code(repr(ids), language="python")
-        c2.dataframe(tokens, hide_index=True, width="stretch")
+        with c1:
+            code(repr(ids))
+        with c2:
+            table(tokens, hide_index=True, width="stretch")

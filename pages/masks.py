@@ -4,7 +4,7 @@ import streamlit as st
 
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
-from ui.export import chart, file_name
+from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
 from ui.state import current, end_page, page_setup
@@ -42,11 +42,11 @@ link_view(
         "head": Param("mask_head", "index"),
     },
 )
-st.markdown(t("masks.intro", L))
+text(t("masks.intro", L))
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
 for name in switched_off:
-    st.warning(t(f"masks.{name}_off", L))
+    text(t(f"masks.{name}_off", L), "warning")
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
@@ -61,22 +61,24 @@ with c2:
         t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", persist_state="session", help=t("masks.pad_help", L)
     )
 if target is None:
-    st.caption(t("masks.greedy_target", L))
+    text(t("masks.greedy_target", L), "caption")
 
 try:
     view = model_cached(
         ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
     )
 except TransformerError as exc:
-    st.error(error_text(exc, L))
+    text(error_text(exc, L), "error")
     end_page()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
-st.code(
+sheet_settings(L, [(t("masks.src_pad", L), src_pad), (t("masks.tgt_pad", L), tgt_pad)])
+code(
     f"enc_inputs = {enc.tolist()}   # {' '.join(src)}\ndec_inputs = {dec.tolist()}   # {' '.join(tgt)}",
     language=None,  # plain text: Streamlit's grey for Python comments (3.5:1) is too faint for the tokens
 )
+sentence = for_sentence(L, " ".join(src), " ".join(tgt))  # the tokens of the grids, padding included
 
 labels = dict(
     blocked_label=t("masks.blocked", L),
@@ -123,30 +125,30 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         ("pad_mask",),
     ),
 }
-st.header(t("masks.all", L))
-st.info(t("masks.legend", L))
+section(t("masks.all", L))
+text(t("masks.legend", L), "info")
 # each mask wide enough for its labels: two side by side in a wide window, one under the other in a narrow one
 for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
     mask, rows, cols, call, needs = masks[name]
     off = [switch for switch in needs if switch in switched_off]
     with col:
-        st.subheader(t(f"masks.{name}", L))
-        st.markdown(t(f"masks.{name}_intro", L))
+        section(t(f"masks.{name}", L), 3)
+        text(t(f"masks.{name}_intro", L))
         chart(
             mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
             f"mask_fig_{name}",
             file_name("mask", name),
-            caption=t(f"masks.{name}", L),
+            caption=caption(t(f"masks.{name}", L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
         )
         if off:
-            st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
+            text(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)), "caption")
         else:
             computed_by(call, L)
 
-st.header(t("masks.effect", L))
-st.markdown(t("masks.effect_intro", L))
+section(t("masks.effect", L))
+text(t("masks.effect_intro", L))
 blocked, allowed = t("masks.blocked", L), t("masks.allowed", L)
-st.latex(
+formula(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
     r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
@@ -168,7 +170,7 @@ head = c3.selectbox(
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:
-    st.info(t("masks.no_mask_here", L))
+    text(t("masks.no_mask_here", L), "info")
 scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
 weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
 figures = mask_effect_figures(
@@ -189,11 +191,19 @@ steps = (
     ("masks.softmax", r"\mathrm{softmax}(\cdot)", "mask_weights"),
 )
 # in a row when the window is wide enough, else two and one; every heading as tall, so the grids line up
-for i, (col, (name, formula, key), fig) in enumerate(zip(wrapping_row([EFFECT_PX] * 3, "small"), steps, figures), 1):
+for i, (col, (name, latex, key), fig) in enumerate(zip(wrapping_row([EFFECT_PX] * 3, "small"), steps, figures), 1):
     with col:
         with st.container(height=EFFECT_HEADING_PX, border=False):
-            st.markdown(f"**{i}. {t(name, L)}**")
-            st.latex(formula)
-        chart(fig, key, file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"), t(name, L))
+            text(f"**{i}. {t(name, L)}**")
+            formula(latex)
+        where = caption(
+            t(name, L), t(f"attn.{kind}", L), f"{t('attn.layer', L)} {layer + 1}", f"{t('attn.head', L)} {head + 1}"
+        )
+        chart(
+            fig,
+            key,
+            file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"),
+            caption(where, sentence),
+        )
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
-st.markdown(t("masks.effect_outro", L))
+text(t("masks.effect_outro", L))

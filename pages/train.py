@@ -10,10 +10,10 @@ from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
 from transformer.errors import TransformerError
 from transformer.model import parameter_count
-from transformer.text import markdown
+from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from transformer.train import holdout_split
-from ui.export import chart, file_name
+from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
@@ -42,7 +42,7 @@ link_view(
         "holdout": Param("holdout", "float"),
     },
 )
-st.markdown(t("train.intro", L))
+text(t("train.intro", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
@@ -65,11 +65,11 @@ heads = [h for h in HEAD_CHOICES if ss.d_model % h == 0]
 keep_option("n_heads", HEAD_CHOICES, defaults["n_heads"])
 if ss.n_heads not in heads:
     fixed = max(h for h in heads if h <= ss.n_heads)
-    st.info(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model))
+    text(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model), "info")
     ss.n_heads = fixed
 c1, c2 = st.columns(2, gap="large")
 with c1:
-    st.markdown(f"**{t('train.model_settings', L)}**")
+    hint(f"**{t('train.model_settings', L)}**", "markdown")
     st.select_slider("d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L))
     st.select_slider(
         "n_heads", heads, key="n_heads", persist_state="session", help=t("help.n_heads", L, d_model=ss.d_model)
@@ -78,7 +78,7 @@ with c1:
     st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L))
     st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L))
 with c2:
-    st.markdown(f"**{t('train.train_settings', L)}**")
+    hint(f"**{t('train.train_settings', L)}**", "markdown")
     st.select_slider(
         t("train.lr", L), LRS, key="lr", persist_state="session", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
     )
@@ -100,6 +100,17 @@ with c2:
     )
 
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+sheet_settings(
+    L,
+    [
+        *sizes.items(),
+        (t("train.lr", L), f"{ss.lr:g}"),
+        (t("train.epochs", L), ss.epochs),
+        (t("train.batch_size", L), ss.batch_size),
+        (t("train.seed", L), ss.seed),
+        (t("train.holdout", L), f"{ss.holdout:.0%}"),
+    ],
+)
 held: list[int] = []
 too_large = None  # what the model would be when its checkpoint would be refused
 if pairs:
@@ -115,7 +126,7 @@ if pairs:
         model_config = None
     if model_config is not None:
         n_params = parameter_count(model_config)
-        st.markdown(
+        text(
             t(
                 "train.param_count",
                 L,
@@ -131,9 +142,9 @@ if pairs:
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
             )
     if holdout:
-        st.caption(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)))
+        text(t("train.holdout_split", L, held=len(held), kept=len(pairs) - len(held)), "caption")
     else:
-        st.caption(t("train.holdout_none", L, n=len(pairs)))
+        text(t("train.holdout_none", L, n=len(pairs)), "caption")
 
 # --- training ---------------------------------------------------------------------------------------------
 
@@ -166,11 +177,11 @@ b2.button(
     width="stretch",
 )
 if errors:
-    st.error(t("train.fix_data", L, n=len(errors)))
+    text(t("train.fix_data", L, n=len(errors)), "error")
 elif too_large is not None:
-    st.error(t("train.too_large", L, limit=f"{MAX_CHECKPOINT_BYTES / 1e6:,.0f}", **too_large))
+    text(t("train.too_large", L, limit=f"{MAX_CHECKPOINT_BYTES / 1e6:,.0f}", **too_large), "error")
 elif job is not None and job.kind != "train":
-    st.info(t("train.busy", L))
+    text(t("train.busy", L), "info")
 
 
 def _figure(history, title: str = ""):
@@ -208,7 +219,7 @@ def live_training() -> None:
         return
     run = job.runs[0]
     last = run.last
-    text = (
+    line = (
         t("job.waiting", L)
         if last is None
         else t(
@@ -220,10 +231,10 @@ def live_training() -> None:
             acc=f"{last.accuracy:.0%}",
         )
     )
-    st.progress(len(run.records) / run.config.epochs, text=text)
+    st.progress(len(run.records) / run.config.epochs, text=line)
     phase = phase_text(job, L)
     if phase:
-        st.caption(phase)
+        hint(phase)
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
@@ -237,32 +248,43 @@ if job is not None and job.kind == "train":
 model = current()
 summary = model.translator.summary
 info = ss.get("last_training") or {}
+section(t("train.results", L), drawn=False)  # the page shows them under its settings
 if info.get("kind") == "train" and "failed" in info:
-    st.error(t("train.failed", L, error=markdown(info["failed"])))
+    text(t("train.failed", L, error=markdown(info["failed"])), "error")
 elif model.source == "trained" and info.get("kind") == "train":
     if info["stopped"]:
-        st.warning(t("train.stopped", L, epochs=info["epochs"]))
+        text(t("train.stopped", L, epochs=info["epochs"]), "warning")
     else:
-        st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
+        text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
 if summary.get("history"):
     chart(
         _figure(summary["history"], history_title(model, summary.get("epochs", len(summary["history"])))),
         "history_chart",
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
-        t("train.loss", L) + " / " + t("train.accuracy", L),
+        caption(
+            t("train.loss", L) + " / " + t("train.accuracy", L),
+            t(
+                "sidebar.source",
+                L,
+                source=t(f"source.{model.source}", L) + (f" ({visible(model.name)})" if model.name else ""),
+            ),
+            t("sidebar.epochs", L, n=summary.get("epochs", 0)),
+        ),
     )
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)
-    columns[0].metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+    with columns[0]:
+        metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
     if held_eval:
-        columns[1].metric(
-            t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})"
-        )
-    columns[-2].metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    columns[-1].metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+        with columns[1]:
+            metric(t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})")
+    with columns[-2]:
+        metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
+    with columns[-1]:
+        metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
     if held_eval:
-        st.markdown(
+        text(
             t(
                 "train.compare",
                 L,
@@ -280,18 +302,18 @@ if model.results is not None:
                 named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
                 words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
-                st.info(t(f"train.unseen_{side}", L, words=words, **facts))
+                text(t(f"train.unseen_{side}", L, words=words, **facts), "info")
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
     rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
     if held_eval:  # one more column says which part each pair belongs to
         columns.append(t("train.part", L))
         rows = [(*r, t("train.part_train", L)) for r in rows]
         rows += [(s, g, out, "✓" if ok else "✗", t("train.part_held", L)) for s, g, out, ok in held_eval.results]
-    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
+    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
 
 # --- checkpoints ------------------------------------------------------------------------------------------
-st.header(t("ckpt.title", L))
-st.markdown(t("ckpt.intro", L))
+section(t("ckpt.title", L))
+text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
     data = model.cached(("checkpoint",), lambda: save_checkpoint(model.translator))
@@ -324,7 +346,7 @@ with c2:
         st.rerun()
     warned_id, warnings = ss.get("ckpt_warnings", (None, []))
     for warning in warnings if warned_id == model.id else []:
-        st.warning(markdown(warning))
+        text(markdown(warning), "warning")
 with c3:
     if st.button(t("ckpt.bundled", L), key="bundled_button", width="stretch", disabled=model.source == "bundled"):
         set_model(bundled_model())
@@ -332,5 +354,5 @@ with c3:
         st.rerun()
 message = ss.get("ckpt_message")
 if message and message[2] == model.id:  # said about the model that is still current
-    kind, text, _ = message
-    (st.error if kind == "error" else st.success)(text)
+    kind, said, _ = message
+    text(said, "error" if kind == "error" else "success")

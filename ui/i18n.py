@@ -120,6 +120,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "由 Transformer 学习工具生成于 {date}。每个图表都可以交互，离线也能打开。",
     },
     "export.sheet_link": {"en": "This view in the app:", "zh": "在应用中打开这个视图："},
+    "sheet.figure": {"en": "Figure {n}. {caption}", "zh": "图 {n}．{caption}"},
+    "sheet.same_figure": {"en": "Figure {n} above shows this chart.", "zh": "这张图与上面的图 {n} 相同。"},
+    "sheet.rows_shown": {"en": "The first {n} of {total} rows.", "zh": "前 {n} 行，共 {total} 行。"},
+    "sheet.for": {"en": "for “{source}”", "zh": "句子“{source}”"},
+    "sheet.for_pair": {"en": "for “{source}” → “{target}”", "zh": "句子“{source}”→“{target}”"},
+    "sheet.settings": {"en": "Settings: {items}", "zh": "设置：{items}"},
     "export.paper": {"en": "the paper's architecture", "zh": "论文中的结构"},
     "export.fingerprint": {"en": "Model fingerprint: {hash}", "zh": "模型指纹：{hash}"},
     "source.bundled": {"en": "bundled", "zh": "内置"},
@@ -460,6 +466,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.part": {"en": "part", "zh": "部分"},
     "train.part_train": {"en": "trained on", "zh": "训练集"},
     "train.part_held": {"en": "held out", "zh": "留出"},
+    "train.results": {"en": "Results of the current model", "zh": "当前模型的结果"},
     "train.exact": {"en": "exact-match translations", "zh": "完全正确的翻译"},
     "train.final_loss": {"en": "final loss", "zh": "最终损失"},
     "train.time": {"en": "training time", "zh": "训练时间"},
@@ -606,6 +613,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.source_encoder": {"en": "the encoder's learned table", "zh": "编码器学到的表"},
     "pe.source_decoder": {"en": "the decoder's learned table", "zh": "解码器学到的表"},
     "pe.source_formula": {"en": "the sinusoidal formula", "zh": "正弦公式"},
+    "pe.source_model": {"en": "the model's sinusoidal table", "zh": "模型的正弦表"},
+    "pe.shown_positions": {"en": "positions 0–{last}", "zh": "位置 0–{last}"},
     "pe.max_len": {
         "en": "This model's table has max_len = {max_len} rows: it reads at most {max_len} positions, so the "
         "charts stop at position {last} instead of the {positions} positions asked for.",
@@ -810,6 +819,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.block_softmax": {"en": "Softmax", "zh": "Softmax"},
     "inside.block_loss": {"en": "Loss", "zh": "损失"},
     "inside.walk": {"en": "The forward pass, block by block", "zh": "前向传播，一个模块一个模块地看"},
+    "inside.diagram": {
+        "en": "The Transformer's architecture, the current step's block highlighted",
+        "zh": "Transformer 的结构，当前这一步所在的模块高亮显示",
+    },
     "inside.walk_intro": {
         "en": "The diagram is the paper's Figure 1 with this model's real sizes. The encoder and decoder layers "
         "are repeated N times; choose which layer to look at.",
@@ -1031,6 +1044,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.query": {"en": "query", "zh": "查询 (query)"},
     "inside.key": {"en": "key", "zh": "键 (key)"},
     "inside.click_cell": {"en": "Click a cell to work out its weight.", "zh": "点击一个格子，算出它的权重。"},
+    "inside.cell_marked": {"en": "query {i} on key {j} marked", "zh": "标出查询 {i} 对键 {j}"},
+    "inside.softmax_row": {"en": "The weights of query {i} over every key", "zh": "查询 {i} 对每个键的权重"},
     "inside.cell_pick": {
         "en": "Query **{q}** (position {i}) looking at key **{k}** (position {j}), head {h}.",
         "zh": "查询 **{q}**（位置 {i}）关注键 **{k}**（位置 {j}），第 {h} 个头。",
@@ -1279,6 +1294,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个头在这个句子上的注意力图。点击一个头即可在上方打开它。",
     },
     "attn.stat_pick": {"en": "Colour the heads by", "zh": "按哪个统计量给头着色"},
+    "attn.stat_grid_caption": {
+        "en": "“{stat}” of every head of the {kind} (rows: layers, columns: heads)",
+        "zh": "{kind}每个头的“{stat}”（行：层，列：头）",
+    },
     "attn.stat_grid_help": {
         "en": "One statistic of every head, layers down and heads across; click a cell to open that head.",
         "zh": "每个头的一个统计量，纵向是层，横向是头；点击一个格子即可打开那个头。",
@@ -1291,6 +1310,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "拖动滑块：早期几乎是均匀的，后期逐渐对齐。",
     },
     "attn.epoch": {"en": "epoch", "zh": "轮次"},
+    "attn.during_training": {"en": "during training, epoch {epoch}", "zh": "训练中，第 {epoch} 轮"},
     "attn.replay_intro": {
         "en": "The bundled model was trained before you opened the app, on the corpus and the tutorial pairs. "
         "Replaying its training (same data, settings and seed; as long as the training took) records its attention "
@@ -1336,6 +1356,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.next": {"en": "Next ▶", "zh": "下一步 ▶"},
     "dec.step": {"en": "step", "zh": "步骤"},
     "dec.at_step": {"en": "**Step {t} of {n}**", "zh": "**第 {t} 步，共 {n} 步**"},
+    "dec.step_n": {"en": "step {t} of {n}", "zh": "第 {t} 步，共 {n} 步"},
     "dec.input": {"en": "Decoder input so far:", "zh": "目前的解码器输入："},
     "dec.probs": {"en": "Next-token probabilities", "zh": "下一个词的概率"},
     "dec.k": {"en": "tokens shown", "zh": "显示的词数"},

@@ -10,6 +10,7 @@ from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD, usable
 from transformer.text import markdown, visible
 
+from .export import text
 from .i18n import t, word_list
 from .links import replaced
 from .state import current
@@ -91,18 +92,18 @@ def warn_if_data_changed(L: str) -> None:
     """On a looking-inside page: say so when the sentence pairs changed after the current model was trained."""
     trained_on = current().trained_on
     if trained_on is not None and trained_on != tuple(usable_pairs()):
-        st.warning(t("data.changed_since_training", L))
+        text(t("data.changed_since_training", L), "warning")
 
 
 def warn_unknown(unknown: list[str], L: str) -> None:
     """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
     if unknown:
-        st.warning(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)))
+        text(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)), "warning")
 
 
 def computed_by(names: str, L: str) -> None:
     """A caption naming the package function(s) that computed what is shown."""
-    st.caption(t("computed_by", L, names=names))
+    text(t("computed_by", L, names=names), "caption")
 
 
 def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
