@@ -1,13 +1,15 @@
 """Entry point: page config, session state, the shared sidebar, and navigation in teaching order."""
 
+import contextlib
+
 import streamlit as st
 
 from ui.browser import browser_scripts
 from ui.i18n import t
-from ui.links import take_link_globals
+from ui.links import settle_view, take_link_globals
 from ui.reconnect import rerun_on_reconnect
 from ui.sidebar import draw_sidebar
-from ui.state import ICON, init_app_session, lang
+from ui.state import ICON, PageEnd, init_app_session, lang
 
 st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="wide")
 init_app_session()
@@ -28,4 +30,6 @@ pages = [
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon=":material/format_list_numbered:"),
     st.Page("pages/lab.py", title=t("nav.lab", L), icon=":material/science:"),
 ]
-st.navigation(pages).run()
+with contextlib.suppress(PageEnd):  # a page that ends early (ui.state.end_page)
+    st.navigation(pages).run()
+settle_view()  # the URL and Share and export, with the values the page settled on

@@ -10,10 +10,10 @@ from transformer.data import EOS
 from transformer.errors import TransformerError
 from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
-from ui.export import chart, file_name, maps_json
+from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
     attention_axes,
@@ -24,9 +24,12 @@ from ui.widgets import (
     usable_pairs,
     warn_if_data_changed,
     warn_unknown,
+    wrapping_row,
 )
 from viz.attention import attention_figure, attention_grid_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
+
+MAP_PX, EXPLAIN_PX = 560, 340  # one attention map, and what it shows beside it
 
 L = page_setup()
 ss = st.session_state
@@ -37,8 +40,7 @@ cfg = translator.config
 KINDS = ("enc_self", "dec_self", "dec_enc")
 HEAD_MODES = ("one", "grid", "average")
 STATISTICS = ("entropy_bits", "same", "previous", "next", "padding", "on_S", "on_E", "diagonal")  # table columns
-# elements that report clicks; their keys must not start with "attn_" (ui.state writes those keys back on every
-# run to keep widget values across pages, and a chart's selection cannot be written)
+# elements that report clicks (a selection is an event, not a value kept across pages)
 CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
 
 
@@ -77,45 +79,59 @@ link_view(
     {
         **picker("attn"),
         "kind": Param("attn_kind"),
-        "layer": Param("attn_layer", "int"),
+        "layer": Param("attn_layer", "index"),
         "heads": Param("attn_heads"),
-        "head": Param("attn_head", "int"),
+        "head": Param("attn_head", "index"),
         "greedy": Param("attn_greedy", "bool"),
         "scope": Param("attn_scope"),
         "stat": Param("attn_stat"),
         "epoch": Param("attn_epoch", "int"),
     },
 )
-st.markdown(t("attn.intro", L))
+text(t("attn.intro", L))
 warn_if_data_changed(L)
-st.latex(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h\,")
+formula(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h\,")
 
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
 keep_option("attn_kind", KINDS, "dec_enc")
-kind = c1.radio(t("attn.kind", L), KINDS, key="attn_kind", format_func=lambda k: t(f"attn.{k}", L))
+kind = c1.radio(
+    t("attn.kind", L), KINDS, key="attn_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+)
 keep_option("attn_layer", range(cfg.n_layers), cfg.n_layers - 1)
-layer = c2.selectbox(t("attn.layer", L), range(cfg.n_layers), key="attn_layer", format_func=lambda i: f"{i + 1}")
+layer = c2.selectbox(
+    t("attn.layer", L), range(cfg.n_layers), key="attn_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
 keep_option("attn_heads", HEAD_MODES, "one")
 heads = c3.radio(
-    t("attn.heads", L), HEAD_MODES, key="attn_heads", horizontal=True, format_func=lambda m: t(f"attn.heads_{m}", L)
+    t("attn.heads", L),
+    HEAD_MODES,
+    key="attn_heads",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda m: t(f"attn.heads_{m}", L),
 )
 keep_option("attn_head", range(cfg.n_heads), 0)
 head = c4.selectbox(
-    t("attn.head", L), range(cfg.n_heads), key="attn_head", format_func=lambda i: f"{i + 1}", disabled=heads != "one"
+    t("attn.head", L),
+    range(cfg.n_heads),
+    key="attn_head",
+    persist_state="session",
+    format_func=lambda i: f"{i + 1}",
+    disabled=heads != "one",
 )
 if target is None:
-    st.caption(t("attn.typed_greedy", L))
+    text(t("attn.typed_greedy", L), "caption")
 elif kind != "enc_self":  # the encoder reads the source only: the toggle would change nothing there
     keep_option("attn_greedy", (False, True), False)
-    st.toggle(t("attn.greedy", L), key="attn_greedy", help=t("attn.greedy_help", L))
+    st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
 try:
     view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 except TransformerError as exc:
-    st.error(error_text(exc, L))
-    st.stop()
+    text(error_text(exc, L), "error")
+    end_page()
 warn_unknown(view.unknown, L)
 
 
@@ -148,37 +164,37 @@ allowed = set(mark_cells)
 ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allowed]
 
 
-def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: bool = False) -> None:
-    """The chosen kind, layer and head(s) of one AttentionMaps; decoder rows labelled rows_dec ("input → predicts")."""
+def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: bool = False, when: str = "") -> None:
+    """The chosen kind, layer and head(s) of one AttentionMaps; decoder rows labelled rows_dec ("input → predicts");
+    `when` (e.g. "epoch 40") ends the title."""
     attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
     rows, cols, labels = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)
     common = dict(**labels, marks=marks)
-    title = t(f"attn.{kind}", L) + " · " + t("attn.layer", L) + f" {layer + 1}"
+    which = {"grid": t("attn.heads_grid", L), "average": t("attn.heads_average", L)}.get(
+        heads, f"{t('attn.head', L)} {head + 1}"
+    )
+    title = caption(t(f"attn.{kind}", L), t("attn.layer", L) + f" {layer + 1}", which, when)
     if heads == "grid":
         fig = attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)
-    elif heads == "average":
-        fig = attention_figure(
-            attn.mean(0), rows, cols, title=f"{title} · {t('attn.heads_average', L)}", clickable=clickable, **common
-        )
     else:
-        fig = attention_figure(
-            attn[head], rows, cols, title=f"{title} · {t('attn.head', L)} {head + 1}", clickable=clickable, **common
-        )
+        shown = attn.mean(0) if heads == "average" else attn[head]  # (Lq, Lk)
+        fig = attention_figure(shown, rows, cols, title=title, clickable=clickable, **common)
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
     name = file_name("attention", kind, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
+    about = caption(title, for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens)))
     if clickable and heads != "grid":
         ss[f"_{key}_drawn"] = tuple(marks)
-        chart(fig, key, name, title, on_select="rerun", selection_mode="points")
+        chart(fig, key, name, about, on_select="rerun", selection_mode="points")
     else:
-        chart(fig, key, name, title)
+        chart(fig, key, name, about)
 
 
 def explain() -> None:
     """What the chosen kind shows, and what the decoder row labels mean."""
-    st.markdown(t(f"attn.{kind}_explain", L))
+    text(t(f"attn.{kind}_explain", L))
     if kind != "enc_self":
-        st.markdown(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
-    st.markdown(t("attn.read", L))
+        text(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
+    text(t("attn.read", L))
 
 
 marking = kind == "dec_enc"
@@ -188,14 +204,14 @@ if heads == "grid":  # every head side by side needs the whole width
     computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
     explain()
 else:
-    c1, c2 = st.columns([3, 2], gap="large")
+    c1, c2 = wrapping_row([MAP_PX, EXPLAIN_PX])  # the map wide enough for its labels; the text beside or under it
     with c1:
         show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
         computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
     with c2:
         explain()
         if marking:
-            st.info(t("attn.click_to_mark", L))
+            hint(t("attn.click_to_mark", L), "info")
 
 st.download_button(
     t("attn.download_maps", L),
@@ -216,8 +232,8 @@ def clear_marks() -> None:
 
 def head_statistics() -> None:
     """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
-    st.header(t("attn.stats", L))
-    st.markdown(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
+    section(t("attn.stats", L))
+    text(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = ("dataset", "sentence") if pairs else ("sentence",)
@@ -226,6 +242,7 @@ def head_statistics() -> None:
         t("attn.scope", L),
         scopes,
         key="attn_scope",
+        persist_state="session",
         horizontal=True,
         format_func=lambda s: t(
             "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else f"attn.scope_{s}",
@@ -235,6 +252,9 @@ def head_statistics() -> None:
         ),
     )
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
+    scope_text = t(f"attn.scope_{scope}", L, n=len(pairs))
+    if scope == "sentence":
+        scope_text = caption(scope_text, for_sentence(L, " ".join(view.src_tokens), " ".join(view.dec_tokens)))
     try:
         if scope == "dataset":
             study = model_cached(("heads", *data_key), lambda: study_heads(translator, pairs))
@@ -244,18 +264,19 @@ def head_statistics() -> None:
                 lambda: study_maps(view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab),
             )
     except TransformerError as exc:
-        st.error(error_text(exc, L))
+        text(error_text(exc, L), "error")
         return
     stats = study.stats[kind]
     columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
 
     if marking:
-        st.markdown(t("attn.marks_intro", L))
+        text(t("attn.marks_intro", L))
         m1, m2 = st.columns([5, 1], vertical_alignment="bottom")
         m1.multiselect(
             t("attn.marks", L),
             mark_cells,
             key="attn_marks",
+            persist_state="session",
             format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
             help=t("attn.marks_help", L),
             placeholder=t("attn.marks_placeholder", L),
@@ -271,10 +292,10 @@ def head_statistics() -> None:
             stats = [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned)]
             columns.append("alignment")
             if scope == "dataset":
-                st.caption(t("attn.marks_sentence", L))
+                text(t("attn.marks_sentence", L), "caption")
 
     names = {c: t(f"attn.stat_{c}", L) for c in columns}
-    table = pd.DataFrame(
+    frame = pd.DataFrame(
         [
             {
                 t("attn.col_layer", L): s.layer + 1,
@@ -289,10 +310,17 @@ def head_statistics() -> None:
     row = layer * cfg.n_heads + head if heads == "one" else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
     ss[f"_{TABLE}_seen"] = (row, None)
-    st.dataframe(
-        table, key=TABLE, on_select="rerun", selection_mode="single-row", hide_index=True, column_config=config
+    table(
+        frame,
+        precision=3,
+        repeat=2,
+        key=TABLE,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        column_config=config,
     )
-    st.caption(t("attn.stats_queries", L, n=stats[0].queries))
+    text(t("attn.stats_queries", L, n=stats[0].queries), "caption")
     computed_by("transformer.heads.study_heads / study_maps → head_stats, mean_patterns", L)
 
     chosen = (layer, head) if heads == "one" else None
@@ -300,7 +328,9 @@ def head_statistics() -> None:
     with g1:
         defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
         keep_option("attn_stat", columns, "alignment" if "alignment" in columns else defaults[kind])
-        statistic = st.selectbox(t("attn.stat_pick", L), columns, key="attn_stat", format_func=names.get)
+        statistic = st.selectbox(
+            t("attn.stat_pick", L), columns, key="attn_stat", persist_state="session", format_func=names.get
+        )
         grid = head_stat_figure(
             stats,
             statistic,
@@ -313,17 +343,17 @@ def head_statistics() -> None:
             grid,
             STAT_GRID,
             file_name("head-statistics", kind, statistic, scope),
-            names[statistic],
+            caption(t("attn.stat_grid_caption", L, stat=names[statistic], kind=t(f"attn.{kind}", L)), scope_text),
             on_select="rerun",
             selection_mode="points",
         )
-        st.caption(t("attn.stat_grid_help", L))
+        hint(t("attn.stat_grid_help", L))
     with g2:
-        st.markdown(f"**{t('attn.stats_explain', L)}**")
-        st.markdown("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
+        text(f"**{t('attn.stats_explain', L)}**")
+        text("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
-    st.subheader(t("attn.patterns", L))
-    st.markdown(t(f"attn.patterns_{scope}", L))
+    section(t("attn.patterns", L), 3)
+    text(t(f"attn.patterns_{scope}", L))
     if scope == "sentence":
         rows, cols = {
             "enc_self": (view.src_tokens, view.src_tokens),
@@ -350,7 +380,7 @@ def head_statistics() -> None:
         patterns,
         PATTERNS,
         file_name("head-patterns", kind, scope),
-        t("attn.patterns", L),
+        caption(t("attn.patterns", L), t(f"attn.{kind}", L), scope_text),
         on_select="rerun",
         selection_mode="points",
     )
@@ -359,7 +389,7 @@ def head_statistics() -> None:
 head_statistics()
 
 # ---------------------------------------------------------------- the training film strip
-st.header(t("attn.training", L))
+section(t("attn.training", L))
 job = current_job()
 if model.snapshots:
     recorded = model.snapshot_pairs
@@ -371,11 +401,12 @@ if model.snapshots:
     keep_option("attn_film_pair", recorded, top if top in recorded else recorded[0])
     if top not in recorded:
         listed = "\n".join(f"- {markdown(s)} → {markdown(g)}" for s, g in recorded)
-        st.info(t("attn.film_not_recorded", L, n=len(recorded), pairs="\n" + listed))
+        text(t("attn.film_not_recorded", L, n=len(recorded), pairs="\n" + listed), "info")
     pair = st.selectbox(
         t("attn.film_pair", L),
         recorded,
         key="attn_film_pair",
+        persist_state="session",
         format_func=lambda p: f"{visible(p[0])}  →  {visible(p[1])}",
         help=t("attn.film_pair_help", L, n=len(recorded)),
     )
@@ -384,19 +415,19 @@ if model.snapshots:
     src_tokens = translator.src_vocab.decode(batch.enc_inputs[0])
     dec_tokens = translator.tgt_vocab.decode(batch.dec_inputs[0])
     film_rows = decoder_row_labels(dec_tokens, translator.tgt_vocab.decode(batch.dec_outputs[0]))
-    st.markdown(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
+    text(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
     epochs = [e for e, _ in model.snapshots]
     keep_option("attn_epoch", epochs, epochs[-1])
-    epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch")
+    epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch", persist_state="session")
     one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
-    show(one, src_tokens, dec_tokens, film_rows, "attn_epoch_chart")
+    show(one, src_tokens, dec_tokens, film_rows, "attn_epoch_chart", when=t("attn.during_training", L, epoch=epoch))
     computed_by("transformer.train.train(..., snapshot_every=N, snapshot_pairs=…) → EpochRecord.snapshot", L)
 elif job is not None and job.kind == "replay":
-    st.info(t("attn.replaying", L))
+    text(t("attn.replaying", L), "info")
 elif model.source == "bundled":
-    st.markdown(t("attn.replay_intro", L))
+    text(t("attn.replay_intro", L))
     if st.button(t("attn.replay", L), key="replay_button", disabled=job is not None):
         start_replay()
         st.rerun()
 else:
-    st.info(t("attn.no_snapshots", L))
+    text(t("attn.no_snapshots", L), "info")

@@ -23,7 +23,7 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
-from ui.export import chart, file_name
+from ui.export import chart, code, file_name, hint, metric, section, sheet_table, table, text
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
 from ui.state import (
@@ -55,7 +55,7 @@ ss = st.session_state
 
 st.title(t("data.title", L))
 link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
-st.markdown(t("data.intro", L))
+text(t("data.intro", L))
 
 
 def _apply_edits(key: str) -> None:
@@ -121,12 +121,14 @@ def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) ->
 def _table_page() -> None:
     """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
-    st.info(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"))
+    hint(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"), "info")
     keep_in_range("data_table_page", 1, pages, 1)
-    page = st.number_input(t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page")
+    page = st.number_input(
+        t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page", persist_state="session"
+    )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
-    st.dataframe(
+    table(  # the page shown, in the sheet too
         pd.DataFrame(
             rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
         ),
@@ -134,21 +136,24 @@ def _table_page() -> None:
         hide_index=False,
         key="data_table_view",
     )
-    st.caption(
-        t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}")
-    )
+    hint(t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}"))
 
 
 def _summary() -> None:
     """What a large table holds: counts, sentence lengths, vocabulary sizes and the most frequent tokens."""
     summary = pairs_summary()
-    st.header(t("data.summary", L))
+    section(t("data.summary", L))
     cells = st.columns(5)
-    cells[0].metric(t("data.usable", L), f"{summary.usable:,}")
-    cells[1].metric(t("data.error_count", L), f"{len(summary.errors):,}")
-    cells[2].metric(t("data.warning_count", L), f"{len(summary.warnings):,}")
-    cells[3].metric(t("data.src_vocab_size", L), f"{len(vocabs[0]):,}")
-    cells[4].metric(t("data.tgt_vocab_size", L), f"{len(vocabs[1]):,}")
+    counts = (
+        ("data.usable", summary.usable),
+        ("data.error_count", len(summary.errors)),
+        ("data.warning_count", len(summary.warnings)),
+        ("data.src_vocab_size", len(vocabs[0])),
+        ("data.tgt_vocab_size", len(vocabs[1])),
+    )
+    for cell, (key, n) in zip(cells, counts):
+        with cell:
+            metric(t(key, L), f"{n:,}")
     sides = dict(source_label=t("data.source", L), target_label=t("data.target", L))
     title = t("data.lengths_title", L)
     chart(
@@ -167,7 +172,7 @@ def _summary() -> None:
         file_name("data", "sentence-lengths"),
         title,
     )
-    st.caption(t("data.lengths_caption", L, n=f"{summary.usable:,}"))
+    text(t("data.lengths_caption", L, n=f"{summary.usable:,}"), "caption")
     for column, side, color in zip(st.columns(2), ("source", "target"), (SOURCE_COLOR, TARGET_COLOR)):
         top = summary.most_common(side, TOP_TOKENS)
         title = t(f"data.top_{side}", L, n=len(top))
@@ -186,6 +191,7 @@ def _summary() -> None:
 
 
 def _new_corpus() -> None:
+    ss.corpus_choice = (int(ss.data_corpus_size), int(ss.data_corpus_seed))
     set_pairs(dataset_pairs("corpus"))
 
 
@@ -195,6 +201,7 @@ def _dataset() -> None:
         t("data.dataset", L),
         DATASETS,
         key="data_dataset",
+        persist_state="session",
         horizontal=True,
         format_func=lambda d: t(f"data.dataset.{d}", L),
         on_change=lambda: choose_dataset(ss.data_dataset),
@@ -202,6 +209,9 @@ def _dataset() -> None:
     name = ss.data_dataset
     if name == "corpus":
         c1, c2, _ = st.columns([2, 2, 4])
+        size, seed = ss.get("corpus_choice", (corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))
+        ss.setdefault("data_corpus_size", size)  # the corpus shown, when the boxes were not drawn for a while
+        ss.setdefault("data_corpus_seed", seed)
         keep_in_range("data_corpus_size", 1, corpus.max_size(), corpus.DEFAULT_SIZE)
         keep_in_range("data_corpus_seed", 0, 1_000_000, corpus.DEFAULT_SEED)
         help_size = t("help.corpus_size", L, max=f"{corpus.max_size():,}")
@@ -211,26 +221,36 @@ def _dataset() -> None:
             corpus.max_size(),
             step=100,
             key="data_corpus_size",
+            persist_state="session",
             help=help_size,
             on_change=_new_corpus,
         )
-        c2.number_input(t("data.corpus_seed", L), 0, 1_000_000, step=1, key="data_corpus_seed", on_change=_new_corpus)
-        size = int(ss.data_corpus_size)
-        st.caption(
+        c2.number_input(
+            t("data.corpus_seed", L),
+            0,
+            1_000_000,
+            step=1,
+            key="data_corpus_seed",
+            persist_state="session",
+            on_change=_new_corpus,
+        )
+        size = ss.get("corpus_choice", (corpus.DEFAULT_SIZE, 0))[0]
+        text(
             t(
                 "data.about.corpus",
                 L,
                 size=f"{size:,}",
                 tutorial=len(dataset_pairs("corpus")) - size,
                 n=f"{len(ss.pairs):,}",
-            )
+            ),
+            "caption",
         )
     elif name == "own":
-        st.caption(t("data.about.own", L, n=f"{len(ss.pairs):,}") if ss.pairs else t("data.about.own_empty", L))
+        text(t("data.about.own", L, n=f"{len(ss.pairs):,}") if ss.pairs else t("data.about.own_empty", L), "caption")
     else:
-        st.caption(t("data.about.tutorial", L, n=len(ss.pairs)))
+        text(t("data.about.tutorial", L, n=len(ss.pairs)), "caption")
     held = len(bundled_training()[1])
-    st.info(
+    text(
         t(
             "data.bundled_data",
             L,
@@ -238,7 +258,8 @@ def _dataset() -> None:
             seed=corpus.DEFAULT_SEED,
             held=f"{held:,}",
             tutorial=len(bundled_pairs()),
-        )
+        ),
+        "info",
     )
 
 
@@ -248,11 +269,11 @@ def _phenomena() -> None:
     tagged = _per_table("tagged", lambda: sum(bool(tags) for tags in pair_tags(ss.pairs)))
     if not tagged:
         return
-    st.header(t("data.phenomena", L))
-    st.markdown(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
+    section(t("data.phenomena", L))
+    text(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
     rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
     columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
-    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
+    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
 
 
 _dataset()
@@ -264,10 +285,17 @@ large = len(ss.pairs) > EDITABLE_ROWS
 
 left, right = st.columns([3, 2], gap="large")
 with left:
-    st.selectbox(t("data.tokenizer", L), TOKENIZERS, key="tokenizer", format_func=lambda m: t(f"tokenizer.{m}", L))
+    st.selectbox(
+        t("data.tokenizer", L),
+        TOKENIZERS,
+        key="tokenizer",
+        persist_state="session",
+        format_func=lambda m: t(f"tokenizer.{m}", L),
+    )
     if large:
         _table_page()
     else:
+        sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
             set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
@@ -286,26 +314,26 @@ with left:
             },
         )
     with st.container(border=True):
-        st.markdown(f"**{t('data.add_pair', L)}**")
+        hint(f"**{t('data.add_pair', L)}**", "markdown")
         c1, c2, c3 = st.columns([4, 4, 2], vertical_alignment="bottom")
-        c1.text_input(t("data.source", L), key="new_source", placeholder="我 喜 欢 你")
-        c2.text_input(t("data.target", L), key="new_target", placeholder="I love you .")
+        c1.text_input(t("data.source", L), key="new_source", persist_state="session", placeholder="我 喜 欢 你")
+        c2.text_input(t("data.target", L), key="new_target", persist_state="session", placeholder="I love you .")
         c3.button(t("data.add", L), on_click=_add_pair, key="add_pair", width="stretch")
         if ss.get("add_error"):
-            st.error(ss.add_error)
+            hint(ss.add_error, "error")
 
 with right:
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
-    st.metric(t("data.pairs", L), f"{len(ss.pairs):,}" if large else len(ss.pairs))
+    metric(t("data.pairs", L), f"{len(ss.pairs):,}")
     if errors:
-        st.error(t("data.errors", L) + "\n\n" + _listed(errors))
+        text(t("data.errors", L) + "\n\n" + _listed(errors), "error")
     if warnings:
-        st.warning(_listed(warnings))
+        text(_listed(warnings), "warning")
     if not problems:
-        st.success(t("data.ok", L))
+        text(t("data.ok", L), "success")
 
-    st.header(t("data.file", L))
+    section(t("data.file", L))
     keep_option("data_upload_mode", ["replace", "append"], "replace")
     mode = st.radio(
         t("data.upload_mode", L),
@@ -313,6 +341,7 @@ with right:
         horizontal=True,
         format_func=lambda m: t(f"data.upload_{m}", L),
         key="data_upload_mode",
+        persist_state="session",
     )
     upload = st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -338,7 +367,7 @@ with right:
             values["name"] = markdown(values["name"])
         if "error" in values:
             values["reason"] = markdown(error_text(values.pop("error"), L))
-        (st.error if kind == "error" else st.success)(t(key, L, **values))
+        text(t(key, L, **values), "error" if kind == "error" else "success")
     st.download_button(  # built at once: a deferred file would go stale when the page reruns before the click
         t("data.download", L),
         _per_table("download", lambda: format_pairs(ss.pairs).encode("utf-8")),
@@ -359,26 +388,27 @@ if large:
     _summary()
 _phenomena()
 
-st.header(t("data.tokens", L))
-st.markdown(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-st.dataframe(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+section(t("data.tokens", L))
+text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
+table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
-    st.caption(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)))
+    text(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)), "caption")
 
-st.header(t("data.vocab", L))
-st.markdown(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
+section(t("data.vocab", L))
+text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
 c1, c2 = st.columns(2)
-for col, table, vocab, key in (
+for col, vocab_table, vocab, key in (
     (c1, src_table, vocabs[0], "data.src_vocab"),
     (c2, tgt_table, vocabs[1], "data.tgt_vocab"),
 ):
-    col.markdown(f"**{t(key, L, n=len(vocab))}**")
-    col.dataframe(table, hide_index=True, width="stretch", height=300)
-    if len(vocab) > VOCAB_ROWS:
-        col.caption(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)))
+    with col:
+        text(f"**{t(key, L, n=len(vocab))}**")
+        table(vocab_table, hide_index=True, width="stretch", height=300)
+        if len(vocab) > VOCAB_ROWS:
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)), "caption")
 
-st.header("make_data")
-st.markdown(t("data.make_data_intro", L))
+section("make_data")
+text(t("data.make_data_intro", L))
 if valid:
     offered = list(dict.fromkeys(valid[:PICK_ROWS]))  # distinct pairs: a repeated pair adds nothing to see
     keep_options("data_make_data_pairs", offered, _pairs_of_different_lengths(offered, ss.tokenizer))
@@ -386,15 +416,18 @@ if valid:
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
+        persist_state="session",
         format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:
-        st.caption(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)))
+        text(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)), "caption")
     if not chosen:
-        st.info(t("data.make_data_choose", L))
+        text(t("data.make_data_choose", L), "info")
     for name, ids, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
-        st.markdown(f"`{name}` — {t(f'data.{name}', L)}")
+        text(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)
-        c1.code(repr(ids), language="python")
-        c2.dataframe(tokens, hide_index=True, width="stretch")
+        with c1:
+            code(repr(ids))
+        with c2:
+            table(tokens, hide_index=True, width="stretch")

@@ -16,10 +16,10 @@ from transformer.strategies import (
     teacher_forcing_vs_free_running,
 )
 from transformer.text import markdown as md
-from ui.export import chart, file_name
+from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import error_text, t, word_list
-from ui.links import Param, link_view, picker, replaced
-from ui.state import current, page_setup
+from ui.links import Param, cut, link_view, picker, replaced
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -28,10 +28,11 @@ from ui.widgets import (
     sentence_picker,
     usable_pairs,
     warn_if_data_changed,
+    wrapping_row,
 )
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
-from viz.decoding import FORCED_COLOR, beam_tree_figure, sampling_figure, topk_figure
+from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
 
 STRATEGIES = ("greedy", "beam", "sample", "choose", "teacher")
 MAX_SAMPLES = 6  # samples shown side by side
@@ -54,7 +55,7 @@ link_view(
         "step": Param("dec_step", "int"),
         "forced": Param("dec_prefix", "ints"),
         "k": Param("dec_k", "int"),
-        "layer": Param("dec_layer", "int"),
+        "layer": Param("dec_layer", "index"),
         "beam": Param("dec_beam_size", "int"),
         "alpha": Param("dec_alpha", "float"),
         "temperature": Param("dec_temperature", "float"),
@@ -67,21 +68,26 @@ link_view(
         "reference": Param("dec_reference"),
     },
 )
-st.markdown(t("dec.intro", L))
+text(t("dec.intro", L))
 warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
 keep_option("dec_strategy", STRATEGIES)
 strategy = st.radio(
-    t("dec.strategy", L), STRATEGIES, key="dec_strategy", horizontal=True, format_func=lambda s: t(f"dec.s_{s}", L)
+    t("dec.strategy", L),
+    STRATEGIES,
+    key="dec_strategy",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda s: t(f"dec.s_{s}", L),
 )
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:
-    st.error(error_text(exc, L))
-    st.stop()
+    text(error_text(exc, L), "error")
+    end_page()
 if unknown:
-    st.warning(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)))
+    text(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)), "warning")
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
@@ -89,17 +95,26 @@ if ref_tokens is not None:  # a dataset pair's reference may use words the model
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
     ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
     if ref_unknown:
-        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)))
+        text(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)), "warning")
 
-# a new model or sentence starts at step 1 without forced tokens (a link's step and tokens are kept)
-if ss.get("dec_for", (model.id, source)) != (model.id, source):
+# a new sentence starts at step 1 without forced tokens (a link's step and tokens are kept); a new model keeps the step
+# (made valid where it is drawn) but not the forced tokens: they are ids in another model's vocabulary
+made_for = ss.get("dec_for", (model.id, source))
+if made_for[1] != source:
     ss.dec_step, ss.dec_prefix = 1, []
+elif made_for[0] != model.id and ss.get("dec_prefix"):
+    replaced("dec_prefix", ss.dec_prefix, [])
+    ss.dec_prefix = []
 ss.dec_for = (model.id, source)
 never = {tgt_vocab.stoi[PAD], tgt_vocab.bos_id}  # tokens decoding never outputs, so never forced either
 forced = [i for i in ss.get("dec_prefix", []) if isinstance(i, int) and 0 <= i < len(tgt_vocab) and i not in never]
 if forced != ss.get("dec_prefix"):
     replaced("dec_prefix", ss.get("dec_prefix"), forced)
+if len(forced) > MAX_DECODE_LEN:  # decoding stops there: the tokens after it could never be shown
+    cut("dec_prefix", len(forced), MAX_DECODE_LEN)
 ss.dec_prefix = forced[:MAX_DECODE_LEN]
+sentence = for_sentence(L, source, reference)
+section(f"{t('dec.strategy', L)}: {t(f'dec.s_{strategy}', L)}", drawn=False)  # the page says it with its radio
 
 
 def badges(tokens: list[str], color: str = "gray") -> str:
@@ -124,7 +139,7 @@ def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "
     c1, c2, c3 = st.columns([1, 6, 1], vertical_alignment="bottom")
     c1.button(t("dec.prev", L), on_click=move, args=(-1,), disabled=ss[key] <= 1, key=buttons[0], width="stretch")
     if n_steps > 1:
-        c2.slider(t("dec.step", L), 1, n_steps, key=key)
+        c2.slider(t("dec.step", L), 1, n_steps, key=key, persist_state="session")
     c3.button(t("dec.next", L), on_click=move, args=(1,), disabled=ss[key] >= n_steps, key=buttons[1], width="stretch")
     return ss[key]
 
@@ -164,16 +179,16 @@ def step_view(result, choose: bool) -> None:
     step_number = step_navigation(len(steps))
     step = steps[step_number - 1]
     forced_here = overridden(step)
-    st.markdown(t("dec.at_step", L, t=step.step, n=len(steps)))
+    text(t("dec.at_step", L, t=step.step, n=len(steps)))
     chosen_badge = badges([step.token], "violet" if forced_here else "red")
-    st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {chosen_badge}")
+    text(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {chosen_badge}")
     if forced_here:
-        st.caption(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])))
-    c1, c2 = st.columns(2, gap="large")
+        text(t("dec.forced_note", L, model=md(tgt_vocab.itos[int(step.probs.argmax())])), "caption")
+    c1, c2 = wrapping_row([TOPK_PX, TOPK_PX])  # side by side in a wide window, the bars at their own width
     with c1:
-        st.header(t("dec.probs", L))
+        section(t("dec.probs", L))
         keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
         figure = topk_figure(
             step.probs,
             tgt_vocab.itos,
@@ -184,24 +199,34 @@ def step_view(result, choose: bool) -> None:
             chosen_label=t("dec.forced" if forced_here else "dec.chosen", L),
             chosen_color=FORCED_COLOR if forced_here else CHOSEN_COLOR,
         )
+        at_step = caption(
+            t("dec.step_n", L, t=step.step, n=len(steps)), f"{t('dec.input', L)} {' '.join(step.dec_input)}"
+        )
+        about = caption(t("dec.probs", L), at_step, sentence)
         if choose:
             chart(
                 figure,
                 "choose_topk",
                 file_name("next-token", "step", step.step, "forced" if forced_here else ""),
-                t("dec.probs", L),
+                about,
                 on_select=lambda: force_from_chart(step.step, result),
                 selection_mode="points",
             )
             force_controls(step, result)
         else:
-            chart(figure, "dec_topk", file_name("next-token", "step", step.step), t("dec.probs", L))
+            chart(figure, "dec_topk", file_name("next-token", "step", step.step), about)
         function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
-        st.header(t("dec.cross", L))
+        section(t("dec.cross", L))
         keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
-        layer = st.selectbox(t("attn.layer", L), range(cfg.n_layers), key="dec_layer", format_func=lambda i: f"{i + 1}")
+        layer = st.selectbox(
+            t("attn.layer", L),
+            range(cfg.n_layers),
+            key="dec_layer",
+            persist_state="session",
+            format_func=lambda i: f"{i + 1}",
+        )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         chart(
             source_attention_figure(
@@ -214,26 +239,26 @@ def step_view(result, choose: bool) -> None:
             ),
             "dec_cross",
             file_name("cross-attention", "step", step.step, f"layer-{layer + 1}"),
-            t("dec.cross", L),
+            caption(t("dec.cross", L), at_step, f"{t('attn.layer', L)} {layer + 1}", sentence),
         )
         computed_by("DecodeStep.dec_enc_attns", L)
-        st.markdown(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
+        text(t("dec.cross_explain", L, token=badges(step.dec_input[-1:])))
 
-    st.header(t("dec.output", L))
+    section(t("dec.output", L))
     shown = [s for s in steps[:step_number] if s.token_id != tgt_vocab.eos_id]
     output = " ".join(badges([s.token], "violet" if overridden(s) else "blue") for s in shown)
-    st.markdown(output or "–")
+    text(output or "–")
     if step_number == len(steps):
         reason = t("dec.stop_eos", L) if result.stop_reason == "eos" else t("dec.stop_max", L, n=len(steps))
-        st.success(t("dec.final", L, text=md(result.text) or "–", reason=reason))
+        text(t("dec.final", L, text=md(result.text) or "–", reason=reason), "success")
         if ref_tokens is not None:
-            st.markdown(t("dec.reference", L, ref=md(" ".join(ref_labels)), mark=reference_mark(result.tokens)))
+            text(t("dec.reference", L, ref=md(" ".join(ref_labels)), mark=reference_mark(result.tokens)))
 
 
 def force_controls(step, result) -> None:
     """The keyboard way to force a token: a list of the step's tokens, most probable first, and a button."""
     if ss.pop("dec_force_refused", False):
-        st.warning(t("dec.force_refused", L))
+        text(t("dec.force_refused", L), "warning")
     order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if int(i) not in never_ids()]
     if ss.get("dec_force_for") != (ss.dec_for, tuple(ss.dec_prefix), step.step):
         ss.dec_force_for, ss.dec_force_pick = (ss.dec_for, tuple(ss.dec_prefix), step.step), step.token_id
@@ -242,6 +267,7 @@ def force_controls(step, result) -> None:
         t("dec.force_pick", L),
         order,
         key="dec_force_pick",
+        persist_state="session",
         format_func=lambda i: f"{tgt_vocab.itos[i]}  ·  {float(step.probs[i]):.3f}",
     )
     c1, c2 = st.columns(2)
@@ -261,13 +287,13 @@ def force_controls(step, result) -> None:
 
 
 def greedy_section() -> None:
-    st.latex(r"y_t = \arg\max_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
+    formula(r"y_t = \mathop{\mathrm{arg\,max}}_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
     result = model_cached(("translate", source), lambda: translator.translate(source))
     step_view(result, choose=False)
 
 
 def choose_section() -> None:
-    st.markdown(t("dec.choose_intro", L))
+    text(t("dec.choose_intro", L))
     prefix = tuple(ss.dec_prefix)
     result = model_cached(
         ("forced", source, prefix), lambda: forced_decode(translator.model, enc_input, tgt_vocab, list(prefix))
@@ -279,15 +305,21 @@ def choose_section() -> None:
 
 
 def beam_section() -> None:
-    st.markdown(t("dec.beam_intro", L))
-    st.latex(
-        r"\text{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}"
-    )
+    text(t("dec.beam_intro", L))
+    formula(r"\text{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}")
     c1, c2 = st.columns(2)
     keep_in_range("dec_beam_size", 1, MAX_BEAM_SIZE, 4)
-    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size")
+    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", persist_state="session")
     keep_in_range("dec_alpha", 0.0, MAX_ALPHA, 0.6)
-    alpha = c2.slider(t("dec.alpha", L), 0.0, MAX_ALPHA, step=0.1, key="dec_alpha", help=t("dec.alpha_help", L))
+    alpha = c2.slider(
+        t("dec.alpha", L),
+        0.0,
+        MAX_ALPHA,
+        step=0.1,
+        key="dec_alpha",
+        persist_state="session",
+        help=t("dec.alpha_help", L),
+    )
     alpha = round(alpha, 2)
     result = model_cached(
         ("beam", source, beam_size, alpha),
@@ -295,7 +327,7 @@ def beam_section() -> None:
     )
     greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
 
-    st.header(t("dec.beam_tree", L))
+    section(t("dec.beam_tree", L))
     best = result.best
     chart(
         beam_tree_figure(
@@ -310,11 +342,11 @@ def beam_section() -> None:
         ),
         "dec_beam_tree",
         file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
-        t("dec.beam_tree", L),
+        caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
     )
     computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
 
-    st.header(t("dec.nbest", L))
+    section(t("dec.nbest", L))
     rows = [
         {
             t("dec.rank", L): rank,
@@ -326,9 +358,9 @@ def beam_section() -> None:
         }
         for rank, h in enumerate(result.hypotheses, start=1)
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="nbest_table")
+    table(pd.DataFrame(rows), hide_index=True, key="nbest_table")
     verdict = against_greedy(result, greedy, tgt_vocab)  # what the search did with greedy's path, from its record
-    st.info(
+    text(
         t(
             f"dec.beam_{verdict.case}",
             L,
@@ -338,30 +370,31 @@ def beam_section() -> None:
             beam_score=f"{best.score:.4f}",
             step=verdict.path.step,
             k=beam_size,
-        )
+        ),
+        "info",
     )
 
-    st.header(t("dec.beam_data", L))
+    section(t("dec.beam_data", L))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # beam search on each, in this page's run
     if not pairs:
-        st.caption(t("dec.beam_data_none", L))
+        text(t("dec.beam_data_none", L), "caption")
         return
     ss.setdefault("dec_beam_table", False)
     toggle = "dec.beam_data_toggle_first" if len(every) > len(pairs) else "dec.beam_data_toggle"
-    if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table"):
+    if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table", persist_state="session"):
         return
     try:
         compared = model_cached(
             ("beam_vs_greedy", tuple(pairs), beam_size, alpha), lambda: compare(pairs, beam_size, alpha)
         )
     except TransformerError as exc:
-        st.error(error_text(exc, L))
+        text(error_text(exc, L), "error")
         return
-    table = []
+    rows = []
     for (src, tgt), row in zip(pairs, compared):
         ref = tokenize(tgt, translator.tokenizer)
-        table.append(
+        rows.append(
             {
                 t("data.source", L): src,
                 t("dec.ref_col", L): tgt,
@@ -374,10 +407,10 @@ def beam_section() -> None:
             }
         )
     wins = sum(row.beam_wins for row in compared)
-    greedy_ok = sum(r[t("dec.greedy_ok", L)] == "✓" for r in table)
-    beam_ok = sum(r[t("dec.beam_ok", L)] == "✓" for r in table)
-    st.markdown(t("dec.beam_data_summary", L, wins=wins, n=len(table), greedy_ok=greedy_ok, beam_ok=beam_ok))
-    st.dataframe(pd.DataFrame(table), hide_index=True, key="beam_vs_greedy_table")
+    greedy_ok = sum(r[t("dec.greedy_ok", L)] == "✓" for r in rows)
+    beam_ok = sum(r[t("dec.beam_ok", L)] == "✓" for r in rows)
+    text(t("dec.beam_data_summary", L, wins=wins, n=len(rows), greedy_ok=greedy_ok, beam_ok=beam_ok))
+    table(pd.DataFrame(rows), hide_index=True, key="beam_vs_greedy_table")
     computed_by("transformer.strategies.beam_vs_greedy", L)
 
 
@@ -393,21 +426,25 @@ def compare(pairs, beam_size: int, alpha: float):
 
 
 def sample_section() -> None:
-    st.markdown(t("dec.sample_intro", L))
-    st.latex(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
+    text(t("dec.sample_intro", L))
+    formula(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
     n_allowed = len(tgt_vocab) - len(never_ids())
     c1, c2, c3 = st.columns(3)
     keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
-    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature")
+    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature", persist_state="session")
     keep_in_range("dec_top_k", 0, n_allowed, 0)
-    top_k = c2.slider(t("dec.top_k", L), 0, n_allowed, key="dec_top_k", help=t("dec.top_k_help", L))
+    top_k = c2.slider(
+        t("dec.top_k", L), 0, n_allowed, key="dec_top_k", persist_state="session", help=t("dec.top_k_help", L)
+    )
     keep_in_range("dec_top_p", 0.05, 1.0, 1.0)
-    top_p = c3.slider(t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", help=t("dec.top_p_help", L))
+    top_p = c3.slider(
+        t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", persist_state="session", help=t("dec.top_p_help", L)
+    )
     c1, c2 = st.columns(2)
     keep_in_range("dec_seed", 0, 1_000_000, 0)
-    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed")
+    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed", persist_state="session")
     keep_in_range("dec_samples", 1, MAX_SAMPLES, 3)
-    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples")
+    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples", persist_state="session")
     temperature, top_p = round(temperature, 2), round(top_p, 2)
     settings = (temperature, top_k, top_p)
     samples = model_cached(
@@ -415,28 +452,29 @@ def sample_section() -> None:
         lambda: [sample(translator.model, enc_input, tgt_vocab, *settings, seed=seed + i) for i in range(n)],
     )
 
-    st.header(t("dec.samples_title", L))
+    section(t("dec.samples_title", L))
     columns = st.columns(n)
     for column, result in zip(columns, samples):
         with column.container(border=True):
-            st.caption(t("dec.seed_n", L, seed=result.seed))
-            st.markdown(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
-            st.caption(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"))
+            text(t("dec.seed_n", L, seed=result.seed), "caption")
+            text(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
+            text(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"), "caption")
 
-    st.header(t("dec.sample_steps", L))
+    section(t("dec.sample_steps", L))
     keep_option("dec_sample_pick", list(range(n)), 0)
     pick = st.selectbox(
         t("dec.sample_pick", L),
         range(n),
         key="dec_sample_pick",
+        persist_state="session",
         format_func=lambda i: t("dec.seed_n", L, seed=seed + i),
     )
     result = samples[pick]
     step_number = step_navigation(len(result.steps), "dec_sample_step", ("prev_sample_step", "next_sample_step"))
     step = result.steps[step_number - 1]
-    st.markdown(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
+    text(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
     keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k")
+    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
     chart(
         sampling_figure(
             step.probs,
@@ -454,7 +492,15 @@ def sample_section() -> None:
         ),
         "dec_sampling",
         file_name("sampling", f"t-{temperature}", f"top-k-{top_k or 0}", f"top-p-{top_p}", "step", step_number),
-        t("dec.probs", L),
+        caption(
+            t("dec.probs", L),
+            t("dec.seed_n", L, seed=result.seed),
+            t("dec.step_n", L, t=step_number, n=len(result.steps)),
+            f"T = {temperature}",
+            f"top-k {top_k or '–'}",
+            f"top-p {top_p}",
+            sentence,
+        ),
     )
     computed_by("transformer.strategies.sample → SampleStep.probs / tempered / final", L)
 
@@ -463,30 +509,32 @@ def sample_section() -> None:
 
 
 def teacher_section() -> None:
-    st.markdown(t("dec.teacher_intro", L))
-    text = reference
-    if text is None:
+    text(t("dec.teacher_intro", L))
+    typed = reference
+    if typed is None:
         ss.setdefault("dec_reference", "")
-        text = st.text_input(t("dec.reference_typed", L), key="dec_reference", max_chars=MAX_TYPED_CHARS)
-        if not text.strip():
-            st.info(t("dec.reference_needed", L))
+        typed = st.text_input(
+            t("dec.reference_typed", L), key="dec_reference", persist_state="session", max_chars=MAX_TYPED_CHARS
+        )
+        if not typed.strip():
+            text(t("dec.reference_needed", L), "info")
             return
-    words = tokenize(text, translator.tokenizer)
+    words = tokenize(typed, translator.tokenizer)
     ids, unknown_ref = tgt_vocab.encode(words)
     if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
-        st.warning(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown_ref)), L)))
+        text(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown_ref)), L)), "warning")
     try:
         result = model_cached(
             ("teacher", source, tuple(ids)),
             lambda: teacher_forcing_vs_free_running(translator.model, enc_input, tgt_vocab, ids),
         )
     except TransformerError as exc:
-        st.error(error_text(exc, L))
+        text(error_text(exc, L), "error")
         return
     shown = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(words, ids)] + [
         tgt_vocab.itos[tgt_vocab.eos_id]
     ]
-    table = []
+    rows = []
     for row in result.rows:
         i = row.position - 1
         if result.parted_at is None or row.position < result.parted_at:
@@ -495,7 +543,7 @@ def teacher_section() -> None:
             mark = t("dec.parted", L)
         else:
             mark = "…"
-        table.append(
+        rows.append(
             {
                 t("dec.position", L): row.position,
                 t("dec.ref_token", L): shown[i] if i < len(shown) else "",
@@ -506,23 +554,21 @@ def teacher_section() -> None:
             }
         )
     if result.parted_at is None:
-        st.success(t("dec.never_parted", L))
+        text(t("dec.never_parted", L), "success")
     else:
         row = result.rows[result.parted_at - 1]
-        st.warning(
+        text(
             t(
                 "dec.parted_at",
                 L,
                 position=row.position,
                 free=md(row.free_choice or "–"),
                 ref=md(shown[row.position - 1] if row.reference is not None else "–"),
-            )
+            ),
+            "warning",
         )
-    frame = pd.DataFrame(table)
-    if result.parted_at is not None:
-        parted = ["background-color: #fde2e1" if row.position == result.parted_at else "" for row in result.rows]
-        frame = frame.style.apply(lambda column: parted, axis=0).format(precision=4, na_rep="")
-    st.dataframe(frame, hide_index=True, key="teacher_table")
+    parted = None if result.parted_at is None else result.parted_at - 1  # its row in the table
+    table(pd.DataFrame(rows), highlight=parted, highlight_color="#fde2e1", hide_index=True, key="teacher_table")
     computed_by("transformer.strategies.teacher_forcing_vs_free_running", L)
 
 

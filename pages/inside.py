@@ -8,13 +8,36 @@ import streamlit as st
 from transformer.errors import TransformerError
 from transformer.text import markdown
 from transformer.trace import trace_sentence
-from ui.export import chart, file_name
+from ui.export import (
+    caption,
+    chart,
+    code,
+    file_name,
+    for_sentence,
+    formula,
+    hint,
+    metric,
+    section,
+    sheet_settings,
+    table,
+    text,
+)
 from ui.i18n import STRINGS, error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
-from ui.widgets import computed_by, keep_in_range, keep_option, model_cached, sentence_picker, warn_unknown
+from ui.state import current, end_page, page_setup
+from ui.widgets import (
+    computed_by,
+    keep_in_range,
+    keep_option,
+    model_cached,
+    sentence_picker,
+    warn_unknown,
+    wrapping_row,
+)
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
+CONTROLS_PX = 360  # the walk's controls beside the diagram
+CELL_MAP_PX, ARITHMETIC_PX = 380, 520  # the attention map to click, and the arithmetic of the clicked cell
 EMPTY = "–"  # a table cell with no number, for a reason the page gives beside it
 
 L = page_setup()
@@ -32,25 +55,29 @@ link_view(
         "src_pad": Param("inside_src_pad", "int"),
         "tgt_pad": Param("inside_tgt_pad", "int"),
         "step": Param("inside_step", "int"),
-        "head": Param("inside_head", "int"),
+        "head": Param("inside_head", "index"),
         "attention": Param("inside_attention"),
-        "cell_head": Param("inside_cell_head", "int"),
+        "cell_head": Param("inside_cell_head", "index"),
         "query": Param("inside_query", "int"),
         "key": Param("inside_key", "int"),
     },
 )
-st.markdown(t("inside.intro", L))
+text(t("inside.intro", L))
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
     source, target = sentence_picker(L, "inside")
 with c2:
     keep_in_range("inside_src_pad", 0, 4, 1)
-    src_pad = st.slider(t("inside.src_pad", L), 0, 4, key="inside_src_pad", help=t("inside.pad_help", L))
+    src_pad = st.slider(
+        t("inside.src_pad", L), 0, 4, key="inside_src_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
     keep_in_range("inside_tgt_pad", 0, 4, 1)
-    tgt_pad = st.slider(t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", help=t("inside.pad_help", L))
+    tgt_pad = st.slider(
+        t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", persist_state="session", help=t("inside.pad_help", L)
+    )
 if target is None:
-    st.caption(t("inside.greedy_target", L))
+    text(t("inside.greedy_target", L), "caption")
 
 try:
     trace = model_cached(
@@ -58,8 +85,8 @@ try:
         lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
     )
 except TransformerError as exc:
-    st.error(error_text(exc, L))
-    st.stop()
+    text(error_text(exc, L), "error")
+    end_page()
 warn_unknown(trace.unknown, L)
 steps, blocks = trace.steps, trace.blocks
 enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
@@ -73,7 +100,9 @@ st.download_button(
     on_click="ignore",
     icon=":material/download:",
 )
-st.code(
+sheet_settings(L, [(t("inside.src_pad", L), src_pad), (t("inside.tgt_pad", L), tgt_pad)])
+sentence = for_sentence(L, " ".join(trace.src_tokens), " ".join(trace.dec_tokens))  # as the charts have them
+code(
     f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
     f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
     f"dec_outputs = {out.tensor.tolist()}   # {' '.join(trace.tgt_tokens)}",
@@ -124,24 +153,41 @@ def _clicked(key: str) -> None:
         _go(trace.block_step(blocks[points[0]["point_index"]].index, ss.get("inside_layer", 0)))
 
 
-st.header(t("inside.walk", L))
-st.markdown(t("inside.walk_intro", L))
-left, right = st.columns([3, 2], gap="large")
-with right:
+section(t("inside.walk", L))
+text(t("inside.walk_intro", L))
+keep_option("inside_layer", list(range(cfg.n_layers)))
+diagram = architecture_figure(
+    blocks,
+    labels,
+    [b.sizes for b in blocks],
+    selected=step.block,
+    n_layers=cfg.n_layers,
+    layer=ss.inside_layer,
+    encoder_label=t("inside.encoder", L),
+    decoder_label=t("inside.decoder", L),
+    layers_label=t("inside.n_layers", L),
+    layer_label=t("inside.layer_n", L),
+    masked=trace.masked_blocks(),
+)
+# the controls, and the diagram at its own width (its text is sized to its boxes in px) beside them or, in a narrow
+# window, under them: redrawn after every click, it never moves the controls
+controls, drawing = wrapping_row([CONTROLS_PX, diagram.layout.width])
+with controls:
     ss.inside_block = step.block
     keep_option("inside_block", list(range(len(blocks))))
     st.selectbox(
         t("inside.block", L),
         list(range(len(blocks))),
         key="inside_block",
+        persist_state="session",
         format_func=lambda i: block_names[i],
         on_change=_choose_block,
     )
-    keep_option("inside_layer", list(range(cfg.n_layers)))
     st.selectbox(
         t("inside.layer", L),
         list(range(cfg.n_layers)),
         key="inside_layer",
+        persist_state="session",
         format_func=lambda i: f"{i + 1}",
         on_change=_choose_layer,
         help=t("inside.layer_help", L),
@@ -153,6 +199,7 @@ with right:
         t("inside.block_steps", L),
         list(range(len(run))),
         key="inside_substep",
+        persist_state="session",
         format_func=lambda i: steps[run[i]].name,
         on_change=_choose_substep,
         horizontal=True,
@@ -174,39 +221,37 @@ with right:
         disabled=step.index == len(steps) - 1,
         width="stretch",
     )
-    st.slider(t("inside.step", L), 1, len(steps), key="inside_step", help=t("inside.step_help", L, n=len(steps)))
-with left:
+    st.slider(
+        t("inside.step", L),
+        1,
+        len(steps),
+        key="inside_step",
+        persist_state="session",
+        help=t("inside.step_help", L, n=len(steps)),
+    )
+with drawing:
     diagram_key = f"diagram_inside_{step.block}_{ss.inside_layer}"
     chart(
-        architecture_figure(
-            blocks,
-            labels,
-            [b.sizes for b in blocks],
-            selected=step.block,
-            n_layers=cfg.n_layers,
-            layer=ss.inside_layer,
-            encoder_label=t("inside.encoder", L),
-            decoder_label=t("inside.decoder", L),
-            layers_label=t("inside.n_layers", L),
-            layer_label=t("inside.layer_n", L),
-        ),
+        diagram,
         diagram_key,
         file_name("transformer-architecture", f"d_model-{cfg.d_model}", f"n_layers-{cfg.n_layers}"),
-        caption=t("inside.walk", L),
+        caption=caption(
+            t("inside.diagram", L), block_names[step.block], t("inside.layer_n", L, layer=ss.inside_layer + 1)
+        ),
         on_select=lambda: _clicked(diagram_key),
         selection_mode="points",
     )
-    st.caption(t("inside.click_block", L))
+    hint(t("inside.click_block", L))
 
 # ---------------------------------------------------------------- the selected step
 
-st.subheader(t("inside.step_title", L, i=step.index + 1, n=len(steps), name=step.name, where=step.where))
-st.markdown(t("inside.shape", L, shape=list(step.shape), axes=", ".join(step.axes)))
+section(t("inside.step_title", L, i=step.index + 1, n=len(steps), name=step.name, where=step.where), 3)
+text(t("inside.shape", L, shape=list(step.shape), axes=", ".join(step.axes)))
 if step.code:
-    st.code(step.code, language="python")
-st.markdown(t(f"inside.explain_{step.kind}", L))
+    code(step.code)
+text(t(f"inside.explain_{step.kind}", L))
 if f"inside.seed_{step.kind}" in STRINGS:
-    st.info(t(f"inside.seed_{step.kind}", L))
+    text(t(f"inside.seed_{step.kind}", L), "info")
 
 figure_labels = dict(
     value_label=t("inside.value", L),
@@ -218,20 +263,28 @@ figure_labels = dict(
 )
 if shows_one_head(step.shape, step.axes):
     keep_option("inside_head", list(range(cfg.n_heads)))
-    st.selectbox(t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}")
+    st.selectbox(
+        t("inside.head", L),
+        list(range(cfg.n_heads)),
+        key="inside_head",
+        persist_state="session",
+        format_func=lambda h: f"{h + 1}",
+    )
 head = ss.get("inside_head", 0)
 
 
 def show_step(s, key: str, title: str = "") -> None:
     """One step's tensor as a heatmap (the loss, a single number, as a metric)."""
     if not s.axes:
-        st.metric(s.name, f"{float(s.tensor):.4f}")
+        metric(s.name, f"{float(s.tensor):.4f}")
         return
     chart(
         step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels),
         key,
         file_name("inside", s.where, s.name, f"head-{head + 1}" if "heads" in s.axes else ""),
-        caption=f"{s.name} · {s.where}",
+        caption=caption(
+            f"{s.name} · {s.where}", f"{t('inside.head', L)} {head + 1}" if "heads" in s.axes else "", sentence
+        ),
     )
 
 
@@ -241,11 +294,11 @@ if inputs:
     for i, (col, s) in enumerate(zip(columns, [*inputs, step])):
         with col:
             went = t("inside.went_in", L) if s is not step else t("inside.came_out", L)
-            st.markdown(f"**{went}:** `{s.name}` · {list(s.shape)}")
+            text(f"**{went}:** `{s.name}` · {list(s.shape)}")
             show_step(s, f"inside_fig_{i}", s.name)
             if step.kind == "layer_norm":
                 stats = trace.row_stats(s.index)
-                st.dataframe(
+                table(
                     pd.DataFrame(
                         {
                             t("inside.token", L): trace.axis_tokens(s)[1],
@@ -262,8 +315,8 @@ computed_by("transformer.trace.trace_sentence → Transformer(enc_inputs, dec_in
 
 # ---------------------------------------------------------------- the arithmetic of one attention cell
 
-st.header(t("inside.cell", L))
-st.markdown(t("inside.cell_intro", L))
+section(t("inside.cell", L))
+text(t("inside.cell_intro", L))
 modules = trace.attention_modules()
 if step.where in modules and ss.get("inside_cell_for", step.index) != step.index:  # follow the walk into attention
     ss.inside_attention, ss.inside_cell_head = step.where, head
@@ -278,20 +331,34 @@ def _module_name(where: str) -> str:
 
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 keep_option("inside_attention", modules)
-where = c1.selectbox(t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
+where = c1.selectbox(
+    t("inside.attention", L), modules, key="inside_attention", persist_state="session", format_func=_module_name
+)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
 keep_option("inside_cell_head", list(range(cfg.n_heads)))
 head = c2.selectbox(
-    t("inside.head", L), list(range(cfg.n_heads)), key="inside_cell_head", format_func=lambda h: f"{h + 1}"
+    t("inside.head", L),
+    list(range(cfg.n_heads)),
+    key="inside_cell_head",
+    persist_state="session",
+    format_func=lambda h: f"{h + 1}",
 )
 keep_option("inside_query", list(range(len(q_tokens))))
 query = c3.selectbox(
-    t("inside.query", L), list(range(len(q_tokens))), key="inside_query", format_func=lambda i: f"{i}: {q_tokens[i]}"
+    t("inside.query", L),
+    list(range(len(q_tokens))),
+    key="inside_query",
+    persist_state="session",
+    format_func=lambda i: f"{i}: {q_tokens[i]}",
 )
 keep_option("inside_key", list(range(len(k_tokens))))
 key = c4.selectbox(
-    t("inside.key", L), list(range(len(k_tokens))), key="inside_key", format_func=lambda j: f"{j}: {k_tokens[j]}"
+    t("inside.key", L),
+    list(range(len(k_tokens))),
+    key="inside_key",
+    persist_state="session",
+    format_func=lambda j: f"{j}: {k_tokens[j]}",
 )
 cell = trace.attention_cell(where, head, query, key)
 
@@ -302,7 +369,7 @@ def _cell_clicked(chart_key: str) -> None:
         ss.inside_query, ss.inside_key = int(points[0]["y"]), int(points[0]["x"])
 
 
-c1, c2 = st.columns([2, 3], gap="large")
+c1, c2 = wrapping_row([CELL_MAP_PX, ARITHMETIC_PX])  # side by side in a wide window
 with c1:
     map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
     chart(
@@ -318,37 +385,37 @@ with c1:
         ),
         map_key,
         file_name("inside", where, "attn", f"head-{head + 1}"),
-        caption=f"attn · {where}",
+        caption=caption(
+            f"attn · {where}", f"{t('inside.head', L)} {head + 1}", t("inside.cell_marked", L, i=query, j=key), sentence
+        ),
         on_select=lambda: _cell_clicked(map_key),
         selection_mode="points",
     )
-    st.caption(t("inside.click_cell", L))
+    hint(t("inside.click_cell", L))
 with c2:
-    st.markdown(
-        t("inside.cell_pick", L, q=markdown(q_tokens[query]), i=query, k=markdown(k_tokens[key]), j=key, h=head + 1)
-    )
-    st.markdown(t("inside.cell_step1", L))
-    st.dataframe(
+    text(t("inside.cell_pick", L, q=markdown(q_tokens[query]), i=query, k=markdown(k_tokens[key]), j=key, h=head + 1))
+    text(t("inside.cell_step1", L))
+    table(
         pd.DataFrame({"i": range(len(cell.q)), "q_i": cell.q, "k_i": cell.k, "q_i·k_i": cell.products}),
         hide_index=True,
         key="qk_inside",
     )
-    st.latex(rf"q \cdot k = \sum_i q_i k_i = {cell.dot:.4f}")
-    st.markdown(t("inside.cell_step2", L) if cfg.scale else t("inside.cell_step2_unscaled", L))
+    formula(rf"q \cdot k = \sum_i q_i k_i = {cell.dot:.4f}")
+    text(t("inside.cell_step2", L) if cfg.scale else t("inside.cell_step2_unscaled", L))
     root = rf"\sqrt{{{len(cell.q)}}}" if cfg.scale else "1"
-    st.latex(rf"s = \frac{{q \cdot k}}{{{root}}} = \frac{{{cell.dot:.4f}}}{{{cell.divisor:.4f}}} = {cell.score:.4f}")
+    formula(rf"s = \frac{{q \cdot k}}{{{root}}} = \frac{{{cell.dot:.4f}}}{{{cell.divisor:.4f}}} = {cell.score:.4f}")
     if not cell.has_mask:
-        st.markdown(t("inside.cell_no_mask", L))
+        text(t("inside.cell_no_mask", L))
     elif cell.blocked:
-        st.markdown(t("inside.cell_blocked", L))
+        text(t("inside.cell_blocked", L))
     else:
-        st.markdown(t("inside.cell_allowed", L))
+        text(t("inside.cell_allowed", L))
 
-st.markdown(t("inside.cell_step4", L))
+text(t("inside.cell_step4", L))
 c1, c2 = st.columns([3, 2], gap="large")
 exp_label = f"e^(s−{cell.shift:.4f})" if cell.shift else "e^s"
 with c1:
-    st.dataframe(
+    table(
         pd.DataFrame(
             {
                 "j": range(len(cell.row)),
@@ -357,12 +424,14 @@ with c1:
                 exp_label: cell.exps,
                 t("inside.weight", L): cell.weights,
             }
-        ).style.apply(lambda r: ["background-color: #ffd6d6" if r.name == key else "" for _ in r], axis=1),
+        ),
+        highlight=key,
+        repeat=2,
         hide_index=True,
         key="softmax_inside",
     )
     shift = f" - {cell.shift:.4f}" if cell.shift else ""  # only for scores too large for e^s
-    st.latex(
+    formula(
         rf"\mathrm{{attn}}_{{{query},{key}}} = \frac{{e^{{s_{{{key}}}{shift}}}}}{{\sum_j e^{{s_j{shift}}}}} = "
         rf"\frac{{{cell.exps[key]:.4f}}}{{{cell.total:.4f}}} = {cell.weight:.4f}"
     )
@@ -379,28 +448,28 @@ with c2:
         ),
         "softmax_row_inside",
         file_name("inside", where, "softmax-row", f"query-{query}"),
-        caption=t("inside.cell", L),
+        caption=caption(t("inside.softmax_row", L, i=query), where, f"{t('inside.head', L)} {head + 1}", sentence),
     )
 
-st.markdown(t("inside.cell_step5", L, i=query))
+text(t("inside.cell_step5", L, i=query))
 d_v = len(cell.context)
-table = {"j": [str(j) for j in range(len(cell.values))] + ["Σ"], t("inside.key", L): [*k_tokens, ""]}
-table[t("inside.weight", L)] = [*cell.weights, sum(cell.weights)]
+weighted = {"j": [str(j) for j in range(len(cell.values))] + ["Σ"], t("inside.key", L): [*k_tokens, ""]}
+weighted[t("inside.weight", L)] = [*cell.weights, sum(cell.weights)]
 for i in range(d_v):
-    table[f"v_j[{i}]"] = [row[i] for row in cell.values] + [float("nan")]  # not summed: empty, said below
+    weighted[f"v_j[{i}]"] = [row[i] for row in cell.values] + [float("nan")]  # not summed: empty, said below
 for i in range(d_v):
-    table[f"w_j·v_j[{i}]"] = [row[i] for row in cell.weighted] + [sum(row[i] for row in cell.weighted)]
-st.dataframe(pd.DataFrame(table).style.format(na_rep=EMPTY, precision=4), hide_index=True, key="weighted_inside")
-st.caption(t("inside.cell_sum_row", L, empty=EMPTY))
-st.markdown(t("inside.cell_context", L, values=", ".join(f"{v:.4f}" for v in cell.context)))
+    weighted[f"w_j·v_j[{i}]"] = [row[i] for row in cell.weighted] + [sum(row[i] for row in cell.weighted)]
+table(pd.DataFrame(weighted), na_rep=EMPTY, repeat=2, styled=True, hide_index=True, key="weighted_inside")
+text(t("inside.cell_sum_row", L, empty=EMPTY), "caption")
+text(t("inside.cell_context", L, values=", ".join(f"{v:.4f}" for v in cell.context)))
 computed_by("transformer.trace.attention_cell", L)
 
 # ---------------------------------------------------------------- the loss of the sentence
 
-st.header(t("inside.loss", L))
-st.markdown(t("inside.loss_intro", L))
+section(t("inside.loss", L))
+text(t("inside.loss_intro", L))
 rows = trace.loss_rows()
-st.dataframe(
+table(
     pd.DataFrame(
         {
             t("inside.position", L): [r.position for r in rows],
@@ -410,12 +479,14 @@ st.dataframe(
             "−log p": [float("nan") if r.padded else r.nll for r in rows],  # empty: "padding: not counted"
             t("inside.counted", L): [t("inside.padding_excluded", L) if r.padded else "✓" for r in rows],
         }
-    ).style.format(na_rep=EMPTY, precision=4),
+    ),
+    na_rep=EMPTY,
+    styled=True,
     hide_index=True,
     key="loss_inside",
 )
 counted = [r for r in rows if not r.padded]
-st.latex(
+formula(
     rf"\mathrm{{loss}} = \frac{{1}}{{{len(counted)}}}\sum -\log p = "
     rf"\frac{{{sum(r.nll for r in counted):.4f}}}{{{len(counted)}}} = {trace.loss:.4f}"
 )

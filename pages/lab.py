@@ -14,13 +14,13 @@ from transformer.errors import TransformerError
 from transformer.lab import EXPERIMENTS, LOSS_REACHED, STANDARD_SIZES, Side, evidence, longest_rows, peak_attention
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
-from ui.export import chart, file_name
+from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import error_text, t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import CurrentModel, current, page_setup, set_model
-from ui.training import current_job, start_lab, take_result
-from ui.widgets import attention_axes, keep_option, usable_pairs
+from ui.state import CurrentModel, current, end_page, page_setup, set_model
+from ui.training import current_job, phase_text, start_lab, take_result
+from ui.widgets import attention_axes, keep_option, usable_pairs, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -30,6 +30,7 @@ ss = st.session_state
 MODES = ("experiment", "checkpoint")
 CHOICES = (*EXPERIMENTS, "custom")
 KINDS = ("enc_self", "dec_self", "dec_enc")
+MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
 SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
 
@@ -43,11 +44,11 @@ link_view(
         **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
         "pair": Param("lab_pair", "int"),
         "kind": Param("lab_kind"),
-        "layer": Param("lab_layer", "int"),
-        "head": Param("lab_head", "int"),
+        "layer": Param("lab_layer", "index"),
+        "head": Param("lab_head", "index"),
     },
 )
-st.markdown(t("lab.intro", L))
+text(t("lab.intro", L))
 
 
 def pct(value: float | None) -> str:
@@ -79,7 +80,14 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 # --- what to compare ------------------------------------------------------------------------------------------------
 keep_option("lab_mode", MODES, "experiment")
-mode = st.radio(t("lab.mode", L), MODES, key="lab_mode", horizontal=True, format_func=lambda m: t(f"lab.mode.{m}", L))
+mode = st.radio(
+    t("lab.mode", L),
+    MODES,
+    key="lab_mode",
+    persist_state="session",
+    horizontal=True,
+    format_func=lambda m: t(f"lab.mode.{m}", L),
+)
 job = current_job()
 pairs = usable_pairs()
 
@@ -88,9 +96,13 @@ def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
     keep_option("lab_experiment", CHOICES, "no_look_ahead")
     name = st.selectbox(
-        t("lab.experiment", L), CHOICES, key="lab_experiment", format_func=lambda e: t(f"lab.exp.{e}", L)
+        t("lab.experiment", L),
+        CHOICES,
+        key="lab_experiment",
+        persist_state="session",
+        format_func=lambda e: t(f"lab.exp.{e}", L),
     )
-    st.info(t(f"lab.claim.{name}", L))
+    text(t(f"lab.claim.{name}", L), "info")
     if name == "custom":
         switches = custom_switches()
         sizes = {k: ss[k] for k in ("d_model", "n_heads", "d_ff", "n_layers")}
@@ -102,9 +114,9 @@ def choose_experiment() -> None:
         cfg = TrainConfig(seed=int(ss.seed))
         held = longest_rows(pairs, ss.tokenizer) if experiment.holdout == "longest" and pairs else []
         if experiment.holdout == "longest" and pairs and not held:
-            st.warning(t("lab.no_longer", L))
+            text(t("lab.no_longer", L), "warning")
     held_text = t("lab.settings_held", L, n=len(held)) if held else ""
-    st.caption(
+    text(
         t(
             "lab.settings",
             L,
@@ -115,19 +127,31 @@ def choose_experiment() -> None:
             n=len(pairs) - len(held),
             held=held_text,
             variant=variant_text(switches),
-        )
+        ),
+        "caption",
     )
     errors = [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
     disabled = job is not None or not pairs or bool(errors) or not switches or len(held) >= len(pairs)
-    if st.button(t("lab.run", L), type="primary", key="run_lab", disabled=disabled):
-        start_lab(name, pairs, switches, sizes, cfg, ss.tokenizer, held)
-        st.rerun()
+    st.button(
+        t("lab.run", L),
+        type="primary",
+        key="run_lab",
+        disabled=disabled,
+        on_click=run_lab,
+        args=(name, pairs, switches, sizes, cfg, ss.tokenizer, held),
+    )
     if errors:
-        st.error(t("lab.fix_data", L))
+        text(t("lab.fix_data", L), "error")
     elif not pairs:
-        st.warning(t("lab.no_pairs", L))
+        text(t("lab.no_pairs", L), "warning")
     elif job is not None and job.kind != "lab":
-        st.info(t("lab.busy", L))
+        text(t("lab.busy", L), "info")
+
+
+def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list) -> None:
+    """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        start_lab(name, pairs, switches, sizes, cfg, tokenizer, held)
 
 
 def custom_switches() -> dict:
@@ -141,14 +165,16 @@ def custom_switches() -> dict:
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
                 keep_option(key, kinds, default)
-                chosen[name] = st.radio(t(f"lab.switch.{name}", L), kinds, key=key, horizontal=True)
+                chosen[name] = st.radio(
+                    t(f"lab.switch.{name}", L), kinds, key=key, persist_state="session", horizontal=True
+                )
             else:
                 keep_option(key, (True, False), default)
-                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key)
-            st.caption(t(f"lab.predict.{name}", L))
+                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key, persist_state="session")
+            text(t(f"lab.predict.{name}", L), "caption")
     switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
     if not switches:
-        st.warning(t("lab.same_as_baseline", L))
+        text(t("lab.same_as_baseline", L), "warning")
     return switches
 
 
@@ -167,12 +193,15 @@ def live_lab() -> None:
     st.caption(t("lab.running", L))
     for run in job.runs:
         last = run.last
-        text = (
+        line = (
             t("job.waiting", L)
             if last is None
             else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
         )
-        st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + text)
+        st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + line)
+    phase = phase_text(job, L)
+    if phase:
+        hint(phase)
     sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
     st.plotly_chart(
         curves(sides), key="chart_lab_live", config=LIVE_CHART
@@ -190,7 +219,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
     readable = [[p for p in part if all(fits(m, p) for m in (a, b))] for part in (train_pairs, held_pairs)]
     left_out = len(train_pairs) + len(held_pairs) - sum(map(len, readable))
     if left_out:
-        st.warning(t("lab.too_long", L, n=left_out))
+        text(t("lab.too_long", L, n=left_out), "warning")
     train_pairs, held_pairs = readable
     if not train_pairs:
         return
@@ -198,7 +227,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         cfg = model.translator.config
         sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}
         params = f"{model.translator.model.num_parameters():,}"
-        st.caption(
+        text(
             t(
                 "lab.model_sizes",
                 L,
@@ -206,7 +235,8 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
                 params=params,
                 sizes=sizes_text(sizes),
                 variant=variant_text(cfg.variant),
-            )
+            ),
+            "caption",
         )
     evals = []
     for model in (a, b):
@@ -220,16 +250,22 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
             }
         evals.append(found)
 
-    st.subheader(t("lab.curves", L))
+    both = " / ".join(visible(label) for label in labels)
+    section(t("lab.curves", L), 3)
     histories = [(label, model.translator.summary.get("history") or []) for label, model in zip(labels, (a, b))]
     for label, history in histories:
         if not history:
-            st.caption(t("lab.no_history", L, label=markdown(label)))
+            text(t("lab.no_history", L, label=markdown(label)), "caption")
     if any(h for _, h in histories):
-        chart(curves(histories), "chart_lab_curves", file_name("lab", *labels, "curves"), t("lab.curves", L))
+        chart(
+            curves(histories),
+            "chart_lab_curves",
+            file_name("lab", *labels, "curves"),
+            caption(t("lab.curves", L), both),
+        )
 
-    st.subheader(t("lab.scores", L))
-    st.markdown(t("lab.scores_intro", L))
+    section(t("lab.scores", L), 3)
+    text(t("lab.scores_intro", L))
     scores = []
     for found in evals:
         score = {"train_acc": found["train"].token_accuracy, "train_exact": found["train"].exact_match}
@@ -241,18 +277,18 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         scores_figure(labels, scores, metric_labels),
         "chart_lab_scores",
         file_name("lab", *labels, "scores"),
-        t("lab.scores", L),
+        caption(t("lab.scores", L), both),
     )
 
     if a.snapshots and b.snapshots:
-        st.subheader(t("lab.peak", L))
+        section(t("lab.peak", L), 3)
         peaks = [(label, [(e, peak_attention(maps)) for e, maps in m.snapshots]) for label, m in zip(labels, (a, b))]
         fig = peak_figure(peaks, t("train.epoch", L), t("lab.peak_label", L))
-        chart(fig, "chart_lab_peaks", file_name("lab", *labels, "attention-peaks"), t("lab.peak", L))
+        chart(fig, "chart_lab_peaks", file_name("lab", *labels, "attention-peaks"), caption(t("lab.peak", L), both))
 
     attention_side_by_side(a, b, labels, train_pairs + held_pairs)
 
-    st.subheader(t("lab.translations", L))
+    section(t("lab.translations", L), 3)
     columns = [t("data.source", L), t("train.reference", L)]
     for label in labels:
         columns += [f"{label}: {t('train.output', L)}", f"{label} ✓/✗"]
@@ -263,12 +299,12 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
             (s, g, out_a, ok_a), (_, _, out_b, ok_b) = row_a, row_b
             rows.append((s, g, out_a, "✓" if ok_a else "✗", out_b, "✓" if ok_b else "✗", part_label))
     columns.append(t("train.part", L))
-    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab")
+    table(pd.DataFrame(rows, columns=columns), repeat=2, hide_index=True, width="stretch", key="table_lab")
 
 
 def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list) -> None:
     """One pair, kind, layer and head, drawn from both models."""
-    st.subheader(t("lab.attention", L))
+    section(t("lab.attention", L), 3)
     n_layers = min(m.translator.config.n_layers for m in (a, b))
     n_heads = min(m.translator.config.n_heads for m in (a, b))
     keep_option("lab_pair", range(len(pairs)), 0)
@@ -280,20 +316,28 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
         t("lab.pair", L),
         range(len(pairs)),
         key="lab_pair",
+        persist_state="session",
         format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
     )
-    kind = c2.radio(t("attn.kind", L), KINDS, key="lab_kind", format_func=lambda k: t(f"attn.{k}", L))
-    layer = c3.selectbox(t("attn.layer", L), range(n_layers), key="lab_layer", format_func=lambda i: f"{i + 1}")
-    head = c4.selectbox(t("attn.head", L), range(n_heads), key="lab_head", format_func=lambda i: f"{i + 1}")
+    kind = c2.radio(
+        t("attn.kind", L), KINDS, key="lab_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+    )
+    layer = c3.selectbox(
+        t("attn.layer", L), range(n_layers), key="lab_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
+    head = c4.selectbox(
+        t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+    )
     source, target = pairs[index]
-    for column, label, model, side in zip(st.columns(2), labels, (a, b), ("a", "b")):
+    # side by side when the window is wide enough for both maps and their labels, else one under the other
+    for column, label, model, side in zip(wrapping_row([MAP_PX, MAP_PX]), labels, (a, b), ("a", "b")):
         with column:
             try:
                 view = model.cached(
                     ("inspect", source, target, 0, 0), lambda m=model: m.translator.inspect(source, target)
                 )
             except TransformerError as exc:
-                st.error(error_text(exc, L))
+                text(error_text(exc, L), "error")
                 continue
             predicts = model.translator.tgt_vocab.decode(model.translator.make_batch([(source, target)]).dec_outputs[0])
             rows_dec = decoder_row_labels(view.dec_tokens, predicts)
@@ -303,7 +347,10 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
             attn = getattr(view.maps, f"{kind}_attns")[layer][0][head]  # (Lq, Lk)
             fig = attention_figure(attn, rows, cols, title=title, **axis_labels)
             name = file_name("lab", label, "attention", kind, f"layer-{layer + 1}", f"head-{head + 1}")
-            chart(fig, f"chart_lab_attention_{side}", name, title)
+            about = caption(
+                visible(label), where, for_sentence(L, " ".join(view.src_tokens), " ".join(view.dec_tokens))
+            )
+            chart(fig, f"chart_lab_attention_{side}", name, about)
 
 
 def show_evidence(result) -> None:
@@ -316,7 +363,7 @@ def show_evidence(result) -> None:
         ("lab_evidence",), lambda: evidence(result.experiment, baseline, variant, result.held_pairs)
     )
     if result.experiment != ss.get("lab_experiment"):  # the claim above is of another experiment
-        st.markdown(t(f"lab.claim.{result.experiment}", L))
+        text(t(f"lab.claim.{result.experiment}", L))
     values = {}
     for key, value in facts.items():
         if key == "rows":
@@ -331,27 +378,25 @@ def show_evidence(result) -> None:
             values[key] = t("lab.never", L) if value is None else str(value)
         else:
             values[key] = str(value)
-    st.markdown(t(f"lab.evidence.{result.experiment}", L, threshold=LOSS_REACHED, **values))
+    text(t(f"lab.evidence.{result.experiment}", L, threshold=LOSS_REACHED, **values))
     if "rows" in facts:
         names = (t("lab.first", L), t("lab.second", L))
         columns = [*names] + [f"{t(f'lab.{side}', L)}: {n}" for side in ("baseline", "variant") for n in names]
-        st.dataframe(
-            pd.DataFrame(facts["rows"], columns=columns), hide_index=True, width="stretch", key="table_lab_permuted"
-        )
-    (st.success if held else st.warning)(t("lab.held" if held else "lab.not_held", L))
+        table(pd.DataFrame(facts["rows"], columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
+    text(t("lab.held" if held else "lab.not_held", L), "success" if held else "warning")
 
 
 if mode == "experiment":
     choose_experiment()
     if job is not None and job.kind == "lab":
         live_lab()
-        st.stop()
+        end_page()
     result = ss.get("lab")
     if result is not None:
         title = t(f"lab.exp.{result.experiment}", L)
-        st.header(t("lab.results", L, title=title))
+        section(t("lab.results", L, title=title))
         if result.stopped:
-            st.warning(t("lab.stopped", L))
+            text(t("lab.stopped", L), "warning")
         if result.experiment != "custom":
             show_evidence(result)
         labels = (t("lab.baseline", L), t("lab.variant", L))
@@ -379,12 +424,12 @@ else:
         except TransformerError as exc:
             ss.compare_error = t("ckpt.rejected", L, name=markdown(upload.name), reason=markdown(str(exc)))
     if ss.get("compare_error"):
-        st.error(ss.compare_error)
+        text(ss.compare_error, "error")
     other = ss.get("compare_model")
     if other is None:
-        st.info(t("lab.upload_first", L))
+        text(t("lab.upload_first", L), "info")
     elif not pairs:
-        st.warning(t("lab.no_pairs", L))
+        text(t("lab.no_pairs", L), "warning")
     else:
-        st.markdown(t("lab.compared", L, name=markdown(other.name)))
+        text(t("lab.compared", L, name=markdown(other.name)))
         compare(current(), other, (t("lab.current", L), other.name), pairs, [])

@@ -4,10 +4,10 @@ import streamlit as st
 
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
-from ui.export import chart, file_name
+from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import error_text, t
 from ui.links import Param, link_view, picker
-from ui.state import current, page_setup
+from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
     keep_in_range,
@@ -16,8 +16,12 @@ from ui.widgets import (
     sentence_picker,
     warn_if_data_changed,
     warn_unknown,
+    wrapping_row,
 )
 from viz.masks import mask_effect_figures, mask_figure
+
+MASK_PX = 440  # one mask and its explanation
+EFFECT_PX, EFFECT_HEADING_PX = 300, 130  # one of the three steps of "what a mask does", and its heading
 
 L = page_setup()
 ss = st.session_state
@@ -34,15 +38,15 @@ link_view(
         "src_pad": Param("mask_src_pad", "int"),
         "tgt_pad": Param("mask_tgt_pad", "int"),
         "kind": Param("mask_kind"),
-        "layer": Param("mask_layer", "int"),
-        "head": Param("mask_head", "int"),
+        "layer": Param("mask_layer", "index"),
+        "head": Param("mask_head", "index"),
     },
 )
-st.markdown(t("masks.intro", L))
+text(t("masks.intro", L))
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
 for name in switched_off:
-    st.warning(t(f"masks.{name}_off", L))
+    text(t(f"masks.{name}_off", L), "warning")
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
@@ -50,25 +54,31 @@ with c1:
 with c2:
     keep_in_range("mask_src_pad", 0, 4, 1)
     keep_in_range("mask_tgt_pad", 0, 4, 1)
-    src_pad = st.slider(t("masks.src_pad", L), 0, 4, key="mask_src_pad", help=t("masks.pad_help", L))
-    tgt_pad = st.slider(t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", help=t("masks.pad_help", L))
+    src_pad = st.slider(
+        t("masks.src_pad", L), 0, 4, key="mask_src_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
+    tgt_pad = st.slider(
+        t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", persist_state="session", help=t("masks.pad_help", L)
+    )
 if target is None:
-    st.caption(t("masks.greedy_target", L))
+    text(t("masks.greedy_target", L), "caption")
 
 try:
     view = model_cached(
         ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
     )
 except TransformerError as exc:
-    st.error(error_text(exc, L))
-    st.stop()
+    text(error_text(exc, L), "error")
+    end_page()
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
-st.code(
+sheet_settings(L, [(t("masks.src_pad", L), src_pad), (t("masks.tgt_pad", L), tgt_pad)])
+code(
     f"enc_inputs = {enc.tolist()}   # {' '.join(src)}\ndec_inputs = {dec.tolist()}   # {' '.join(tgt)}",
     language=None,  # plain text: Streamlit's grey for Python comments (3.5:1) is too faint for the tokens
 )
+sentence = for_sentence(L, " ".join(src), " ".join(tgt))  # the tokens of the grids, padding included
 
 labels = dict(
     blocked_label=t("masks.blocked", L),
@@ -115,47 +125,52 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         ("pad_mask",),
     ),
 }
-st.header(t("masks.all", L))
-st.info(t("masks.legend", L))
-for row in (("enc_pad", "subsequent"), ("dec_pad", "dec_self"), ("dec_enc",)):
-    columns = st.columns(2, gap="large")
-    for col, name in zip(columns, row):
-        mask, rows, cols, call, needs = masks[name]
-        off = [switch for switch in needs if switch in switched_off]
-        with col:
-            st.subheader(t(f"masks.{name}", L))
-            st.markdown(t(f"masks.{name}_intro", L))
-            chart(
-                mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
-                f"mask_fig_{name}",
-                file_name("mask", name),
-                caption=t(f"masks.{name}", L),
-            )
-            if off:
-                st.caption(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)))
-            else:
-                computed_by(call, L)
+section(t("masks.all", L))
+text(t("masks.legend", L), "info")
+# each mask wide enough for its labels: two side by side in a wide window, one under the other in a narrow one
+for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
+    mask, rows, cols, call, needs = masks[name]
+    off = [switch for switch in needs if switch in switched_off]
+    with col:
+        section(t(f"masks.{name}", L), 3)
+        text(t(f"masks.{name}_intro", L))
+        chart(
+            mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
+            f"mask_fig_{name}",
+            file_name("mask", name),
+            caption=caption(t(f"masks.{name}", L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
+        )
+        if off:
+            text(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)), "caption")
+        else:
+            computed_by(call, L)
 
-st.header(t("masks.effect", L))
-st.markdown(t("masks.effect_intro", L))
+section(t("masks.effect", L))
+text(t("masks.effect_intro", L))
 blocked, allowed = t("masks.blocked", L), t("masks.allowed", L)
-st.latex(
+formula(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
     r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
 kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
 keep_option("mask_kind", list(kinds), "dec_self")
-kind = c1.radio(t("attn.kind", L), list(kinds), key="mask_kind", format_func=lambda k: t(f"attn.{k}", L))
+kind = c1.radio(
+    t("attn.kind", L), list(kinds), key="mask_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+)
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
 keep_option("mask_layer", list(range(n_layers)), 0)
 keep_option("mask_head", list(range(n_heads)), 0)
-layer = c2.selectbox(t("attn.layer", L), range(n_layers), key="mask_layer", format_func=lambda i: f"{i + 1}")
-head = c3.selectbox(t("attn.head", L), range(n_heads), key="mask_head", format_func=lambda i: f"{i + 1}")
+layer = c2.selectbox(
+    t("attn.layer", L), range(n_layers), key="mask_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
+head = c3.selectbox(
+    t("attn.head", L), range(n_heads), key="mask_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+)
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:
-    st.info(t("masks.no_mask_here", L))
+    text(t("masks.no_mask_here", L), "info")
 scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
 weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
 figures = mask_effect_figures(
@@ -175,12 +190,20 @@ steps = (
     ("masks.masked", r"\frac{QK^\top}{\sqrt{d_k}} + M", "mask_masked"),
     ("masks.softmax", r"\mathrm{softmax}(\cdot)", "mask_weights"),
 )
-for i, (col, (name, formula, _)) in enumerate(zip(st.columns(3), steps), start=1):
-    with col:  # the headings in a row of their own, so the three grids below start at the same height
-        st.markdown(f"**{i}. {t(name, L)}**")
-        st.latex(formula)
-for col, (name, _, key), fig in zip(st.columns(3), steps, figures):
+# in a row when the window is wide enough, else two and one; every heading as tall, so the grids line up
+for i, (col, (name, latex, key), fig) in enumerate(zip(wrapping_row([EFFECT_PX] * 3, "small"), steps, figures), 1):
     with col:
-        chart(fig, key, file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"), t(name, L))
+        with st.container(height=EFFECT_HEADING_PX, border=False):
+            text(f"**{i}. {t(name, L)}**")
+            formula(latex)
+        where = caption(
+            t(name, L), t(f"attn.{kind}", L), f"{t('attn.layer', L)} {layer + 1}", f"{t('attn.head', L)} {head + 1}"
+        )
+        chart(
+            fig,
+            key,
+            file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"),
+            caption(where, sentence),
+        )
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)
-st.markdown(t("masks.effect_outro", L))
+text(t("masks.effect_outro", L))

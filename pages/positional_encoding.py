@@ -12,7 +12,7 @@ from transformer.model import (
     rising_distances,
     wavelengths,
 )
-from ui.export import chart, file_name
+from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import t
 from ui.links import Param, link_view
 from ui.state import current, page_setup
@@ -40,16 +40,16 @@ link_view(
         "table": Param("pe_source"),
     },
 )
-st.markdown(t("pe.intro", L))
+text(t("pe.intro", L))
 warn_if_data_changed(L)
-st.latex(
+formula(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
     r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"
 )
 if kind == "none":
-    st.warning(t("pe.none", L))
+    text(t("pe.none", L), "warning")
 elif kind == "learned":
-    st.info(t("pe.learned", L))
+    text(t("pe.learned", L), "info")
 
 
 def spread_dims(d_model: int) -> list[int]:
@@ -58,15 +58,18 @@ def spread_dims(d_model: int) -> list[int]:
     return sorted({0, 1, 2, 3, half, half + 1, d_model - 2, d_model - 1} & set(range(d_model)))
 
 
-if ss.get("pe_model", model.id) != model.id:  # a d_model kept from another model gives way to this model's own
+shown_id, shown_d = ss.get("pe_model", (model.id, model_d))
+if shown_id != model.id and ss.get("pe_d_model") == shown_d:  # the last model's own table: now this model's own
     ss.pe_d_model = model_d
-ss.pe_model = model.id
+ss.pe_model = (model.id, model_d)
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
 keep_option("pe_d_model", d_options, model_d)
-d_model = c1.select_slider("d_model", d_options, key="pe_d_model", help=t("pe.d_model_help", L, d=model_d))
+d_model = c1.select_slider(
+    "d_model", d_options, key="pe_d_model", persist_state="session", help=t("pe.d_model_help", L, d=model_d)
+)
 keep_in_range("pe_positions", 2, MAX_POSITIONS, 50)
-positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions")
+positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions", persist_state="session")
 
 own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
 source = "model" if own else "formula"
@@ -74,23 +77,28 @@ if own and kind == "learned":  # encoder and decoder each learned a table; the f
     sources = ["encoder", "decoder", "formula"]
     keep_option("pe_source", sources, "encoder")
     source = st.radio(
-        t("pe.source", L), sources, key="pe_source", horizontal=True, format_func=lambda s: t(f"pe.source_{s}", L)
+        t("pe.source", L),
+        sources,
+        key="pe_source",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda s: t(f"pe.source_{s}", L),
     )
 if d_model != model_d:
-    st.info(t("pe.not_model", L, d=model_d))
+    text(t("pe.not_model", L, d=model_d), "info")
 
 n = positions
 if source != "formula" and positions > max_len:
     n = max_len
-    st.warning(t("pe.max_len", L, max_len=max_len, positions=positions, last=max_len - 1))
+    text(t("pe.max_len", L, max_len=max_len, positions=positions, last=max_len - 1), "warning")
 if source == "formula":
-    table = positional_encoding_table(n, d_model)  # (n, D)
+    pe_table = positional_encoding_table(n, d_model)  # (n, D)
     computed_by("transformer.model.positional_encoding_table", L)
 elif source == "model":  # the sinusoidal buffer (the decoder's is the same)
-    table = model.translator.model.encoder.pos_emb.table()[:n]  # (n, D)
+    pe_table = model.translator.model.encoder.pos_emb.table()[:n]  # (n, D)
     computed_by("model.encoder.pos_emb.table() ← transformer.model.positional_encoding_table", L)
 else:
-    table = getattr(model.translator.model, source).pos_emb.table()[:n]  # (n, D)
+    pe_table = getattr(model.translator.model, source).pos_emb.table()[:n]  # (n, D)
     computed_by(f"model.{source}.pos_emb.table() (nn.Parameter)", L)
 sinusoidal = source == "formula" or kind == "sinusoidal"
 
@@ -102,18 +110,23 @@ dims = st.multiselect(
     t("pe.dims", L),
     list(range(d_model)),
     key="pe_dims",
+    persist_state="session",
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 
-st.header(t("pe.lines", L))
-st.markdown(t("pe.lines_intro", L) + " " + t("pe.lines_dots" if sinusoidal else "pe.lines_learned", L))
+shown = caption(t(f"pe.source_{source}", L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1))
+sheet_settings(
+    L, [("d_model", d_model), (t("pe.positions", L), positions), (t("pe.source", L), t(f"pe.source_{source}", L))]
+)
+section(t("pe.lines", L))
+text(t("pe.lines_intro", L) + " " + t("pe.lines_dots" if sinusoidal else "pe.lines_learned", L))
 curve = {}
 if sinusoidal:
     curve_positions = torch.linspace(0, n - 1, (n - 1) * SAMPLES_PER_POSITION + 1)  # (S,)
     curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
 chart(
     pe_lines_figure(
-        table,
+        pe_table,
         dims,
         position_label=t("pe.position", L),
         value_label=t("pe.value", L),
@@ -122,31 +135,31 @@ chart(
     ),
     "pe_lines",
     file_name("positional-encoding", source, f"d_model-{d_model}", "dims"),
-    caption=t("pe.lines", L),
+    caption=caption(t("pe.lines", L), shown, f"{t('pe.dims', L)}: {', '.join(map(str, dims)) or '–'}"),
 )
 if sinusoidal:
     computed_by("transformer.model.positional_encoding", L)
 
 c1, c2 = st.columns(2, gap="large")
 with c1:
-    st.header(t("pe.heatmap", L))
-    st.markdown(t("pe.heatmap_intro", L))
+    section(t("pe.heatmap", L))
+    text(t("pe.heatmap_intro", L))
     chart(
         pe_heatmap_figure(
-            table, position_label=t("pe.position", L), dim_label=t("pe.dimension", L), value_label=t("pe.value", L)
+            pe_table, position_label=t("pe.position", L), dim_label=t("pe.dimension", L), value_label=t("pe.value", L)
         ),
         "pe_heatmap",
         file_name("positional-encoding", source, f"d_model-{d_model}", "table"),
-        caption=t("pe.heatmap", L),
+        caption=caption(t("pe.heatmap", L), shown),
     )
 with c2:
-    st.header(t("pe.similarity", L))
-    st.latex(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q\,")
+    section(t("pe.similarity", L))
+    formula(r"\mathrm{sim}(p, q) = PE_p \cdot PE_q\,")
     if sinusoidal:
         similarity = pe_similarity_by_distance(d_model, n)  # (n,)
         rises = rising_distances(similarity)
         named = ", ".join(str(k) for k in rises[:RISES_NAMED]) + (", …" if len(rises) > RISES_NAMED else "")
-        st.markdown(
+        text(
             t("pe.similarity_intro", L, top=f"{float(similarity[0]):g}")
             + " "
             + (
@@ -157,12 +170,12 @@ with c2:
             + (" " + t("pe.similarity_odd", L) if d_model % 2 else "")
         )
     else:
-        st.markdown(t("pe.similarity_learned", L))
+        text(t("pe.similarity_learned", L))
     chart(
-        pe_similarity_figure(table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
+        pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
         "pe_similarity",
         file_name("positional-encoding", source, f"d_model-{d_model}", "similarity"),
-        caption=t("pe.similarity", L),
+        caption=caption(t("pe.similarity", L), shown),
     )
     if sinusoidal:
         chart(
@@ -175,13 +188,15 @@ with c2:
             ),
             "pe_distance",
             file_name("positional-encoding", f"d_model-{d_model}", "similarity-by-distance"),
-            caption=t("pe.distance", L),
+            caption=caption(
+                t("pe.similarity", L), t("pe.distance", L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1)
+            ),
         )
         computed_by("transformer.model.pe_similarity_by_distance, transformer.model.rising_distances", L)
 
-st.header(t("pe.wavelengths", L))
-st.markdown(t("pe.wavelengths_intro", L))
-st.dataframe(
+section(t("pe.wavelengths", L))
+text(t("pe.wavelengths_intro", L))
+table(
     pd.DataFrame(
         [
             (i, f"{2 * i}, {2 * i + 1}" if 2 * i + 1 < d_model else f"{2 * i}", f"{w:,.1f}")

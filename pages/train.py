@@ -12,8 +12,9 @@ from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
 from transformer.scores import ScoreTable
 from transformer.splits import SPLITS, split_pairs
-from transformer.text import markdown
-from ui.export import chart, file_name
+from transformer.text import markdown, visible
+from transformer.text import plotly as plotly_text
+from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import error_text, t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
@@ -23,12 +24,13 @@ from ui.state import (
     always_trained,
     bundled_model,
     current,
+    end_page,
     page_setup,
     pairs_summary,
     set_model,
 )
-from ui.training import current_job, start_training, take_result
-from ui.widgets import keep_in_range, keep_option
+from ui.training import current_job, phase_text, start_training, take_result
+from ui.widgets import keep_in_range, keep_option, usable_pairs
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -52,7 +54,7 @@ link_view(
         "split": Param("split"),
     },
 )
-st.markdown(t("train.intro", L))
+text(t("train.intro", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
@@ -75,33 +77,49 @@ heads = [h for h in HEAD_CHOICES if ss.d_model % h == 0]
 keep_option("n_heads", HEAD_CHOICES, defaults["n_heads"])
 if ss.n_heads not in heads:
     fixed = max(h for h in heads if h <= ss.n_heads)
-    st.info(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model))
+    text(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model), "info")
     ss.n_heads = fixed
 c1, c2 = st.columns(2, gap="large")
 with c1:
-    st.markdown(f"**{t('train.model_settings', L)}**")
-    st.select_slider("d_model", D_MODELS, key="d_model", help=t("help.d_model", L))
-    st.select_slider("n_heads", heads, key="n_heads", help=t("help.n_heads", L, d_model=ss.d_model))
-    st.select_slider("d_ff", D_FFS, key="d_ff", help=t("help.d_ff", L))
-    st.slider("n_layers", 1, 6, key="n_layers", help=t("help.n_layers", L))
-    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", help=t("help.dropout", L))
+    hint(f"**{t('train.model_settings', L)}**", "markdown")
+    st.select_slider("d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L))
+    st.select_slider(
+        "n_heads", heads, key="n_heads", persist_state="session", help=t("help.n_heads", L, d_model=ss.d_model)
+    )
+    st.select_slider("d_ff", D_FFS, key="d_ff", persist_state="session", help=t("help.d_ff", L))
+    st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L))
+    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L))
 with c2:
-    st.markdown(f"**{t('train.train_settings', L)}**")
-    st.select_slider(t("train.lr", L), LRS, key="lr", help=t("help.lr", L), format_func=lambda v: f"{v:g}")
-    st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", help=t("help.epochs", L))
-    st.select_slider(t("train.batch_size", L), BATCH_SIZES, key="batch_size", help=t("help.batch_size", L))
-    st.number_input(t("train.seed", L), 0, MAX_SEED, step=1, key="seed", help=t("help.seed", L))
+    hint(f"**{t('train.train_settings', L)}**", "markdown")
+    st.select_slider(
+        t("train.lr", L), LRS, key="lr", persist_state="session", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
+    )
+    st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", persist_state="session", help=t("help.epochs", L))
+    st.select_slider(
+        t("train.batch_size", L), BATCH_SIZES, key="batch_size", persist_state="session", help=t("help.batch_size", L)
+    )
+    st.number_input(
+        t("train.seed", L), 0, MAX_SEED, step=1, key="seed", persist_state="session", help=t("help.seed", L)
+    )
     keep_option("holdout", HOLDOUT_CHOICES, 0.0)
     holdout = st.select_slider(
         t("train.holdout", L),
         HOLDOUT_CHOICES,
         key="holdout",
+        persist_state="session",
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
     keep_option("split", SPLITS, "random")
-    kind = st.radio(t("train.split", L), SPLITS, key="split", horizontal=True, format_func=lambda k: t(f"split.{k}", L))
-    st.caption(t(f"split_def.{kind}", L))
+    kind = st.radio(
+        t("train.split", L),
+        SPLITS,
+        key="split",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda k: t(f"split.{k}", L),
+    )
+    text(t(f"split_def.{kind}", L), "caption")
 
 
 def _setting_text(key: str, value) -> str:
@@ -117,11 +135,11 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
     name = t(f"data.dataset.{dataset}", L)
     if applied:
         items = ", ".join(_setting_text(k, v) for k, v in applied.items())
-        st.info(t("train.recipe", L, dataset=name, items=items))
+        text(t("train.recipe", L, dataset=name, items=items), "info")
     if kept:
         items = ", ".join(_setting_text(k, v[0]) for k, v in kept.items())
         recipe = ", ".join(_setting_text(k, v[1]) for k, v in kept.items())
-        st.info(t("train.recipe_kept", L, dataset=name, items=items, recipe=recipe))
+        text(t("train.recipe_kept", L, dataset=name, items=items, recipe=recipe), "info")
 
 
 def _split(pairs: list, kind: str, fraction: float, seed: int):
@@ -139,6 +157,18 @@ def _split(pairs: list, kind: str, fraction: float, seed: int):
 
 
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+sheet_settings(
+    L,
+    [
+        *sizes.items(),
+        (t("train.lr", L), f"{ss.lr:g}"),
+        (t("train.epochs", L), ss.epochs),
+        (t("train.batch_size", L), ss.batch_size),
+        (t("train.seed", L), ss.seed),
+        (t("train.holdout", L), f"{ss.holdout:.0%}"),
+        (t("train.split", L), t(f"split.{kind}", L)),
+    ],
+)
 held: list[int] = []
 split, refused = None, None
 too_large = None  # what the model would be when its checkpoint would be refused
@@ -153,7 +183,7 @@ if pairs:
         model_config = None
     if model_config is not None:
         n_params = parameter_count(model_config)
-        st.markdown(
+        text(
             t(
                 "train.param_count",
                 L,
@@ -169,28 +199,42 @@ if pairs:
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
             )
     if refused is not None:
-        st.error(t("train.split_refused", L, reason=markdown(error_text(refused, L))))
+        text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
     elif holdout:
-        text = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(pairs) - len(held):,}")
+        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(pairs) - len(held):,}")
         if split.held_out:
             items = word_list([markdown(x) for x in split.held_out[:UNSEEN_NAMED]], L)
-            text += " " + t(f"train.split_what.{split.kind}", L, items=items)
+            line += " " + t(f"train.split_what.{split.kind}", L, items=items)
         if always_trained():
-            text += " " + t("train.split_always", L, n=len(always_trained()))
-        st.caption(text)
+            line += " " + t("train.split_always", L, n=len(always_trained()))
+        text(line, "caption")
     else:
-        st.caption(t("train.holdout_none", L, n=len(pairs)))
+        text(t("train.holdout_none", L, n=len(pairs)), "caption")
 
 # --- training ---------------------------------------------------------------------------------------------
+
+
+def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split, holdout: float) -> None:
+    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    if current_job() is None:
+        ss.last_training = None
+        start_training(pairs, tokenizer, sizes, cfg, split, holdout)
+
+
 b1, b2, _ = st.columns([2, 2, 6])
 cannot_train = (
     bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None or bool(refused)
 )
-if b1.button(t("train.train", L), type="primary", disabled=cannot_train, key="train_button", width="stretch"):
-    cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
-    start_training(pairs, ss.tokenizer, sizes, cfg, split, holdout)
-    ss.last_training = None
-    st.rerun()  # drawn again with the job: Train disabled, Stop enabled, the live progress
+cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+b1.button(
+    t("train.train", L),
+    type="primary",
+    disabled=cannot_train,
+    key="train_button",
+    on_click=train,
+    args=(pairs, ss.tokenizer, sizes, cfg, split, holdout),
+    width="stretch",
+)
 b2.button(
     t("train.stop", L),
     key="stop_button",
@@ -200,16 +244,32 @@ b2.button(
     width="stretch",
 )
 if errors:
-    st.error(t("train.fix_data", L, n=len(errors)))
+    text(t("train.fix_data", L, n=len(errors)), "error")
 elif too_large is not None:
-    st.error(t("train.too_large", L, limit=f"{MAX_CHECKPOINT_BYTES / 1e6:,.0f}", **too_large))
+    text(t("train.too_large", L, limit=f"{MAX_CHECKPOINT_BYTES / 1e6:,.0f}", **too_large), "error")
 elif job is not None and job.kind != "train":
-    st.info(t("train.busy", L))
+    text(t("train.busy", L), "info")
 
 
-def _figure(history):
+def _figure(history, title: str = ""):
     labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
-    return loss_accuracy_figure(history, holdout_suffix=t("train.holdout_suffix", L), **labels)
+    return loss_accuracy_figure(history, title=title, holdout_suffix=t("train.holdout_suffix", L), **labels)
+
+
+def history_title(model, epochs: int) -> str:
+    """Whose curve the chart shows: the bundled model, one trained here or an uploaded one, on how many pairs, and
+    whether those are the pairs in the table now."""
+    n = len(model.trained_on or ())
+    name = plotly_text(model.name) if model.name else ""  # user text, shown literally in the chart's title
+    if model.source == "uploaded":
+        return t("train.history_uploaded", L, name=name, epochs=epochs)
+    if model.source == "bundled":
+        title = t("train.history_bundled", L, n=n, epochs=epochs)
+    else:
+        title = t("train.history_trained", L, name=f" ({name})" if name else "", n=n, epochs=epochs)
+    if model.trained_on is not None and model.trained_on != tuple(usable_pairs()):
+        title += " · " + t("train.history_other_data", L)
+    return title
 
 
 @st.fragment(run_every=REFRESH_SECONDS)
@@ -226,7 +286,7 @@ def live_training() -> None:
         return
     run = job.runs[0]
     last = run.last
-    text = (
+    line = (
         t("job.waiting", L)
         if last is None
         else t(
@@ -238,7 +298,10 @@ def live_training() -> None:
             acc=f"{last.accuracy:.0%}",
         )
     )
-    st.progress(len(run.records) / run.config.epochs, text=text)
+    st.progress(len(run.records) / run.config.epochs, text=line)
+    phase = phase_text(job, L)
+    if phase:
+        hint(phase)
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
@@ -246,41 +309,47 @@ def live_training() -> None:
 
 if job is not None and job.kind == "train":
     live_training()
-    st.stop()  # the results below belong to the model that was current before this training
+    end_page()  # the results below belong to the model that was current before this training
 
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
 summary = model.translator.summary
 info = ss.get("last_training") or {}
+section(t("train.results", L), drawn=False)  # the page shows them under its settings
 if info.get("kind") == "train" and "failed" in info:
-    st.error(t("train.failed", L, error=markdown(info["failed"])))
+    text(t("train.failed", L, error=markdown(info["failed"])), "error")
 elif model.source == "trained" and info.get("kind") == "train":
     if info["stopped"]:
-        st.warning(t("train.stopped", L, epochs=info["epochs"]))
+        text(t("train.stopped", L, epochs=info["epochs"]), "warning")
     else:
-        st.success(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"))
+        text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
 
 
 def _score_table(model: CurrentModel) -> None:
     """The model's scores by phenomenon and part, as its training (here, or the checkpoint's) recorded them."""
     try:
-        table = ScoreTable.from_dict(model.translator.summary.get("scores"))
+        scores = ScoreTable.from_dict(model.translator.summary.get("scores"))
     except (ValueError, TypeError, AttributeError):
         return
-    st.header(t("train.scores", L))
-    st.markdown(t("train.scores_intro", L))
+    section(t("train.scores", L))
+    text(t("train.scores_intro", L))
     made = model.translator.summary.get("split")
-    if made and "holdout" in table.parts:
+    if made and "holdout" in scores.parts:
         kind = t(f"split.{made['kind']}", L)
-        st.markdown(t("train.scores_split", L, kind=kind, share=f"{made['holdout']:.0%}", seed=made["seed"]))
-        st.caption(t(f"split_def.{made['kind']}", L))
-    elif "holdout" not in table.parts:
-        st.caption(t("train.scores_no_split", L))
+        text(t("train.scores_split", L, kind=kind, share=f"{made['holdout']:.0%}", seed=made["seed"]))
+        text(t(f"split_def.{made['kind']}", L), "caption")
+    elif "holdout" not in scores.parts:
+        text(t("train.scores_no_split", L), "caption")
+    table(score_frame(scores), hide_index=True, width="stretch", key="scores_table")
+
+
+def score_frame(scores: ScoreTable) -> pd.DataFrame:
+    """A score table as the page shows it: one row per phenomenon and part."""
     parts = {"train": t("train.part_train", L), "holdout": t("train.part_held", L), "all": t("scores.part_all", L)}
     rows = []
-    for row in table.rows:
-        for part in table.parts:
-            cell = table.get(row, part)
+    for row in scores.rows:
+        for part in scores.parts:
+            cell = scores.get(row, part)
             if cell is not None:
                 rows.append(
                     (
@@ -294,31 +363,41 @@ def _score_table(model: CurrentModel) -> None:
                     )
                 )
     columns = [t(f"scores.{k}", L) for k in ("phenomenon", "part", "pairs", "exact", "token_acc")] + ["BLEU", "chrF"]
-    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="scores_table")
+    return pd.DataFrame(rows, columns=columns)
 
 
 if summary.get("history"):
     chart(
-        _figure(summary["history"]),
+        _figure(summary["history"], history_title(model, summary.get("epochs", len(summary["history"])))),
         "history_chart",
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
-        t("train.loss", L) + " / " + t("train.accuracy", L),
+        caption(
+            t("train.loss", L) + " / " + t("train.accuracy", L),
+            t(
+                "sidebar.source",
+                L,
+                source=t(f"source.{model.source}", L) + (f" ({visible(model.name)})" if model.name else ""),
+            ),
+            t("sidebar.epochs", L, n=summary.get("epochs", 0)),
+        ),
     )
     if any("holdout_loss" in h for h in summary["history"]):
-        st.caption(t("train.history_held", L))
+        text(t("train.history_held", L), "caption")
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)
-    columns[0].metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+    with columns[0]:
+        metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
     if held_eval:
-        columns[1].metric(
-            t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})"
-        )
-    columns[-2].metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    columns[-1].metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+        with columns[1]:
+            metric(t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})")
+    with columns[-2]:
+        metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
+    with columns[-1]:
+        metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
     if held_eval:
-        st.markdown(
+        text(
             t(
                 "train.compare",
                 L,
@@ -336,18 +415,18 @@ if model.results is not None:
                 named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
                 words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
-                st.info(t(f"train.unseen_{side}", L, words=words, **facts))
+                text(t(f"train.unseen_{side}", L, words=words, **facts), "info")
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
     rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
     if held_eval:  # one more column says which part each pair belongs to
         columns.append(t("train.part", L))
         rows = [(*r, t("train.part_train", L)) for r in rows]
         rows += [(s, g, out, "✓" if ok else "✗", t("train.part_held", L)) for s, g, out, ok in held_eval.results]
-    st.dataframe(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
+    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
 
 # --- checkpoints ------------------------------------------------------------------------------------------
-st.header(t("ckpt.title", L))
-st.markdown(t("ckpt.intro", L))
+section(t("ckpt.title", L))
+text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
     data = model.cached(("checkpoint",), lambda: save_checkpoint(model.translator))
@@ -380,7 +459,7 @@ with c2:
         st.rerun()
     warned_id, warnings = ss.get("ckpt_warnings", (None, []))
     for warning in warnings if warned_id == model.id else []:
-        st.warning(markdown(warning))
+        text(markdown(warning), "warning")
 with c3:
     if st.button(t("ckpt.bundled", L), key="bundled_button", width="stretch", disabled=model.source == "bundled"):
         set_model(bundled_model())
@@ -388,5 +467,5 @@ with c3:
         st.rerun()
 message = ss.get("ckpt_message")
 if message and message[2] == model.id:  # said about the model that is still current
-    kind, text, _ = message
-    (st.error if kind == "error" else st.success)(text)
+    kind, said, _ = message
+    text(said, "error" if kind == "error" else "success")

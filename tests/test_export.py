@@ -1,6 +1,6 @@
 """Exports: CSV of every matrix with its tokens, the attention maps and the trace as JSON, the lesson sheet as one
-self-contained HTML file, and file names that say what they hold (issue 13.2). The browser side (the mode bar's PNG
-and SVG, opening the lesson sheet offline) is in tests/e2e/test_e2e_teacher.py."""
+self-contained HTML file (more in test_sheet.py), and file names that say what they hold (issue 13.2). The browser
+side (the mode bar's PNG and SVG, opening the lesson sheet offline) is in tests/e2e/test_e2e_teacher.py."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from transformer import TrainConfig, Translator, train
 from transformer.data import format_pairs
 from transformer.trace import trace_sentence
 from ui.export import LessonSheet, figure_csv, file_name, lesson_sheet_html, maps_json, matrix_csv
+from ui.sheet import Chart
 from viz.attention import attention_figure, attention_grid_figure
 from viz.masks import score_figure
 
@@ -87,8 +88,9 @@ def test_the_attention_maps_and_the_trace_download_as_json():
 
 def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     fig = attention_figure(np.eye(2), ["<b>a</b>", "b"], ["c", "d"], title="layer 1 · head 1")
-    sheet = LessonSheet("attention", "Attention <script>", "http://localhost/attention?layer=0", [])
-    sheet.charts.append(("encoder–decoder attention", fig))
+    sheet = LessonSheet()
+    sheet.start("attention", "Attention <script>", "http://localhost/attention?layer=0")
+    sheet.add(Chart("encoder–decoder attention", fig))
     page = lesson_sheet_html(sheet, ["From: uploaded (x.safetensors)", "Parameters: 1,234"], "zh")
     assert page.startswith("<!DOCTYPE html>") and '<html lang="zh">' in page
     assert plotly.offline.get_plotlyjs()[:200] in page and "<script src" not in page  # the library itself is inside

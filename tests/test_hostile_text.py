@@ -1,14 +1,18 @@
 """Text from users and files is shown as text on every page: sentence pairs, a vocabulary and a checkpoint's name made
-of markdown, LaTeX, HTML and link payloads never reach markdown or a chart label unescaped (issue 9.5)."""
+of markdown, LaTeX, HTML and link payloads never reach markdown or a chart label unescaped (issue 9.5), nor markup or
+a link in the page's lesson sheet (issue 21)."""
 
 from __future__ import annotations
 
 import json
+import re
 
+import plotly.io
 import pytest
 
 from tests.apptest_helpers import PAGES, open_app
 from transformer import TrainConfig, Translator, train
+from ui.sheet import lesson_sheet_html
 from ui.state import CurrentModel
 
 # whitespace tokenization keeps each payload one token, so it reaches the vocabulary whole
@@ -52,3 +56,12 @@ def test_payloads_in_pairs_vocabulary_and_file_name_stay_text(page, payload_mode
         assert "**evil**" not in source and "$x$" not in source
     for spec in _charts(at):
         assert "<a href" not in spec and "$\\\\rule" not in spec, spec[:300]
+    sheet = at.session_state["_lesson_sheet"]
+    body = lesson_sheet_html(sheet, ["x"], "en").split("</style>", 1)[1]  # the file after plotly.js and the styles
+    assert body.count("<script") == len({plotly.io.to_json(c.figure) for c in sheet.charts})  # plotly's calls only
+    tags = re.findall(r"<([a-zA-Z][\w-]*)([^>]*)>", body)
+    assert not [tag for tag in tags if tag[0] in ("a", "img", "iframe", "object", "embed", "link", "base")]
+    assert not [tag for tag in tags if re.search(r"\b(href|src|on\w+)=", tag[1])]
+    assert "<strong>bold</strong>" not in body and "<code>a</code>" not in body and '<span class="color' not in body
+    if page == "pages/data.py":  # the payloads, as their own characters
+        assert "&lt;a href=&#x27;https://example.com&#x27;&gt;x&lt;/a&gt;" in body and "**bold**" in body

@@ -9,7 +9,7 @@ import pytest
 
 from tests.apptest_helpers import open_app, open_link, texts
 
-PE, MASKS = "pages/positional_encoding.py", "pages/masks.py"
+PE, MASKS, ATTN_PAGE, DEC_PAGE = (f"pages/{p}.py" for p in ("positional_encoding", "masks", "attention", "decoding"))
 
 
 def _charts(at) -> dict[str, dict]:
@@ -100,9 +100,51 @@ def test_a_link_to_a_missing_pair_and_another_model_is_said():
 
 
 def test_an_out_of_range_layer_from_a_link_is_replaced_and_said():
-    fresh = open_link(MASKS, {"layer": "7", "head": "2"})
+    fresh = open_link(MASKS, {"v": "2", "layer": "7", "head": "3"})
     assert fresh.selectbox(key="mask_layer").value == 0 and fresh.selectbox(key="mask_head").value == 2
-    assert any("layer=7 → 0" in w for w in texts(fresh, "warning"))
+    assert any("layer=7 → 1" in w for w in texts(fresh, "warning"))  # said as the page and new links number it
+    old = open_link(MASKS, {"layer": "7", "head": "2"})  # a link made before layers were numbered from 1
+    assert old.selectbox(key="mask_layer").value == 0 and old.selectbox(key="mask_head").value == 2
+    assert any("layer=7 → 1" in w for w in texts(old, "warning"))
+
+
+@pytest.mark.parametrize(
+    ("page", "layer", "head"), [(ATTN_PAGE, "attn_layer", "attn_head"), (MASKS, "mask_layer", "mask_head")]
+)
+def test_links_number_layers_and_heads_as_the_page_does_and_old_links_still_open_their_view(page, layer, head):
+    at = open_app(page=page)
+    at.selectbox(key=layer).set_value(0).run()
+    at.selectbox(key=head).set_value(2).run()
+    assert (at.selectbox(key=layer).format_func(0), at.selectbox(key=head).format_func(2)) == ("1", "3")
+    query = dict(at.query_params)
+    assert (query["v"], query["layer"], query["head"]) == ("2", "1", "3")  # what the page shows
+    old = {k: v for k, v in query.items() if k != "v"} | {"layer": "0", "head": "2"}  # before: from 0, no v
+    for fresh in (open_link(page, query), open_link(page, old)):
+        assert not fresh.exception and not fresh.warning
+        assert (fresh.selectbox(key=layer).value, fresh.selectbox(key=head).value) == (0, 2)
+        assert _charts(fresh) == _charts(at)
+    assert dict(open_link(page, old).query_params)["layer"] == "1"  # and it is rewritten the new way
+
+
+def test_the_link_holds_what_the_page_settled_on_after_its_widgets():
+    # a new d_model spreads the dimensions over it again, below the widget: the link must carry the new ones
+    at = open_app(page=PE)
+    at.select_slider(key="pe_d_model").set_value(512).run()
+    assert at.multiselect(key="pe_dims").value == [0, 1, 2, 3, 256, 257, 510, 511]
+    query = dict(at.query_params)
+    assert query["d_model"] == "512" and query["dims"] == "0,1,2,3,256,257,510,511"
+    fresh = open_link(PE, query)
+    assert fresh.multiselect(key="pe_dims").value == [0, 1, 2, 3, 256, 257, 510, 511]
+    assert _charts(fresh) == _charts(at)
+
+
+def test_a_forced_list_longer_than_decoding_goes_is_cut_with_a_notice():
+    at = open_app(page=DEC_PAGE, dec_strategy="choose")
+    token = at.session_state["dec_force_pick"]  # the model's own first choice
+    fresh = open_link(DEC_PAGE, {"v": "2", "strategy": "choose", "forced": ",".join([str(token)] * 60)})
+    assert not fresh.exception and fresh.session_state["dec_prefix"] == [token] * 50
+    assert any("forced: the first 50 of 60" in w for w in texts(fresh, "warning"))
+    assert dict(fresh.query_params)["forced"] == ",".join([str(token)] * 50)
 
 
 INSIDE, ATTN, DEC, TRAIN, DATA = (f"pages/{p}.py" for p in ("inside", "attention", "decoding", "train", "data"))
@@ -134,7 +176,7 @@ def test_attention_view_round_trips():
             lambda at: at.selectbox(key="attn_head").set_value(3),
         ],
     )
-    assert query["kind"] == "dec_self" and query["layer"] == "0" and query["head"] == "3"
+    assert query["kind"] == "dec_self" and query["layer"] == "1" and query["head"] == "4"  # as the page shows them
     for key in ("pick_attn_pair", "attn_layer", "attn_head"):
         assert fresh.selectbox(key=key).value == at.selectbox(key=key).value
     assert _charts(fresh)["click_attn_chart"] == _charts(at)["click_attn_chart"]

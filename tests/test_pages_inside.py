@@ -32,11 +32,11 @@ def ticks(spec: dict, axis: str) -> list[str]:
 
 
 def chosen_token(at) -> str:
-    """The token of the highlighted bar in the top-k chart."""
+    """The token of the highlighted bar in the top-k chart (its rows' tokens are in the last trace's customdata)."""
     spec = chart(at, "dec_topk")
     colors = spec["data"][0]["marker"]["color"]
     assert colors.count(CHOSEN_COLOR) == 1
-    return ticks(spec, "yaxis")[colors.index(CHOSEN_COLOR)]
+    return spec["data"][-1]["customdata"][colors.index(CHOSEN_COLOR)][0]
 
 
 def to_last_step(at) -> None:
@@ -271,7 +271,7 @@ def chart_labels(spec: dict) -> list[str]:
     out += [a.get("text") for a in layout.get("annotations", [])]
     for trace in spec["data"]:
         out += [trace.get("name"), trace.get("colorbar", {}).get("title", {}).get("text")]
-    return [s for s in out if s]
+    return [s.replace("<br>", " · ") for s in out if s]  # a long title is broken into lines at its " · "
 
 
 @pytest.mark.parametrize(

@@ -184,13 +184,13 @@ def test_topk_figure():
     probs = torch.tensor([0.05, 0.4, 0.1, 0.3, 0.15])
     itos = ["P", "S", "E", "cat", "dog"]
     fig = decoding.topk_figure(probs, itos, chosen_id=3, k=3)
-    (bar,) = fig.data
+    bar, names, rows = fig.data
     assert list(bar.x) == pytest.approx([0.4, 0.3, 0.15])  # sorted descending
-    assert list(fig.layout.yaxis.ticktext) == ["S", "cat", "dog"]
-    assert list(fig.layout.yaxis.tickvals) == [0, 1, 2] and list(bar.y) == [0, 1, 2]
+    assert list(names.text) == ["S", "<b>cat</b>", "dog"] and list(bar.y) == list(names.y) == [0, 1, 2]
     colors = list(bar.marker.color)
     assert colors[1] != colors[0] and colors[0] == colors[2]  # only the chosen token stands out
-    assert "%{x:.4f}" in bar.hovertemplate
+    assert [row[0] for row in rows.customdata] == ["S", "cat", "dog"]
+    assert list(rows.text) == ["0.4000", "0.3000", "0.1500"]  # the hover's probability
     assert_serialises(fig)
 
 

@@ -384,6 +384,10 @@ class Trace:
         run = runs[layer]
         return run[min(max(position, 0), len(run) - 1)]
 
+    def masked_blocks(self) -> list[int]:
+        """The attention blocks of the diagram that a mask goes into (those with an attn_mask step)."""
+        return [b.index for b in self.blocks if any(self.steps[i].name == "attn_mask" for i in _flat(b.steps))]
+
     def attention_modules(self) -> list[str]:
         """Every attention module in execution order: encoder.layers[0].enc_self_attn, …"""
         return list(dict.fromkeys(s.where for s in self.steps if _attention_of(s.where)))
@@ -445,6 +449,10 @@ class Trace:
             p = float(probs[j, target])
             rows.append(LossRow(j, self.dec_tokens[j], self.tgt_tokens[j], p, 0.0 if padded else float(nll[j]), padded))
         return rows
+
+
+def _flat(runs: dict[int | None, list[int]]) -> list[int]:
+    return [i for run in runs.values() for i in run]
 
 
 @dataclass(frozen=True)

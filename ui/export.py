@@ -1,6 +1,7 @@
 """Exports: every chart downloads from its mode bar as PNG or SVG under a name that says what it shows, every matrix
-as CSV with its row and column tokens, and a page's charts with the model's summary as one self-contained HTML lesson
-sheet (plotly embedded, no network needed to open it)."""
+as CSV with its row and column tokens, and the page as a lesson sheet: the functions below draw a page's text,
+formulas, tables and charts in Streamlit and record the same for the sheet (ui.sheet makes it one self-contained HTML
+file, plotly embedded, no network needed to open it)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,20 @@ import io
 import json
 import re
 import time
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
-import plotly.io
-import plotly.offline
 import streamlit as st
 
-from transformer.text import spreadsheet
+from transformer.text import markdown, spreadsheet, visible
 
 from .i18n import t
+from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
 from .state import lang
+
+__all__ = ["LessonSheet", "lesson_sheet_html"]  # the sheet itself lives in ui.sheet
 
 IMAGE_FORMATS = ("png", "svg")
 IMAGE_SCALE = 2  # PNGs at twice the screen resolution: sharp on slides
@@ -33,24 +36,127 @@ def file_name(*parts) -> str:
     return re.sub(r"[^\w.-]+", "-", text, flags=re.UNICODE).strip("-")[:120] or "chart"
 
 
-@dataclass
-class LessonSheet:
-    """The charts the page drew in its latest run, in order, and the link to that view (kept per tab)."""
-
-    page: str = ""
-    title: str = ""
-    link: str = ""
-    charts: list[tuple[str, go.Figure]] = field(default_factory=list)  # (caption, figure): made into HTML on download
-
-
 def _sheet() -> LessonSheet:
     return st.session_state.setdefault("_lesson_sheet", LessonSheet())
 
 
 def start_page(page: str, title: str, link: str) -> None:
-    """At the top of a page: this run's charts (and the link to this view) replace the previous run's."""
-    sheet = _sheet()
-    sheet.page, sheet.title, sheet.link, sheet.charts = page, title, link, []
+    """At the top of a page: this run's text, tables and charts (and the link to this view) replace the previous
+    run's."""
+    _sheet().start(page, title, link)
+
+
+# ------------------------------------------------------------------------------------------------ drawn and recorded
+# A page draws its text, formulas, tables and charts with these, never with st.markdown & co. directly (a test
+# checks): each draws in Streamlit where it is called and records the same thing for the lesson sheet.
+
+
+def section(title: str, level: int = 2, drawn: bool = True) -> None:
+    """st.header (level 2) or st.subheader (level 3), and a new section of the sheet under that heading; drawn=False:
+    in the sheet only (what the page says with a widget, e.g. the decoding strategy)."""
+    if drawn:
+        (st.header if level <= 2 else st.subheader)(title)
+    _sheet().section(title, level)
+
+
+def text(body: str, kind: str = "markdown") -> None:
+    """Markdown (user text escaped by transformer.text.markdown) as st.markdown, st.caption or a coloured box
+    (kind "info", "warning", "success", "error")."""
+    draw = {"markdown": st.markdown, "caption": st.caption}.get(kind) or getattr(st, kind)
+    draw(body)
+    _sheet().add(Text(body, kind))
+
+
+def hint(body: str, kind: str = "caption") -> None:
+    """Text about the app's own controls ("click a cell …", a form's label or its error): drawn as st.caption, or
+    st.markdown / st.info / st.error (kind), but not in the sheet, where it means nothing."""
+    {"markdown": st.markdown, "info": st.info, "error": st.error}.get(kind, st.caption)(body)
+
+
+def formula(latex: str) -> None:
+    """st.latex, and the formula (MathML) in the sheet."""
+    st.latex(latex)
+    _sheet().add(Formula(latex))
+
+
+def code(body: str, language: str | None = "python") -> None:
+    """st.code, and the same text in the sheet."""
+    st.code(body, language=language)
+    _sheet().add(Code(body))
+
+
+def metric(label: str, value: str) -> None:
+    """st.metric, and "label value" in the sheet."""
+    st.metric(label, value)
+    _sheet().add(Metric(label, value))
+
+
+def sheet_table(
+    frame: pd.DataFrame,
+    *,
+    precision: int = 4,
+    na_rep: str = "",
+    highlight: Iterable[int] = (),
+    repeat: int = 1,
+    title: str = "",
+) -> None:
+    """A table in the sheet only: what the page shows in another form (the data editor, a widget's values)."""
+    rows = [[cell_text(v, precision, na_rep) for v in row] for row in frame.head(TABLE_ROWS).itertuples(index=False)]
+    _sheet().add(
+        Table([str(c) for c in frame.columns], rows, frozenset(highlight), repeat, total=len(frame), title=title)
+    )
+
+
+def table(
+    frame: pd.DataFrame,
+    *,
+    precision: int = 4,
+    na_rep: str = "",
+    highlight: int | None = None,
+    highlight_color: str = "#ffd6d6",
+    repeat: int = 1,
+    styled: bool = False,
+    **dataframe_kwargs,
+):
+    """st.dataframe of frame (numbers to `precision` decimals and missing values as na_rep when styled, or a row
+    highlighted), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower tables when wide
+    (the first `repeat` columns in each)."""
+    shown = frame
+    if styled or highlight is not None:
+        shown = frame.style.format(precision=precision, na_rep=na_rep)
+        if highlight is not None:
+            shown = shown.apply(
+                lambda r: [f"background-color: {highlight_color}" if r.name == highlight else "" for _ in r], axis=1
+            )
+    event = st.dataframe(shown, **dataframe_kwargs)
+    sheet_table(
+        frame, precision=precision, na_rep=na_rep, highlight=() if highlight is None else (highlight,), repeat=repeat
+    )
+    return event
+
+
+def sheet_settings(L: str, items: Iterable[tuple[str, object]]) -> None:
+    """The values of the widgets a view depends on (label, value), as one line of the sheet only (the page shows
+    them in its widgets)."""
+    listed = "; ".join(f"{label} {visible(str(value))}" for label, value in items)
+    _sheet().add(Text(markdown(t("sheet.settings", L, items=listed)), "caption"))
+
+
+def for_sentence(L: str, source: str, target: str | None = None) -> str:
+    """The sentence a chart is about, for its caption: 'for “source” → “target”' (plain text)."""
+    if target is None:
+        return t("sheet.for", L, source=visible(source))
+    return t("sheet.for_pair", L, source=visible(source), target=visible(target))
+
+
+def caption(*parts) -> str:
+    """A chart's caption from its parts (what it shows, kind, layer, head, step, the sentence), empty ones left out."""
+    return " · ".join(str(p) for p in parts if p not in (None, ""))
+
+
+def set_sheet_link(link: str) -> None:
+    """At the end of a page's run: the link to the view the page settled on."""
+    _sheet().link = link
 
 
 def _number(v: float) -> str:
@@ -105,13 +211,13 @@ def chart(
     fig: go.Figure,
     key: str,
     name: str,
-    caption: str = "",
+    caption: str,
     matrix: tuple | None = None,
     **plotly_chart_kwargs,
 ):
     """st.plotly_chart with the mode bar's image download saving `name`.png or .svg (the tab's choice), a CSV download
     of the matrices it shows (or of `matrix` = (values, row tokens, column tokens)), and the chart kept for the lesson
-    sheet."""
+    sheet under `caption` (plain text: what it shows, and for which sentence, layer, head, step …)."""
     image_format = st.session_state.get("chart_format", "png")
     config = {
         "displaylogo": False,
@@ -121,7 +227,7 @@ def chart(
     if plotly_chart_kwargs.get("on_select", "ignore") != "ignore":  # clicks select here: no zoom or pan tools
         config.setdefault("modeBarButtons", [["toImage"]])
     event = st.plotly_chart(fig, key=key, config=config, **plotly_chart_kwargs)
-    _sheet().charts.append((caption or fig.layout.title.text or name, fig))
+    _sheet().add(Chart(caption, fig))
     table = matrix_csv(*matrix) if matrix is not None else figure_csv(fig)
     if table is not None:
         st.download_button(
@@ -135,30 +241,6 @@ def chart(
             type="tertiary",
         )
     return event
-
-
-def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
-    """One self-contained HTML file: the page's title, the model's summary, the link to the view, every chart."""
-    charts = "\n".join(
-        f"<section><h2>{html.escape(caption)}</h2>"
-        + plotly.io.to_html(fig, include_plotlyjs=False, full_html=False)
-        + "</section>"
-        for caption, fig in sheet.charts
-    )
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
-    return f"""<!DOCTYPE html>
-<html lang="{"zh" if L == "zh" else "en"}"><head><meta charset="utf-8">
-<title>{html.escape(sheet.title)}</title>
-<script>{plotly.offline.get_plotlyjs()}</script>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}section{{margin:2em 0}}</style>
-</head><body>
-<h1>{html.escape(sheet.title)}</h1>
-<p>{html.escape(t("export.sheet_made", L, date=time.strftime("%Y-%m-%d")))}</p>
-<h2>{html.escape(t("sidebar.model", L))}</h2><ul>{items}</ul>
-<p>{html.escape(t("export.sheet_link", L))} <code>{html.escape(sheet.link)}</code></p>
-{charts}
-</body></html>
-"""
 
 
 def lesson_sheet_button(summary: list[str]) -> None:

@@ -39,6 +39,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "链接中有些值在这里不适用，已被替换：{values}。",
     },
     "link.default": {"en": "the default", "zh": "默认值"},
+    "link.cut": {"en": "{name}: the first {kept} of {given}", "zh": "{name}：{given} 个中只保留前 {kept} 个"},
+    "state.replaced": {
+        "en": "The current model cannot take some of the values you had here, so they were replaced: {values}.",
+        "zh": "当前模型无法使用你在这里设的部分值，已被替换：{values}。",
+    },
     "link.pair_missing": {
         "en": "the link's pair “{source}” is not in this tab's sentence pairs, so it is shown as a typed sentence",
         "zh": "链接中的句子对“{source}”不在这个标签页的数据里，所以作为输入的句子显示",
@@ -115,6 +120,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "由 Transformer 学习工具生成于 {date}。每个图表都可以交互，离线也能打开。",
     },
     "export.sheet_link": {"en": "This view in the app:", "zh": "在应用中打开这个视图："},
+    "sheet.figure": {"en": "Figure {n}. {caption}", "zh": "图 {n}．{caption}"},
+    "sheet.same_figure": {"en": "Figure {n} above shows this chart.", "zh": "这张图与上面的图 {n} 相同。"},
+    "sheet.rows_shown": {"en": "The first {n} of {total} rows.", "zh": "前 {n} 行，共 {total} 行。"},
+    "sheet.for": {"en": "for “{source}”", "zh": "句子“{source}”"},
+    "sheet.for_pair": {"en": "for “{source}” → “{target}”", "zh": "句子“{source}”→“{target}”"},
+    "sheet.settings": {"en": "Settings: {items}", "zh": "设置：{items}"},
     "export.paper": {"en": "the paper's architecture", "zh": "论文中的结构"},
     "export.fingerprint": {"en": "Model fingerprint: {hash}", "zh": "模型指纹：{hash}"},
     "source.bundled": {"en": "bundled", "zh": "内置"},
@@ -135,6 +146,19 @@ STRINGS: dict[str, dict[str, str]] = {
     "job.run.baseline": {"en": "baseline: ", "zh": "基线："},
     "job.run.variant": {"en": "variant: ", "zh": "变体："},
     "job.stopping": {"en": "Stopping after this epoch…", "zh": "本轮结束后停止…"},
+    "job.stopping_epoch": {
+        "en": "Stopping: finishing epoch {epoch} ({elapsed} s so far; an epoch takes about {seconds} s)…",
+        "zh": "正在停止：第 {epoch} 轮还在进行（已用 {elapsed} 秒；每轮约 {seconds} 秒）…",
+    },
+    "job.stopping_first": {"en": "Stopping: finishing epoch {epoch}…", "zh": "正在停止：第 {epoch} 轮还在进行…"},
+    "job.stopping_evaluating": {
+        "en": "Stopping: evaluating the model trained so far ({elapsed} s so far)…",
+        "zh": "正在停止：正在评估目前训练到的模型（已用 {elapsed} 秒）…",
+    },
+    "job.evaluating": {
+        "en": "Training done: evaluating the model on its pairs ({elapsed} s so far)…",
+        "zh": "训练完成：正在用句子对评估模型（已用 {elapsed} 秒）…",
+    },
     "job.failed": {
         "en": "Training failed ({error}); your current model is unchanged.",
         "zh": "训练失败（{error}）；当前模型没有改变。",
@@ -475,6 +499,19 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
+    "train.history_bundled": {
+        "en": "The bundled model · {epochs} epochs on the {n} bundled pairs",
+        "zh": "内置模型 · 在 {n} 个内置句对上训练了 {epochs} 轮",
+    },
+    "train.history_trained": {
+        "en": "The model trained here{name} · {epochs} epochs on {n} pairs",
+        "zh": "在这里训练的模型{name} · 在 {n} 个句对上训练了 {epochs} 轮",
+    },
+    "train.history_uploaded": {
+        "en": "The uploaded model {name} · {epochs} epochs on its own pairs",
+        "zh": "上传的模型 {name} · 在它自己的句对上训练了 {epochs} 轮",
+    },
+    "train.history_other_data": {"en": "not the pairs in your table", "zh": "不是你表格中的句对"},
     "train.epoch": {"en": "epoch", "zh": "轮次"},
     "train.stopped": {
         "en": "Training stopped after epoch {epochs}; the partly trained model is now the current model.",
@@ -610,6 +647,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.part": {"en": "part", "zh": "部分"},
     "train.part_train": {"en": "trained on", "zh": "训练集"},
     "train.part_held": {"en": "held out", "zh": "留出"},
+    "train.results": {"en": "Results of the current model", "zh": "当前模型的结果"},
     "train.exact": {"en": "exact-match translations", "zh": "完全正确的翻译"},
     "train.final_loss": {"en": "final loss", "zh": "最终损失"},
     "train.time": {"en": "training time", "zh": "训练时间"},
@@ -787,6 +825,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "pe.source_encoder": {"en": "the encoder's learned table", "zh": "编码器学到的表"},
     "pe.source_decoder": {"en": "the decoder's learned table", "zh": "解码器学到的表"},
     "pe.source_formula": {"en": "the sinusoidal formula", "zh": "正弦公式"},
+    "pe.source_model": {"en": "the model's sinusoidal table", "zh": "模型的正弦表"},
+    "pe.shown_positions": {"en": "positions 0–{last}", "zh": "位置 0–{last}"},
     "pe.max_len": {
         "en": "This model's table has max_len = {max_len} rows: it reads at most {max_len} positions, so the "
         "charts stop at position {last} instead of the {positions} positions asked for.",
@@ -991,6 +1031,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.block_softmax": {"en": "Softmax", "zh": "Softmax"},
     "inside.block_loss": {"en": "Loss", "zh": "损失"},
     "inside.walk": {"en": "The forward pass, block by block", "zh": "前向传播，一个模块一个模块地看"},
+    "inside.diagram": {
+        "en": "The Transformer's architecture, the current step's block highlighted",
+        "zh": "Transformer 的结构，当前这一步所在的模块高亮显示",
+    },
     "inside.walk_intro": {
         "en": "The diagram is the paper's Figure 1 with this model's real sizes. The encoder and decoder layers "
         "are repeated N times; choose which layer to look at.",
@@ -1212,6 +1256,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "inside.query": {"en": "query", "zh": "查询 (query)"},
     "inside.key": {"en": "key", "zh": "键 (key)"},
     "inside.click_cell": {"en": "Click a cell to work out its weight.", "zh": "点击一个格子，算出它的权重。"},
+    "inside.cell_marked": {"en": "query {i} on key {j} marked", "zh": "标出查询 {i} 对键 {j}"},
+    "inside.softmax_row": {"en": "The weights of query {i} over every key", "zh": "查询 {i} 对每个键的权重"},
     "inside.cell_pick": {
         "en": "Query **{q}** (position {i}) looking at key **{k}** (position {j}), head {h}.",
         "zh": "查询 **{q}**（位置 {i}）关注键 **{k}**（位置 {j}），第 {h} 个头。",
@@ -1460,6 +1506,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个头在这个句子上的注意力图。点击一个头即可在上方打开它。",
     },
     "attn.stat_pick": {"en": "Colour the heads by", "zh": "按哪个统计量给头着色"},
+    "attn.stat_grid_caption": {
+        "en": "“{stat}” of every head of the {kind} (rows: layers, columns: heads)",
+        "zh": "{kind}每个头的“{stat}”（行：层，列：头）",
+    },
     "attn.stat_grid_help": {
         "en": "One statistic of every head, layers down and heads across; click a cell to open that head.",
         "zh": "每个头的一个统计量，纵向是层，横向是头；点击一个格子即可打开那个头。",
@@ -1472,6 +1522,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "拖动滑块：早期几乎是均匀的，后期逐渐对齐。",
     },
     "attn.epoch": {"en": "epoch", "zh": "轮次"},
+    "attn.during_training": {"en": "during training, epoch {epoch}", "zh": "训练中，第 {epoch} 轮"},
     "attn.replay_intro": {
         "en": "The bundled model was trained before you opened the app, on the corpus and the tutorial pairs. "
         "Replaying its training (same data, settings and seed; as long as the training took) records its attention "
@@ -1517,6 +1568,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "dec.next": {"en": "Next ▶", "zh": "下一步 ▶"},
     "dec.step": {"en": "step", "zh": "步骤"},
     "dec.at_step": {"en": "**Step {t} of {n}**", "zh": "**第 {t} 步，共 {n} 步**"},
+    "dec.step_n": {"en": "step {t} of {n}", "zh": "第 {t} 步，共 {n} 步"},
     "dec.input": {"en": "Decoder input so far:", "zh": "目前的解码器输入："},
     "dec.probs": {"en": "Next-token probabilities", "zh": "下一个词的概率"},
     "dec.k": {"en": "tokens shown", "zh": "显示的词数"},
@@ -1549,11 +1601,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这个词是你强制选的；模型自己会选 {model}。",
     },
     "dec.choose_intro": {
-        "en": "Pick the next word yourself: **click a bar** in the chart (or pick a token in the list and press "
-        "**Force it**). The decoder takes your word as if it had chosen it and continues greedily from there, "
-        "so you see how one word changes where the decoder looks and everything that follows.",
-        "zh": "自己选择下一个词：**点击图中的一根柱子**（或在列表中选一个词再按 **强制选择**）。解码器会把你的词当作"
-        "自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器关注的位置以及后面的所有输出。",
+        "en": "Pick the next word yourself: **click its row** in the chart, anywhere from the word to the right end, "
+        "however short its bar (or pick a token in the list and press **Force it**). The decoder takes your word as "
+        "if it had chosen it and continues greedily from there, so you see how one word changes where the decoder "
+        "looks and everything that follows.",
+        "zh": "自己选择下一个词：**点击图中它的那一行**，从词到最右端任意位置都可以，柱子再短也行（或在列表中选一个词"
+        "再按 **强制选择**）。解码器会把你的词当作自己选的，然后从那里继续贪心解码，你可以看到一个词如何改变解码器"
+        "关注的位置以及后面的所有输出。",
     },
     "dec.force_pick": {"en": "token for this step", "zh": "这一步的词"},
     "dec.force": {"en": "Force it", "zh": "强制选择"},

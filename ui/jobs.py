@@ -26,7 +26,7 @@ from transformer.train import EpochRecord
 
 from .slots import ENV as SLOTS_ENV
 from .slots import read_slots
-from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child
+from .worker import Recipe, RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,7 @@ NICENESS = 5  # training processes yield the CPU to page runs (Linux nice value)
 # how often a queued or running job's progress redraws itself: each redraw costs the tab's browser about 0.05 s
 # of CPU and a redrawn chart 0.1 s more, which on a shared machine the trainings pay (docs/performance.md)
 REFRESH_SECONDS = 1.0
+SERVER_REFRESH_SECONDS = 5.0  # how often a tab with no job of its own redraws the server's counts while others train
 LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
 _ids = itertools.count(1)
 _slot_warnings: set[str] = set()  # each problem with PLAYGROUND_TRAINING_SLOTS is logged once
@@ -56,7 +57,7 @@ class Run:
     """One training inside a job: what to train, and what it has done so far."""
 
     name: str  # "model", or "baseline" / "variant" in a lab experiment
-    translator: Translator
+    translator: Translator | Recipe  # a recipe becomes the trained Translator when the run ends
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]] = field(default_factory=list)
@@ -86,6 +87,9 @@ class Job:
     payload: dict = field(default_factory=dict)  # what the tab needs to take the result (labels, settings, …)
     pid: int = 0  # the process that trains it, once started
     threads: int = 0  # the torch threads that process trains on, once known
+    phase: str = ""  # what its process reports doing: "epoch" (training epoch phase_epoch) or "evaluating"
+    phase_epoch: int = 0
+    phase_since: float = 0.0  # time.monotonic() when the phase began
 
     @property
     def finished(self) -> bool:
@@ -98,6 +102,15 @@ class Job:
     @property
     def epochs_total(self) -> int:
         return sum(r.config.epochs for r in self.runs)
+
+    def set_phase(self, name: str, epoch: int) -> None:
+        self.phase, self.phase_epoch, self.phase_since = name, epoch, time.monotonic()
+
+    def epoch_seconds(self) -> float | None:
+        """About how long one epoch of every run takes, from the training's own clock; None before the first."""
+        if not all(r.last for r in self.runs):
+            return None
+        return sum(r.last.seconds / r.last.epoch for r in self.runs)
 
 
 def _server_running() -> bool:
@@ -129,16 +142,30 @@ class JobQueue:
         self._waiting: deque[Job] = deque()
         self._running: set[Job] = set()
         self._gone_since: dict[str, float] = {}
+        self._handed: dict[str, Job] = {}  # owner → the job submitted last, until its tab has stored it
         threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
         if _server_running():  # not under AppTest, where a test process would pay for an import it never uses
             threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
 
     def submit(self, job: Job) -> Job:
-        """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks)."""
+        """Queue job; it starts as soon as a slot is free (a tab keeps to one job: ui.training checks). The job is
+        handed to its owner until the owner says it has stored it (stored)."""
         with self._lock:
             self._waiting.append(job)
+            self._handed[job.owner] = job
             self._dispatch()
         return job
+
+    def handed(self, owner: str) -> Job | None:
+        """The job submitted for owner that owner has not yet stored, if any."""
+        with self._lock:
+            return self._handed.get(owner)
+
+    def stored(self, job: Job) -> None:
+        """The owner of job has it now."""
+        with self._lock:
+            if self._handed.get(job.owner) is job:
+                del self._handed[job.owner]
 
     def position(self, job: Job) -> int:
         """1 for the next job to start, 2 for the one after it, …; 0 when job is not waiting."""
@@ -169,7 +196,10 @@ class JobQueue:
     def _work(self, job: Job, threads: int | None) -> None:
         """Train the job in a child process (ui.worker) and keep its runs up to date from what the child sends."""
         specs = [
-            RunSpec(pack(r.translator), r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs)
+            RunSpec(
+                r.translator if isinstance(r.translator, Recipe) else pack(r.translator),
+                *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs),
+            )
             for r in job.runs
         ]
 
@@ -190,12 +220,16 @@ class JobQueue:
                 on_start=lambda pid: setattr(job, "pid", pid),
                 shared=lambda: len(self._running) > 1,
                 on_threads=lambda n: setattr(job, "threads", n),
+                on_phase=job.set_phase,
             )
             if results is not None and job.state == "running":
                 for run, result in zip(job.runs, results):
-                    load_weights(run.translator, result.weights)
-                    run.translator.summary.clear()
-                    run.translator.summary.update(result.summary)
+                    if isinstance(run.translator, Recipe):
+                        run.translator = unpack(result.model)
+                    else:
+                        load_weights(run.translator, result.weights)
+                        run.translator.summary.clear()
+                        run.translator.summary.update(result.summary)
                     run.evaluations.update(result.evaluations)
                 job.state = "stopped" if job.stop_requested else "done"
         except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model
@@ -222,6 +256,8 @@ class JobQueue:
                         if job in self._waiting:
                             self._waiting.remove(job)
                         job.state = "cancelled"  # a running job ends at its next epoch
+                        if self._handed.get(job.owner) is job:
+                            del self._handed[job.owner]
                     self._gone_since.pop(job.owner, None)
                     log.info("job %s cancelled: its tab has gone", job.id)
 

@@ -5,7 +5,13 @@ model is another one.
 
 Values from a link are never trusted: each is read as its declared kind, a value that cannot be read falls back to
 the default, and a value the current model or data does not allow is replaced when its widget is drawn
-(ui.widgets.keep_option / keep_in_range); either way the page says which values were replaced.
+(ui.widgets.keep_option / keep_in_range); either way the page says which values were replaced. A kept value that a new
+model cannot take (after a training, a loaded checkpoint, …) is replaced and named in the same way.
+
+The query string is written when the page has drawn everything (settle_view, at the end of the run), so it holds the
+values the page settled on, including those one widget derives from another. Layers and heads are numbered from 1, as
+the pages show them; links made before that (without LINK_VERSION's parameter) numbered them from 0 and still open
+the view they were made on.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import streamlit as st
 from transformer.store import is_model_hash, same_model
 from transformer.text import markdown
 
-from .export import IMAGE_FORMATS, lesson_sheet_button, start_page
+from .export import IMAGE_FORMATS, lesson_sheet_button, set_sheet_link, start_page
 from .i18n import LANGUAGES, t
 from .published import (
     bad_link_model,
@@ -33,7 +39,8 @@ from .published import (
 from .state import CurrentModel, current, lang
 
 MAX_VALUE_CHARS = 400  # longest value taken from a link (a typed sentence is at most 400 characters)
-_run = threading.local()  # this script run's notice box (each session runs its script in its own thread)
+VERSION, LINK_VERSION = "v", "2"  # every link says how it numbers layers and heads; without it: from 0 (version 1)
+_run = threading.local()  # this script run's notice box and view (each session runs its script in its own thread)
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,9 @@ class Param:
     """One URL parameter of a page's view: the session-state key it sets and how its text is read."""
 
     key: str
-    kind: str = "str"  # "int", "float", "bool", "str", "ints" (comma-separated), or "pair" (a picker's pair)
+    # "int", "float", "bool", "str", "ints" (comma-separated), "pair" (a picker's pair), or "index" (a layer or head:
+    # from 0 in session state, from 1 in a link as on the page)
+    kind: str = "str"
 
 
 def picker(name: str) -> dict[str, Param]:
@@ -64,10 +73,12 @@ def model_label(model: CurrentModel) -> str:
     return model.name or model.source
 
 
-def _read(text: str, kind: str):
+def _read(text: str, kind: str, version: str = LINK_VERSION):
     """The value of a link parameter, or ValueError."""
     if len(text) > MAX_VALUE_CHARS:
         raise ValueError("too long")
+    if kind == "index":
+        return int(text) - (1 if version == LINK_VERSION else 0)
     if kind == "int":
         return int(text)
     if kind == "float":
@@ -92,6 +103,8 @@ def _write(value, kind: str) -> str | None:
         return "true" if value else "false"
     if kind == "ints":
         return ",".join(str(v) for v in value if isinstance(v, int))
+    if kind == "index":
+        return str(value + 1) if isinstance(value, int) and not isinstance(value, bool) else None
     return str(value)
 
 
@@ -116,21 +129,50 @@ def _current_values(params: dict[str, Param]) -> dict[str, str]:
     return values
 
 
-def notice(text: str) -> None:
-    """Say, in the notice box at the top of the page, that a value from the link was replaced."""
+def notice(text: str, model: bool = False) -> None:
+    """Say, in the notice box at the top of the page, that a value from the link (or, with model=True, a kept value
+    the current model cannot take) was replaced."""
     box = getattr(_run, "box", None)
     lines = getattr(_run, "lines", None)
     if box is None or lines is None:
         return
-    lines.append(text)
-    box.warning(t("link.replaced", lang(), values="; ".join(lines)))
+    lines.append((model, text))
+    with box.container():
+        for key, which in (("link.replaced", False), ("state.replaced", True)):
+            found = [text for is_model, text in lines if is_model == which]
+            if found:
+                st.warning(t(key, lang(), values="; ".join(found)))
 
 
 def replaced(key: str, old, new) -> None:
-    """Called when a widget's kept value is made valid: a notice if the value came from this run's link."""
-    if key in st.session_state.get("_from_link", ()):
-        name = st.session_state["_from_link"][key]
-        notice(f"{markdown(name)}={markdown(str(old))[:60]} → {markdown(str(new))[:60]}")
+    """Called when a widget's kept value is made valid: a notice if the value came from this run's link, or if it
+    was kept from before the model this page shows changed (ui.widgets.keep_option, keep_in_range, …)."""
+    said = _said(key, old)
+    if said is not None:
+        name, kind, shown_old, from_link = said
+        shown_new = _write(new, kind) or t("link.default", lang())  # e.g. no forced tokens
+        text = f"{markdown(name)}={markdown(str(shown_old))[:60]} → {markdown(str(shown_new))[:60]}"
+        notice(text, model=not from_link)
+
+
+def cut(key: str, given: int, kept: int) -> None:
+    """Called when a kept list is cut to its first `kept` items: a notice as for replaced()."""
+    said = _said(key, None)
+    if said is not None:
+        notice(t("link.cut", lang(), name=markdown(said[0]), kept=kept, given=given), model=not said[3])
+
+
+def _said(key: str, old) -> tuple | None:
+    """(name, kind, old value as shown, whether it came from the link) of a replaced value the page must name: one
+    from this run's link, or one of the page's view values (named as in its link) after the model changed; else
+    None (a value with no place in the link is one the page derives, e.g. the block of a step)."""
+    ss = st.session_state
+    name, kind = next(((n, p.kind) for n, p in getattr(_run, "params", {}).items() if p.key == key), (None, "str"))
+    if key in ss.get("_from_link", ()):
+        return (*ss["_from_link"][key][:1], kind, ss["_from_link"][key][1], True)
+    if name is not None and getattr(_run, "model_changed", False):
+        return name, kind, _write(old, kind), False
+    return None
 
 
 def take_link_globals() -> None:
@@ -153,20 +195,24 @@ def take_link_globals() -> None:
 
 
 def link_view(page: str, title: str, params: dict[str, Param]) -> None:
-    """First call of a page after its title: take a link's values on the tab's first run, write the view to the URL
-    on every run, warn when the link was made with another model, and start the page's lesson sheet."""
+    """First call of a page after its title: take a link's values on the tab's first run, warn when the link was made
+    with another model, start the page's lesson sheet, and say which kept values a new model cannot take. The view is
+    written to the URL when the run ends (settle_view)."""
     ss = st.session_state
-    _run.box, _run.lines = st.empty(), []
+    _run.box, _run.lines, _run.params, _run.view = st.empty(), [], params, (page, title)
+    shown = _shown_models()  # a new model since this page's last run: kept values it cannot take are named
+    _run.model_changed = ss.setdefault("_page_models", {}).get(page, shown) != shown
     first = not ss.get("_link_read")
     ss._link_read = True
     ss._from_link = {}
     if first and st.query_params:
+        version = st.query_params.get(VERSION, "1")
         for name, param in params.items():
             if name not in st.query_params:
                 continue
             text = st.query_params[name]
             try:
-                value = _read(text, param.kind)
+                value = _read(text, param.kind, version)
             except ValueError:
                 notice(f"{markdown(name)}={markdown(text[:60])} → {t('link.default', lang())}")
                 continue
@@ -174,17 +220,35 @@ def link_view(page: str, title: str, params: dict[str, Param]) -> None:
                 _take_pair(param.key, value)
             else:
                 ss[param.key] = value
-                ss._from_link[param.key] = name
+                ss._from_link[param.key] = (name, text)
     bad_model = link_model_notice(page, first)
     if bad_model:
         notice(bad_model)
     _warn_other_model(ss)
-    values = _current_values(params)
+    start_page(page, title, link_to_this_view())
+
+
+def _shown_models() -> tuple:
+    """The models a page may show: the current one and a Lab result's two (a new one of these replaces kept values)."""
+    lab = st.session_state.get("lab")
+    return (current().id, *((lab.baseline.id, lab.variant.id) if lab is not None else ()))
+
+
+def settle_view() -> None:
+    """When the page has drawn everything (app.py, at the end of the run): write the view it settled on to the URL,
+    and draw Share and export in the sidebar with the link to it."""
+    view, _run.view, _run.model_changed = getattr(_run, "view", None), None, False
+    if view is None:  # the page did not get as far as link_view
+        return
+    page, _ = view
+    st.session_state.setdefault("_page_models", {})[page] = _shown_models()
+    values = _current_values(_run.params)
+    values[VERSION] = LINK_VERSION
     model = current()
     values.update(lang=lang(), model=model_fingerprint(model), model_name=model_label(model))
     st.query_params.from_dict(values)
-    start_page(page, title, link_to_this_view())
-    with st.sidebar:  # drawn now that the URL holds this run's view
+    set_sheet_link(link_to_this_view())
+    with st.sidebar:
         share_and_export(lang(), model)
 
 
@@ -242,6 +306,7 @@ def share_and_export(L: str, model: CurrentModel) -> None:
             t("export.format", L),
             IMAGE_FORMATS,
             key="chart_format",
+            persist_state="session",
             horizontal=True,
             format_func=str.upper,
             help=t("export.format_help", L),

@@ -135,7 +135,12 @@ def publish_section(L: str, model: CurrentModel, entry: Entry | None, problem: s
         )
     else:
         st.text_input(
-            t("store.name", L), key="publish_name", max_chars=80, placeholder=model.name, help=t("store.name_help", L)
+            t("store.name", L),
+            key="publish_name",
+            persist_state="session",
+            max_chars=80,
+            placeholder=model.name,
+            help=t("store.name_help", L),
         )
         st.button(
             t("store.publish", L),

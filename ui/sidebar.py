@@ -5,10 +5,10 @@ import streamlit as st
 from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
-from .jobs import REFRESH_SECONDS, job_queue
+from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
 from .published import back_button, origin
 from .state import current, lang
-from .training import current_job, show_pending_toast, take_result
+from .training import current_job, phase_text, show_pending_toast, take_result
 
 
 def draw_sidebar() -> None:
@@ -17,7 +17,14 @@ def draw_sidebar() -> None:
     with st.sidebar:
         # a text label in both languages, so a learner finds it whichever language is showing
         label = t("sidebar.language", lang())
-        st.radio(label, options=list(LANGUAGES), format_func=LANGUAGES.get, key="lang", horizontal=True)
+        st.radio(
+            label,
+            options=list(LANGUAGES),
+            format_func=LANGUAGES.get,
+            key="lang",
+            persist_state="session",
+            horizontal=True,
+        )
         L = lang()
         model = current()
         translator, summary = model.translator, model.translator.summary
@@ -36,23 +43,25 @@ def draw_sidebar() -> None:
             )
         )
         back_button(L)
-        running, waiting = job_queue().busy()
-        if running or waiting:
-            st.caption(t("sidebar.server", L, running=running, waiting=waiting))
-        job = current_job()
-        st.fragment(job_status, run_every=REFRESH_SECONDS if job else None)()
+        # redrawn every second while this tab has a job, every few seconds while only others train
+        refresh = REFRESH_SECONDS if current_job() else SERVER_REFRESH_SECONDS if any(job_queue().busy()) else None
+        st.fragment(job_status, run_every=refresh)()
 
 
 def job_status() -> None:
-    """Queued (with its place), training (epoch n/N, loss) with Stop; a finished job's result is taken at once."""
+    """The server's trainings and waiting jobs; this tab's job: queued (with its place), training (epoch n/N, loss)
+    with Stop, then what it does after Stop; a finished job's result is taken at once."""
+    L = lang()
+    queue = job_queue()
+    running, waiting = queue.busy()
+    if running or waiting:
+        st.caption(t("sidebar.server", L, running=running, waiting=waiting))
     job = current_job()
     if job is None:
         return
     if job.finished:
         take_result(job)
         st.rerun()  # the whole page: it shows the new model from now on
-    L = lang()
-    queue = job_queue()
     st.subheader(t(f"job.title.{job.kind}", L))
     if job.state == "queued":
         running, waiting = queue.busy()
@@ -67,7 +76,8 @@ def job_status() -> None:
                 else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
             )
             st.progress(len(run.records) / run.config.epochs, text=f"{label}{text}")
-    if job.stop_requested:
-        st.caption(t("job.stopping", L))
-    else:
+    phase = phase_text(job, L)
+    if phase:
+        st.caption(phase)
+    if not job.stop_requested:
         st.button(t("train.stop", L), key="job_stop", on_click=queue.stop, args=(job,), width="stretch")

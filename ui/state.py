@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import streamlit as st
 import torch
@@ -100,11 +101,22 @@ RECIPES = {
 }
 
 
-# keys of page widgets whose values survive page switches (never used for buttons or uploaders)
-PAGE_WIDGET_PREFIXES = (
-    *("pe_", "mask_", "attn_", "dec_", "pick_", "inside_", "lab_", "data_"),
-    *("new_source", "new_target"),
-)
+# Every input widget of the app is drawn with persist_state="session" (a test checks): Streamlit then keeps its value
+# while the widget is not drawn, across page switches, and when a page switch follows a fragment's rerun (the job's
+# progress, every second). Before, every kept value was written back at the start of each full run; that missed the
+# page switch after a fragment's rerun (Streamlit drops, before the new page runs, every value whose widget the
+# browser did not send), and a value written by the script is pushed to the browser over a newer one the learner set
+# while the run was on its way.
+
+
+class PageEnd(Exception):
+    """Raised by end_page(): the page has drawn all it will this run (app.py catches it and finishes the run)."""
+
+
+def end_page() -> NoReturn:
+    """End the page's script here, as st.stop() would, but let app.py finish the run: write the view the page settled
+    on to the URL and draw Share and export (after st.stop() nothing more can be drawn)."""
+    raise PageEnd
 
 
 @st.cache_resource
@@ -146,9 +158,8 @@ def dataset_pairs(name: str) -> list[tuple[str, str]]:
     """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
     ss = st.session_state
     if name == "corpus":
-        return corpus_dataset(
-            int(ss.get("data_corpus_size", corpus.DEFAULT_SIZE)), int(ss.get("data_corpus_seed", corpus.DEFAULT_SEED))
-        )
+        size, seed = ss.get("corpus_choice", (corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))
+        return corpus_dataset(size, seed)
     if name == "own":
         return list(ss.get("own_pairs", []))
     return bundled_pairs()
@@ -212,7 +223,7 @@ def default_language() -> str:
 
 
 def init_session() -> None:
-    """Fill session state on a tab's first run and keep widget values alive across page switches."""
+    """Fill session state on a tab's first run (widget values then live on by themselves: see persist_state above)."""
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
@@ -226,10 +237,6 @@ def init_session() -> None:
     ss.setdefault("lang", default_language())
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
-    # widgets that are not drawn on a run lose their state; writing the values back keeps them
-    for key in list(ss.keys()):
-        if key in SETTINGS or key == "lang" or key.startswith(PAGE_WIDGET_PREFIXES):
-            ss[key] = ss[key]
 
 
 def init_app_session() -> None:

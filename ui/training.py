@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
-from transformer import TrainConfig, Translator
+from transformer import TrainConfig
 from transformer.checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS
-from transformer.lab import prepare
 from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
@@ -17,13 +17,19 @@ from transformer.train import SNAPSHOT_PAIRS
 from .i18n import t
 from .jobs import Job, Run, job_queue, session_id
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
+from .worker import Recipe
 
 SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
 
 
 def current_job() -> Job | None:
     """This tab's job, running or finished but not yet taken."""
-    return st.session_state.get("job")
+    ss = st.session_state
+    handed = job_queue().handed(session_id())
+    if handed is not None:  # submitted by a callback that a rerun cut short before it could store the job (_submit)
+        ss.job = handed
+        job_queue().stored(handed)
+    return ss.get("job")
 
 
 def snapshot_rows(n: int) -> list[int]:
@@ -33,10 +39,20 @@ def snapshot_rows(n: int) -> list[int]:
     return sorted({round(i * (n - 1) / (SNAPSHOT_PAIRS - 1)) for i in range(SNAPSHOT_PAIRS)})
 
 
-def _submit(job: Job) -> Job:
+def _check_free() -> None:
+    """First of a start_*: a tab keeps to one job."""
     if current_job() is not None:
         raise RuntimeError("this tab already has a job: stop it or wait for it first")
-    st.session_state.job = job_queue().submit(job)
+
+
+def _submit(job: Job) -> Job:
+    """Queue job as this tab's. Called from a button's callback, where any use of session state is a point at which
+    a newer rerun (the learner already on another page) stops the callback: from queue.submit on, the job is the
+    tab's all the same (current_job finds it)."""
+    queue = job_queue()
+    queue.submit(job)
+    st.session_state.job = job
+    queue.stored(job)
     return job
 
 
@@ -45,11 +61,12 @@ def start_training(
 ) -> Job:
     """Queue a training of a new model on pairs as this tab's job, holding out the split's rows (that fraction of the
     pairs; split None: none)."""
+    _check_free()
     kept, held = (split.train, split.held) if split is not None else (list(range(len(pairs))), [])
     train_pairs, held_pairs = [pairs[i] for i in kept], [pairs[i] for i in held]
-    translator = Translator.create(train_pairs, tokenizer, cfg.seed, **sizes)
+    recipe = Recipe(train_pairs, tokenizer, cfg.seed, sizes)  # built by the job: the button's callback stays short
     every = max(1, cfg.epochs // SNAPSHOTS)
-    run = Run("model", translator, train_pairs, cfg, held_pairs, every, snapshot_rows(len(train_pairs)))
+    run = Run("model", recipe, train_pairs, cfg, held_pairs, every, snapshot_rows(len(train_pairs)))
     made = None
     if split is not None and held:
         made = {
@@ -67,11 +84,12 @@ def start_replay() -> Job:
 
     Training is deterministic for a seed, so the replay rebuilds the bundled model and shows how its attention formed.
     """
+    _check_free()
     bundled = current().translator
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    fresh = Translator.create(pairs, bundled.tokenizer, cfg.seed, **sizes)
+    fresh = Recipe(pairs, bundled.tokenizer, cfg.seed, sizes)
     run = Run("model", fresh, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
     recorded = {k: bundled.summary[k] for k in ("holdout_rows", "split", "data_sha256", "always_trained")}
     return _submit(Job("replay", session_id(), [run], payload={"summary": recorded}))
@@ -124,7 +142,11 @@ def start_lab(
     holdout_rows: list[int],
 ) -> Job:
     """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side."""
-    baseline, variant, train_pairs, held_pairs = prepare(pairs, switches, sizes, tokenizer, cfg.seed, holdout_rows)
+    _check_free()
+    held = set(holdout_rows)  # split as transformer.lab.prepare does; the job builds the two models as it builds them
+    train_pairs = [p for i, p in enumerate(pairs) if i not in held]
+    held_pairs = [p for i, p in enumerate(pairs) if i in held]
+    baseline, variant = (Recipe(train_pairs, tokenizer, cfg.seed, s) for s in (sizes, {**sizes, **switches}))
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(train_pairs))
     runs = [
@@ -173,6 +195,22 @@ def take_result(job: Job) -> None:
         message = t(f"job.{job.state}.{job.kind}", L, epochs=epochs)
         icon = ":material/check_circle:" if job.state == "done" else ":material/stop_circle:"
         st.session_state.pending_toast = (message, icon)
+
+
+def phase_text(job: Job, L: str) -> str | None:
+    """What a running job is doing when the learner waits on it: the epoch it finishes after Stop (how long it has
+    taken, and how long an epoch takes), then the evaluation; None while it simply trains."""
+    elapsed = f"{max(0.0, time.monotonic() - job.phase_since):.0f}"
+    if job.phase == "evaluating":
+        return t("job.stopping_evaluating" if job.stop_requested else "job.evaluating", L, elapsed=elapsed)
+    if not job.stop_requested:
+        return None
+    if job.phase != "epoch":
+        return t("job.stopping", L)
+    seconds = job.epoch_seconds()
+    if seconds is None:
+        return t("job.stopping_first", L, epoch=job.phase_epoch)
+    return t("job.stopping_epoch", L, epoch=job.phase_epoch, elapsed=elapsed, seconds=f"{max(seconds, 1):.0f}")
 
 
 def show_pending_toast() -> None:

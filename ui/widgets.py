@@ -10,6 +10,7 @@ from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD, usable
 from transformer.text import markdown, visible
 
+from .export import text
 from .i18n import t, word_list
 from .links import replaced
 from .state import current
@@ -39,7 +40,8 @@ def keep_in_range(key: str, lo, hi, default=None):
     new = min(max(value, lo), hi)
     if key in ss and ss[key] != new:
         replaced(key, ss[key], new)
-    ss[key] = new
+    if key not in ss or ss[key] != new:  # set only to change it: a value set here is pushed to the browser
+        ss[key] = new
     return ss[key]
 
 
@@ -52,7 +54,12 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     if ss.get(f"{key}_mode") not in modes:
         ss[f"{key}_mode"] = modes[0]
     mode = st.radio(
-        t("pick.mode", L), modes, key=f"{key}_mode", horizontal=True, format_func=lambda m: t(f"pick.{m}", L)
+        t("pick.mode", L),
+        modes,
+        key=f"{key}_mode",
+        persist_state="session",
+        horizontal=True,
+        format_func=lambda m: t(f"pick.{m}", L),
     )
     if mode == "dataset":
         if f"{key}_pair" not in ss or ss[f"{key}_pair"] >= len(pairs):  # the tutorial example, whatever the dataset
@@ -62,6 +69,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             t("pick.pair", L),
             range(len(pairs)),
             key=f"{key}_pair",
+            persist_state="session",
             format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
         )
         return pairs[index]
@@ -69,6 +77,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     text = st.text_input(
         t("pick.typed", L),
         key=f"{key}_text",
+        persist_state="session",
         max_chars=MAX_TYPED_CHARS,
         help=t("pick.typed_help", L, n=MAX_TYPED_CHARS),
     )
@@ -84,18 +93,25 @@ def warn_if_data_changed(L: str) -> None:
     """On a looking-inside page: say so when the sentence pairs changed after the current model was trained."""
     trained_on = current().trained_on
     if trained_on is not None and trained_on != tuple(usable_pairs()):
-        st.warning(t("data.changed_since_training", L))
+        text(t("data.changed_since_training", L), "warning")
 
 
 def warn_unknown(unknown: list[str], L: str) -> None:
     """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
     if unknown:
-        st.warning(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)))
+        text(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)), "warning")
 
 
 def computed_by(names: str, L: str) -> None:
     """A caption naming the package function(s) that computed what is shown."""
-    st.caption(t("computed_by", L, names=names))
+    text(t("computed_by", L, names=names), "caption")
+
+
+def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
+    """Containers side by side, widths[i] px wide each, that wrap onto the next line when the window is too narrow for
+    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them)."""
+    with st.container(horizontal=True, gap=gap):
+        return [st.container(width=int(w)) for w in widths]
 
 
 def model_cached(key, compute):
@@ -121,7 +137,8 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
         kept = [v for v in default if v in allowed]
     if key in ss and list(ss[key] or []) != kept:
         replaced(key, ss[key], kept)
-    ss[key] = kept
+    if key not in ss or ss[key] != kept:  # set only to change it: a value set here is pushed to the browser
+        ss[key] = kept
     return kept
 
 

@@ -54,10 +54,25 @@ def start_fork_server() -> None:
 
 
 @dataclass
-class RunSpec:
-    """What a child needs to train one run: the model as plain values and bytes, the data and the settings."""
+class Recipe:
+    """A new model to build: vocabularies of pairs, sizes and switches, initial weights from seed (Translator.create).
+    The child builds it (torch's global random generator is its own there), so a page never waits for the build."""
 
-    translator: dict
+    pairs: list[tuple[str, str]]
+    tokenizer: str
+    seed: int
+    sizes: dict  # d_model, n_heads, …, and any architecture switches
+
+    def build(self) -> Translator:
+        return Translator.create(self.pairs, self.tokenizer, self.seed, **self.sizes)
+
+
+@dataclass
+class RunSpec:
+    """What a child needs to train one run: the model as plain values and bytes (or a recipe for a new one), the data
+    and the settings."""
+
+    translator: dict | Recipe
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]]
@@ -67,11 +82,19 @@ class RunSpec:
 
 @dataclass
 class RunResult:
-    """What a finished (or stopped) run sends back: the trained weights, the summary and the evaluations."""
+    """What a finished (or stopped) run sends back: the trained model (pack, the summary and weights included) and the
+    evaluations."""
 
-    weights: bytes
-    summary: dict
+    model: dict
     evaluations: dict
+
+    @property
+    def weights(self) -> bytes:
+        return self.model["weights"]
+
+    @property
+    def summary(self) -> dict:
+        return self.model["summary"]
 
 
 def score_summary(translator: Translator, pairs: list, holdout: list) -> dict:
@@ -95,10 +118,16 @@ def pack(translator: Translator) -> dict:
 
 
 def unpack(packed: dict) -> Translator:
-    model = Transformer(packed["config"])
+    with torch.random.fork_rng(devices=[]):  # the weights are loaded: no other model's seeded build is disturbed
+        model = Transformer(packed["config"])
     translator = Translator(model, Vocab(packed["src"]), Vocab(packed["tgt"]), packed["tokenizer"], packed["summary"])
     load_weights(translator, packed["weights"])
     return translator
+
+
+def _model(spec: RunSpec) -> Translator:
+    """The run's model in the child: built from its recipe, or unpacked."""
+    return spec.translator.build() if isinstance(spec.translator, Recipe) else unpack(spec.translator)
 
 
 def weights(translator: Translator) -> bytes:
@@ -115,22 +144,26 @@ def _send(conn, message: tuple) -> None:
 
 def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -> None:
     """In the child: train the runs one epoch each in turn, send every record, the torch threads in use when they
-    change, then the results, or why it failed."""
+    change, then the results, or why it failed; and what it is doing (the epoch it starts, then the evaluation), which
+    is what a learner who pressed Stop waits for."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
     try:
-        translators = [unpack(spec.translator) for spec in specs]
+        translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
         epochs = [
             (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
             for i, (t, s, cfg) in enumerate(zip(translators, specs, configs))
         ]
-        one_thread, threads_sent = False, 0
+        one_thread, threads_sent, epoch, last = False, 0, 0, max(s.config.epochs for s in specs)
         while epochs:
             if conn.poll():
                 if conn.recv_bytes() == STOP:
                     break
                 one_thread = True
+            epoch += 1
+            if epoch <= last:
+                _send(conn, ("phase", "epoch", epoch))
             for i, iterator in list(epochs):
                 record = next(iterator, None)  # the first one sets the training's threads
                 if one_thread:
@@ -142,13 +175,14 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
                     epochs.remove((i, iterator))
                 else:
                     _send(conn, ("epoch", i, record))
+        _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):
             evaluations = {"train": translator.evaluate(spec.pairs)}
             if spec.holdout:
                 evaluations["holdout"] = translator.evaluate(spec.holdout)
             translator.summary["scores"] = score_summary(translator, spec.pairs, spec.holdout)
-            results.append(RunResult(weights(translator), translator.summary, evaluations))
+            results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model
         _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
@@ -182,11 +216,13 @@ def train_in_child(
     on_start: Callable[[int], None] = lambda pid: None,
     shared: Callable[[], bool] = lambda: False,
     on_threads: Callable[[int], None] = lambda n: None,
+    on_phase: Callable[[str, int], None] = lambda name, epoch: None,
 ) -> list[RunResult] | None:
-    """Train specs in a new child process and wait for it: on_start(its pid), then on_record(run index, record) after
-    every epoch and on_threads(n) when the child's torch threads change; when stop() turns true the child ends after
-    its epoch and sends what it has; when shared() does, the child goes down to one thread; when cancelled() does,
-    the child is killed and None is returned. Raises TrainingFailed when the training failed."""
+    """Train specs in a new child process and wait for it: on_start(its pid), then on_phase("epoch", n) as epoch n
+    starts, on_record(run index, record) after every epoch, on_threads(n) when the child's torch threads change, and
+    on_phase("evaluating", n) when training is over; when stop() turns true the child ends after its epoch and sends
+    what it has; when shared() does, the child goes down to one thread; when cancelled() does, the child is killed
+    and None is returned. Raises TrainingFailed when the training failed."""
     parent, child = _CONTEXT.Pipe()
     process = _CONTEXT.Process(target=child_main, args=(child, list(specs), threads, niceness), daemon=True)
     process.start()
@@ -215,6 +251,8 @@ def train_in_child(
                 on_record(message[1], message[2])
             elif message[0] == "threads":
                 on_threads(message[1])
+            elif message[0] == "phase":
+                on_phase(message[1], message[2])
             elif message[0] == "done":
                 return message[1]
             else:

@@ -19,6 +19,7 @@ from .common import (
     height,
     hover,
     indexes,
+    label_px,
     mark_padding,
     matrix_trace,
     note,
@@ -177,7 +178,7 @@ def attention_grid_figure(
     grid_cols = min(4, n_heads)
     grid_rows = math.ceil(n_heads / grid_cols)
     per_plot = min(GRID_MAX_PX, max(GRID_MIN_PX, n_rows * GRID_CELL_PX + 20))  # px of one subplot
-    gap = min(130, 40 + 7 * max((len(c) for c in cols), default=1))  # px between grid rows: tick labels + title
+    gap = min(170, 40 + label_px(cols))  # px between grid rows: the tick labels as finish() cuts them, and a title
     plot_px = grid_rows * per_plot + (grid_rows - 1) * gap
     fig = make_subplots(
         rows=grid_rows,
@@ -210,6 +211,8 @@ def attention_grid_figure(
         outline_cells(fig, fig.data[-1], marks, n_rows, n_cols)
     finish(fig, title, plot_px + (60 if title else 30) + gap)
     fig.update_annotations(font=dict(size=14))  # subplot titles
+    if title:  # the heads' titles sit over the first row, in the top margin: room for them under the title
+        fig.update_layout(margin=dict(t=fig.layout.margin.t + 20), height=fig.layout.height + 20)
     if pr or pc:
         note(fig, pad_note)
     return fig

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import numpy as np
@@ -31,6 +32,10 @@ BLOCKED_COLOR, ALLOWED_COLOR = "#2f2f2f", "#e9eef6"
 PAD_FILL, PAD_LINE = "rgba(110,110,110,0.45)", "#555555"
 CHOSEN_COLOR, OTHER_COLOR = "#d62728", "#9bb8d3"
 FONT = dict(size=13)
+TICK_COLUMNS = 16  # longer tick labels (a CJK character is two columns) are cut in the middle; the hover has them whole
+COLUMN_PX = 7.5  # about how wide one column of FONT is, in px
+TITLE_COLUMNS, TITLE_LINE_PX = 30, 26  # a longer title breaks into lines at its " · ", each line this much taller
+ROTATES_PX = 30  # x tick labels wider than this may be drawn turned on a token axis: the figure grows by their length
 
 
 def as_array(x, ndim: int, name: str) -> np.ndarray:
@@ -112,20 +117,124 @@ def token_axes(fig: go.Figure, trace, rows: list[str], cols: list[str], row_labe
     fig.update_layout({xname: x, yname: y})
 
 
+_UNITS = re.compile(r"<[^<>]*>|&#?\w+;|.", re.S)  # a tag, an HTML entity or one character of a plotly label
+
+
+def _columns(unit: str) -> int:
+    if unit.startswith("<") and len(unit) > 1:
+        return 0  # a tag (<b>, <br>) takes no room of its own
+    return 2 if len(unit) == 1 and unicodedata.east_asian_width(unit) in "WF" else 1
+
+
+def columns(label: str) -> int:
+    """How many columns a plotly label takes: two for a wide (CJK) character, one for any other or an entity."""
+    return sum(_columns(u) for u in _UNITS.findall(str(label)))
+
+
+def tick_text(label: str, limit: int = TICK_COLUMNS) -> str:
+    """label cut in the middle to at most limit columns ("Pneumono…silicovo"), entities and tags kept whole;
+    shorter labels unchanged."""
+    label = str(label)
+    if columns(label) <= limit:
+        return label
+    units = _UNITS.findall(label)
+    room, head, tail = limit - 1, 0, len(units)  # one column for the ellipsis; keep units[:head] and units[tail:]
+    while head < tail:  # take from both ends in turn, the head first, while they fit
+        i = head if head <= len(units) - tail else tail - 1
+        if _columns(units[i]) > room:
+            break
+        room -= _columns(units[i])
+        head, tail = (head + 1, tail) if i == head else (head, tail - 1)
+    tags = [u for u in units[head:tail] if _columns(u) == 0]  # tags of the cut part stay, so they still pair up
+    return "".join(units[:head]) + "…" + "".join(tags) + "".join(units[tail:])
+
+
+_WIDE, _NARROW = set("mwMW@%—…"), set("iljftr.,:;'|!()[]/\\-` \"*?_")
+
+
+def text_px(text: str, size: float) -> float:
+    """An upper bound of how many px text takes in bold at size px, in any common sans-serif font (the widths are
+    DejaVu Sans Bold's, one of the widest, rounded up); tags take none and entities count as one character."""
+    em = 0.0
+    for unit in _UNITS.findall(str(text)):
+        if _columns(unit) == 0:
+            continue
+        if unit.isdigit():
+            em += 0.72
+        elif len(unit) > 1 or unit.isupper() or not unit.isalpha() and unit not in _NARROW:
+            em += 1.1 if unit in _WIDE else (1.0 if _columns(unit) == 2 else 0.87)
+        elif unit in _WIDE:
+            em += 1.1
+        elif _columns(unit) == 2:
+            em += 1.0
+        else:
+            em += 0.5 if unit in _NARROW else 0.72
+    return em * size
+
+
+def cut_to_px(label: str, px: float, size: float) -> str:
+    """label cut in the middle (tick_text) until text_px says it fits px at size; at least one character and "…"."""
+    limit = columns(label)
+    while limit > 2 and text_px(tick_text(label, limit), size) > px:
+        limit -= 1
+    return tick_text(label, limit)
+
+
+def label_px(labels: Iterable[str]) -> int:
+    """About how many px the longest of labels takes in FONT, once cut by tick_text."""
+    return int(max((columns(tick_text(str(label))) for label in labels), default=0) * COLUMN_PX)
+
+
 def height(n_rows: int, cell: int = CELL_PX, extra: int = 110, lo: int = MIN_HEIGHT, hi: int = MAX_HEIGHT) -> int:
     return int(min(hi, max(lo, n_rows * cell + extra)))
 
 
 def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
+    """The layout every figure shares, and what keeps its text inside it at any width: margins that grow to fit
+    the tick labels and titles (automargin), tick labels cut to TICK_COLUMNS, a figure taller by the length of x
+    tick labels that may be turned, and colour bars with as many ticks as their height has room for. Every
+    heatmap's cell numbers are written in the colour that reads on their cell (readable_cell_text)."""
     readable_cell_text(fig)
+    longest_x = 0
+    for axis in [*fig.select_xaxes(), *fig.select_yaxes()]:
+        axis.automargin = True
+        if axis.ticktext is not None:
+            axis.ticktext = [tick_text(label) for label in axis.ticktext]
+            if axis.plotly_name.startswith("x") and axis.showticklabels is not False:
+                longest_x = max(longest_x, label_px(axis.ticktext))
+                axis.autotickangles = [0, 90]  # level, or upright when they do not fit: turned 30°, long ones meet
+    height += max(0, longest_x - ROTATES_PX)
+    title = title_lines(title)
+    top = 60 + TITLE_LINE_PX * title.count("<br>") if title else 30
+    height += top - (60 if title else 30)
     fig.update_layout(
         title=dict(text=title or None, x=0.0, xanchor="left"),
         height=height,
-        margin=dict(l=10, r=10, t=60 if title else 30, b=10),
+        margin=dict(l=10, r=10, t=top, b=10),
         plot_bgcolor="white",
         font=FONT,
     )
+    for trace in fig.data:
+        bar = getattr(trace, "colorbar", None)
+        if bar is not None and bar.tickvals is None and bar.nticks is None:
+            room = height - top - 60 if bar.orientation != "h" else 160  # the bar's length, about, in px
+            bar.nticks = max(2, int(room // 40))
     return fig
+
+
+def title_lines(title: str, limit: int = TITLE_COLUMNS) -> str:
+    """title broken into lines of at most limit columns at its " · " separators, packed from the end so that the
+    qualifiers stay together ("encoder–decoder attention<br>layer 2 · head 1"); a part longer than that keeps its own
+    line. A title that fits is unchanged."""
+    if not title or columns(title) <= limit:
+        return title
+    lines: list[str] = []
+    for part in reversed(title.split(" · ")):
+        if lines and columns(part + " · " + lines[0]) <= limit:
+            lines[0] = part + " · " + lines[0]
+        else:
+            lines.insert(0, part)
+    return "<br>".join(lines)
 
 
 def cell_text(z: np.ndarray, fmt: str = "{:.2f}", blank: str = "") -> list[list[str]] | None:
@@ -174,7 +283,8 @@ def note(fig: go.Figure, text: str) -> None:
 
 
 def colorbar(title: str = "", **kw) -> dict:
-    return dict(title=dict(text=title), thickness=12, outlinewidth=0, **kw)
+    """A slim colour bar, its title along its right side (above it, the title would meet the top tick label)."""
+    return dict(title=dict(text=title, side="right"), thickness=12, outlinewidth=0, **kw)
 
 
 # ------------------------------------------------------------------ numbers in cells that read on every cell colour

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
@@ -11,12 +11,19 @@ import plotly.graph_objects as go
 from .common import (
     CHOSEN_COLOR,
     OTHER_COLOR,
+    cut_to_px,
     finish,
     floats,
     height,
+    label_px,
+    text_px,
+    tick_text,
     token_labels,
 )
 from .common import plotly_text as plotly_text
+
+TOPK_PX = 440  # the next-token chart's width: its token labels are drawn in the plot, sized against this
+ROW_HIT = "rgba(0,0,0,0)"  # the invisible bar spanning each whole row, which takes the hover and the click
 
 
 def topk_figure(
@@ -33,7 +40,10 @@ def topk_figure(
     """Horizontal bars of the k most probable tokens, most probable on top, the chosen token in chosen_color (red);
     a chosen token outside the k gets one more bar at the bottom.
 
-    Each bar's customdata is [token label, chosen note, token id], so a click on a bar tells which token it is.
+    Every row is one click target, label and empty space included: the token labels are written in the plot, left of
+    the bars, and an invisible bar (the last trace) spans the whole row; its customdata is [token label, chosen note,
+    token id], so a click anywhere on a row tells which token it is, however small its probability. The figure is
+    TOPK_PX wide, the labels' room measured against that.
     """
     p = floats(probs, 1, "probs")  # (V,)
     vocab = token_labels(itos, p.shape[0], "itos", "vocabulary entries")
@@ -42,77 +52,125 @@ def topk_figure(
     if 0 <= int(chosen_id) < p.shape[0] and int(chosen_id) not in top:
         top.append(int(chosen_id))  # a forced token the model found unlikely still gets its bar, at the bottom
     k = len(top)
+    rows = list(range(k))
     is_chosen = [i == int(chosen_id) for i in top]
     tokens = [vocab[i] for i in top]
-    fig = go.Figure(
-        go.Bar(
-            x=[float(p[i]) for i in top],
-            y=list(range(k)),
-            orientation="h",
-            name=prob_label,
-            marker=dict(color=[chosen_color if c else OTHER_COLOR for c in is_chosen]),
-            text=[f"{p[i]:.3f}" for i in top],
-            textposition="auto",
-            customdata=[
-                [t, f" ({chosen_label})" if c else "", i] for t, c, i in zip(tokens, is_chosen, top, strict=True)
-            ],
-            hovertemplate=(
-                f"{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{x:.4f}}<extra></extra>"
-            ),
-        )
+    labels = [tick_text(t) for t in tokens]
+    label_room = label_px(labels) + 16  # px left of the bars
+    room = label_room / max(TOPK_PX - 60 - label_room, 100)  # the same, in probability units of the x axis
+    bars = go.Bar(
+        x=[float(p[i]) for i in top],
+        y=rows,
+        orientation="h",
+        name=prob_label,
+        width=0.7,
+        marker=dict(color=[chosen_color if c else OTHER_COLOR for c in is_chosen]),
+        text=[f"{p[i]:.3f}" for i in top],
+        textposition="auto",  # in the bar when it fits, else after it
+        constraintext="none",  # at the font size, not shrunk to the bar
+        hoverinfo="skip",
     )
+    names = go.Scatter(
+        x=[-room] * k, y=rows, mode="text", text=[f"<b>{t}</b>" if c else t for t, c in zip(labels, is_chosen)],
+        textposition="middle right", hoverinfo="skip", showlegend=False, name=token_label,
+    )  # fmt: skip
+    hit = go.Bar(
+        x=[1 + room] * k,
+        base=[-room] * k,
+        y=rows,
+        orientation="h",
+        width=1.0,
+        name=token_label,
+        marker=dict(color=ROW_HIT, line=dict(width=0)),
+        customdata=[[t, f" ({chosen_label})" if c else "", i] for t, c, i in zip(tokens, is_chosen, top, strict=True)],
+        hovertemplate=f"{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{text}}<extra></extra>",
+        text=[f"{p[i]:.4f}" for i in top],
+        textposition="none",
+    )
+    fig = go.Figure([bars, names, hit])
     fig.update_layout(
-        xaxis=dict(title=dict(text=prob_label), range=[0, 1], gridcolor="#eeeeee"),
-        yaxis=dict(
-            tickmode="array",
-            tickvals=list(range(k)),
-            ticktext=tokens,
-            autorange="reversed",
-            title=dict(text=token_label),
-            automargin=True,
+        barmode="overlay",
+        xaxis=dict(
+            title=dict(text=prob_label), range=[-room, 1.0], tickvals=[0, 0.25, 0.5, 0.75, 1], gridcolor="#eeeeee",
+            zeroline=True, zerolinecolor="#bbbbbb",
         ),
+        yaxis=dict(showticklabels=False, autorange="reversed", title=dict(text=token_label), showgrid=False,
+                   zeroline=False),
         showlegend=False,
-    )
-    return finish(fig, title, height(k, cell=30, extra=100, lo=180, hi=480))
+        hovermode="closest",
+    )  # fmt: skip
+    finish(fig, title, height(k, cell=30, extra=100, lo=180, hi=480))
+    fig.update_layout(width=TOPK_PX)
+    return fig
 
 
-KEPT_COLOR, FINISHED_COLOR, PRUNED_COLOR = "#1f77b4", "#2ca02c", "#c7c7c7"
+KEPT_COLOR, FINISHED_COLOR, PRUNED_COLOR = "#1f77b4", "#2ca02c", "#8c8c8c"
+NODE_FILLS = {"kept": "#e3eef9", "finished": "#e2f3df", "pruned": "#f4f4f4"}
 FORCED_COLOR = "#9467bd"  # a token the learner forced
 MODEL_COLOR, TEMPERED_COLOR, FINAL_COLOR = "#c6dbef", "#6baed6", "#08519c"
-_LABELLED_COLUMN = 24  # columns of the beam tree with more nodes than this show pruned tokens on hover only
+TREE_PX = 540  # the beam tree's labels are sized to fit this many px: the page's width in a 1024 px window
+TREE_ROW_PX = 38  # px per node row: two lines of text in a box, and a gap
+TREE_TEXT_PX, TREE_SCORE_PX = 12, 11  # font sizes of a node's token and of its log-probability under it
+TREE_BOX_PX, TREE_EDGE_PX = 10, 14  # a box's padding and borders around its text; the least edge between two boxes
+PRUNED_LISTED = 12  # a pruned node's hover lists this many of its candidates, the most probable first
 
 
 @dataclass
 class _Node:
     x: int  # the step that made it (0: the root S)
-    rank: int  # its row within the column, top first
     token: str
     path: tuple[str, ...]  # every token from the first one after S to this one
     log_prob: float
-    status: str  # kept, finished, pruned (the root counts as kept)
+    status: str  # kept, finished, or pruned (one node standing for all of a step's pruned candidates)
     parent: _Node | None = None
+    pruned: list = field(default_factory=list)  # (path, log-prob) of each candidate a pruned node stands for
     y: float = 0.0
 
 
 def _tree(steps, start: str) -> list[list[_Node]]:
-    """The nodes of the beam-search tree by column; children sit under their parent, best first, so no edges cross."""
-    root = _Node(0, 0, start, (), 0.0, "kept")
+    """The nodes of the beam-search tree by column: each step's kept and finished candidates under their parent, best
+    first (so no edges cross), then one node for all of the step's pruned candidates; columns centred on y = 0."""
+    root = _Node(0, start, (), 0.0, "kept")
     columns, beams = [[root]], [root]
     for x, step in enumerate(steps, start=1):
-        order = sorted(step.candidates, key=lambda c: (beams[c.parent].rank, -c.log_prob))
-        column, kept = [], {}
-        for rank, c in enumerate(order):
+        order = sorted(step.candidates, key=lambda c: (beams[c.parent].y, -c.log_prob))  # y: the row, for now
+        column, kept, pruned = [], {}, []
+        for c in order:
             parent = beams[c.parent]
-            node = _Node(x, rank, c.token, (*parent.path, c.token), c.log_prob, c.status, parent)
+            path = (*parent.path, c.token)
+            if c.status == "pruned":
+                pruned.append((path, c.log_prob))
+                continue
+            node = _Node(x, c.token, path, c.log_prob, c.status, parent, y=len(column))
             column.append(node)
             if c.status == "kept":
                 kept[c.beam] = node
+        if pruned:
+            pruned.sort(key=lambda item: -item[1])
+            column.append(_Node(x, "", (), pruned[0][1], "pruned", pruned=pruned, y=len(column)))
         columns.append(column)
         beams = [kept[i] for i in sorted(kept)]
     for column in columns:
         for node in column:
-            node.y = node.rank - (len(column) - 1) / 2
+            node.y -= (len(column) - 1) / 2
     return columns
+
+
+def _node_text(node: _Node, room: float, with_score: bool, pruned_count: str, pruned: str) -> str:
+    """A node's box: its token cut to room px, its log-probability under it in a smaller grey font."""
+    if node.status == "pruned":  # "+70" over "pruned", or "70 pruned" when that fits
+        count = pruned_count.format(n=len(node.pruned))
+        if text_px(count, TREE_TEXT_PX) <= room:
+            token, under = count, ""
+        else:  # in the smaller font: "+100" must fit the narrowest box
+            token = f"<span style='font-size:{TREE_SCORE_PX}px'>+{len(node.pruned)}</span>"
+            under = cut_to_px(pruned, room, TREE_SCORE_PX)
+    else:
+        token = cut_to_px(plotly_text(node.token), room, TREE_TEXT_PX)
+        under = f"{node.log_prob:.2f}" if node.parent is not None else ""
+    if not with_score or not under:
+        return token
+    return f"{token}<br><span style='font-size:{TREE_SCORE_PX}px;color:#555555'>{under}</span>"
 
 
 def beam_tree_figure(
@@ -126,45 +184,24 @@ def beam_tree_figure(
     finished_label="finished",
     pruned_label="pruned",
     best_label="best",
+    pruned_count="{n} pruned",
+    more_label="… {n} more",
 ) -> go.Figure:
-    """The beam-search tree: one column per step, an edge from each beam to each of its best candidates, labelled
-    with the cumulative log-probability; kept beams in blue, finished hypotheses (E) in green, pruned ones in grey.
+    """The beam-search tree: one column per step, each node a box with its token and its cumulative log-probability,
+    an edge from each beam to its kept (blue) and finished (green, E) candidates, and one grey node per step for
+    all its pruned candidates (pruned_count says how many, the hover lists them).
 
     steps are BeamStep records (transformer.strategies); best_path (the best hypothesis's tokens, with its E when it
-    has one) is drawn in red over its edges.
+    has one) is drawn in red under its edges. Tokens are cut so that every box fits its column in TREE_PX.
     """
-    columns = _tree(steps, start)
-    nodes = [n for column in columns for n in column]
-    busy = {n.x for n in nodes if len(columns[n.x]) > _LABELLED_COLUMN}
+    columns_ = _tree(steps, start)
+    nodes = [n for column in columns_ for n in column]
+    n_columns = len(columns_)
+    room = TREE_PX / n_columns - TREE_EDGE_PX - TREE_BOX_PX  # px of text in a box, with an edge's room between boxes
+    with_score = text_px("-10.00", TREE_SCORE_PX) <= room  # the log-probability under the token
     names = {"kept": kept_label, "finished": finished_label, "pruned": pruned_label}
     colors = {"kept": KEPT_COLOR, "finished": FINISHED_COLOR, "pruned": PRUNED_COLOR}
     fig = go.Figure()
-    for status in ("pruned", "kept", "finished"):
-        edges = [n for n in nodes if n.parent is not None and n.status == status]
-        xs, ys = [], []
-        for n in edges:
-            xs += [n.parent.x, n.x, None]
-            ys += [n.parent.y, n.y, None]
-        dash = "dot" if status == "pruned" else "solid"
-        fig.add_trace(
-            go.Scatter(
-                x=xs, y=ys, mode="lines", name=names[status], hoverinfo="skip",
-                line=dict(color=colors[status], width=1 if status == "pruned" else 2, dash=dash),
-            )
-        )  # fmt: skip
-        labelled = [n for n in edges if status != "pruned" or n.x not in busy]
-        fig.add_trace(  # each edge's label sits just above its end, where no other edge ends
-            go.Scatter(
-                x=[n.x - 0.04 for n in labelled],
-                y=[n.y for n in labelled],
-                mode="text",
-                text=[f"{n.log_prob:.2f}" for n in labelled],
-                textposition="top left",
-                textfont=dict(size=10, color="#aaaaaa" if status == "pruned" else colors[status]),
-                hoverinfo="skip",
-                showlegend=False,
-            )
-        )
     best = _best_node(nodes, best_path)
     if best is not None:
         xs, ys, node = [], [], best
@@ -173,48 +210,76 @@ def beam_tree_figure(
             ys.append(node.y)
             node = node.parent
         fig.add_trace(
-            go.Scatter(x=xs, y=ys, mode="lines", name=best_label, line=dict(color=CHOSEN_COLOR, width=4), opacity=0.5)
-        )
-    fig.add_trace(
+            go.Scatter(x=xs, y=ys, mode="lines", name=best_label, line=dict(color=CHOSEN_COLOR, width=7), opacity=0.45,
+                       hoverinfo="skip")
+        )  # fmt: skip
+    for status in ("kept", "finished"):
+        xs, ys = [], []
+        for n in nodes:
+            if n.parent is not None and n.status == status:
+                xs += [n.parent.x, n.x, None]
+                ys += [n.parent.y, n.y, None]
+        fig.add_trace(
+            go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=names[status], hoverinfo="skip",
+                       line=dict(color=colors[status], width=2))
+        )  # fmt: skip
+    if any(n.status == "pruned" for n in nodes):  # a legend entry for the grey boxes, which have no edges
+        swatch = dict(symbol="square", size=12, color=NODE_FILLS["pruned"], line=dict(color=PRUNED_COLOR, width=1))
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=pruned_label, marker=swatch))
+    boxes = []
+    for n in nodes:
+        text = _node_text(n, room, with_score, pruned_count, pruned_label)
+        box = dict(
+            x=n.x, y=n.y, text=text, showarrow=False, font=dict(size=TREE_TEXT_PX, color="#111111"),
+            bgcolor=NODE_FILLS[n.status], bordercolor=colors[n.status], borderwidth=2 if n.status != "pruned" else 1,
+            borderpad=(TREE_BOX_PX - 4) // 2, captureevents=False,
+        )  # fmt: skip
+        if text_px(text, TREE_TEXT_PX) <= 20:  # a box too narrow to see ("S", "E", "."): as wide as a short word's
+            box["width"] = 24
+        boxes.append(box)
+    fig.update_layout(annotations=boxes)
+    fig.add_trace(  # invisible markers under the boxes carry the hover
         go.Scatter(
             x=[n.x for n in nodes],
             y=[n.y for n in nodes],
-            mode="markers+text",
-            text=[plotly_text(n.token) if n.status != "pruned" or n.x not in busy else "" for n in nodes],
-            textposition="middle right",
-            textfont=dict(
-                color=["#999999" if n.status == "pruned" else "#111111" for n in nodes],
-                size=[11 if n.status == "pruned" else 13 for n in nodes],
-            ),
-            marker=dict(
-                size=[6 if n.status == "pruned" else 10 for n in nodes],
-                color=[colors[n.status] for n in nodes],
-                line=dict(color="white", width=1),
-            ),
-            customdata=[
-                [plotly_text(" ".join((start, *n.path))), names[n.status] if n.parent else "", f"{n.log_prob:.3f}"]
-                for n in nodes
-            ],
-            hovertemplate=f"%{{customdata[0]}}<br>{log_prob_label}: %{{customdata[2]}}<br>%{{customdata[1]}}"
-            "<extra></extra>",
+            mode="markers",
+            marker=dict(size=22, color="rgba(0,0,0,0)"),
+            customdata=[_hover(n, start, names, log_prob_label, more_label) for n in nodes],
+            hovertemplate="%{customdata}<extra></extra>",
             showlegend=False,
+            name="nodes",
         )
     )
-    n_steps = len(columns)
+    rows = max(len(column) for column in columns_)
     fig.update_layout(
         xaxis=dict(
             tickmode="array",
-            tickvals=list(range(n_steps)),
-            ticktext=[f"{step_label} {x}" if x else "" for x in range(n_steps)],
-            range=[-0.4, n_steps - 0.3],
+            tickvals=list(range(n_columns)),
+            ticktext=[f"{step_label} {x}" if x else "" for x in range(n_columns)],
+            range=[-0.5, n_columns - 0.5],
             showgrid=False,
             zeroline=False,
+            fixedrange=True,
         ),
-        yaxis=dict(visible=False, autorange="reversed"),
+        yaxis=dict(visible=False, range=[(rows - 1) / 2 + 0.75, -(rows - 1) / 2 - 0.75], fixedrange=True),  # 0 on top
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
-    )
-    tallest = max(len(column) for column in columns)
-    return finish(fig, title, height(tallest, cell=24, extra=120, lo=260, hi=900))
+        hovermode="closest",
+    )  # fmt: skip
+    finish(fig, title, rows * TREE_ROW_PX + 110)
+    if n_columns > 8:  # "step 10" under every column would not fit: every other step
+        fig.update_xaxes(ticktext=[f"{x}" if x else "" for x in range(n_columns)], title=dict(text=step_label))
+    return fig
+
+
+def _hover(node: _Node, start: str, names: dict, log_prob_label: str, more_label: str) -> str:
+    """A node's hover: its whole path and log-probability, or for a pruned node every candidate it stands for."""
+    if node.status != "pruned":
+        line = f"{plotly_text(' '.join((start, *node.path)))}<br>{log_prob_label}: {node.log_prob:.3f}"
+        return line + (f"<br>{names[node.status]}" if node.parent is not None else "")
+    shown = [f"{plotly_text(' '.join((start, *path)))}: {lp:.3f}" for path, lp in node.pruned[:PRUNED_LISTED]]
+    if len(node.pruned) > PRUNED_LISTED:
+        shown.append(more_label.format(n=len(node.pruned) - PRUNED_LISTED))
+    return f"<b>{names['pruned']}</b> ({len(node.pruned)})<br>" + "<br>".join(shown)
 
 
 def _best_node(nodes: list[_Node], best_path: Sequence[str] | None) -> _Node | None:

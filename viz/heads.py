@@ -13,7 +13,17 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import ATTN_COLORS, CHOSEN_COLOR, ENTROPY_COLORS, colorbar, finish, floats, nullable, token_labels
+from .common import (
+    ATTN_COLORS,
+    CHOSEN_COLOR,
+    ENTROPY_COLORS,
+    colorbar,
+    finish,
+    floats,
+    label_px,
+    nullable,
+    token_labels,
+)
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
@@ -83,7 +93,7 @@ def head_patterns_figure(
     two_lines = n_heads > 8  # "layer 6 · head 16" does not fit over a narrow subplot
     per_plot = int(min(220, max(60, 880 / n_heads)))
     title_px = 34 if two_lines else 22
-    gap = title_px + (8 + 7 * max(map(len, col_ticks)) if ticks else 6)
+    gap = title_px + (8 + label_px(col_ticks) if ticks else 6)  # the labels as finish() cuts them
     plot_px = n_layers * per_plot + (n_layers - 1) * gap
     h_space = 0.06 if ticks else min(0.04, 0.3 / n_heads)  # fraction of the width between columns
     width = (1 - (n_heads - 1) * h_space) / n_heads

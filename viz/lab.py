@@ -55,7 +55,8 @@ def comparison_curves_figure(
     fig.update_xaxes(title_text=epoch_label, tickformat="d", gridcolor="#eeeeee")
     fig.update_yaxes(type="log", dtick=1, row=1, col=1, gridcolor="#eeeeee")  # a tick at every power of ten
     fig.update_yaxes(range=[0, 1.04], tickformat=".0%", row=1, col=2, gridcolor="#eeeeee")
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.2, x=0), hovermode="x unified")
+    # the legend over the subplots' titles, where nothing else is (under the plots it would meet the axis titles)
+    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.1, x=0), hovermode="x unified")
     return finish(fig, title, 380)
 
 

@@ -86,7 +86,6 @@ def score_figure(
     return finish(fig, title, height(len(fig.layout.yaxis.ticktext)))
 
 
-EFFECT_TEXT_PX = 12  # the values written in the cells of the three "what a mask does" figures
 EFFECT_TOP, EFFECT_BOTTOM = 10, 100  # px above the grid, and below it for the key tokens, their title and the colourbar
 
 
@@ -106,7 +105,8 @@ def mask_effect_figures(
     with the blocked cells (mask True; None blocks nothing) set to −∞, and the softmax weights.
 
     The three share one layout (height, margins, a horizontal colourbar under the grid in the same place), the
-    two score figures share one colour range, and the values are written in the cells at EFFECT_TEXT_PX.
+    two score figures share one colour range, and the values are written in the cells, as large as the cells allow
+    (up to the figure's font size).
     """
     s = floats(scores, 2, "scores")  # (Lq, Lk)
     w = floats(weights, 2, "weights")  # (Lq, Lk)
@@ -115,23 +115,20 @@ def mask_effect_figures(
     finite = s[np.isfinite(s)]
     bound = float(np.abs(finite).max()) if finite.size else 1.0
     labels = (row_label, col_label)
+    scaled = (*labels, SIGNED_COLORS, (-bound, bound), "{:.1f}")  # one decimal: the number fits a narrow cell at 12 px
     figures = (
-        _matrix_figure(
-            s, row_tokens, col_tokens, score_label, None, blocked_label, *labels, SIGNED_COLORS, (-bound, bound)
-        ),
-        _matrix_figure(
-            s, row_tokens, col_tokens, score_label, mask, blocked_label, *labels, SIGNED_COLORS, (-bound, bound)
-        ),
+        _matrix_figure(s, row_tokens, col_tokens, score_label, None, blocked_label, *scaled),
+        _matrix_figure(s, row_tokens, col_tokens, score_label, mask, blocked_label, *scaled),
         _matrix_figure(
             w, row_tokens, col_tokens, weight_label, None, blocked_label, *labels, ATTN_COLORS, (0, 1), "{:.2f}"
         ),
     )
     grid = int(min(520, max(180, s.shape[0] * CELL_PX)))  # the grid's height in px, when the width allows it
     for fig, label in zip(figures, (score_label, score_label, weight_label)):
-        fig.update_traces(textfont=dict(size=EFFECT_TEXT_PX), selector=dict(type="heatmap"))
         fig.data[0].colorbar = dict(
             title=dict(text=label, side="right"),
             orientation="h",
+            nticks=5,  # as many labels as fit under the narrowest grid
             thickness=10,
             outlinewidth=0,
             len=0.8,

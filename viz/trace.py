@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -29,13 +30,13 @@ from .common import (
     mark_padding,
     matrix_trace,
     note,
+    text_px,
     token_labels,
 )
 from .masks import mask_figure
 
 MAX_COLUMNS = 128  # wider matrices are cut to this many columns (the figure says so)
 MAX_TICKS = 48  # more columns than this get a label on every few only (hover names every one)
-MARKER_PX = 30  # size of a block's click target in the diagram
 
 # block colours after the paper's Figure 1
 BLOCK_COLORS = {
@@ -57,22 +58,107 @@ BLOCK_COLORS = {
     "loss": "#eeeeee",
 }
 SELECTED_FILL = "#ffb3b3"
-BLOCK_W, BLOCK_H, GAP = 1.75, 0.62, 0.34  # data units
-COLUMN_X = {"encoder": 0.0, "decoder": 2.55}
+# the diagram is drawn in px (one data unit = one px), so its text is sized against its boxes exactly
+DIAGRAM_TEXT_PX = 12  # every text of the diagram
+LINE_PX = 16  # one line of that text
+PAD_PX = 6  # between a box's border and its text
+GAP_PX = 18  # between two boxes of a column: the arrow from one to the next
+LANE_PX = 16  # the residual connections run this far outside a column
+SIDE_PX = 14  # the arrow from a mask to its attention block
+LABEL_PX = 150  # a longer block label wraps onto a second line
+EDGE_PX = 10  # the figure's own margin, outside the N× boxes
+LINE_COLOR, ARROW_COLOR = "#777777", "#555555"
 
 
-def _layout(blocks) -> dict[int, tuple[float, float]]:
-    """(x, y) centre of every block: the encoder's column on the left, the decoder's on the right, bottom to top;
-    the first layer block of both columns at the same height, as in the paper."""
-    columns = {side: [b for b in blocks if b.side == side] for side in COLUMN_X}
-    before = {side: next((i for i, b in enumerate(col) if b.in_layer), len(col)) for side, col in columns.items()}
-    start = max(before.values())
-    centres = {}
-    for side, col in columns.items():
-        for i, block in enumerate(col):
-            row = i + start - before[side]
-            centres[block.index] = (COLUMN_X[side], row * (BLOCK_H + GAP))
-    return centres
+def _wrap(label: str, room: float) -> list[str]:
+    """label in at most two lines of at most room px (by words; by characters for text without spaces)."""
+    if text_px(label, DIAGRAM_TEXT_PX) <= room:
+        return [label]
+    words = label.split(" ") if " " in label else list(label)
+    glue = " " if " " in label else ""
+    for cut in range(len(words) - 1, 0, -1):  # the longest first line that fits
+        first = glue.join(words[:cut])
+        if text_px(first, DIAGRAM_TEXT_PX) <= room:
+            return [first, glue.join(words[cut:])]
+    return [label]
+
+
+@dataclass
+class _Box:
+    block: object
+    lines: list[str]  # the label, wrapped
+    size: str  # the sizes line under it ("" for none)
+    x: float = 0.0  # centre, px
+    y: float = 0.0
+    w: float = 0.0
+    h: float = 0.0
+
+    @property
+    def top(self) -> float:
+        return self.y + self.h / 2
+
+    @property
+    def bottom(self) -> float:
+        return self.y - self.h / 2
+
+
+def _diagram_layout(blocks, labels, sizes):
+    """Boxes of every block placed in px, bottom to top: the encoder's column on the left, the decoder's on the
+    right, the first layer block of both at the same height (as in the paper); each column's masks beside it, between
+    the columns. Returns (boxes by block index, column x, box width, figure width, the layers' bottom y, each
+    column's layer top y)."""
+    boxes = {}
+    for block, label, size in zip(blocks, labels, sizes):
+        masks = block.kind == "masks"
+        box = _Box(block, _wrap(label, LABEL_PX), "" if masks else size)
+        texts = [*box.lines, box.size]
+        box.w = max(text_px(t, DIAGRAM_TEXT_PX) for t in texts) + 2 * PAD_PX
+        box.h = LINE_PX * sum(1 for t in texts if t) + 2 * PAD_PX
+        boxes[block.index] = box
+    flows = {side: [b for b in blocks if b.side == side and b.kind != "masks"] for side in ("encoder", "decoder")}
+    width = max(box.w for box in boxes.values() if box.block.kind != "masks")
+    mask_w = max([box.w for box in boxes.values() if box.block.kind == "masks"], default=0)
+    between = max(2 * (mask_w + 2 * SIDE_PX), 2 * SIDE_PX + 20)  # both masks side by side, or the memory arrow
+    x = {"encoder": EDGE_PX + LANE_PX + width / 2}
+    x["decoder"] = x["encoder"] + width + between
+    for box in boxes.values():
+        box.w = width if box.block.kind != "masks" else mask_w
+
+    # heights: the blocks before the layers, the layers (aligned), the rest; the N× labels above the layers
+    def stack(column, y):
+        for block in column:
+            box = boxes[block.index]
+            box.y = y + box.h / 2
+            y = box.top + GAP_PX
+        return y
+
+    before = {side: [b for b in col if not b.in_layer and not _after(b, col)] for side, col in flows.items()}
+    inside = {side: [b for b in col if b.in_layer] for side, col in flows.items()}
+    after = {side: [b for b in col if _after(b, col)] for side, col in flows.items()}
+    start = max(stack(before[side], EDGE_PX) for side in flows)
+    first = start - GAP_PX / 2  # the layers' bottom, and each column's top of its layer
+    last = {}
+    for side in flows:
+        end = stack(inside[side], start)
+        last[side] = end - GAP_PX / 2
+        stack(after[side], end + 2 * LINE_PX + GAP_PX)  # room for "N× = 2 / layer 1" over the layer
+    for side, column in flows.items():
+        for block in column:
+            boxes[block.index].x = x[side]
+    for box in boxes.values():  # masks beside the first attention they go into, between the columns
+        if box.block.kind == "masks":
+            attention = next(b for b in flows[box.block.side] if b.kind.endswith("attention"))
+            box.y = boxes[attention.index].y
+            sign = 1 if box.block.side == "encoder" else -1
+            box.x = x[box.block.side] + sign * (width / 2 + SIDE_PX + mask_w / 2)
+    total = math.ceil(x["decoder"] + width / 2 + LANE_PX + EDGE_PX)
+    return boxes, x, width, total, first, last
+
+
+def _after(block, column) -> bool:
+    """Whether block comes after the column's layers (linear, softmax, loss, a final LayerNorm)."""
+    layered = [i for i, b in enumerate(column) if b.in_layer]
+    return bool(layered) and not block.in_layer and column.index(block) > layered[-1]
 
 
 def architecture_figure(
@@ -87,82 +173,121 @@ def architecture_figure(
     layers_label: str = "N× = {n}",
     layer_label: str = "layer {layer}",
     title: str = "",
+    masked: Sequence[int] | None = None,
 ) -> go.Figure:
-    """The encoder–decoder as blocks (objects with .index, .kind, .side, .in_layer), bottom to top; labels and
-    sizes are one text per block, the selected block is filled red, the N× layer boxes are dashed."""
-    centres = _layout(blocks)
+    """The encoder–decoder as the paper's Figure 1: blocks (objects with .index, .kind, .side, .in_layer) in two
+    columns, bottom to top, labels and sizes one text per block; a residual connection around every sublayer into
+    its Add & Norm (or Add); each column's masks as a side input to the attention blocks in masked (indexes; None:
+    every attention block); the N× layer boxes dashed; the selected block filled red.
+
+    Drawn in px (layout width and height, one data unit per px) with every text at DIAGRAM_TEXT_PX, so each label
+    fits its box at any window size: draw it at its own width (st.plotly_chart(..., width="content"))."""
+    boxes, column_x, width, total, first, last = _diagram_layout(blocks, labels, sizes)
+    masked = set(masked) if masked is not None else {b.index for b in blocks if b.kind.endswith("attention")}
     shapes: list[dict] = []  # collected and set once: plotly's add_shape/add_annotation are slow one by one
     notes: list[dict] = []
-    for side in COLUMN_X:  # the N× box around each column's layer blocks
-        inside = [centres[b.index][1] for b in blocks if b.side == side and b.in_layer]
-        if not inside:
-            continue
-        x = COLUMN_X[side]
-        x0, x1 = x - BLOCK_W / 2 - 0.15, x + BLOCK_W / 2 + 0.15
-        y0, y1 = min(inside) - BLOCK_H / 2 - 0.12, max(inside) + BLOCK_H / 2 + 0.12
-        shapes.append(dict(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, line=dict(color="#888888", width=1.5, dash="dash")))
-        text = layers_label.format(n=n_layers)
-        if layer is not None:
-            text += "<br>" + layer_label.format(layer=layer + 1)
-        notes.append(
-            dict(
-                x=x0 - 0.05 if side == "encoder" else x1 + 0.05,
-                y=(y0 + y1) / 2,
-                text=text,
-                showarrow=False,
-                xanchor="right" if side == "encoder" else "left",
-                font=dict(size=12, color="#555555"),
+    flows = {side: [b for b in blocks if b.side == side and b.kind != "masks"] for side in column_x}
+    outer = {"encoder": -1, "decoder": 1}  # the side of a column its residual connections run on
+    for side, column in flows.items():
+        x = column_x[side]
+        for lower, upper in zip(column, column[1:]):  # the data flowing up the column
+            notes.append(_arrow(x, boxes[lower.index].top, x, boxes[upper.index].bottom))
+        lane = x + outer[side] * (width / 2 + LANE_PX - 4)
+        for i, block in enumerate(column):  # residual: from below the sublayer (and its pre-norm) into the Add
+            if block.kind not in ("add_norm", "add") or i == 0:
+                continue
+            j = i - 2 if i >= 2 and column[i - 2].kind == "norm" and column[i - 1].kind != "norm" else i - 1
+            branch = boxes[column[j].index].bottom - GAP_PX / 2
+            into = boxes[block.index]
+            shapes.append(
+                dict(type="path", path=f"M {x},{branch} H {lane} V {into.y}", line=dict(color=LINE_COLOR, width=1.5))
             )
-        )
-    for side, label in (("encoder", encoder_label), ("decoder", decoder_label)):
-        ys = [centres[b.index][1] for b in blocks if b.side == side]
-        if ys:
+            notes.append(_arrow(lane, into.y, x + outer[side] * width / 2, into.y))
+        inside = [boxes[b.index] for b in column if b.in_layer]
+        if inside:  # the N× box around the layer, its count and the layer shown above it
+            x0 = x - width / 2 - (LANE_PX + 6 if side == "encoder" else 6)
+            x1 = x + width / 2 + (LANE_PX + 6 if side == "decoder" else 6)
+            shapes.append(
+                dict(type="rect", x0=x0, x1=x1, y0=first - 4, y1=last[side] + 4,
+                     line=dict(color="#888888", width=1.5, dash="dash"))
+            )  # fmt: skip
+            text = layers_label.format(n=n_layers)
+            if layer is not None:
+                text += "<br>" + layer_label.format(layer=layer + 1)
             notes.append(
-                dict(x=COLUMN_X[side], y=max(ys) + BLOCK_H / 2 + 0.35, text=f"<b>{label}</b>", showarrow=False)
+                dict(x=x0 if side == "encoder" else x1, y=last[side] + 6, text=text, showarrow=False, yanchor="bottom",
+                     xanchor="left" if side == "encoder" else "right", align="left" if side == "encoder" else "right",
+                     font=dict(size=DIAGRAM_TEXT_PX, color="#555555"))
+            )  # fmt: skip
+    top = max(box.top for box in boxes.values())
+    for side, label in (("encoder", encoder_label), ("decoder", decoder_label)):
+        if flows[side]:
+            head = max(boxes[b.index].top for b in flows[side])
+            if any(b.in_layer for b in flows[side]):
+                head = max(head, last[side] + 2 * LINE_PX + 8)  # over the N× label
+            notes.append(dict(x=column_x[side], y=head + 4, text=f"<b>{label}</b>", showarrow=False, yanchor="bottom",
+                              font=dict(size=DIAGRAM_TEXT_PX + 2)))  # fmt: skip
+            top = max(top, head + 4 + LINE_PX + 6)
+    encoder_out = flows["encoder"][-1] if flows["encoder"] else None
+    cross = [b for b in flows["decoder"] if b.kind == "cross_attention"]
+    middle = (column_x["encoder"] + column_x["decoder"]) / 2
+    if encoder_out is not None and cross:  # the encoder's output goes to the cross-attention (its K and V)
+        src, dst = boxes[encoder_out.index], boxes[cross[0].index]
+        y_in = dst.y + dst.h / 4
+        shapes.append(
+            dict(type="path", path=f"M {src.x + width / 2},{src.y} H {middle} V {y_in}",
+                 line=dict(color=LINE_COLOR, width=1.5))
+        )  # fmt: skip
+        notes.append(_arrow(middle, y_in, dst.x - width / 2, y_in))
+    for box in boxes.values():  # a mask goes into the side of each attention block that uses it
+        if box.block.kind != "masks":
+            continue
+        side = box.block.side
+        sign = 1 if side == "encoder" else -1  # where the column is: left of an encoder mask, right of a decoder one
+        targets = [boxes[b.index] for b in flows[side] if b.index in masked]
+        for target in targets:
+            edge = target.x + sign * width / 2
+            if abs(target.y - box.y) < 1:
+                notes.append(_arrow(box.x - sign * box.w / 2, box.y, edge, box.y))
+                continue
+            y_in = target.y - target.h / 4
+            shapes.append(
+                dict(type="path", path=f"M {box.x},{box.top} V {y_in}", line=dict(color=LINE_COLOR, width=1.5))
             )
-    for side in COLUMN_X:  # arrows between consecutive blocks of a column
-        col = [b for b in blocks if b.side == side]
-        for lower, upper in zip(col, col[1:]):
-            (x, y0), (_, y1) = centres[lower.index], centres[upper.index]
-            notes.append(_arrow(x, y0 + BLOCK_H / 2, x, y1 - BLOCK_H / 2))
-    memory = [b for b in blocks if b.side == "encoder"]
-    cross = [b for b in blocks if b.kind == "cross_attention"]
-    if memory and cross:  # the encoder's output goes to every cross-attention (K and V)
-        ex, ey = centres[memory[-1].index]
-        cx, cy = centres[cross[0].index]
-        notes.append(_arrow(ex + BLOCK_W / 2, ey, cx - BLOCK_W / 2, cy))
-    for block, label, size in zip(blocks, labels, sizes):
-        x, y = centres[block.index]
+            notes.append(_arrow(box.x, y_in, edge, y_in))
+    for block in blocks:
+        box = boxes[block.index]
         chosen = block.index == selected
         shapes.append(
             dict(
                 type="rect",
-                x0=x - BLOCK_W / 2,
-                x1=x + BLOCK_W / 2,
-                y0=y - BLOCK_H / 2,
-                y1=y + BLOCK_H / 2,
+                x0=box.x - box.w / 2,
+                x1=box.x + box.w / 2,
+                y0=box.bottom,
+                y1=box.top,
                 fillcolor=SELECTED_FILL if chosen else BLOCK_COLORS.get(block.kind, "#ffffff"),
-                line=dict(color=CHOSEN_COLOR if chosen else "#555555", width=3.5 if chosen else 1),
+                line=dict(color=CHOSEN_COLOR if chosen else "#555555", width=3 if chosen else 1),
                 layer="below",
             )
         )
+        text = "<br>".join(f"<b>{line}</b>" for line in box.lines)
+        if box.size:
+            text += f"<br><span style='color:#333333'>{box.size}</span>"
         notes.append(
-            dict(
-                x=x,
-                y=y,
-                text=f"<b>{label}</b><br><span style='font-size:10px'>{size}</span>",
-                showarrow=False,
-                font=dict(size=11, color="#111111"),
-            )
-        )
-    xs = [centres[b.index][0] for b in blocks]
-    ys = [centres[b.index][1] for b in blocks]
+            dict(x=box.x, y=box.y, text=text, showarrow=False, font=dict(size=DIAGRAM_TEXT_PX, color="#111111"),
+                 name=f"block {block.index}")
+        )  # fmt: skip
     fig = go.Figure(
         go.Scatter(
-            x=xs,
-            y=ys,
+            x=[boxes[b.index].x for b in blocks],
+            y=[boxes[b.index].y for b in blocks],
             mode="markers",
-            marker=dict(symbol="square", size=MARKER_PX, color="#000000", opacity=0.0),
+            marker=dict(
+                symbol="square",
+                size=[min(boxes[b.index].h, boxes[b.index].w) for b in blocks],
+                color="#000000",
+                opacity=0.0,
+            ),
             customdata=[[b.index] for b in blocks],
             text=[f"{label} · {size}" for label, size in zip(labels, sizes)],
             hovertemplate="%{text}<extra></extra>",
@@ -170,18 +295,19 @@ def architecture_figure(
             name="blocks",
         )
     )
-    top = max(ys, default=0) + BLOCK_H / 2 + 0.6
     fig.update_layout(
         shapes=shapes,
         annotations=notes,
-        xaxis=dict(visible=False, range=[COLUMN_X["encoder"] - 2.15, COLUMN_X["decoder"] + 2.15], fixedrange=True),
-        yaxis=dict(visible=False, range=[-BLOCK_H, top], fixedrange=True),
+        xaxis=dict(visible=False, range=[0, total], fixedrange=True),
+        yaxis=dict(visible=False, range=[0, math.ceil(top)], fixedrange=True),
         dragmode=False,
         hovermode="closest",
         clickmode="event+select",
     )
-    rows = top / (BLOCK_H + GAP)
-    return finish(fig, title, int(rows * 46 + 60))
+    head = 40 if title else 0
+    finish(fig, title, math.ceil(top) + head)
+    fig.update_layout(width=total, margin=dict(l=0, r=0, t=head, b=0))  # one data unit per px
+    return fig
 
 
 def _arrow(x0: float, y0: float, x1: float, y1: float) -> dict:
@@ -199,7 +325,7 @@ def _arrow(x0: float, y0: float, x1: float, y1: float) -> dict:
         arrowhead=2,
         arrowsize=1,
         arrowwidth=1.2,
-        arrowcolor="#777777",
+        arrowcolor=ARROW_COLOR,
         text="",
     )
 

@@ -61,8 +61,8 @@ def loss_accuracy_figure(
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
         hovermode="x unified",
     )
-    if not epochs:  # a tidy empty frame before the first epoch
-        fig.update_layout(xaxis_range=[1, 10], yaxis_range=[0, 1])
+    if not epochs:  # a tidy empty frame before the first epoch, its first ticks clear of the corners
+        fig.update_layout(xaxis_range=[0.5, 10.5], yaxis_range=[0, 1])
     finish(fig, title, 340)
     fig.update_layout(xaxis_gridcolor="#eeeeee", yaxis_gridcolor="#eeeeee")
     return fig

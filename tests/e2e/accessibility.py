@@ -25,10 +25,13 @@ DECODING_STRATEGIES = ("greedy", "beam", "sample", "choose", "teacher")  # pages
 
 
 def charts_drawn(page) -> None:
-    """Wait until every plotly chart on the page has drawn its SVG (plotly draws after the script run)."""
-    charts = page.get_by_test_id("stPlotlyChart")
-    for i in range(charts.count()):
-        expect(charts.nth(i).locator(".main-svg").first).to_be_attached()
+    """Wait until every plotly chart on the page has drawn its SVG (plotly draws after the script run). The charts
+    are counted anew at every check: a chart replaced by a later run is not waited on, a new one is."""
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                   .every(chart => chart.querySelector('.main-svg') !== null)""",
+        timeout=60_000,
+    )
 
 
 def open_expanders(page) -> None:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import expect, go_to, no_exception, plotly_data, screenshot, settled
+from tests.e2e.helpers import expect, go_to, no_exception, plotly_data, press_slider, screenshot, settled
 
 pytestmark = pytest.mark.e2e
 
@@ -22,42 +22,81 @@ def _decoder_input(page, *words: str):
     return " ".join(line.inner_text().split(":", 1)[1].split())
 
 
-def test_a_click_on_a_bar_forces_that_token_and_decoding_continues_from_it(page):
+# where the browser drew (x, row) of a chart's axes, relative to the chart's corner
+_AT_PX = """(el, [x, row]) => {
+    const layout = el._fullLayout;
+    return [layout.xaxis._offset + layout.xaxis.l2p(x), layout.yaxis._offset + layout.yaxis.l2p(row)];
+}"""
+
+
+def _choose_view(page):
+    """The "choose it yourself" view of a sentence whose first word has rivals; returns the next-token chart."""
     go_to(page, "decoding")
     page.get_by_role("radio", name="type a source sentence").check(force=True)
     box = page.get_by_role("textbox", name="type a source sentence")
     expect(box).to_be_visible()
     box.fill("个师")  # the model hesitates here: its first word has rivals
     box.press("Enter")
-    _decoder_input(page, "S", "→", "The")
+    _decoder_input(page, "S", "→", r"\S+")
     page.get_by_role("radio", name="choose it yourself").check(force=True)
     expect(page.get_by_role("button", name="Force it")).to_be_visible()
     settled(page)
+    press_slider(page, "tokens shown", "End")  # every row the chart can show: the last ones are the least likely
+    return page.locator(".st-key-choose_topk .js-plotly-plot")
 
-    chart = page.locator(".js-plotly-plot").first  # the top-k chart, left of the attention map
-    bars = plotly_data(chart)[0]
-    top = [row[0] for row in bars["customdata"]][:3]
-    assert top[0] == "The" and len(set(top)) == 3
-    third = top[2]  # not the model's choice: the learner forces the third most likely word
-    bar = chart.locator("g.trace.bars g.point path").nth(2)
-    bar.scroll_into_view_if_needed()
-    where = bar.bounding_box()
-    x, y = where["x"] + where["width"] / 2, where["y"] + where["height"] / 2
-    page.mouse.move(x, y)  # as a user does: plotly finds the bar under the pointer, then takes the click
-    expect(chart.locator(".hoverlayer")).to_contain_text(third)
-    page.mouse.click(x, y)
 
-    # decoding went on from the forced token: the next step reads it, the output starts with it
+def _rows(chart) -> list[tuple[str, float]]:
+    """(token, probability) of every row of the next-token chart, top first (its last trace spans the rows)."""
+    hit = plotly_data(chart)[-1]
+    return [(row[0], float(p)) for row, p in zip(hit["customdata"], hit["text"])]
+
+
+def _forced(page, word: str) -> None:
+    """Decoding went on from the forced word: the next step reads it, the output starts with it."""
     expect(page.get_by_text(re.compile(r"^Step 2 of \d+$"))).to_be_visible()
-    words = _decoder_input(page, "S", re.escape(third), "→", r"\S+")
+    words = _decoder_input(page, "S", re.escape(word), "→", r"\S+")
     no_exception(page)
     next_word = words.split("→")[1].strip()
-    output = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(rf"^{re.escape(third)} \S+$"))
+    output = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(rf"^{re.escape(word)} \S+$"))
     expect(output).to_have_count(1)
-    assert output.inner_text().split() == [third, next_word]
-    screenshot(page, "decoding-forced-token")
+    assert output.inner_text().split() == [word, next_word]
 
+
+def _back_to_greedy(page) -> None:
     page.get_by_role("button", name="Back to greedy").click()
     expect(page.get_by_text(re.compile(r"^Step 1 of \d+$"))).to_be_visible()
-    _decoder_input(page, "S", "→", "The")
+    _decoder_input(page, "S", "→", r"\S+")
     no_exception(page)
+
+
+def test_a_click_on_a_rows_label_or_its_empty_space_forces_that_token_however_unlikely(page):
+    chart = _choose_view(page)
+    rows = _rows(chart)
+    assert len({token for token, _ in rows}) == len(rows) >= 10
+    (other, q), (word, p) = rows[-2:]  # the least likely rows: bars a pixel or two wide
+    assert p <= q < 0.02, rows
+
+    # by its label, written left of the bars
+    label = chart.locator("g.textpoint text").filter(has_text=re.compile(rf"^{re.escape(word)}$"))
+    expect(label).to_have_count(1)
+    label.scroll_into_view_if_needed()
+    where = label.bounding_box()
+    x, y = where["x"] + where["width"] / 2, where["y"] + where["height"] / 2
+    page.mouse.move(x, y)  # as a user does: plotly finds the row under the pointer, then takes the click
+    expect(chart.locator(".hoverlayer")).to_contain_text(word)
+    page.mouse.click(x, y)
+    _forced(page, word)
+    screenshot(page, "decoding-forced-token")
+    _back_to_greedy(page)
+
+    # by the empty space at the far right of its row, nowhere near its bar
+    chart = page.locator(".st-key-choose_topk .js-plotly-plot")
+    chart.scroll_into_view_if_needed()
+    expect(chart.locator("g.textpoint text").filter(has_text=re.compile(rf"^{re.escape(other)}$"))).to_have_count(1)
+    x, y = chart.evaluate(_AT_PX, [0.9, len(rows) - 2])
+    corner = chart.bounding_box()
+    page.mouse.move(corner["x"] + x, corner["y"] + y)
+    expect(chart.locator(".hoverlayer")).to_contain_text(other)
+    page.mouse.click(corner["x"] + x, corner["y"] + y)
+    _forced(page, other)
+    _back_to_greedy(page)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import expect, go_to, no_exception, screenshot, settled
+from tests.e2e.helpers import expect, go_to, no_exception, screenshot, settled, switch_language
 
 pytestmark = pytest.mark.e2e
 INSIDE = "inside"
@@ -56,6 +56,7 @@ def test_clicking_a_block_of_the_diagram_selects_its_first_step(page):
 
     # another layer, then a block of the encoder: the walk follows the clicks
     choose_layer = page.get_by_role("combobox", name="layer", exact=True)
+    choose_layer.scroll_into_view_if_needed()  # above the diagram: a scroll after the click would close its list
     choose_layer.click()
     page.get_by_role("option", name="2", exact=True).click()
     expect(heading).to_contain_text("decoder.layers[1].dec_enc_attn")
@@ -80,3 +81,47 @@ def test_clicking_a_cell_of_the_attention_map_works_out_its_weight(page):
     settled(page)
     expect(page.get_by_text(re.compile(r"\(position 2\) looking at key .* \(position 1\)"))).to_be_visible()
     no_exception(page)
+
+
+# every block's text and its box, where the browser drew them (px from the chart's corner), and the text's font size
+_BLOCK_BOXES = """el => {
+    const layout = el._fullLayout, x = layout.xaxis, y = layout.yaxis, svg = el.querySelector("svg.main-svg");
+    const corner = svg.getBoundingClientRect();
+    const named = layout.annotations.map((a, i) => [a, i]).filter(([a]) => (a.name || "").startsWith("block "));
+    return named.map(([a, i]) => {
+        const shape = layout.shapes.find(s => s.type === "rect" && s.x0 < a.x && a.x < s.x1 && s.y0 < a.y && a.y < s.y1
+                                              && s.line.dash !== "dash");
+        const text = el.querySelector(`g.annotation[data-index="${i}"] text`).getBoundingClientRect();
+        const group = `g.annotation[data-index="${i}"]`;
+        const fonts = [...el.querySelectorAll(`${group} text, ${group} tspan`)]
+            .map(t => parseFloat(getComputedStyle(t).fontSize));
+        return {
+            name: a.text,
+            box: [x._offset + x.l2p(shape.x0), y._offset + y.l2p(shape.y1), x._offset + x.l2p(shape.x1),
+                  y._offset + y.l2p(shape.y0)],
+            text: [text.left - corner.left, text.top - corner.top, text.right - corner.left, text.bottom - corner.top],
+            font: Math.min(...fonts),
+        };
+    });
+}"""
+
+
+@pytest.mark.parametrize("width", [1400, 1024])
+def test_every_block_of_the_diagram_holds_its_text_at_12_px_or_more(page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    for lang in ("en", "zh"):
+        if lang == "zh":
+            switch_language(page, "zh")
+            go_to(page, INSIDE, "zh")
+        else:
+            go_to(page, INSIDE)
+        diagram = _diagram(page)
+        diagram.scroll_into_view_if_needed()
+        expect(diagram.locator("g.annotation").first).to_be_visible()
+        blocks = diagram.evaluate(_BLOCK_BOXES)
+        assert len(blocks) >= 20  # every block of both columns and the two masks
+        for block in blocks:
+            (x0, y0, x1, y1), (a, b, c, d) = block["box"], block["text"]
+            assert x0 <= a and c <= x1 and y0 <= b and d <= y1, block  # the text inside its box
+            assert block["font"] >= 12, block
+    screenshot(page, f"inside-diagram-{width}")

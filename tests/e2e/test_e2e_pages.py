@@ -54,6 +54,7 @@ def test_a_half_typed_pair_survives_a_visit_to_another_page(page):
 
 
 def test_the_three_mask_effect_heatmaps_line_up_and_their_numbers_are_readable(page):
+    page.set_viewport_size({"width": 1400, "height": 900})  # room for the three in a row (they wrap when narrower)
     go_to(page, "masks")
     boxes = []
     for key in ("mask_scores", "mask_masked", "mask_weights"):

@@ -1,0 +1,131 @@
+"""Every page's lesson sheet, as a teacher uses it (issue 21 §1): downloaded from the sidebar, opened in Chromium from
+file:// with every request outside the file refused, and printed to PDF on A4 and Letter. The sheet holds the page's
+headings and explanation in the page's language, each chart once with its caption, and prints with every chart, table
+and the link inside the page's width and each chart whole on one page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.helpers import PAGE_SLUGS, TITLES, expect, go_to, no_exception, sidebar, switch_language
+
+pytestmark = pytest.mark.e2e
+
+SHARE = {"en": ("Share and export", "Lesson sheet (HTML)"), "zh": ("分享与导出", "课堂讲义（HTML）")}
+FIGURE = {"en": r"^Figure \d+\. \S", "zh": r"^图 \d+．\S"}
+# printable area at 96 px per inch inside the sheet's 12 mm margins
+PAPER = {"A4": (210 - 24, 297 - 24), "Letter": (215.9 - 24, 279.4 - 24)}  # mm
+PX_PER_MM = 96 / 25.4
+
+
+def _download_sheet(page, lang: str, folder):
+    title, button = SHARE[lang]
+    section = sidebar(page).get_by_test_id("stExpander").filter(has_text=title)
+    if not section.get_by_role("button", name=button).is_visible():
+        section.get_by_text(title).click()
+    with page.expect_download(timeout=120_000) as download:  # the sheet is made when asked for: slow on a busy machine
+        section.get_by_role("button", name=button).click()
+    path = folder / download.value.suggested_filename
+    download.value.save_as(path)
+    return path
+
+
+def _main_headings(page) -> list[str]:
+    main = page.get_by_test_id("stMain")
+    return [h.strip() for h in main.locator("h2, h3").all_inner_texts() if h.strip()]
+
+
+def _read_offline(browser, path):
+    """The sheet opened from file:// in a fresh context that refuses (and records) every other request."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.route(re.compile(r"^(?!file:).*"), lambda route: route.abort())
+    reader = context.new_page()
+    errors: list[str] = []
+    reader.on("pageerror", lambda error: errors.append(str(error)))
+    reader.goto(path.as_uri())
+    return context, reader, requests, errors
+
+
+def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
+    index = PAGE_SLUGS.index(slug)
+    headings = _main_headings(page)
+    charts_on_page = page.get_by_test_id("stMain").locator(".js-plotly-plot").count()
+    intro = page.get_by_test_id("stMain").get_by_test_id("stMarkdown").first.inner_text().strip()
+    path = _download_sheet(page, lang, tmp_path)
+    assert path.name.startswith(f"lesson-{slug}-") and path.suffix == ".html"
+
+    context, reader, requests, errors = _read_offline(browser, path)
+    try:
+        expect(reader.locator("h1")).to_have_text(TITLES[lang][index])
+        assert reader.locator("html").get_attribute("lang") == lang
+        expect(reader.locator("main")).to_contain_text(intro)  # the page's explanation, in its language
+        sheet_headings = [h.strip() for h in reader.locator("main").locator("h2, h3").all_inner_texts()]
+        assert set(sheet_headings) <= set(headings) | set(sheet_headings_only(reader)), (sheet_headings, headings)
+        kept = [h for h in headings if h in sheet_headings]
+        assert kept or not headings, (headings, sheet_headings)  # the page's sections, under its own headings
+
+        figures = reader.locator("figure.chart")
+        expect(figures).to_have_count(charts_on_page)  # each chart once
+        captions = figures.locator("figcaption").all_inner_texts()
+        assert len(set(captions)) == len(captions), captions
+        assert all(re.match(FIGURE[lang], c) for c in captions), captions
+        for i in range(charts_on_page):
+            expect(figures.nth(i).locator(".main-svg").first).to_be_visible()
+
+        for paper, (width_mm, height_mm) in PAPER.items():
+            pdf = reader.pdf(format=paper, print_background=True)
+            assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 1
+            reader.emulate_media(media="print")
+            width, height = width_mm * PX_PER_MM, height_mm * PX_PER_MM
+            sizes = reader.evaluate(
+                """() => ({
+                    figures: [...document.querySelectorAll('figure.chart')].map(f => {
+                        const r = f.getBoundingClientRect(); return [r.width, r.height]; }),
+                    tables: [...document.querySelectorAll('table, pre, .formula')].map(
+                        t => t.getBoundingClientRect().width),
+                    body: document.body.getBoundingClientRect().width,
+                    link: (l => [l.scrollWidth, l.clientWidth])(document.querySelector('.link')),
+                    avoid: [...document.querySelectorAll('figure.chart')].map(
+                        f => getComputedStyle(f).breakInside),
+                })"""
+            )
+            assert sizes["body"] <= width + 1, (paper, sizes["body"])
+            assert all(w <= width + 1 and h <= height for w, h in sizes["figures"]), (paper, sizes["figures"])
+            assert all(w <= sizes["body"] + 1 for w in sizes["tables"]), (paper, sizes["tables"], sizes["body"])
+            assert sizes["link"][0] <= sizes["link"][1] + 1, sizes["link"]  # the link wraps inside the page
+            assert set(sizes["avoid"]) <= {"avoid"}
+            reader.emulate_media(media="screen")
+        assert not errors, errors
+        assert all(url.startswith("file:") for url in requests), requests  # nothing leaves the file
+    finally:
+        context.close()
+
+
+def sheet_headings_only(reader) -> list[str]:
+    """Headings only the sheet has: a section the page shows with a widget (the decoding strategy, Train's results)."""
+    return [
+        h
+        for h in reader.locator("main").locator("h2, h3").all_inner_texts()
+        if h.startswith(
+            ("How to choose the next word:", "如何选择下一个词：", "Results of the current model", "当前模型的结果")
+        )
+    ]
+
+
+@pytest.mark.parametrize("slug", PAGE_SLUGS)
+def test_every_pages_sheet_opens_offline_and_prints_on_a4_and_letter(new_page, browser, tmp_path, slug):
+    page = new_page()
+    go_to(page, slug)
+    _check_sheet(browser, page, slug, "en", tmp_path)
+    no_exception(page)
+
+
+def test_a_sheet_in_chinese(new_page, browser, tmp_path):
+    page = new_page()
+    switch_language(page, "zh")
+    go_to(page, "inside", "zh")
+    _check_sheet(browser, page, "inside", "zh", tmp_path)

@@ -1,0 +1,406 @@
+"""The lesson sheet: what a page showed in its latest run, recorded block by block (ui.export records it), and the
+one self-contained HTML file a teacher prints from it. No Streamlit here.
+
+Every text reaches the file escaped. Page text is the markdown the page showed, whose user text
+transformer.text.markdown has backslash-escaped; it is rendered by a small renderer of the few forms our own UI
+strings use (paragraphs, "- " lists, **bold**, *italic*, `code`, Streamlit's :color-badge[…], entities), which makes
+no link, image or raw HTML from anything. Captions, table cells, code and titles are plain text, HTML-escaped.
+Formulas are LaTeX from the pages (never user text), written as MathML. The only scripts are plotly.js itself and
+plotly's call that draws each figure from its JSON (which escapes "<").
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import string
+import time
+from dataclasses import dataclass, field
+
+import plotly.graph_objects as go
+import plotly.io
+import plotly.offline
+from latex2mathml.converter import convert as latex_to_mathml
+
+from .i18n import t
+
+COLUMN_PX = 700  # the sheet's width: it fits A4 (210 mm) and Letter (8.5 in) inside 12 mm margins, so print = screen
+PAGE_PX = 900  # the tallest a chart may be drawn and still fit a printed page with its caption
+TABLE_COLUMNS = 8  # a wider table is printed as several tables of this many columns (its first columns repeated)
+TABLE_ROWS = 200  # a longer table is cut to its first rows, and says so
+NOTE_KINDS = ("info", "warning", "success", "error")
+
+# ------------------------------------------------------------------------------------------------ what a page showed
+
+
+@dataclass
+class Text:
+    """Markdown as the page showed it: body text, a caption, or a coloured box (info, warning, success, error)."""
+
+    markdown: str
+    kind: str = "markdown"
+
+
+@dataclass
+class Formula:
+    latex: str
+
+
+@dataclass
+class Code:
+    text: str
+
+
+@dataclass
+class Metric:
+    label: str
+    value: str
+
+
+@dataclass
+class Table:
+    """A table as text, cell by cell; `highlight` rows are marked, `repeat` first columns repeat when it is split."""
+
+    columns: list[str]
+    rows: list[list[str]]
+    highlight: frozenset[int] = frozenset()
+    repeat: int = 1
+    total: int = 0  # rows the page's table has (more than `rows` when it was cut)
+    title: str = ""
+
+
+@dataclass
+class Chart:
+    caption: str
+    figure: go.Figure
+
+
+@dataclass
+class Section:
+    """A heading of the page (level 2: st.header, 3: st.subheader) and what follows it."""
+
+    title: str
+    level: int = 2
+    blocks: list = field(default_factory=list)
+
+
+@dataclass
+class LessonSheet:
+    """What the page showed in its latest run, in order, and the link to that view (kept per tab)."""
+
+    page: str = ""
+    title: str = ""
+    link: str = ""
+    sections: list[Section] = field(default_factory=list)
+
+    def start(self, page: str, title: str, link: str) -> None:
+        """A new run of a page: its blocks replace the previous run's."""
+        self.page, self.title, self.link, self.sections = page, title, link, [Section("", 1)]
+
+    def add(self, block) -> None:
+        """One more block in the current section."""
+        if not self.sections:
+            self.sections.append(Section("", 1))
+        self.sections[-1].blocks.append(block)
+
+    def section(self, title: str, level: int = 2) -> None:
+        self.sections.append(Section(title, level))
+
+    @property
+    def charts(self) -> list[Chart]:
+        return [b for s in self.sections for b in s.blocks if isinstance(b, Chart)]
+
+
+# ------------------------------------------------------------------------------------------------ markdown → HTML
+
+_ESCAPABLE = frozenset(string.punctuation)  # what a backslash escapes in CommonMark (and transformer.text.markdown)
+_COLORS = ("red", "orange", "yellow", "green", "blue", "violet", "gray", "grey", "primary")
+_DIRECTIVE = re.compile(r":(" + "|".join(_COLORS) + r")(-badge)?\[")
+_ENTITY = re.compile(r"&(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_LIST_ITEM = re.compile(r"^\s{0,3}[-*] +(.*)$")
+_EMPHASIS = {"**": ("<strong>", "</strong>"), "*": ("<em>", "</em>")}
+
+
+def inline_html(text: str) -> str:
+    """One line or paragraph of markdown as HTML: escapes, **bold**, *italic*, `code`, :color[…] and
+    :color-badge[…], entities; everything else is text. An opener without its closer stays text."""
+    out: list[str] = []  # HTML pieces
+    open_: list[tuple[str, int, str]] = []  # (closing marker, index of the opener's piece in out, its HTML)
+    chars: list[str] = []  # text since the last piece
+
+    def flush() -> None:
+        if chars:
+            out.append(html.escape("".join(chars)))
+            chars.clear()
+
+    def close(marker: str, closing_html: str) -> bool:
+        """Close the innermost opener of marker (openers inside it stay text); False when there is none."""
+        for depth in range(len(open_) - 1, -1, -1):
+            if open_[depth][0] == marker:
+                _, at, opening_html = open_[depth]
+                del open_[depth:]
+                flush()
+                out[at] = opening_html
+                out.append(closing_html)
+                return True
+        return False
+
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _ESCAPABLE:
+            chars.append(text[i + 1])
+            i += 2
+        elif ch == "`" and (end := text.find("`", i + 1)) != -1:
+            flush()
+            out.append(f"<code>{html.escape(text[i + 1 : end])}</code>")
+            i = end + 1
+        elif ch == "*":
+            marker = "**" if text.startswith("**", i) else "*"
+            if not close(marker, _EMPHASIS[marker][1]):
+                flush()
+                open_.append((marker, len(out), _EMPHASIS[marker][0]))
+                out.append(html.escape(marker))  # text until its closer comes
+            i += len(marker)
+        elif ch == ":" and (m := _DIRECTIVE.match(text, i)):
+            flush()
+            color = "gray" if m.group(1) == "grey" else m.group(1)
+            kind = "badge" if m.group(2) else "color"
+            open_.append(("]", len(out), f'<span class="{kind} {color}">'))
+            out.append(html.escape(m.group(0)))
+            i = m.end()
+        elif ch == "]" and close("]", "</span>"):
+            i += 1
+        elif ch == "&" and (m := _ENTITY.match(text, i)) and html.unescape(m.group(0)) != m.group(0):
+            chars.append(html.unescape(m.group(0)))
+            i = m.end()
+        else:
+            chars.append(ch)
+            i += 1
+    flush()
+    return "".join(out)
+
+
+def markdown_html(text: str) -> str:
+    """Markdown as the page showed it, as HTML blocks: paragraphs (blank lines between them) and "- " lists."""
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    items: list[str] = []
+
+    def end_paragraph() -> None:
+        if paragraph:
+            blocks.append(f"<p>{inline_html(' '.join(paragraph))}</p>")
+            paragraph.clear()
+
+    def end_list() -> None:
+        if items:
+            blocks.append("<ul>" + "".join(f"<li>{inline_html(item)}</li>" for item in items) + "</ul>")
+            items.clear()
+
+    for line in str(text).split("\n"):
+        item = _LIST_ITEM.match(line)
+        if not line.strip():
+            end_paragraph()
+            end_list()
+        elif item:
+            end_paragraph()
+            items.append(item.group(1).strip())
+        elif items and line[:1] in (" ", "\t"):  # an item's next line
+            items[-1] += " " + line.strip()
+        else:
+            end_list()
+            paragraph.append(line.strip())
+    end_paragraph()
+    end_list()
+    return "".join(blocks)
+
+
+def formula_html(latex: str) -> str:
+    """A page's LaTeX formula as MathML (drawn by the browser, no script); LaTeX it cannot read is shown as code."""
+    try:
+        return f'<div class="formula">{latex_to_mathml(latex, display="block")}</div>'
+    except Exception:  # noqa: BLE001 - a formula the converter does not know: its source still says what it is
+        return f'<pre class="formula">{html.escape(latex)}</pre>'
+
+
+# ------------------------------------------------------------------------------------------------ blocks → HTML
+
+
+def cell_text(value, precision: int = 4, na_rep: str = "") -> str:
+    """One table cell as the sheet prints it: numbers to `precision` decimals, a missing value as na_rep."""
+    if value is None:
+        return na_rep
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") in "iu"):
+        return str(int(value))
+    if isinstance(value, float) or (hasattr(value, "dtype") and getattr(value.dtype, "kind", "") == "f"):
+        value = float(value)
+        return na_rep if math.isnan(value) else f"{value:.{precision}f}"
+    return str(value)
+
+
+def _table_html(table: Table, L: str) -> str:
+    repeat = min(table.repeat, len(table.columns))
+    rest = len(table.columns) - repeat
+    chunks = max(1, math.ceil(rest / max(1, TABLE_COLUMNS - repeat)))
+    step = max(1, math.ceil(rest / chunks))  # as many columns in each part
+    parts = []
+    for start in range(repeat, max(len(table.columns), repeat + 1), step):
+        cols = list(range(repeat)) + list(range(start, min(start + step, len(table.columns))))
+        head = "".join(f'<th scope="col">{html.escape(table.columns[c])}</th>' for c in cols)
+        body = "".join(
+            ('<tr class="highlight">' if r in table.highlight else "<tr>")
+            + "".join(f"<td>{html.escape(row[c])}</td>" for c in cols)
+            + "</tr>"
+            for r, row in enumerate(table.rows)
+        )
+        parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    title = f'<p class="table-title">{inline_html(table.title)}</p>' if table.title else ""
+    cut = (
+        f'<p class="caption">{html.escape(t("sheet.rows_shown", L, n=len(table.rows), total=table.total))}</p>'
+        if table.total > len(table.rows)
+        else ""
+    )
+    return f'<div class="table">{title}{"".join(parts)}{cut}</div>'
+
+
+def _fit(fig: go.Figure) -> float:
+    """How much a chart drawn at its own fixed size must shrink to fit the sheet's width and a printed page."""
+    width, height = fig.layout.width, fig.layout.height or 450  # plotly's default height
+    scale = min(1.0, PAGE_PX / height)
+    if width:
+        scale = min(scale, COLUMN_PX / width)
+    return scale
+
+
+def _chart_html(chart: Chart, number: int, L: str) -> str:
+    scale = _fit(chart.figure)
+    style = f' style="zoom:{scale:.3f}"' if scale < 1 else ""
+    drawing = plotly.io.to_html(
+        chart.figure, include_plotlyjs=False, full_html=False, config={"displaylogo": False, "responsive": True}
+    )
+    caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
+    drawn = f'<div class="drawing"{style}>{drawing}</div>'
+    return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
+
+
+def _block_html(block, figures: dict[str, int], L: str) -> str:
+    if isinstance(block, Text):
+        body = markdown_html(block.markdown)
+        if block.kind in NOTE_KINDS:
+            return f'<div class="note {block.kind}">{body}</div>'
+        return f'<div class="caption">{body}</div>' if block.kind == "caption" else body
+    if isinstance(block, Formula):
+        return formula_html(block.latex)
+    if isinstance(block, Code):
+        return f"<pre><code>{html.escape(block.text)}</code></pre>"
+    if isinstance(block, Metric):
+        label, value = html.escape(block.label), html.escape(block.value)
+        return f'<div class="metric"><span>{label}</span> <strong>{value}</strong></div>'
+    if isinstance(block, Table):
+        return _table_html(block, L)
+    if isinstance(block, Chart):
+        drawn = plotly.io.to_json(block.figure, validate=False)
+        if drawn in figures:  # the same chart again: said, not drawn twice
+            return f'<p class="caption">{html.escape(t("sheet.same_figure", L, n=figures[drawn]))}</p>'
+        figures[drawn] = len(figures) + 1
+        return _chart_html(block, figures[drawn], L)
+    raise TypeError(f"not a lesson sheet block: {block!r}")
+
+
+STYLE = f"""
+:root {{ color-scheme: light; }}
+body {{ font: 15px/1.5 "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif; color: #111;
+  width: {COLUMN_PX}px; max-width: 100%; margin: 2em auto; padding: 0 1em; }}
+h1 {{ font-size: 1.7em; margin: 0 0 .3em; }}
+h2 {{ font-size: 1.3em; margin: 1.6em 0 .4em; border-bottom: 1px solid #ccc; }}
+h3 {{ font-size: 1.1em; margin: 1.3em 0 .3em; }}
+h2, h3 {{ break-after: avoid; page-break-after: avoid; }}
+p, li {{ overflow-wrap: anywhere; }}
+code, pre {{ font-family: "Noto Sans Mono", "DejaVu Sans Mono", monospace; font-size: .9em; }}
+pre {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: .5em; }}
+.link {{ overflow-wrap: anywhere; word-break: break-all; }}
+.caption, figcaption {{ color: #444; font-size: .9em; }}
+.note {{ border-left: 4px solid #888; background: #f6f6f6; padding: .1em .8em; margin: .6em 0; }}
+.note.info {{ border-color: #1c6fb8; background: #eef5fc; }}
+.note.warning {{ border-color: #b58100; background: #fdf7e6; }}
+.note.success {{ border-color: #1e7b34; background: #edf7ef; }}
+.note.error {{ border-color: #b3261e; background: #fcedec; }}
+.badge {{ border: 1px solid #999; border-radius: .4em; padding: 0 .3em; background: #f0f0f0; }}
+.badge.red {{ border-color: #b3261e; }} .badge.blue {{ border-color: #1c6fb8; }}
+.badge.violet {{ border-color: #6b3fa0; }} .badge.green {{ border-color: #1e7b34; }}
+.color.red {{ color: #b3261e; }} .color.blue {{ color: #1c6fb8; }} .color.violet {{ color: #6b3fa0; }}
+.color.green {{ color: #1e7b34; }} .color.orange {{ color: #a04f00; }} .color.gray {{ color: #555; }}
+.metric {{ display: inline-block; margin: .3em 1.5em .3em 0; }}
+.metric strong {{ font-size: 1.3em; }}
+.formula {{ margin: .6em 0; overflow-wrap: anywhere; }}
+math {{ font-size: 1.1em; }}
+.table {{ margin: .6em 0; }}
+table {{ border-collapse: collapse; max-width: 100%; font-size: .82em; margin: .3em 0; }}
+th, td {{ border: 1px solid #bbb; padding: .15em .4em; text-align: left; vertical-align: top; }}
+td {{ overflow-wrap: anywhere; }}
+th {{ overflow-wrap: break-word; }}
+th {{ background: #eee; }}
+tr.highlight td {{ background: #ffd6d6; }}
+tr {{ break-inside: avoid; page-break-inside: avoid; }}
+figure.chart {{ margin: 1em 0; break-inside: avoid; page-break-inside: avoid; }}
+figure.chart .drawing {{ max-width: 100%; }}
+@page {{ margin: 12mm; }}
+@media print {{
+  body {{ margin: 0 auto; padding: 0; font-size: 11pt; }}
+  .note, th, tr.highlight td, .badge {{ print-color-adjust: exact; -webkit-print-color-adjust: exact; }}
+  .modebar-container {{ display: none !important; }}
+}}
+"""
+
+# nothing leaves the file: no fetch, frame, font or image from anywhere but the file itself
+POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; "
+    "font-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'"
+)
+
+
+def _has_content(sections: list[Section], i: int) -> bool:
+    """Whether section i, or a section under it (before the next one of its level), holds anything: a heading the page
+    drew above its controls only is left out of the sheet."""
+    for later in sections[i:]:
+        if later is not sections[i] and later.level <= sections[i].level:
+            return False
+        if later.blocks:
+            return True
+    return False
+
+
+def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
+    """One self-contained HTML file: the page's title, the model's summary, the link to the view, then every section
+    the page showed with its text, formulas, tables and charts (each chart once, numbered, with its caption)."""
+    figures: dict[str, int] = {}
+    sections = []
+    for i, section in enumerate(sheet.sections):
+        blocks = "\n".join(_block_html(block, figures, L) for block in section.blocks)
+        if section.level <= 1:
+            sections.append(f"<section>{blocks}</section>")
+        elif _has_content(sheet.sections, i):
+            h = f"h{min(section.level, 4)}"
+            sections.append(f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>")
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
+    made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
+    return f"""<!DOCTYPE html>
+<html lang="{"zh" if L == "zh" else "en"}"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(sheet.title)}</title>
+<script>{plotly.offline.get_plotlyjs()}</script>
+<style>{STYLE}</style>
+</head><body>
+<header><h1>{html.escape(sheet.title)}</h1>
+<p class="caption">{html.escape(made)}</p>
+<p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(sheet.link)}</code></p>
+<h2>{html.escape(t("sidebar.model", L))}</h2><ul>{items}</ul></header>
+<main>
+{chr(10).join(sections)}
+</main>
+</body></html>
+"""
