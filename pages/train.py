@@ -29,6 +29,7 @@ from ui.state import (
     pairs_summary,
     set_model,
 )
+from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
 from ui.widgets import keep_in_range, keep_option, usable_pairs
 from viz.training import loss_accuracy_figure
@@ -341,29 +342,6 @@ def _score_table(model: CurrentModel) -> None:
     elif "holdout" not in scores.parts:
         text(t("train.scores_no_split", L), "caption")
     table(score_frame(scores), hide_index=True, width="stretch", key="scores_table")
-
-
-def score_frame(scores: ScoreTable) -> pd.DataFrame:
-    """A score table as the page shows it: one row per phenomenon and part."""
-    parts = {"train": t("train.part_train", L), "holdout": t("train.part_held", L), "all": t("scores.part_all", L)}
-    rows = []
-    for row in scores.rows:
-        for part in scores.parts:
-            cell = scores.get(row, part)
-            if cell is not None:
-                rows.append(
-                    (
-                        t(f"phenomenon.{row}", L),
-                        parts.get(part, part),
-                        cell.pairs,
-                        f"{cell.exact_match:.1%} ({cell.exact}/{cell.pairs})",
-                        f"{cell.token_accuracy:.1%}",
-                        f"{cell.bleu:.1f}",
-                        f"{cell.chrf:.1f}",
-                    )
-                )
-    columns = [t(f"scores.{k}", L) for k in ("phenomenon", "part", "pairs", "exact", "token_acc")] + ["BLEU", "chrF"]
-    return pd.DataFrame(rows, columns=columns)
 
 
 if summary.get("history"):

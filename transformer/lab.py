@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 
 import torch
 
+from . import corpus
 from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID, tokenize
 from .model import AttentionMaps, evaluating
+from .splits import reordered_groups
 from .train import train
 from .translator import Evaluation, Translator
 
@@ -24,27 +26,67 @@ STANDARD_SIZES = {k: getattr(_standard, k) for k in ("d_model", "n_heads", "d_ff
 LOSS_REACHED = 0.5  # "has learned": the training loss an experiment counts epochs to (the bundled data starts near 4)
 
 
+MIN_PAIRS = 200  # no look-ahead mask: fewer pairs can be memorised, and memorising can pass for translating
+MIN_REORDERED = 3  # no positional encoding: groups of pairs whose meaning changes with word order
+
+
 @dataclass(frozen=True)
 class Experiment:
-    """A ready-made comparison: the variant's switches, the sizes both models share, and what is held out."""
+    """A ready-made comparison: the variant's switches, the sizes both models share, what is held out, what data can
+    show its effect (`needs`), and the corpus it runs on by default (corpus_size pairs of transformer.corpus, trained
+    with the corpus's recipe for `epochs` epochs: small enough that both models train in well under a minute)."""
 
     name: str
     switches: dict
     sizes: dict = field(default_factory=dict)  # overrides of the standard sizes, the same for both models
     holdout: str = "none"  # "none", or "longest": the pairs with the longest targets (see longest_rows)
+    needs: str = "any"  # "any", "reordered" (MIN_REORDERED groups), "longer" (targets of several lengths), "many"
+    corpus_size: int = 600
+    epochs: int = 15
+
+    def corpus_pairs(self) -> list[tuple[str, str]]:
+        """The corpus this experiment runs on by default."""
+        return [(p.source, p.target) for p in corpus.generate(self.corpus_size, corpus.DEFAULT_SEED)]
+
+    def corpus_config(self, seed: int = 0) -> TrainConfig:
+        """How both models train on that corpus: the corpus's recipe (transformer.corpus.TRAIN_CONFIG), fewer epochs."""
+        recipe = corpus.TRAIN_CONFIG
+        return TrainConfig(epochs=self.epochs, lr=recipe.lr, batch_size=recipe.batch_size, seed=seed)
 
 
 EXPERIMENTS = {
     e.name: e
     for e in (
-        Experiment("no_look_ahead", {"look_ahead_mask": False}),
-        Experiment("no_pe", {"pe": "none"}),
-        Experiment("no_scale", {"scale": False}, {"d_model": 128, "n_heads": 1, "d_ff": 128}),  # d_k = 128
-        Experiment("no_residual_norm", {"residual": False, "norm": "none"}, {"n_layers": 6}),
-        Experiment("pre_norm", {"norm": "pre"}, {"n_layers": 6}),
-        Experiment("learned_pe", {"pe": "learned"}, holdout="longest"),
+        Experiment("no_look_ahead", {"look_ahead_mask": False}, needs="many"),
+        Experiment("no_pe", {"pe": "none"}, needs="reordered"),
+        Experiment("no_scale", {"scale": False}, {"d_model": 128, "n_heads": 1, "d_ff": 128}, corpus_size=300),
+        Experiment("no_residual_norm", {"residual": False, "norm": "none"}, {"n_layers": 6}, corpus_size=300),
+        Experiment("pre_norm", {"norm": "pre"}, {"n_layers": 6}, corpus_size=300),
+        Experiment("learned_pe", {"pe": "learned"}, holdout="longest", needs="longer"),
     )
 }
+
+
+@dataclass(frozen=True)
+class DataCheck:
+    """Whether some pairs can show an experiment's effect; when not, why (code and values, for the UI's words)."""
+
+    ok: bool
+    code: str = ""  # "too_few", "no_reordered", "one_length"
+    values: dict = field(default_factory=dict)
+
+
+def check_data(experiment: Experiment, pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> DataCheck:
+    """Whether these pairs can show the experiment's effect (see Experiment.needs)."""
+    if experiment.needs == "many" and len(pairs) < MIN_PAIRS:
+        return DataCheck(False, "too_few", {"n": len(pairs), "min": MIN_PAIRS})
+    if experiment.needs == "reordered":
+        groups = reordered_groups(pairs, tokenizer)
+        if len(groups) < MIN_REORDERED:
+            return DataCheck(False, "no_reordered", {"n": len(groups), "min": MIN_REORDERED})
+    if experiment.needs == "longer" and not longest_rows(pairs, tokenizer):
+        return DataCheck(False, "one_length", {})
+    return DataCheck(True)
 
 
 def longest_rows(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto", share: float = 0.15) -> list[int]:
@@ -134,19 +176,12 @@ def evidence(name: str, baseline: Side, variant: Side, holdout: Sequence[tuple[s
     b, v = baseline.evaluations["train"], variant.evaluations["train"]
     if name == "no_look_ahead":  # training looks perfect, greedy decoding fails
         facts = dict(v_acc=v.token_accuracy, v_exact=v.exact_match, b_acc=b.token_accuracy, b_exact=b.exact_match)
-        return v.token_accuracy >= 0.9 and v.exact_match <= 0.3, facts
-    if name == "no_pe":  # a sentence and its permutation get the same translation
-        rows = []
-        for first, second in permuted_sources(
-            variant.trained_pairs or baseline.trained_pairs, variant.translator.tokenizer
-        ):
-            outs = [
-                tuple(" ".join(s.translator.translate(x, return_attn=False).tokens) for x in (first, second))
-                for s in (baseline, variant)
-            ]
-            rows.append((first, second, *outs[0], *outs[1]))
-        same = [r[4] == r[5] for r in rows]
-        return bool(rows) and all(same), dict(rows=rows, same=sum(same), total=len(rows))
+        held = v.token_accuracy >= 0.9 and v.exact_match <= 0.3
+        if not held:  # what kept the claim from holding
+            facts["cause"] = "epochs" if v.token_accuracy < 0.9 else "memorised"
+        return held, facts
+    if name == "no_pe":  # sentences whose meaning only word order tells get one translation: at most one is right
+        return _reordered_evidence(baseline, variant)
     if name == "no_scale":  # softmax saturates early, training slows
         first = [peak_attention(s.snapshots[0][1]) if s.snapshots else float("nan") for s in (baseline, variant)]
         reached = [epochs_to_loss(s.history) for s in (baseline, variant)]
@@ -154,23 +189,71 @@ def evidence(name: str, baseline: Side, variant: Side, holdout: Sequence[tuple[s
         facts = dict(b_peak=first[0], v_peak=first[1], b_epochs=reached[0], v_epochs=reached[1])
         facts.update(b_loss=baseline.final_loss, v_loss=variant.final_loss)
         held = first[1] > first[0] and (slower or variant.final_loss > 2 * baseline.final_loss)
+        if not held:
+            facts["cause"] = "epochs" if reached[0] is None else "seed"
         return held, facts
     if name == "no_residual_norm":  # a deep stack without them stalls or diverges
         facts = dict(
             b_loss=baseline.final_loss, v_loss=variant.final_loss, b_exact=b.exact_match, v_exact=v.exact_match
         )
-        stalled = math.isnan(variant.final_loss) or variant.final_loss > 10 * baseline.final_loss
-        return stalled and v.exact_match < b.exact_match, facts
+        drops = [_first_loss(side) - side.final_loss for side in (baseline, variant)]
+        stalled = (  # no lower than a tenth of the baseline, or fell by less than a quarter as much
+            math.isnan(variant.final_loss) or variant.final_loss > 10 * baseline.final_loss or drops[1] < drops[0] / 4
+        )
+        held = stalled and v.exact_match < b.exact_match
+        if not held:
+            facts["cause"] = "epochs" if epochs_to_loss(baseline.history) is None else "seed"
+        return held, facts
     if name == "pre_norm":  # pre-norm trains a deep stack at least as fast
         reached = [epochs_to_loss(s.history) for s in (baseline, variant)]
         facts = dict(b_epochs=reached[0], v_epochs=reached[1], b_loss=baseline.final_loss, v_loss=variant.final_loss)
-        return reached[1] is not None and (reached[0] is None or reached[1] <= reached[0]), facts
+        held = reached[1] is not None and (reached[0] is None or reached[1] <= reached[0])
+        if not held:
+            facts["cause"] = "epochs" if reached[1] is None and reached[0] is None else "seed"
+        return held, facts
     if name == "learned_pe":  # learned positions past the longest training target were never trained
         longest = max((len(tokenize(t, baseline.translator.tokenizer)) for _, t in baseline.trained_pairs), default=0)
         beyond = [accuracy_beyond(s.translator, holdout, longest + 1) for s in (baseline, variant)]  # +1: E
         facts = dict(position=longest + 2, b_beyond=beyond[0][0], v_beyond=beyond[1][0], tokens=beyond[0][1])
-        return beyond[0][1] > 0 and beyond[1][0] < beyond[0][0], facts
+        held = beyond[0][1] > 0 and beyond[1][0] < beyond[0][0]
+        if not held:
+            facts["cause"] = "data" if beyond[0][1] == 0 else "seed"
+        return held, facts
     raise KeyError(f"no ready-made experiment named {name!r}")
+
+
+def _first_loss(side: Side) -> float:
+    first = side.history[0] if side.history else None
+    return float("nan") if first is None else float(first["loss"] if isinstance(first, Mapping) else first.loss)
+
+
+def _reordered_evidence(baseline: Side, variant: Side) -> tuple[bool, dict]:
+    """no_pe: both models compared on exactly the trained pairs whose meaning changes with word order
+    (splits.reordered_groups): rows (group, source, reference, baseline output, exact?, variant output, exact?), how
+    many each model translates exactly, and in how many groups the variant gives every source one translation."""
+    pairs = list(variant.trained_pairs or baseline.trained_pairs)
+    groups = reordered_groups(pairs, variant.translator.tokenizer)
+    rows_of = [i for g in groups for i in g]
+    results = []
+    for side in (baseline, variant):
+        recorded = side.evaluations.get("train")
+        if recorded is not None and [(s, t) for s, t, *_ in recorded.results] == pairs:
+            results.append({i: recorded.results[i][2:] for i in rows_of})
+        else:  # evaluated on other pairs: translate these here
+            found = side.translator.exact_match([pairs[i] for i in rows_of])
+            results.append({i: r[2:] for i, r in zip(rows_of, found)})
+    rows, same = [], 0
+    for k, group in enumerate(groups, start=1):
+        same += len({results[1][i][0] for i in group}) == 1
+        rows += [(k, *pairs[i], *results[0][i], *results[1][i]) for i in group]
+    b_right, v_right = sum(r[4] for r in rows), sum(r[6] for r in rows)
+    facts = dict(rows=rows, groups=len(groups), same=same, pairs=len(rows), b_right=b_right, v_right=v_right)
+    facts.update(b_exact=b_right / len(rows) if rows else float("nan"))
+    facts.update(v_exact=v_right / len(rows) if rows else float("nan"))
+    held = len(groups) >= 1 and same == len(groups) and v_right < b_right
+    if not held:  # what kept the claim from holding: too few such pairs, or a baseline that had not learned them yet
+        facts["cause"] = "data" if len(groups) < MIN_REORDERED else "epochs" if same == len(groups) else "seed"
+    return held, facts
 
 
 def prepare(

@@ -612,6 +612,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "scores.pairs": {"en": "pairs", "zh": "句子对"},
     "scores.exact": {"en": "exact match", "zh": "完全正确"},
     "scores.token_acc": {"en": "token accuracy", "zh": "词元准确率"},
+    "scores.model": {"en": "model", "zh": "模型"},
     "scores.part_all": {"en": "all", "zh": "全部"},
     "train.history_held": {
         "en": "The held-out curves are the teacher-forced loss and token accuracy on the held-out pairs after each "
@@ -1887,6 +1888,46 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "两个模型：{sizes}；{epochs} 轮，学习率 {lr}，随机种子 {seed}；在 {n} 个句子对上训练{held}。变体：{variant}。",
     },
     "lab.settings_held": {"en": ", {n} held out", "zh": "，留出 {n} 个"},
+    "lab.data": {"en": "Run on", "zh": "运行在"},
+    "lab.data.corpus": {"en": "the corpus ({size} pairs)", "zh": "语料库（{size} 个句子对）"},
+    "lab.data.table": {"en": "the Data page's pairs ({n})", "zh": "数据页的句子对（{n} 个）"},
+    "lab.needs.any": {
+        "en": "Any pairs can show this; by default it runs on the corpus, with the corpus's training recipe.",
+        "zh": "任何句子对都能显示这一点；默认在语料库上运行，使用语料库的训练配方。",
+    },
+    "lab.needs.reordered": {
+        "en": "What data can show it: pairs whose meaning changes with word order (猫追狗 / 狗追猫), at least "
+        "{min} groups of them. The corpus has many.",
+        "zh": "什么数据能显示它：意思随词序改变的句子对（猫追狗 / 狗追猫），至少 {min} 组。语料库里有很多。",
+    },
+    "lab.needs.longer": {
+        "en": "What data can show it: targets of several lengths, so that the longest can be held out (the longer-"
+        "sentences split). The corpus has them.",
+        "zh": "什么数据能显示它：长短不一的目标句，这样才能留出最长的那些（更长句子的划分）。语料库里有。",
+    },
+    "lab.needs.many": {
+        "en": "What data can show it: enough pairs ({min} or more) that memorising each reference cannot pass for "
+        "translating. The corpus has them.",
+        "zh": "什么数据能显示它：足够多的句子对（{min} 个或更多），多到背下每个参考译文也冒充不了翻译。语料库里有。",
+    },
+    "lab.cannot.too_few": {
+        "en": "These {n} pairs cannot show this effect: with fewer than {min} pairs a model can memorise every "
+        "reference, and memorising passes for translating. Run it on the corpus.",
+        "zh": "这 {n} 个句子对显示不出这个效果：少于 {min} 个句子对时，模型能背下每个参考译文，背诵看起来就像翻译。请在语料库上运行。",
+    },
+    "lab.cannot.no_reordered": {
+        "en": "These pairs cannot show this effect: it needs at least {min} groups of sentences with the same "
+        "characters in another order and another meaning (猫追狗 / 狗追猫), and these pairs have {n}. Run it on the "
+        "corpus.",
+        "zh": "这些句子对显示不出这个效果：至少需要 {min} 组字相同、顺序不同、意思也不同的句子（猫追狗 / 狗追猫），而这些句子对只有 "
+        "{n} 组。请在语料库上运行。",
+    },
+    "lab.cannot.one_length": {
+        "en": "These pairs cannot show this effect: every target has the same length, so none can be held out as "
+        "longer than the rest. Run it on the corpus.",
+        "zh": "这些句子对显示不出这个效果：每个目标句长度相同，没有哪个能作为更长的句子留出。请在语料库上运行。",
+    },
+    "lab.use_corpus": {"en": "Run it on the corpus", "zh": "在语料库上运行"},
     "lab.no_longer": {
         "en": "All targets have the same length, so no pair is longer than the others: this experiment holds "
         "nothing out. Add pairs of different lengths on the Data page.",
@@ -1911,9 +1952,31 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "实验被停止了：这些模型只训练了一部分。",
     },
     "lab.held": {"en": "✓ The claim held in this run.", "zh": "✓ 这次运行证实了这个论断。"},
-    "lab.not_held": {
-        "en": "✗ The claim did not hold in this run. Try another seed on the Train page: one run is one sample.",
-        "zh": "✗ 这次运行没有证实这个论断。可以在“训练”页换一个随机种子再试：一次运行只是一个样本。",
+    "lab.not_held": {"en": "✗ The claim did not hold in this run.", "zh": "✗ 这次运行没有证实这个论断。"},
+    "lab.cause.data": {
+        "en": "These pairs cannot show the effect (see above): run it on the corpus.",
+        "zh": "这些句子对显示不出这个效果（见上文）：请在语料库上运行。",
+    },
+    "lab.cause.epochs": {
+        "en": "The models had not finished learning: the figures above are still moving. Train longer (more epochs "
+        "on the Train page, or the corpus with its recipe).",
+        "zh": "模型还没学完：上面的数字仍在变化。请训练更久（在训练页增加轮数，或用语料库及其配方）。",
+    },
+    "lab.cause.memorised": {
+        "en": "The variant translated well without the mask: with few pairs it can memorise each reference, which "
+        "passes for translating. Run it on more pairs (the corpus).",
+        "zh": "没有掩码的变体也译得不错：句子对很少时它能把每个参考译文背下来，看起来像在翻译。请用更多句子对（语料库）运行。",
+    },
+    "lab.cause.seed": {
+        "en": "The data can show the effect and both models trained; the difference was too small in this run. One run "
+        "is one sample: try another seed on the Train page.",
+        "zh": "数据能显示这个效果，两个模型也都训练好了；只是这次运行中差别太小。一次运行只是一个样本：可以在训练页换一个随机种子再试。",
+    },
+    "lab.evidence.no_look_ahead.high": {
+        "en": "Measured: the variant's teacher-forced token accuracy is **{v_acc}** and its greedy exact match "
+        "**{v_exact}**; the baseline: {b_acc} and {b_exact}.",
+        "zh": "测量结果：变体的 teacher forcing 词元准确率是 **{v_acc}**，贪心解码完全匹配 **{v_exact}**；"
+        "基线：{b_acc} 和 {b_exact}。",
     },
     "lab.evidence.no_look_ahead": {
         "en": "Measured: the variant's teacher-forced token accuracy is **{v_acc}** but its greedy exact match only "
@@ -1922,9 +1985,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "基线：{b_acc} 和 {b_exact}。",
     },
     "lab.evidence.no_pe": {
-        "en": "Measured: the variant gives the same translation to {same} of {total} reordered sentence pairs; "
-        "the baseline tells them apart where it learned to.",
-        "zh": "测量结果：对 {total} 组只是词序不同的句子，变体有 {same} 组给出相同的译文；基线在学过的地方能区分它们。",
+        "en": "Measured on the {pairs} trained pairs whose meaning changes with word order ({groups} groups of the same "
+        "characters in another order, listed below): the variant gives every sentence of a group the same "
+        "translation in **{same} of {groups}** groups, and translates **{v_right} of {pairs}** exactly "
+        "({v_exact}); the baseline {b_right} of {pairs} ({b_exact}).",
+        "zh": "在 {pairs} 个意思随词序改变的训练句子对上测量（{groups} 组同样的字换了顺序，见下表）：变体在 **{groups} 组中的 "
+        "{same} 组**给组内每个句子相同的译文，完全译对 **{pairs} 个中的 {v_right} 个**（{v_exact}）；基线译对 {b_right} 个"
+        "（{b_exact}）。",
     },
     "lab.evidence.no_scale": {
         "en": "Measured after epoch 1: each query's largest attention weight is **{v_peak}** on average in the "
@@ -1953,6 +2020,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "lab.never": {"en": "never", "zh": "从未达到"},
     "lab.permuted": {"en": "Reordered sentences", "zh": "只是词序不同的句子"},
+    "lab.group": {"en": "group", "zh": "组"},
     "lab.first": {"en": "sentence", "zh": "句子"},
     "lab.second": {"en": "reordered", "zh": "换了词序"},
     "lab.baseline": {"en": "baseline", "zh": "基线"},

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from transformer.data import SPECIALS, PairsSummary, Vocab, build_vocabs, make_data, tokenize
+from transformer.scores import ALL, ScoreTable
 
 from .i18n import t
 
@@ -55,3 +56,31 @@ def make_data_tables(
         tokens = pd.DataFrame([vocab.decode(row) for row in ids], columns=[str(i) for i in range(tensor.size(1))])
         out.append((name, ids, tokens))
     return out
+
+
+def score_frame(scores: ScoreTable, lang: str, model: str = "") -> pd.DataFrame:
+    """A score table (transformer.scores) as pages show it: one row per phenomenon and part, with exact match (and
+    its count), token accuracy, BLEU and chrF; a first column names the model when model is given."""
+    parts = {"train": t("train.part_train", lang), "holdout": t("train.part_held", lang)}
+    parts[ALL] = t("scores.part_all", lang)
+    rows = []
+    for row in scores.rows:
+        for part in scores.parts:
+            cell = scores.get(row, part)
+            if cell is not None:
+                rows.append(
+                    (
+                        t(f"phenomenon.{row}", lang),
+                        parts.get(part, part),
+                        cell.pairs,
+                        f"{cell.exact_match:.1%} ({cell.exact}/{cell.pairs})",
+                        f"{cell.token_accuracy:.1%}",
+                        f"{cell.bleu:.1f}",
+                        f"{cell.chrf:.1f}",
+                    )
+                )
+    columns = [t(f"scores.{k}", lang) for k in ("phenomenon", "part", "pairs", "exact", "token_acc")] + ["BLEU", "chrF"]
+    frame = pd.DataFrame(rows, columns=columns)
+    if model:
+        frame.insert(0, t("scores.model", lang), model)
+    return frame
