@@ -9,14 +9,18 @@ import pytest
 import torch
 
 from tests.conftest import PAIRS20
-from transformer import TrainConfig, Translator, train
+from transformer import TrainConfig, Translator, corpus, train
 from transformer.checkpoint import load_checkpoint
 from transformer.data import tokenize
 from transformer.lab import (
     EXPERIMENTS,
+    MIN_PAIRS,
+    MIN_REORDERED,
     STANDARD_SIZES,
+    DataCheck,
     Side,
     accuracy_beyond,
+    check_data,
     epochs_to_loss,
     evidence,
     longest_rows,
@@ -25,6 +29,7 @@ from transformer.lab import (
     prepare,
 )
 from transformer.model import AttentionMaps
+from transformer.splits import reordered_groups
 from transformer.translator import Evaluation
 
 REPO = Path(__file__).resolve().parents[1]
@@ -105,10 +110,56 @@ def test_without_the_look_ahead_mask_training_looks_perfect_and_greedy_decoding_
 def test_without_positions_a_reordered_sentence_translates_identically(bundled_pairs):
     variant = _variant_side(bundled_pairs, pe="none")
     held, facts = evidence("no_pe", _bundled_side(bundled_pairs), variant)
-    row = next(r for r in facts["rows"] if r[:2] == ("我爱你", "你爱我"))
-    assert row[2:4] == ("I love you .", "You love me .")  # the baseline reads the order
-    assert row[4] == row[5]  # the variant cannot
-    assert held
+    groups = reordered_groups(bundled_pairs)
+    assert facts["groups"] == len(groups) >= 1 and facts["pairs"] == sum(map(len, groups))
+    assert [r[1:3] for r in facts["rows"]] == [bundled_pairs[i] for g in groups for i in g]  # exactly those pairs
+    row = next(r for r in facts["rows"] if r[1] == "我爱你")
+    assert row[3:5] == ("I love you .", True)  # the baseline reads the order
+    for k in range(1, facts["groups"] + 1):  # the variant cannot: one translation per group
+        assert len({r[5] for r in facts["rows"] if r[0] == k}) == 1
+    assert facts["same"] == facts["groups"] and facts["v_right"] < facts["b_right"]
+    assert (
+        facts["b_right"] == sum(r[4] for r in facts["rows"]) and facts["v_exact"] == facts["v_right"] / facts["pairs"]
+    )
+    assert held and "cause" not in facts
+
+
+def test_no_pe_does_not_hold_when_the_variant_tells_the_orders_apart_or_the_data_has_no_such_pairs(bundled_pairs):
+    baseline = _bundled_side(bundled_pairs)
+    held, facts = evidence("no_pe", baseline, baseline)  # a "variant" that reads word order
+    assert not held and facts["same"] < facts["groups"] < MIN_REORDERED and facts["cause"] == "data"
+    plain = [("我 睡 觉", "I sleep ."), ("你 跑", "You run ."), ("他 吃 饭", "He eats .")]
+    side = _variant_side(plain, pe="none")
+    held, facts = evidence("no_pe", side, side)
+    assert not held and facts["groups"] == 0 and facts["cause"] == "data"
+
+
+def test_each_experiment_says_what_data_can_show_its_effect_and_the_corpus_can(bundled_pairs):
+    assert check_data(EXPERIMENTS["no_pe"], PAIRS20) == DataCheck(False, "no_reordered", {"n": 0, "min": MIN_REORDERED})
+    assert check_data(EXPERIMENTS["no_look_ahead"], bundled_pairs) == DataCheck(
+        False, "too_few", {"n": len(bundled_pairs), "min": MIN_PAIRS}
+    )
+    assert check_data(EXPERIMENTS["learned_pe"], [("a", "x y"), ("b", "y z")]) == DataCheck(False, "one_length")
+    assert check_data(EXPERIMENTS["no_scale"], PAIRS20[:2]).ok  # any pairs can show it
+    for experiment in EXPERIMENTS.values():
+        pairs = experiment.corpus_pairs()
+        assert check_data(experiment, pairs).ok, experiment.name
+        assert len(pairs) == experiment.corpus_size and pairs[0] == corpus.TUTORIAL_PAIR
+        cfg = experiment.corpus_config(seed=3)
+        assert (cfg.lr, cfg.batch_size, cfg.seed) == (corpus.TRAIN_CONFIG.lr, corpus.TRAIN_CONFIG.batch_size, 3)
+    assert len(reordered_groups(EXPERIMENTS["no_pe"].corpus_pairs())) >= 100
+
+
+@pytest.mark.parametrize(
+    "v_acc, v_exact, held, cause",
+    [(1.0, 0.1, True, None), (0.95, 1.0, False, "memorised"), (0.5, 0.0, False, "epochs")],
+)
+def test_no_look_ahead_holds_and_says_why_not_from_the_figures(v_acc, v_exact, held, cause):
+    def side(acc, exact):
+        return Side(None, [], {"train": Evaluation(0.1, acc, round(exact * 10), 10, [])}, [], [])
+
+    found, facts = evidence("no_look_ahead", side(1.0, 1.0), side(v_acc, v_exact))
+    assert found is held and facts.get("cause") == cause
 
 
 def _side(losses, exact, snapshots=()) -> Side:
@@ -121,6 +172,8 @@ def _side(losses, exact, snapshots=()) -> Side:
     [
         ("no_residual_norm", _side([4, 1, 0.01], 10), _side([4, 3.7, 3.6], 0), True),
         ("no_residual_norm", _side([4, 1, 0.01], 10), _side([4, 1, 0.02], 10), False),
+        ("no_residual_norm", _side([4.3, 2, 0.56], 7), _side([4.3, 4.1, 3.98], 0), True),  # stalled near its start
+        ("no_residual_norm", _side([4.3, 2, 0.56], 7), _side([4.3, 2.5, 1.0], 5), False),
         ("pre_norm", _side([4, 1, 0.3], 10), _side([4, 0.4, 0.1], 10), True),
         ("pre_norm", _side([4, 0.4, 0.1], 10), _side([4, 1, 0.3], 10), False),
     ],

@@ -10,10 +10,23 @@ from tests.apptest_helpers import finish_job, open_app, open_link, texts
 from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
+from transformer.lab import EXPERIMENTS
 from ui.worker import Recipe
 
 LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
+REORDERED = [  # four groups of corpus sentences whose meaning changes with word order, then two other pairs
+    ("我们看见她的猫", "We see her cat ."),
+    ("她的猫看见我们", "Her cat sees us ."),
+    ("他们认识你们吗", "Do they know you ?"),
+    ("你们认识他们吗", "Do you know them ?"),
+    ("他在追我", "He is chasing me ."),
+    ("我在追他", "I am chasing him ."),
+    ("他们喜欢狗", "They love dogs ."),
+    ("狗喜欢他们", "The dog loves them ."),
+    ("我 喜 欢 你", "I love you ."),
+    ("她不喝茶", "She does not drink tea ."),
+]
 
 
 def _chart_keys(at) -> list[str]:
@@ -26,8 +39,9 @@ def _table(at, column: str):
 
 
 def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
-    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_pe")
+    at = open_app(page=LAB, pairs=list(REORDERED), lab_experiment="no_pe", lab_data="table")
     assert "Variant: pe=none." in " ".join(c.value for c in at.caption)
+    assert not at.warning  # these pairs can show the effect: four groups whose meaning changes with word order
     at.button(key="run_lab").click().run()
     job = at.session_state.job
     assert job.kind == "lab" and [r.name for r in job.runs] == ["baseline", "variant"]
@@ -39,12 +53,19 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     at.switch_page(LAB).run()
     assert not at.exception
     assert any(h.value == "Results: No positional encoding" for h in at.header)
+    reordered = _table(at, "group")
+    assert list(reordered["source"]) == [s for s, _ in REORDERED[:8]]  # exactly the pairs word order decides
+    for _, group in reordered.groupby("group"):  # no positions: a bag of words, one translation per group
+        assert group["variant: greedy translation"].nunique() == 1
+    b_right, v_right = ((reordered[f"{side}: ✓/✗"] == "✓").sum() for side in ("baseline", "variant"))
+    assert v_right <= 4  # at most one sentence of each group
+    (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
+    assert measured.startswith("Measured on the 8 trained pairs whose meaning changes with word order (4 groups")
+    assert f"translates **{v_right} of 8** exactly" in measured and f"the baseline {b_right} of 8" in measured
     verdict = texts(at, "success") + texts(at, "warning")
-    assert any(v.startswith(("✓ The claim held", "✗ The claim did not hold")) for v in verdict)
-    assert any(m.startswith("Measured: the variant gives the same translation to") for m in texts(at, "markdown"))
-    reordered = _table(at, "reordered")
-    assert list(reordered["sentence"]) == ["我吃饭", "你吃面", "他喝茶"] and reordered["reordered"][0] == "饭 吃 我"
-    assert (reordered["variant: sentence"] == reordered["variant: reordered"]).all()  # no positions: a bag of words
+    assert verdict == (["✓ The claim held in this run."] if v_right < b_right else [verdict[0]])
+    scores = _table(at, "BLEU")
+    assert list(scores["model"].unique()) == ["baseline", "variant"]
     assert _chart_keys(at) == [
         "chart_lab_curves",
         "chart_lab_scores",
@@ -54,12 +75,47 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     ]
     curves = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert {c["name"] for c in curves} == {"baseline", "variant"} and len(curves[0]["x"]) == 60
-    table = _table(at, "reference")
-    assert len(table) == len(SMALL) and {"baseline ✓/✗", "variant ✓/✗"} <= set(table.columns)
+    table = _table(at, "baseline ✓/✗")
+    assert len(table) == len(REORDERED) and {"baseline ✓/✗", "variant ✓/✗"} <= set(table.columns)
     assert at.session_state.model.source == "bundled"  # an experiment never replaces the current model
     at.button(key="use_variant").click().run()
     assert at.session_state.model.translator.config.variant == {"pe": "none"}
     assert at.button(key="use_variant").disabled
+
+
+def test_on_pairs_that_cannot_show_the_effect_the_lab_says_why_and_offers_the_corpus():
+    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_pe")
+    assert at.radio(key="lab_data").value == "corpus"  # the default: the corpus shows every effect
+    corpus_pairs = EXPERIMENTS["no_pe"].corpus_pairs()
+    assert f"trained on {len(corpus_pairs):,} pairs" in " ".join(c.value for c in at.caption)
+    assert not at.warning and not at.button(key="run_lab").disabled
+    at.radio(key="lab_data").set_value("table").run()
+    assert texts(at, "warning") == [
+        "These pairs cannot show this effect: it needs at least 3 groups of sentences with the same characters in "
+        "another order and another meaning (猫追狗 / 狗追猫), and these pairs have 0. Run it on the corpus."
+    ]
+    at.button(key="lab_use_corpus").click().run()  # one click
+    assert at.radio(key="lab_data").value == "corpus" and not at.warning
+    at.selectbox(key="lab_experiment").set_value("no_look_ahead").run()
+    at.radio(key="lab_data").set_value("table").run()
+    assert texts(at, "warning") == [
+        "These 8 pairs cannot show this effect: with fewer than 200 pairs a model can memorise every reference, and "
+        "memorising passes for translating. Run it on the corpus."
+    ]
+    at.selectbox(key="lab_experiment").set_value("no_scale").run()
+    assert not at.warning  # any pairs can show this one
+
+
+def test_after_a_claim_that_did_not_hold_the_advice_follows_the_cause():
+    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_pe", lab_data="table", epochs=5)
+    at.button(key="run_lab").click().run()
+    finish_job(at)
+    assert not at.exception
+    (advice,) = [w for w in texts(at, "warning") if w.startswith("✗")]
+    assert advice == (
+        "✗ The claim did not hold in this run. These pairs cannot show the effect (see above): run it on the corpus."
+    )
+    assert "seed" not in advice
 
 
 def test_a_custom_variant_needs_a_switch_and_uses_the_train_page_settings():
@@ -103,7 +159,7 @@ def test_the_lab_in_chinese():
 
 
 def test_the_lab_waits_for_good_data_and_for_the_tabs_training_to_end():
-    at = open_app(page=LAB, pairs=[*SMALL, ("我 " * 50, "I .")])  # a source longer than the model reads
+    at = open_app(page=LAB, pairs=[*SMALL, ("我 " * 50, "I .")], lab_data="table")  # a source the model cannot read
     assert at.button(key="run_lab").disabled
     assert texts(at, "error") == ["The sentence pairs have problems: fix them on the Data page first."]
     at = open_app(page="pages/train.py", pairs=list(SMALL), epochs=400)
