@@ -55,6 +55,7 @@ link_view(
     {
         "mode": Param("lab_mode"),
         "experiment": Param("lab_experiment"),
+        "data": Param("lab_data"),
         **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
         "pair": Param("lab_pair", "int"),
         "kind": Param("lab_kind"),

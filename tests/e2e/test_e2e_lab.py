@@ -21,6 +21,8 @@ from tests.e2e.helpers import (
     settled,
     sidebar,
 )
+from transformer.lab import EXPERIMENTS
+from transformer.splits import reordered_groups
 
 pytestmark = pytest.mark.e2e
 
@@ -47,9 +49,10 @@ def test_no_look_ahead_mask_trains_beside_the_baseline_while_the_learner_is_else
     _run(page, "No look-ahead mask")
     go_to(page, "attention")  # both models go on training: the sidebar shows each one's progress on every page
     expect(sidebar(page)).to_contain_text("Lab experiment")
-    expect(sidebar(page).get_by_text(re.compile(r"^baseline: epoch \d+/60"))).to_be_visible()
-    expect(sidebar(page).get_by_text(re.compile(r"^variant: epoch \d+/60"))).to_be_visible()
-    expect(page.get_by_text("Lab experiment finished (60 epochs each)")).to_be_visible(timeout=TRAIN_TIMEOUT)
+    epochs = EXPERIMENTS["no_look_ahead"].epochs  # on the corpus by default
+    expect(sidebar(page).get_by_text(re.compile(rf"^baseline: epoch \d+/{epochs}"))).to_be_visible()
+    expect(sidebar(page).get_by_text(re.compile(rf"^variant: epoch \d+/{epochs}"))).to_be_visible()
+    expect(page.get_by_text(f"Lab experiment finished ({epochs} epochs each)")).to_be_visible(timeout=TRAIN_TIMEOUT)
     go_to(page, "lab")
     _results(page)
     measured = page.get_by_text(re.compile(r"^Measured: the variant's teacher-forced token accuracy is"))
@@ -70,10 +73,14 @@ def test_no_look_ahead_mask_trains_beside_the_baseline_while_the_learner_is_else
 def test_without_positions_a_reordered_sentence_gets_the_same_translation(page):
     _run(page, "No positional encoding")
     _results(page)
-    expect(page.get_by_text("Measured: the variant gives the same translation to 1 of 1 reordered")).to_be_visible()
+    pairs = EXPERIMENTS["no_pe"].corpus_pairs()
+    groups = reordered_groups(pairs)
+    rows = sum(map(len, groups))
+    measured = page.get_by_text(re.compile(rf"^Measured on the {rows} trained pairs whose meaning changes with word"))
+    expect(measured).to_contain_text(f"the same translation in {len(groups)} of {len(groups)} groups")
     table = page.get_by_test_id("stDataFrame").first
-    expect(table).to_contain_text("我爱你")
-    expect(table).to_contain_text("你爱我")
+    for i in groups[0]:  # 我们看见她的猫 / 她的猫看见我们
+        expect(table).to_contain_text(pairs[i][0])
     screenshot(page, "lab-no-positions")
 
 
