@@ -341,7 +341,7 @@ def _score_table(model: CurrentModel) -> None:
         text(t(f"split_def.{made['kind']}", L), "caption")
     elif "holdout" not in scores.parts:
         text(t("train.scores_no_split", L), "caption")
-    table(score_frame(scores), hide_index=True, width="stretch", key="scores_table")
+    table(score_frame(scores, L), hide_index=True, width="stretch", key="scores_table")
 
 
 if summary.get("history"):
