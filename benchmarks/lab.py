@@ -45,7 +45,7 @@ def run_one(browser, url: str, name: str) -> dict:
     start = time.perf_counter()
     page.get_by_role("button", name="Run the experiment").click()
     verdict = page.locator('[data-testid^="stAlertContent"]').filter(has_text=VERDICT)
-    verdict.wait_for(timeout=TRAIN_TIMEOUT)
+    verdict.wait_for(timeout=10 * TRAIN_TIMEOUT)  # a busy machine is reported, not failed
     seconds = time.perf_counter() - start
     measured = page.get_by_text(re.compile(r"^Measured")).first.inner_text()
     held = "did not hold" not in verdict.inner_text()
