@@ -23,11 +23,13 @@ from ui.state import (
     CurrentModel,
     always_trained,
     bundled_model,
+    bundled_training,
     current,
     end_page,
     page_setup,
     pairs_summary,
     set_model,
+    trained_on_table,
 )
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
@@ -134,6 +136,8 @@ note = ss.get("recipe_note")
 if note is not None:  # the dataset's recipe, applied when the learner chose the dataset
     dataset, applied, kept = note
     name = t(f"data.dataset.{dataset}", L)
+    applied = {k: v for k, v in applied.items() if ss.get(k) == v}  # said while the values are still the recipe's
+    kept = {k: v for k, v in kept.items() if ss.get(k) == v[0]}
     if applied:
         items = ", ".join(_setting_text(k, v) for k, v in applied.items())
         text(t("train.recipe", L, dataset=name, items=items), "info")
@@ -261,6 +265,8 @@ def history_title(model, epochs: int) -> str:
     """Whose curve the chart shows: the bundled model, one trained here or an uploaded one, on how many pairs, and
     whether those are the pairs in the table now."""
     n = len(model.trained_on or ())
+    if model.source == "bundled":  # the corpus without its held-out rows, and the tutorial pairs
+        n = len(bundled_training()[0])
     name = plotly_text(model.name) if model.name else ""  # user text, shown literally in the chart's title
     if model.source == "uploaded":
         return t("train.history_uploaded", L, name=name, epochs=epochs)
@@ -268,7 +274,7 @@ def history_title(model, epochs: int) -> str:
         title = t("train.history_bundled", L, n=n, epochs=epochs)
     else:
         title = t("train.history_trained", L, name=f" ({name})" if name else "", n=n, epochs=epochs)
-    if model.trained_on is not None and model.trained_on != tuple(usable_pairs()):
+    if not trained_on_table(model, usable_pairs()):
         title += " · " + t("train.history_other_data", L)
     return title
 

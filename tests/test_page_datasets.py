@@ -195,3 +195,27 @@ def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table
     assert all(unk[w] > 0 for w in words)
     (source_info,) = [i for i in texts(at, "info") if "Held-out source tokens read as `<unk>`" in i]
     assert f"Held-out source tokens read as `<unk>`: {sum(unk.values())}" in source_info
+
+
+def test_the_bundled_model_was_trained_on_the_default_corpus_so_no_page_says_the_data_changed():
+    at = open_app(page=DATA)
+    at.radio(key="data_dataset").set_value("corpus").run()  # the default size and seed: the bundled model's corpus
+    at.switch_page("pages/attention.py").run()
+    assert not [w for w in texts(at, "warning") if w.startswith("The sentence pairs have changed")]
+    at.switch_page(DATA).run()
+    at.number_input(key="data_corpus_size").set_value(300).run()  # another corpus: it did not learn all of it
+    at.switch_page("pages/attention.py").run()
+    assert [w for w in texts(at, "warning") if w.startswith("The sentence pairs have changed")]
+
+
+def test_the_recipe_note_is_said_only_while_the_values_are_the_recipes():
+    at = open_app(page=DATA)
+    _corpus(at, 200)
+    at.switch_page(TRAIN).run()
+    assert any(
+        i.startswith("Training settings follow the Corpus recipe: epochs 20, learning rate 0.002")
+        for i in texts(at, "info")
+    )
+    at.select_slider(key="lr").set_value(1e-3).run()  # the learner's own now
+    (note,) = [i for i in texts(at, "info") if i.startswith("Training settings follow")]
+    assert "learning rate" not in note and "epochs 20" in note

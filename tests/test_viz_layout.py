@@ -269,7 +269,9 @@ def test_the_train_chart_names_the_bundled_model_and_its_pairs():
     model = at.session_state.model
     title = _history_title(at)
     assert title.startswith("The bundled model")
-    assert f"on the {len(model.trained_on)} bundled pairs" in title
+    trained = 1_800 + 50  # the default corpus without its 200 held-out rows, and the tutorial pairs
+    assert len(model.translator.summary["holdout_rows"]) == 200
+    assert f"on {trained} pairs (the corpus and the tutorial pairs)" in title
     assert f"{model.translator.summary['epochs']} epochs" in title
     assert "not the pairs in your table" not in title  # the table holds the bundled pairs
 

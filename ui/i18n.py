@@ -500,8 +500,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
     "train.history_bundled": {
-        "en": "The bundled model · {epochs} epochs on the {n} bundled pairs",
-        "zh": "内置模型 · 在 {n} 个内置句对上训练了 {epochs} 轮",
+        "en": "The bundled model · {epochs} epochs on {n} pairs (the corpus and the tutorial pairs)",
+        "zh": "内置模型 · 在 {n} 个句对（语料库和教程句对）上训练了 {epochs} 轮",
     },
     "train.history_trained": {
         "en": "The model trained here{name} · {epochs} epochs on {n} pairs",

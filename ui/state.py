@@ -210,6 +210,15 @@ def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
     return corpus.tags_of(pairs)
 
 
+def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
+    """Whether the model was trained on this table (when that is known): the bundled model on the tutorial pairs and
+    on the default corpus dataset (its held-out rows are held out of the table's training, as the Train page says)."""
+    if model.trained_on is None or model.trained_on == tuple(pairs):
+        return True
+    default = corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)
+    return model.source == "bundled" and list(pairs) == default
+
+
 def bundled_model() -> CurrentModel:
     """A fresh copy of the bundled model for this tab. It was trained on the corpus and on the bundled dataset, the
     table a tab starts with: once the learner changes that table, the pages say the data changed since training."""

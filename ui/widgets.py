@@ -13,7 +13,7 @@ from transformer.text import markdown, visible
 from .export import text
 from .i18n import t, word_list
 from .links import replaced
-from .state import current
+from .state import current, trained_on_table
 
 
 def keep_option(key: str, options: Sequence, default=None):
@@ -91,8 +91,7 @@ def usable_pairs() -> list[tuple[str, str]]:
 
 def warn_if_data_changed(L: str) -> None:
     """On a looking-inside page: say so when the sentence pairs changed after the current model was trained."""
-    trained_on = current().trained_on
-    if trained_on is not None and trained_on != tuple(usable_pairs()):
+    if not trained_on_table(current(), usable_pairs()):
         text(t("data.changed_since_training", L), "warning")
 
 
