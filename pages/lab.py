@@ -34,7 +34,7 @@ from ui.links import Param, link_view
 from ui.state import CurrentModel, current, end_page, page_setup, set_model
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_lab, take_result
-from ui.widgets import attention_axes, keep_option, usable_pairs, wrapping_row
+from ui.widgets import attention_axes, keep_choice, keep_option, usable_pairs, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -144,7 +144,8 @@ def choose_experiment() -> None:
             t(f"lab.needs.{experiment.needs}", L, min=MIN_PAIRS if experiment.needs == "many" else MIN_REORDERED),
             "caption",
         )
-        keep_option("lab_data", DATA_CHOICES, "corpus")
+        counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
+        keep_choice("lab_data", DATA_CHOICES, "lab.data.{}", "corpus", **counts)
         on_corpus = (
             st.radio(
                 t("lab.data", L),
@@ -152,7 +153,7 @@ def choose_experiment() -> None:
                 key="lab_data",
                 persist_state="session",
                 horizontal=True,
-                format_func=lambda d: t(f"lab.data.{d}", L, size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}"),
+                format_func=lambda d: t(f"lab.data.{d}", L, **counts),
             )
             == "corpus"
         )

@@ -33,7 +33,7 @@ from ui.state import (
 )
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
-from ui.widgets import keep_in_range, keep_option, usable_pairs
+from ui.widgets import keep_choice, keep_in_range, keep_option, usable_pairs
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -113,7 +113,7 @@ with c2:
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    keep_option("split", SPLITS, "random")
+    keep_choice("split", SPLITS, "split.{}", "random")
     kind = st.radio(
         t("train.split", L),
         SPLITS,

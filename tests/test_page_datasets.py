@@ -219,3 +219,16 @@ def test_the_recipe_note_is_said_only_while_the_values_are_the_recipes():
     at.select_slider(key="lr").set_value(1e-3).run()  # the learner's own now
     (note,) = [i for i in texts(at, "info") if i.startswith("Training settings follow")]
     assert "learning rate" not in note and "epochs 20" in note
+
+
+def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_same_choice():
+    # after a language switch a radio can hold its option's label (as the browser showed it) instead of the option
+    at = open_app(
+        "zh", page=DATA, data_dataset="Tutorial pairs", split="unseen word", lab_data="语料库（600 个句子对）"
+    )
+    assert not at.exception
+    assert at.radio(key="data_dataset").value == "tutorial" and len(at.session_state["pairs"]) == 50
+    at.switch_page(TRAIN).run()
+    assert not at.exception and at.radio(key="split").value == "word"
+    at.switch_page("pages/lab.py").run()
+    assert not at.exception and at.radio(key="lab_data").value == "table"

@@ -19,6 +19,8 @@ from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
+from .i18n import LANGUAGES, t
+
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
@@ -170,16 +172,24 @@ def always_trained() -> list[tuple[str, str]]:
     return bundled_pairs() if st.session_state.get("data_dataset") == "corpus" else []
 
 
+def dataset_named(value) -> str | None:
+    """The dataset a value names: one of DATASETS, or its label in any language (what the Data page's radio can hold
+    after a language switch)."""
+    if value in DATASETS:
+        return value
+    return next((d for d in DATASETS for lang in LANGUAGES if value == t(f"data.dataset.{d}", lang)), None)
+
+
 def sync_dataset() -> None:
     """Once per run: pairs that are no longer the chosen dataset's (edited, added, uploaded, from a link) are the
     learner's own, and the learner's own pairs are kept so that choosing another dataset never loses them."""
     ss = st.session_state
-    if ss.get("data_dataset") not in DATASETS:
-        ss.data_dataset = "own"
+    ss.data_dataset = dataset_named(ss.get("data_dataset")) or ss.get("dataset_shown") or "own"
     if ss.data_dataset != "own" and ss.pairs != dataset_pairs(ss.data_dataset):
         ss.data_dataset = "own"
     if ss.data_dataset == "own":
         ss.own_pairs = ss.pairs
+    ss.dataset_shown = ss.data_dataset
 
 
 def choose_dataset(name: str) -> None:
@@ -187,8 +197,12 @@ def choose_dataset(name: str) -> None:
     learner has not set to that dataset's recipe: a value that is not the old dataset's recipe value is the
     learner's and is kept. ss.recipe_note says what was applied and what was kept (the Train page shows it)."""
     ss = st.session_state
+    name = dataset_named(name) or ss.get("dataset_shown", DEFAULT_DATASET)
+    if name == ss.get("dataset_shown"):  # the same dataset (its label in another language): nothing changes
+        ss.data_dataset = name
+        return
     old = RECIPES.get(ss.get("recipe_of", "tutorial"), RECIPES["tutorial"])
-    ss.data_dataset = name
+    ss.data_dataset = ss.dataset_shown = name
     set_pairs(dataset_pairs(name))
     if name == "own" or name == ss.get("recipe_of", "tutorial"):
         return  # the learner's own pairs keep whatever settings are set

@@ -11,7 +11,7 @@ from transformer.data import PAD, usable
 from transformer.text import markdown, visible
 
 from .export import text
-from .i18n import t, word_list
+from .i18n import LANGUAGES, t, word_list
 from .links import replaced
 from .state import current, trained_on_table
 
@@ -27,6 +27,18 @@ def keep_option(key: str, options: Sequence, default=None):
             replaced(key, ss[key], new)
         ss[key] = new
     return ss[key]
+
+
+def keep_choice(key: str, options: Sequence, label_key: str, default=None, **values):
+    """keep_option for a choice drawn with translated labels (t(label_key.format(option))): a value that is one of
+    those labels in any language (what a radio can hold after a language switch) becomes its option again."""
+    ss = st.session_state
+    if key in ss and ss[key] not in options:
+        for option in options:
+            if any(ss[key] == t(label_key.format(option), lang, **values) for lang in LANGUAGES):
+                ss[key] = option
+                break
+    return keep_option(key, options, default)
 
 
 def keep_in_range(key: str, lo, hi, default=None):
