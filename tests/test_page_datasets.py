@@ -224,7 +224,7 @@ def test_the_recipe_note_is_said_only_while_the_values_are_the_recipes():
 def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_same_choice():
     # after a language switch a radio can hold its option's label (as the browser showed it) instead of the option
     at = open_app(
-        "zh", page=DATA, data_dataset="Tutorial pairs", split="unseen word", lab_data="语料库（600 个句子对）"
+        "zh", page=DATA, data_dataset="Tutorial pairs", split="unseen word", lab_data="数据页的句子对（50 个）"
     )
     assert not at.exception
     assert at.radio(key="data_dataset").value == "tutorial" and len(at.session_state["pairs"]) == 50
