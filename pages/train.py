@@ -17,7 +17,17 @@ from ui.export import caption, chart, file_name, hint, metric, section, sheet_se
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
-from ui.state import SETTINGS, CurrentModel, bundled_model, current, end_page, page_setup, pairs_summary, set_model
+from ui.state import (
+    SETTINGS,
+    CurrentModel,
+    bundled_model,
+    bundled_training,
+    current,
+    end_page,
+    page_setup,
+    pairs_summary,
+    set_model,
+)
 from ui.training import current_job, phase_text, start_training, take_result
 from ui.widgets import keep_in_range, keep_option, usable_pairs
 from viz.training import loss_accuracy_figure
@@ -196,8 +206,12 @@ def history_title(model, epochs: int) -> str:
     name = plotly_text(model.name) if model.name else ""  # user text, shown literally in the chart's title
     if model.source == "uploaded":
         return t("train.history_uploaded", L, name=name, epochs=epochs)
-    if model.source == "bundled":
-        title = t("train.history_bundled", L, n=n, epochs=epochs)
+    if model.source == "bundled":  # trained on the corpus less its held-out rows and on the bundled pairs
+        trained, held = bundled_training()
+        bundled = model.translator.summary.get("always_trained", 0)
+        title = t("train.history_bundled", L, corpus=len(trained) - bundled, bundled=bundled, epochs=epochs)
+        if held:
+            title += " · " + t("train.history_held", L, n=len(held))
     else:
         title = t("train.history_trained", L, name=f" ({name})" if name else "", n=n, epochs=epochs)
     if model.trained_on is not None and model.trained_on != tuple(usable_pairs()):

@@ -399,9 +399,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
     "train.history_bundled": {
-        "en": "The bundled model · {epochs} epochs on the {n} bundled pairs",
-        "zh": "内置模型 · 在 {n} 个内置句对上训练了 {epochs} 轮",
+        "en": "The bundled model · {epochs} epochs · {corpus} corpus + {bundled} bundled pairs",
+        "zh": "内置模型 · 训练了 {epochs} 轮 · 语料 {corpus} 对 + 内置 {bundled} 对",
     },
+    "train.history_held": {"en": "{n} held out", "zh": "留出 {n} 对"},
     "train.history_trained": {
         "en": "The model trained here{name} · {epochs} epochs on {n} pairs",
         "zh": "在这里训练的模型{name} · 在 {n} 个句对上训练了 {epochs} 轮",
