@@ -130,8 +130,10 @@ async (el, [tolerance, dataText, wait]) => {
             }
         }
     }
-    const title = el.querySelector(".gtitle");
-    return {title: title ? title.textContent : "", texts: items.length, settled: now === before, problems};
+    const title = el.querySelector(".gtitle");  // a title of several lines: its lines, with a space between
+    const lines = title ? [...title.querySelectorAll("tspan.line")].map(t => t.textContent) : [];
+    return {title: lines.length ? lines.join(" ") : title ? title.textContent : "", texts: items.length,
+            settled: now === before, problems};
 }
 """
 
