@@ -10,6 +10,7 @@ import time
 from tests.apptest_helpers import finish_job, open_app, texts
 from tests.conftest import PAIRS20, REPO
 from transformer import TrainConfig, Translator
+from ui.i18n import t
 from ui.jobs import Job, JobQueue, Run
 from ui.state import CurrentModel
 from ui.training import phase_text
@@ -51,6 +52,29 @@ def test_settings_survive_page_switches_and_a_language_switch():
     assert at.slider(key="epochs").value == 255 and at.select_slider(key="holdout").value == 0.2
     at.switch_page(DEC).run()
     assert at.text_input(key="pick_dec_text").value == "我 喜 欢 猫" and at.radio(key="dec_strategy").value == "beam"
+
+
+def test_a_language_switch_sends_every_kept_choice_to_the_browser_in_the_new_language():
+    # The browser keeps a choice as its option's text and sends that text back: unless the switch sends the choice
+    # anew in Chinese, "is added to the table" is no option any more, shows unchecked, and the next rerun falls back
+    # to "replaces the table" (tests/e2e/test_e2e_pages.py shows it in a browser).
+    at = open_app(page=DEC)
+    at.radio(key="pick_dec_mode").set_value("typed").run()
+    at.radio(key="dec_strategy").set_value("beam").run()
+    at.sidebar.radio(key="lang").set_value("zh").run()
+    assert not at.exception
+    for key, value, shown in (("pick_dec_mode", "typed", "pick.typed"), ("dec_strategy", "beam", "dec.s_beam")):
+        radio = at.radio(key=key)
+        assert (radio.value, radio.proto.set_value, radio.proto.raw_value) == (value, True, t(shown, "zh"))
+
+    at = open_app()
+    at.radio(key="data_upload_mode").set_value("append").run()
+    at.sidebar.radio(key="lang").set_value("zh").run()
+    upload = at.radio(key="data_upload_mode")
+    assert (upload.value, upload.proto.set_value, upload.proto.raw_value) == ("append", True, "追加到当前表格")
+    at.sidebar.radio(key="lang").set_value("en").run()
+    upload = at.radio(key="data_upload_mode")
+    assert (upload.value, upload.proto.set_value, upload.proto.raw_value) == ("append", True, "is added to the table")
 
 
 def test_train_starts_its_job_when_the_learner_leaves_the_page_at_once():

@@ -23,6 +23,7 @@ def draw_sidebar() -> None:
             format_func=LANGUAGES.get,
             key="lang",
             persist_state="session",
+            on_change=_retell_choices,
             horizontal=True,
         )
         L = lang()
@@ -46,6 +47,31 @@ def draw_sidebar() -> None:
         # redrawn every second while this tab has a job, every few seconds while only others train
         refresh = REFRESH_SECONDS if current_job() else SERVER_REFRESH_SECONDS if any(job_queue().busy()) else None
         st.fragment(job_status, run_every=refresh)()
+
+
+def _retell(value) -> bool:
+    """Whether a kept value is one _retell_choices sets again: a choice or a typed value (a string, a number, or a
+    list or tuple of them). Never a bool (a button's value cannot be set), an upload, or an editor's edits."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (str, int, float)):
+        return True
+    return isinstance(value, (list, tuple)) and all(_retell(v) for v in value)
+
+
+def _retell_choices() -> None:
+    """The language switch's callback: set every kept value again, so each widget's value is sent to the browser
+    anew, in the new language.
+
+    The browser keeps a radio's or a selectbox's choice as the text of its option ("is added to the table") and sends
+    that text back with every rerun. After a language switch no option has that text any more: the choice shows as
+    unchecked and, on the next rerun, falls back to the first option. A callback runs before the page, while the
+    values are still read with the last run's (English) options, and a value set here is sent to the browser with
+    the new options' text."""
+    ss = st.session_state
+    for key in list(ss.keys()):
+        if key != "lang" and _retell(ss[key]):
+            ss[key] = ss[key]
 
 
 def job_status() -> None:
