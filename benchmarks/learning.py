@@ -21,34 +21,18 @@ It prints figures; docs/performance.md records them when they were measured on a
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import os
-import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.load import busy_core  # noqa: E402
+
 TARGETS = (0.90, 0.95)
-
-
-@contextlib.contextmanager
-def busy_core(on: bool) -> Iterator[None]:
-    """One other process keeping one core busy (as `yes > /dev/null` does), for the duration."""
-    if not on:
-        yield
-        return
-    hog = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL)
-    try:
-        time.sleep(0.5)
-        yield
-    finally:
-        hog.kill()
-        hog.wait()
 
 
 def _queue():

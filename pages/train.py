@@ -265,13 +265,15 @@ def history_title(model, epochs: int) -> str:
     """Whose curve the chart shows: the bundled model, one trained here or an uploaded one, on how many pairs, and
     whether those are the pairs in the table now."""
     n = len(model.trained_on or ())
-    if model.source == "bundled":  # the corpus without its held-out rows, and the tutorial pairs
-        n = len(bundled_training()[0])
     name = plotly_text(model.name) if model.name else ""  # user text, shown literally in the chart's title
     if model.source == "uploaded":
         return t("train.history_uploaded", L, name=name, epochs=epochs)
-    if model.source == "bundled":
-        title = t("train.history_bundled", L, n=n, epochs=epochs)
+    if model.source == "bundled":  # trained on the corpus less its held-out rows and on the bundled pairs
+        trained, held = bundled_training()
+        bundled = model.translator.summary.get("always_trained", 0)
+        title = t("train.history_bundled", L, corpus=len(trained) - bundled, bundled=bundled, epochs=epochs)
+        if held:
+            title += " · " + t("train.history_held", L, n=len(held))
     else:
         title = t("train.history_trained", L, name=f" ({name})" if name else "", n=n, epochs=epochs)
     if not trained_on_table(model, usable_pairs()):
@@ -366,7 +368,7 @@ if summary.get("history"):
         ),
     )
     if any("holdout_loss" in h for h in summary["history"]):
-        text(t("train.history_held", L), "caption")
+        text(t("train.held_curves", L), "caption")
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -17,7 +16,7 @@ from tests.apptest_helpers import open_app
 from ui.i18n import STRINGS
 from viz import masks
 from viz.attention import attention_figure
-from viz.common import ATTN_COLORS, ENTROPY_COLORS, SIGNED_COLORS
+from viz.common import ATTN_COLORS, CELL_TEXT, ENTROPY_COLORS, NO_BREAK, SIGNED_COLORS
 from viz.heads import head_stat_figure
 from viz.trace import step_figure
 
@@ -133,17 +132,19 @@ def test_the_figures_take_their_colour_scales_from_viz_common_only():
 
 
 def written_cells(fig):
-    """(heatmap, [(row, col, text colour or None, text)]) for each heatmap with numbers in its cells (the −∞
-    overlays, white on one dark colour, aside)."""
-    for trace in fig.data:
-        if trace.type != "heatmap" or trace.text is None or (trace.textfont and trace.textfont.color):
+    """(heatmap, [(row, col, text colour, text)]) for each heatmap with numbers in its cells, those its CELL_TEXT copy
+    writes over it included (the −∞ overlays, white on one dark colour, aside)."""
+    data = list(fig.data)
+    for k, trace in enumerate(data):
+        if trace.type != "heatmap" or trace.text is None or trace.meta in ("overlay", CELL_TEXT):
             continue
+        layers = [trace] + [data[k + 1]] * (k + 1 < len(data) and data[k + 1].meta == CELL_TEXT)
         cells = []
-        for i, row in enumerate(trace.text):
-            for j, value in enumerate(row):
-                if value:
-                    match = re.fullmatch(r'<span style="color:(#[0-9a-f]{6})">(.+)</span>', value)
-                    cells.append((i, j, match.group(1), match.group(2)) if match else (i, j, None, value))
+        for layer in layers:
+            for i, row in enumerate(layer.text):
+                for j, value in enumerate(row):
+                    if value and str(value).strip():
+                        cells.append((i, j, layer.textfont.color if layer.textfont else None, value))
         yield trace, cells
 
 
@@ -195,3 +196,28 @@ def test_every_number_written_in_a_cell_reads_on_that_cell(name):
                 cell = cell_rgb(trace, float(np.array(trace.z, dtype=float)[i, j]))
                 ratio = wcag_contrast(plotly.colors.hex_to_rgb(ink), cell)
                 assert ratio >= 4.5, (name, i, j, value, ink, cell, round(ratio, 2))
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_cell_numbers_take_no_markup_so_plotly_sizes_them_as_plain_numbers(name):
+    """plotly.js sizes a heatmap's cell text by the length of its longest text, markup included: a colour <span> made
+    the numbers 1 px high. The black and the white numbers are written by the heatmap and a transparent copy drawn
+    just above it, each holding no-break spaces where the other writes: the same lengths, cell for cell, so both
+    get the size of the plain numbers; each cell's number is written once."""
+    data = list(FIGURES[name][0]().data)
+    assert any(trace.meta == CELL_TEXT for trace in data)  # every shade of a scale: black and white numbers both
+    for k, trace in enumerate(data):
+        if trace.type != "heatmap" or trace.text is None:
+            continue
+        assert all("<" not in str(v) for row in trace.text for v in row), (name, trace.text)
+        if trace.meta != CELL_TEXT:
+            continue
+        below = data[k - 1]
+        assert below.type == "heatmap" and below.meta != CELL_TEXT and below.z == trace.z
+        assert (trace.x, trace.y, trace.xaxis, trace.yaxis) == (below.x, below.y, below.xaxis, below.yaxis)
+        assert trace.showscale is False and trace.hoverinfo == "skip"
+        assert {c for _, c in trace.colorscale} == {"rgba(0,0,0,0)"}  # the colours are the heatmap's below
+        for top, bottom in zip(trace.text, below.text, strict=True):
+            for a, b in zip(top, bottom, strict=True):
+                assert len(a) == len(b)
+                assert sorted([a.strip(NO_BREAK) == "", b.strip(NO_BREAK) == ""]) == [False, True], (a, b)

@@ -13,7 +13,7 @@ import torch
 
 from transformer.errors import DataError
 from transformer.heads import KINDS, SHARES, HeadStats, head_stats, mean_patterns, study_heads, study_maps
-from viz.common import written
+from viz.common import CELL_TEXT, written
 from viz.heads import MAX_HOVER_CELLS, clicked_head, head_patterns_figure, head_stat_figure
 
 S, E = 1, 2  # the ids of S and E in every vocabulary built here; 0 is P
@@ -248,7 +248,7 @@ def test_head_patterns_figure():
     patterns = torch.softmax(torch.randn(2, 3, 4, 3), dim=-1)  # (layers, heads, Lq, Lk)
     rows, cols = ["S", "<b>", "a", "a"], ["x", "$y$", "x"]
     fig = head_patterns_figure(patterns, rows, cols, layer_label="层", head_label="头", chosen=(1, 2))
-    heat = [t for t in fig.data if isinstance(t, go.Heatmap)]
+    heat = [t for t in fig.data if isinstance(t, go.Heatmap) and t.meta != CELL_TEXT]
     assert len(heat) == 6 and sum(bool(t.showscale) for t in heat) == 1
     titles = [a.text for a in fig.layout.annotations]
     assert titles == [f"层 {l} · 头 {h}" for l in (1, 2) for h in (1, 2, 3)]
@@ -307,9 +307,9 @@ def test_head_patterns_figure_positions_and_nan_rows():
 def test_head_stat_figure():
     one, two = head_stats([CROSS_ATTN], "dec_enc", CROSS_Q, CROSS_K)
     fig = head_stat_figure([one, two], "diagonal", layer_label="层", head_label="头", chosen=(0, 1))
-    heat, clicks = fig.data
+    heat, clicks = [t for t in fig.data if t.meta != CELL_TEXT]  # the white numbers' copy aside
     np.testing.assert_allclose(heat.z, [[one.diagonal, two.diagonal]])
-    assert (heat.zmin, heat.zmax) == (0, 1) and written(heat.text) == [["0.85", "0.67"]]
+    assert (heat.zmin, heat.zmax) == (0, 1) and written(fig, 0) == [["0.85", "0.67"]]
     assert list(fig.layout.xaxis.ticktext) == ["1", "2"] and fig.layout.yaxis.title.text == "层"
     assert [tuple(c[:2]) for c in clicks.customdata] == [(0, 0), (0, 1)]
     assert clicks.customdata[1][3] == "层 1 · 头 2"

@@ -17,7 +17,7 @@ from transformer.model import (
     rising_distances,
 )
 from ui.state import CurrentModel
-from viz.common import NEG_INF, written
+from viz.common import CELL_TEXT, NEG_INF, written
 
 PE, MASKS = "pages/positional_encoding.py", "pages/masks.py"
 PAIRS = [("我 喜 欢 你", "I love you ."), ("他 有 一 只 猫", "He has a cat .")]
@@ -171,8 +171,8 @@ def test_the_three_effect_figures_share_one_layout_with_readable_numbers():
         assert "size" not in spec["data"][0].get("textfont", {})  # as large as the cells allow (12 px or more at
         assert spec["data"][0]["text"]  # the values are written in the cells          1400 px, test_e2e_pages)
     # one decimal for the scores, two for the weights: the numbers a narrow cell can hold at a readable size
-    assert max(len(v) for row in written(specs[0]["data"][0]["text"]) for v in row) <= len("-0.0")
-    assert max(len(v) for row in written(specs[2]["data"][0]["text"]) for v in row) == len("0.00")
+    assert max(len(v) for row in written(specs[0]) for v in row) <= len("-0.0")
+    assert max(len(v) for row in written(specs[2]) for v in row) == len("0.00")
 
 
 def test_a_model_without_the_padding_mask_shows_that_nothing_is_blocked_for_padding():
@@ -187,7 +187,7 @@ def test_a_model_without_the_padding_mask_shows_that_nothing_is_blocked_for_padd
     at.radio(key="mask_kind").set_value("enc_self").run()
     assert any("applies no mask in this attention" in i for i in texts(at, "info"))
     masked = chart(at, "mask_masked")
-    assert len(masked["data"]) == 1 and NEG_INF not in json.dumps(masked)
+    assert [d.get("meta") for d in masked["data"]] in ([None], [None, CELL_TEXT]) and NEG_INF not in json.dumps(masked)
     weights = z(chart(at, "mask_weights"))
     assert (weights[:, -1] > 0).all()  # every query gives the padding P some weight
 

@@ -9,7 +9,7 @@ import pytest
 
 from tests.apptest_helpers import finish_job, open_app, texts, wait_for_epochs
 from ui.i18n import STRINGS
-from viz.common import CHOSEN_COLOR, NEG_INF
+from viz.common import CELL_TEXT, CHOSEN_COLOR, NEG_INF
 
 PE, MASKS, ATTN, DEC = (f"pages/{name}.py" for name in ("positional_encoding", "masks", "attention", "decoding"))
 REPEATED = ("我爱你 , 你爱我", "I love you , you love me .")  # a bundled pair in which "you" (and 你) occur twice
@@ -104,7 +104,8 @@ def test_masked_scores_show_minus_infinity_and_softmax_gives_blocked_cells_zero(
     masked = chart(at, "mask_masked")
     assert np.isnan(z(masked)[blocked]).all()
     assert np.allclose(z(masked)[~blocked], scores[~blocked])
-    minus_inf = np.array(masked["data"][1]["text"]) == NEG_INF
+    (overlay,) = [d for d in masked["data"] if d.get("meta") == "overlay"]  # the −∞ cells, over the matrix
+    minus_inf = np.array(overlay["text"]) == NEG_INF
     assert (minus_inf == blocked).all()
     weights = z(chart(at, "mask_weights"))
     assert np.allclose(weights.sum(axis=1), 1, atol=1e-5)
@@ -161,6 +162,7 @@ def test_all_heads_and_their_average():
     assert all((tr["zmin"], tr["zmax"]) == (0, 1) for tr in grid)
     at.radio(key="attn_heads").set_value("average").run()
     average = chart(at, "click_attn_chart")
+    average["data"] = [tr for tr in average["data"] if tr.get("meta") != CELL_TEXT]  # the white numbers' copy aside
     assert [tr["type"] for tr in average["data"]] == ["heatmap", "scatter"]  # the scatter: invisible click targets
     assert average["layout"]["title"]["text"].endswith("average")
     assert (average["data"][0]["zmin"], average["data"][0]["zmax"]) == (0, 1)

@@ -428,7 +428,8 @@ def test_step_figures_label_tokens_cap_wide_matrices_and_draw_minus_infinity():
     heat = fig.data[0]
     assert list(fig.layout.yaxis.ticktext) == trace.src_tokens and len(heat.y) == len(trace.src_tokens)  # 你 twice
     assert np.isnan(np.array(heat.z, dtype=float)[:, -1]).all()  # the padding column: −∞, drawn as a dark cell
-    assert "−∞" in np.array(fig.data[1].text).ravel().tolist() and fig.layout.title.text == "s · head 2"
+    (minus_inf,) = [t for t in fig.data if t.meta == "overlay"]
+    assert "−∞" in np.array(minus_inf.text).ravel().tolist() and fig.layout.title.text == "s · head 2"
     assert len(fig.data[-1].x) == len(trace.src_tokens) ** 2  # one click target per cell
     wide = torch.randn(1, 3, 300)  # (batch, tgt_len, tgt_vocab): the largest values are kept, in vocabulary order
     wide[0, 0, 250] = 99.0

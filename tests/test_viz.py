@@ -15,14 +15,15 @@ import transformer
 import viz
 from transformer.model import positional_encoding_table
 from viz import attention, decoding, masks, positional, training
-from viz.common import SMALL, written
+from viz.common import CELL_TEXT, SMALL, written
 
 ROWS = ["S", "a", "b", "a"]  # a repeated token must stay two rows
 COLS = ["x", "y", "x"]
 
 
 def heatmaps(fig):
-    return [t for t in fig.data if isinstance(t, go.Heatmap)]
+    """The heatmaps of fig that draw a matrix (not the transparent copies that write white cell numbers)."""
+    return [t for t in fig.data if isinstance(t, go.Heatmap) and t.meta != CELL_TEXT]
 
 
 def z_of(trace) -> np.ndarray:
@@ -62,6 +63,17 @@ def test_loss_accuracy_figure():
     assert fig.layout.yaxis2.overlaying == "y" and fig.layout.yaxis2.tickformat == ".0%"
     assert fig.layout.xaxis.title.text == "轮"
     assert_serialises(fig)
+
+
+def test_the_loss_legend_keeps_out_of_the_title_margin():
+    """Four curves (with held-out pairs) wrap the legend into rows: in the top margin, over the plot, they met a title
+    of two lines (the Train page at 1024 px). At the foot of the figure, measured from its edge (yref "container"),
+    plotly reserves the legend a margin of its own below the axis title, whatever its rows."""
+    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.25, "holdout_loss": 2.5, "holdout_accuracy": 0.2}]
+    fig = training.loss_accuracy_figure(history, title="The bundled model · 20 epochs · 1800 corpus + 50 bundled")
+    assert len(fig.data) == 4 and "<br>" in fig.layout.title.text
+    legend = fig.layout.legend
+    assert (legend.orientation, legend.yref, legend.y, legend.yanchor) == ("h", "container", 0, "bottom")
 
 
 def test_loss_accuracy_figure_empty():
@@ -117,7 +129,7 @@ def test_score_figure_blocks_minus_infinity():
     text = np.array(blocked.text)
     assert (text[mask.numpy()] == "−∞").all() and (text[~mask.numpy()] == "").all()
     assert "−∞" in blocked.hovertemplate
-    assert np.array(written(main.text))[3, 0] == "4.00"  # small matrix: values written in cells
+    assert np.array(written(fig, 0))[3, 0] == "4.00"  # small matrix: values written in cells
     assert_token_axes(fig, main, ROWS, COLS)
     assert_serialises(fig)
 

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from tests.apptest_helpers import open_app
-from transformer import Translator
+from transformer import Translator, corpus
 from transformer.config import MAX_TOKEN_CHARS
 from transformer.trace import trace_sentence
 from ui.i18n import t
@@ -265,15 +265,20 @@ def _history_title(at) -> str:
 
 
 def test_the_train_chart_names_the_bundled_model_and_its_pairs():
+    """The bundled model was trained on the default corpus less the rows its checkpoint holds out, and on the bundled
+    pairs (always trained): the title says so, in numbers taken from the checkpoint, not "on the 50 bundled pairs"."""
     at = open_app(page="pages/train.py")
     model = at.session_state.model
+    summary = model.translator.summary
+    held, bundled = len(summary["holdout_rows"]), summary["always_trained"]
+    assert held > 0 and bundled == len(model.trained_on)  # the bundled pairs, the table a tab starts with
     title = _history_title(at)
     assert title.startswith("The bundled model")
-    trained = 1_800 + 50  # the default corpus without its 200 held-out rows, and the tutorial pairs
-    assert len(model.translator.summary["holdout_rows"]) == 200
-    assert f"on {trained} pairs (the corpus and the tutorial pairs)" in title
-    assert f"{model.translator.summary['epochs']} epochs" in title
+    assert f"{summary['epochs']} epochs" in title
+    assert f"{corpus.DEFAULT_SIZE - held} corpus + {bundled} bundled pairs · {held} held out" in title
     assert "not the pairs in your table" not in title  # the table holds the bundled pairs
+    zh = _history_title(open_app("zh", page="pages/train.py"))
+    assert f"语料 {corpus.DEFAULT_SIZE - held} 对 + 内置 {bundled} 对 · 留出 {held} 对" in zh
 
 
 def test_the_train_chart_says_when_the_table_holds_other_pairs_than_the_model_was_trained_on():

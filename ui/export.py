@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from transformer.text import markdown, spreadsheet, visible
+from viz.common import CELL_TEXT
 
 from .i18n import t
 from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
@@ -184,11 +185,11 @@ def _labels(fig: go.Figure, axis_ref: str, values) -> list[str]:
 
 
 def figure_csv(fig: go.Figure) -> str | None:
-    """Every matrix a figure shows (its heatmaps, not the overlays drawn on them), as CSV blocks with their tokens;
-    None when it shows no matrix."""
+    """Every matrix a figure shows (its heatmaps, not the overlays drawn on them nor the copies that write a heatmap's
+    white numbers), as CSV blocks with their tokens; None when it shows no matrix."""
     blocks = []
     for trace in fig.data:
-        if not isinstance(trace, go.Heatmap) or trace.z is None or trace.meta == "overlay":
+        if not isinstance(trace, go.Heatmap) or trace.z is None or trace.meta in ("overlay", CELL_TEXT):
             continue
         z = np.array(trace.z, dtype=float)  # (rows, cols), None → nan
         if z.ndim != 2:

@@ -500,9 +500,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "train.loss": {"en": "loss", "zh": "损失"},
     "train.accuracy": {"en": "token accuracy", "zh": "词元准确率"},
     "train.history_bundled": {
-        "en": "The bundled model · {epochs} epochs on {n} pairs (the corpus and the tutorial pairs)",
-        "zh": "内置模型 · 在 {n} 个句对（语料库和教程句对）上训练了 {epochs} 轮",
+        "en": "The bundled model · {epochs} epochs · {corpus} corpus + {bundled} bundled pairs",
+        "zh": "内置模型 · 训练了 {epochs} 轮 · 语料 {corpus} 对 + 内置 {bundled} 对",
     },
+    "train.history_held": {"en": "{n} held out", "zh": "留出 {n} 对"},
     "train.history_trained": {
         "en": "The model trained here{name} · {epochs} epochs on {n} pairs",
         "zh": "在这里训练的模型{name} · 在 {n} 个句对上训练了 {epochs} 轮",
@@ -614,7 +615,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "scores.token_acc": {"en": "token accuracy", "zh": "词元准确率"},
     "scores.model": {"en": "model", "zh": "模型"},
     "scores.part_all": {"en": "all", "zh": "全部"},
-    "train.history_held": {
+    "train.held_curves": {
         "en": "The held-out curves are the teacher-forced loss and token accuracy on the held-out pairs after each "
         "epoch (training reports no exact match per epoch); the table below gives the held-out exact match at the end.",
         "zh": "留出曲线是每轮之后在留出句子对上的教师强制损失和词元准确率（训练不按轮报告完全正确率）；下面的表给出最后的留出完全正确率。",

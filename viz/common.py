@@ -290,6 +290,8 @@ def colorbar(title: str = "", **kw) -> dict:
 # ------------------------------------------------------------------ numbers in cells that read on every cell colour
 
 TEXT_DARK, TEXT_LIGHT = "#000000", "#ffffff"  # the two colours a cell's number may take
+CELL_TEXT = "cell text"  # meta of the transparent copy of a heatmap that writes its white numbers
+NO_BREAK = "\u00a0"  # what a heatmap holds where the other writes a number (readable_cell_text)
 
 
 def _rgb(color: str) -> np.ndarray:
@@ -350,10 +352,17 @@ def _bands(fig: go.Figure, trace) -> list[tuple[float, float, float, float, np.n
 def readable_cell_text(fig: go.Figure) -> None:
     """Write every heatmap's cell numbers in black or white, whichever contrasts more with that cell's colour (and
     with the padding band over it, which dims number and cell alike). Plotly's own choice gives white on mid-dark
-    cells and grey #444 on mid-light ones, both under 4.5:1 on parts of any scale; a heatmap takes one text colour
-    for all cells, so each number carries its own (<span style="color:…">, which plotly draws as the text's fill).
-    Heatmaps whose text has a colour of its own (the "−∞" overlays) are left as they are."""
-    for trace in fig.data:
+    cells and grey #444 on mid-light ones, both under 4.5:1 on parts of any scale.
+
+    A heatmap takes one text colour for all its cells, and markup in a cell's text (a colour <span>) would count
+    towards the text's length when plotly sizes the numbers to fit the cells: they came out 1 px high, or not at all.
+    So the heatmap writes its black numbers itself, and when some cells need white, a transparent copy of it drawn
+    just above (meta CELL_TEXT, no hover, no colour bar) writes those. Each of the two holds, in the cells the other
+    writes, as many no-break spaces as that number has characters: both see the same longest text and the same cell
+    spacing, so plotly gives both the size it gives the plain numbers. Heatmaps whose text has a colour of its own
+    (the "−∞" overlays) are left as they are."""
+    overlays = []  # (index of the heatmap, the copy that writes its white numbers)
+    for index, trace in enumerate(fig.data):
         if trace.type != "heatmap" or trace.text is None or not trace.texttemplate:
             continue
         if trace.textfont is not None and trace.textfont.color is not None:
@@ -365,10 +374,11 @@ def readable_cell_text(fig: go.Figure) -> None:
         bands = _bands(fig, trace)
         xs = list(trace.x) if trace.x is not None else list(range(z.shape[1]))
         ys = list(trace.y) if trace.y is not None else list(range(z.shape[0]))
-        text = [list(row) for row in trace.text]
+        text = [["" if v is None else str(v) for v in row] for row in trace.text]
+        inks: list[list[str | None]] = [[None] * len(row) for row in text]
         for i, row in enumerate(text):
             for j, value in enumerate(row):
-                if not value or str(value).startswith("<span"):
+                if not value:
                     continue
                 options = []
                 for ink in (TEXT_DARK, TEXT_LIGHT):
@@ -377,10 +387,58 @@ def readable_cell_text(fig: go.Figure) -> None:
                         if min(x0, x1) <= xs[j] <= max(x0, x1) and min(y0, y1) <= ys[i] <= max(y0, y1):
                             fg, bg = (1 - alpha) * fg + alpha * band, (1 - alpha) * bg + alpha * band
                     options.append((contrast(fg, bg), ink))
-                row[j] = f'<span style="color:{max(options)[1]}">{value}</span>'
-        trace.text = text
+                inks[i][j] = max(options)[1]
+        used = {ink for row in inks for ink in row if ink}
+
+        def only(ink: str, text=text, inks=inks) -> list[list[str]]:
+            return [[v if k in (None, ink) else _blank(v) for v, k in zip(row, ks)] for row, ks in zip(text, inks)]
+
+        if used == {TEXT_LIGHT}:
+            trace.textfont = dict(color=TEXT_LIGHT)
+            continue
+        trace.textfont = dict(color=TEXT_DARK)
+        if TEXT_LIGHT in used:
+            trace.text = only(TEXT_DARK)
+            overlay = go.Heatmap(trace)
+            overlay.update(
+                text=only(TEXT_LIGHT),
+                textfont=dict(color=TEXT_LIGHT),
+                colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
+                showscale=False,
+                hoverinfo="skip",
+                hovertemplate=None,
+                customdata=None,
+                meta=CELL_TEXT,
+                showlegend=False,
+                coloraxis=None,
+            )
+            overlays.append((index, overlay))
+    if overlays:
+        order = list(fig.data)
+        for index, overlay in reversed(overlays):
+            fig.add_trace(overlay)
+            order.insert(index + 1, fig.data[-1])
+        fig.data = order
 
 
-def written(text) -> list[list[str]]:
-    """A heatmap's cell text as the reader sees it: the colour spans of readable_cell_text taken off."""
-    return [[re.sub(r"^<span style=\"color:#[0-9a-f]{6}\">(.*)</span>$", r"\1", str(v)) for v in row] for row in text]
+def _blank(value: str) -> str:
+    """As many no-break spaces as value has characters (UTF-16 units, as plotly.js counts them), line by line."""
+    return "<br>".join(NO_BREAK * (len(line.encode("utf-16-le")) // 2) for line in value.split("<br>"))
+
+
+def written(fig, index: int = 0) -> list[list[str]]:
+    """The cell text of heatmap fig.data[index] as the reader sees it: its black numbers and the white ones its
+    CELL_TEXT copy writes over it (readable_cell_text). fig is a figure or its JSON (a dict with "data")."""
+    data = list(fig.data) if isinstance(fig, go.Figure) else fig["data"]
+
+    def get(trace, key):
+        return trace.get(key) if isinstance(trace, dict) else getattr(trace, key)
+
+    def shown(text):
+        return [["" if v is None or not str(v).strip() else str(v) for v in row] for row in text]
+
+    cells = shown(get(data[index], "text"))
+    if index + 1 < len(data) and get(data[index + 1], "meta") == CELL_TEXT:
+        for row, over in zip(cells, shown(get(data[index + 1], "text")), strict=True):
+            row[:] = [o or v for v, o in zip(row, over, strict=True)]
+    return cells

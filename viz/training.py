@@ -58,7 +58,9 @@ def loss_accuracy_figure(
             tickformat=".0%",
             showgrid=False,
         ),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
+        # in rows at the foot of the figure, in a margin of its own (a legend over the plot, in the title's margin,
+        # met a title of two lines once the held-out curves made it wrap)
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", xanchor="left", x=0),
         hovermode="x unified",
     )
     if not epochs:  # a tidy empty frame before the first epoch, its first ticks clear of the corners

@@ -29,8 +29,9 @@ except ImportError:  # conftest skips (or fails under CI) every browser test the
 
 TOLERANCE_PX = 1.0  # boxes may touch or share this much without counting as cut or overlapping
 
-# Runs in the page on one plotly div. Waits (animation frame by frame, at most `wait` ms) until the text of the
-# chart stops moving, since plotly redraws once or twice while it works out automatic margins, then measures.
+# Runs in the page on one plotly div. Waits (animation frame by frame, at most `wait` ms) until the chart has drawn
+# text and that text stops moving, since plotly redraws once or twice while it works out automatic margins, then
+# measures.
 _MEASURE = r"""
 async (el, [tolerance, dataText, wait]) => {
     const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
@@ -58,12 +59,14 @@ async (el, [tolerance, dataText, wait]) => {
     const start = performance.now();
     while (!el.querySelector("svg.main-svg") && performance.now() - start < wait) await frame();
     if (!el.querySelector("svg.main-svg")) return {title: "", texts: 0, settled: false, problems: []};
+    // plotly draws the SVG first and its text after, a frame or more later: until some text is drawn, keep waiting
     let before = null, now = signature();
-    while (now !== before && performance.now() - start < wait) {
+    while ((now !== before || now === "[]") && performance.now() - start < wait && el.isConnected) {
         await frame();
         before = now;
         now = signature();
     }
+    if (!el.isConnected) return {replaced: true};  // a later run of the page drew a new chart in its place
     const kind = t => {
         const g = t.parentElement, cls = (g && g.getAttribute("class")) || "", own = t.getAttribute("class") || "";
         if (/(^|\s)[xy]\d*tick(\s|$)/.test(cls)) return "tick label";
@@ -127,10 +130,16 @@ async (el, [tolerance, dataText, wait]) => {
             }
         }
     }
-    const title = el.querySelector(".gtitle");
-    return {title: title ? title.textContent : "", texts: items.length, settled: now === before, problems};
+    const title = el.querySelector(".gtitle");  // a title of several lines: its lines, with a space between
+    const lines = title ? [...title.querySelectorAll("tspan.line")].map(t => t.textContent) : [];
+    return {title: lines.length ? lines.join(" ") : title ? title.textContent : "", texts: items.length,
+            settled: now === before, problems};
 }
 """
+
+
+class Replaced(Exception):
+    """The chart being measured left the page: a later run of the page drew a new one in its place."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +167,8 @@ def _name(chart: Locator, index: int, title: str) -> str:
 def chart_text_problems(chart: Locator, data_text: bool = False, index: int = 0, wait_ms: int = 5_000) -> list:
     """Every text of one plotly chart (the .js-plotly-plot div) that is cut off or overlaps another label."""
     found = chart.evaluate(_MEASURE, [TOLERANCE_PX, data_text, wait_ms])
+    if found.get("replaced"):
+        raise Replaced(f"chart {index + 1} was replaced while it was measured")
     name = _name(chart, index, found["title"])
     if not found["texts"]:
         return [TextProblem(name, "no text drawn", "chart", "", [])]
@@ -176,7 +187,7 @@ def text_problems(scope: Page | Locator, data_text: bool = False) -> list:
                     chart.scroll_into_view_if_needed(timeout=5_000)
                     problems += chart_text_problems(chart, data_text, index)
                 break
-            except PlaywrightError:
+            except (PlaywrightError, Replaced):
                 if attempt == 2:
                     raise
     return problems
