@@ -286,6 +286,7 @@ def _start_a_long_training(page):
     """Train with 400 epochs from the Train page; return the progress bar once a few epochs are done."""
     go_to(page, "train")
     assert press_slider(page, "epochs", "End") == "400"
+    expect(page).to_have_url(re.compile(r"[?&]epochs=400(&|$)"))  # the server has it: Train trains 400 epochs
     page.get_by_role("button", name="Train", exact=True).click()
     progress = page.get_by_test_id("stMain").get_by_test_id("stProgress")
     expect(progress).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+)/400 · loss"), timeout=TRAIN_TIMEOUT)
@@ -302,6 +303,7 @@ def _sidebar_epoch(page) -> int:
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
     go_to(page, "train")
     assert press_slider(page, "epochs", "End") == "400"
+    expect(page).to_have_url(re.compile(r"[?&]epochs=400(&|$)"))  # the server has it: Train trains 400 epochs
     page.get_by_role("button", name="Train", exact=True).click()
     go_to(page, "attention")  # the learner leaves the Train page while it trains
     expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/400 · loss"))
