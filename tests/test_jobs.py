@@ -4,6 +4,7 @@ question "is this tab still connected" is answered by the test."""
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import signal
@@ -13,9 +14,14 @@ import types
 
 import pytest
 
-from transformer import TrainConfig, Translator
+from tests.conftest import PAIRS20
+from transformer import TrainConfig, Translator, corpus
+from transformer.data import tokenize
+from transformer.scores import PairScore, table_of
+from transformer.translator import teacher_forced
 from ui import jobs
 from ui.jobs import Job, JobQueue, Run
+from ui.worker import evaluate_run
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
 TINY = dict(d_model=8, n_heads=2, d_ff=16, n_layers=1)
@@ -174,3 +180,38 @@ def test_a_training_process_never_runs_the_page_script_again(tmp_path, monkeypat
     job = JobQueue(slots=1).submit(_job("a"))
     _wait(lambda: job.finished)
     assert job.state == "done" and not ran.exists()
+
+
+def test_the_end_of_a_training_decodes_and_teacher_forces_every_pair_once_for_both_tables(trained20):
+    """The exact-match tables (Train page) and the score table (the checkpoint's summary) of a finished training come
+    from one greedy decoding and one teacher-forced pass of each pair, and are what each pair alone gives."""
+    translator = copy.deepcopy(trained20[0])
+    pairs, holdout = PAIRS20[:14], PAIRS20[14:] + [("我吃面", "I eat noodles .")]  # a sentence it never saw
+    rows = []
+    hook = translator.model.encoder.register_forward_hook(lambda module, args, out: rows.append(out.size(0)))
+    evaluations = evaluate_run(translator, pairs, holdout)
+    hook.remove()
+    assert sum(rows) == 2 * len(pairs + holdout)  # each pair encoded once to decode it and once teacher-forced
+    parts = {"train": pairs, "holdout": holdout}
+    alone = {}  # part → the PairScore of each pair, from that pair alone: unbatched greedy decoding, one forward pass
+    for part, part_pairs in parts.items():
+        evaluation, alone[part] = evaluations[part], []
+        for (source, target), result in zip(part_pairs, evaluation.results):
+            output = translator.translate(source, return_attn=False).tokens
+            reference = tokenize(target)
+            assert result == (source, target, " ".join(output), output == reference)
+            _, accuracy = teacher_forced(translator.model, translator.make_batch([(source, target)]))
+            alone[part].append(
+                PairScore(source, reference, output, round(accuracy * (len(reference) + 1)), len(reference) + 1)
+            )
+        assert (evaluation.exact, evaluation.total) == (sum(p.exact for p in alone[part]), len(part_pairs))
+        assert (evaluation.loss, evaluation.token_accuracy) == teacher_forced(
+            translator.model, translator.make_batch(part_pairs)
+        )
+    assert 0 < evaluations["train"].exact < len(pairs) or 0 < evaluations["holdout"].exact < len(holdout)  # both kinds
+    table = table_of(
+        alone["train"] + alone["holdout"],
+        corpus.tags_of(pairs + holdout),  # the phenomena the corpus's grammar finds in them
+        ["train"] * len(pairs) + ["holdout"] * len(holdout),
+    )
+    assert translator.summary["scores"] == table.to_dict()

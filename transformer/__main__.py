@@ -47,7 +47,7 @@ from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_s
 from .text import visible
 from .trace import format_values, trace_sentence
 from .train import train
-from .translator import Translator, teacher_forced
+from .translator import Translator
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
 _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
@@ -466,14 +466,15 @@ def _train(args: argparse.Namespace) -> None:
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
     parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
-    table = table_of(score_pairs(translator, pairs + holdout), tags, parts)
+    evaluations = [translator.evaluate(part) for part in (pairs, holdout) if part]  # each pair decoded once
+    table = table_of([p for evaluation in evaluations for p in evaluation.scored], tags, parts)
     translator.summary.update(
         exact_match=table.get(ALL, "train").exact_match,
         data_sha256=pairs_sha256(all_pairs),  # the rows of holdout_rows are rows of these pairs
         always_trained=len(also),
         scores=_known_rows(table).to_dict(),
     )
-    line = f"done: {_scores(teacher_forced(translator.model, translator.make_batch(pairs))[0], table, 'train')}"
+    line = f"done: {_scores(evaluations[0].loss, table, 'train')}"
     if holdout:
         held_out = split.held_out[:MAX_HELD_OUT_ITEMS]
         translator.summary.update(
@@ -486,8 +487,7 @@ def _train(args: argparse.Namespace) -> None:
                 "held_out": [x[:MAX_HELD_OUT_CHARS] for x in held_out],
             },
         )
-        held_loss = teacher_forced(translator.model, translator.make_batch(holdout))[0]
-        line += f"; held out: {_scores(held_loss, table, 'holdout')}"
+        line += f"; held out: {_scores(evaluations[1].loss, table, 'holdout')}"
     try:
         save_checkpoint(translator, args.out)
     except OSError as exc:

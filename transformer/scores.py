@@ -21,29 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .corpus import PHENOMENA
-from .data import PAD_ID, tokenize
-from .model import evaluating
-from .translator import Translator
+from .translator import PairScore, Translator
 
 METRICS = ("exact_match", "token_accuracy", "bleu", "chrf")
 ALL = "all"  # the row of every pair, and the part of every pair when they are not divided
 PARTS = ("train", "holdout")  # the parts of a held-out split, in the order tables show them
-CHUNK = 512  # pairs translated and scored at once
-
-
-@dataclass(frozen=True)
-class PairScore:
-    """One pair: the model's greedy output, whether it is exact, and its teacher-forced tokens right of all."""
-
-    source: str
-    reference: list[str]
-    output: list[str]
-    correct: int  # teacher-forced target tokens (E included) predicted right
-    tokens: int  # teacher-forced target tokens (E included)
-
-    @property
-    def exact(self) -> bool:
-        return self.output == self.reference
 
 
 @dataclass(frozen=True)
@@ -107,21 +89,9 @@ def _percent(score: float) -> float:
 
 
 def score_pairs(translator: Translator, pairs: Sequence[tuple[str, str]]) -> list[PairScore]:
-    """Greedy output and teacher-forced token counts for every pair (batched, CHUNK pairs at a time)."""
-    scored: list[PairScore] = []
-    for start in range(0, len(pairs), CHUNK):
-        chunk = list(pairs[start : start + CHUNK])
-        outputs = translator.translate_all([s for s, _ in chunk])
-        batch = translator.make_batch(chunk)
-        with evaluating(translator.model) as device:
-            enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in batch)
-            logits, _ = translator.model(enc_inputs, dec_inputs)  # (B, Lt, V)
-            real = dec_outputs.ne(PAD_ID)  # (B, Lt)
-            correct = (logits.argmax(-1).eq(dec_outputs) & real).sum(1)  # (B,)
-            counted = real.sum(1)  # (B,)
-        for (source, target), output, right, total in zip(chunk, outputs, correct.tolist(), counted.tolist()):
-            scored.append(PairScore(source, tokenize(target, translator.tokenizer), output, right, total))
-    return scored
+    """Greedy output and teacher-forced token counts for every pair (Translator.evaluate: batched, and each pair
+    decoded once and teacher-forced once)."""
+    return translator.evaluate(list(pairs)).scored if pairs else []
 
 
 def aggregate(scored: Sequence[PairScore]) -> Scores:

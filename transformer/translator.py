@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
-from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, by_length, chunks, make_data, tokenize
+from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, by_length, chunks, cut, lengths, make_data, tokenize
 from .decode import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
@@ -89,10 +89,17 @@ class Translator:
         return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
     def evaluate(self, pairs: list[tuple[str, str]]) -> Evaluation:
-        """Teacher-forced loss and token accuracy, and greedy exact match, on pairs."""
-        loss, accuracy = teacher_forced(self.model, self.make_batch(pairs))
-        results = self.exact_match(pairs)
-        return Evaluation(loss, accuracy, sum(ok for *_, ok in results), len(results), results)
+        """Teacher-forced loss and token accuracy, and greedy exact match, on pairs; and per pair what
+        transformer.scores scores (Evaluation.scored): every pair decoded once and teacher-forced once."""
+        outputs = self.translate_all([s for s, _ in pairs])
+        loss, right, counted = teacher_forced_pairs(self.model, self.make_batch(pairs))
+        scored = [
+            PairScore(s, tokenize(t, self.tokenizer), out, r, n)
+            for (s, t), out, r, n in zip(pairs, outputs, right, counted)
+        ]
+        results = [(s, t, " ".join(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
+        accuracy = sum(right) / sum(counted)
+        return Evaluation(loss, accuracy, sum(p.exact for p in scored), len(scored), results, scored)
 
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
@@ -131,13 +138,52 @@ def teacher_forced(model: Transformer, batch: Batch | list[Batch]) -> tuple[floa
     total, correct, counted = 0.0, 0, 0
     with evaluating(model) as device:
         for part in parts:
-            enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in part)
-            logits, _ = model(enc_inputs, dec_inputs)  # (b, lt, V)
-            real = dec_outputs.ne(PAD_ID)  # (b, lt)
-            total += float(torch.nn.functional.cross_entropy(logits[real], dec_outputs[real], reduction="sum"))
-            correct += int(logits.argmax(-1)[real].eq(dec_outputs[real]).sum())
+            loss, right, real = _teacher_forced_part(model, part, device)
+            total += loss
+            correct += int(right.sum())
             counted += int(real.sum())
     return total / counted, correct / counted
+
+
+def teacher_forced_pairs(model: Transformer, batch: Batch) -> tuple[float, list[int], list[int]]:
+    """teacher_forced's figures pair by pair, from the same forward passes: (mean cross-entropy, target tokens
+    predicted right per pair, target tokens per pair), E included, in the order of the batch's rows."""
+    src_lengths, tgt_lengths = lengths(batch)  # (n,), (n,)
+    right, counted = [0] * len(src_lengths), [0] * len(src_lengths)
+    total = 0.0
+    with evaluating(model) as device:
+        for rows in by_length(src_lengths, tgt_lengths).split(EVAL_ROWS):  # the parts data.chunks makes
+            loss, part_right, real = _teacher_forced_part(model, cut(batch, rows, src_lengths, tgt_lengths), device)
+            total += loss
+            for i, r, n in zip(rows.tolist(), part_right.tolist(), real.sum(1).tolist()):
+                right[i], counted[i] = r, n
+    return total / sum(counted), right, counted
+
+
+def _teacher_forced_part(model: Transformer, part: Batch, device) -> tuple[float, torch.Tensor, torch.Tensor]:
+    """One teacher-forced forward pass: (summed cross-entropy, target tokens right per row (b,), real targets
+    (b, lt))."""
+    enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in part)
+    logits, _ = model(enc_inputs, dec_inputs)  # (b, lt, V)
+    real = dec_outputs.ne(PAD_ID)  # (b, lt)
+    loss = float(torch.nn.functional.cross_entropy(logits[real], dec_outputs[real], reduction="sum"))
+    right = (logits.argmax(-1).eq(dec_outputs) & real).sum(1)  # (b,)
+    return loss, right.cpu(), real.cpu()
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """One pair: the model's greedy output, whether it is exact, and its teacher-forced tokens right of all."""
+
+    source: str
+    reference: list[str]
+    output: list[str]
+    correct: int  # teacher-forced target tokens (E included) predicted right
+    tokens: int  # teacher-forced target tokens (E included)
+
+    @property
+    def exact(self) -> bool:
+        return self.output == self.reference
 
 
 @dataclass(frozen=True)
@@ -149,6 +195,7 @@ class Evaluation:
     exact: int  # pairs whose greedy translation equals the reference, token for token
     total: int
     results: list[tuple[str, str, str, bool]]  # (source, reference, greedy output, exact?) per pair
+    scored: list[PairScore] = field(default_factory=list)  # per pair, what transformer.scores scores
 
     @property
     def exact_match(self) -> float:

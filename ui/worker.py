@@ -33,8 +33,9 @@ from safetensors.torch import save as save_tensors
 from transformer import TrainConfig, Translator, corpus
 from transformer.data import Vocab
 from transformer.model import Transformer
-from transformer.scores import score_pairs, table_of
+from transformer.scores import table_of
 from transformer.train import EpochRecord, train
+from transformer.translator import Evaluation
 
 # the fork server imports these once, so each child, a fork of it, starts training in milliseconds: this module
 # (torch and the model), torch._dynamo (which torch.optim imports on first use), and what keeps the children from
@@ -97,12 +98,18 @@ class RunResult:
         return self.model["summary"]
 
 
-def score_summary(translator: Translator, pairs: list, holdout: list) -> dict:
-    """The score table (transformer.scores) of the trained and held-out pairs by phenomenon, as a checkpoint's
-    summary keeps it."""
-    scored = score_pairs(translator, pairs + holdout)
+def evaluate_run(translator: Translator, pairs: list, holdout: list) -> dict[str, Evaluation]:
+    """The evaluations of a trained run ("train", and "holdout" when pairs were held out), and into the translator's
+    summary the score table (transformer.scores) of both parts by phenomenon, as a checkpoint keeps it: every pair is
+    decoded once and teacher-forced once for both."""
+    evaluations = {"train": translator.evaluate(pairs)}
+    if holdout:
+        evaluations["holdout"] = translator.evaluate(holdout)
+    scored = [p for evaluation in evaluations.values() for p in evaluation.scored]
     parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
-    return table_of(scored, corpus.tags_of(pairs + holdout), parts).to_dict()
+    translator.summary["scores"] = table_of(scored, corpus.tags_of(pairs + holdout), parts).to_dict()
+    # the table is in the summary: the scores of every pair need not cross the pipe
+    return {part: dataclasses.replace(evaluation, scored=[]) for part, evaluation in evaluations.items()}
 
 
 def pack(translator: Translator) -> dict:
@@ -178,10 +185,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
         _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):
-            evaluations = {"train": translator.evaluate(spec.pairs)}
-            if spec.holdout:
-                evaluations["holdout"] = translator.evaluate(spec.holdout)
-            translator.summary["scores"] = score_summary(translator, spec.pairs, spec.holdout)
+            evaluations = evaluate_run(translator, spec.pairs, spec.holdout)
             results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model
