@@ -1,25 +1,35 @@
-"""The command line, run as a user would: `python -m transformer train|translate …` in a subprocess (a few runs;
-the other bad input goes through the same main() in-process, in tests/test_cli_inprocess.py).
+"""The command line as a user runs it: `python -m transformer train|translate …`.
 
-Every run pays for importing torch, so all runs of this module start together in one fixture (two phases:
-translating needs the trained checkpoint) and the tests only read their results.
+What only a process of its own can show runs as one (`… | head -1` ending quietly, Ctrl-C in mid-training: the exit
+status and what the interpreter itself would print); the rest goes through the same main() in-process, with what a
+terminal would show of warnings counted on stderr (more bad input in tests/test_cli_inprocess.py). Every process pays
+for importing torch, so both start together in one fixture, the in-process runs go on meanwhile, and the tests only
+read the results.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from transformer.__main__ import main
+
 REPO = Path(__file__).parents[1]
 MODEL = REPO / "assets" / "model.safetensors"
 TINY_FLAGS = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32"]
+# the warnings Python shows on stderr unless told otherwise (its default filters): every other kind is counted
+HIDDEN_BY_DEFAULT = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
 
 
 @dataclass
@@ -50,6 +60,28 @@ def _finish(process: subprocess.Popen) -> Run:
     return Run(process.returncode, stdout, stderr)
 
 
+def _main(*args: str) -> Run:
+    """`python -m transformer args…` through the same main(), in this process: its exit status, what it printed, and
+    on stderr also every warning a terminal would show."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        contextlib.redirect_stdout(stdout),
+        contextlib.redirect_stderr(stderr),
+    ):
+        warnings.simplefilter("always")
+        code = main(list(map(str, args)))
+    shown = [w for w in caught if not issubclass(w.category, HIDDEN_BY_DEFAULT)]
+    said = "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in shown)
+    return Run(code, stdout.getvalue(), stderr.getvalue() + said)
+
+
+def _ctrl_c_after_a_line(process: subprocess.Popen, lines: list[str]) -> None:
+    """Read process's first line into lines, then press Ctrl-C."""
+    lines.append(process.stdout.readline())
+    process.send_signal(signal.SIGINT)
+
+
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cli")
@@ -59,15 +91,11 @@ def work(tmp_path_factory) -> Path:
 def runs(work) -> dict[str, Run]:
     (work / "seed.tsv").write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")
     seed_model = work / "seed.safetensors"
-    started = {
-        "train": _start("train", "--pairs", work / "seed.tsv", "--out", seed_model, "--epochs", "60", *TINY_FLAGS),
-        # the rest of the bad input is tested in-process (tests/test_cli_inprocess.py): the same main()
-        "dev-zero": _start("train", "--pairs", "/dev/zero", "--out", work / "dev-zero.safetensors"),
-    }
     # `translate … | head -1` once head has its line: the reader has gone before this writes
-    started["pipe-closed"] = _start("translate", "--model", MODEL, "猫和狗是朋友", "我喜欢猫")
-    started["pipe-closed"].stdout.close()
-    # Ctrl-C in mid-training (the first line is printed just before the first epoch)
+    pipe_closed = _start("translate", "--model", MODEL, "猫和狗是朋友", "我喜欢猫")
+    pipe_closed.stdout.close()
+    # Ctrl-C in mid-training: at once after the first line, which is printed just before the first epoch (a thread
+    # waits for it while the runs below go on)
     interrupted = _start(
         "train",
         "--pairs",
@@ -78,13 +106,18 @@ def runs(work) -> dict[str, Run]:
         "5000",
         PYTHONUNBUFFERED="1",
     )
-    assert interrupted.stdout.readline().startswith("1 pairs,")
-    interrupted.send_signal(signal.SIGINT)
-    started["interrupted"] = interrupted
-    results = {"train": _finish(started.pop("train"))}
-    started["translate"] = _start("translate", "--model", seed_model, "我 喜 欢 你", "我喜欢你", "你 爱 我")
-    started["steps"] = _start("translate", "--model", seed_model, "--steps", "我 喜 欢 你")
-    results.update({name: _finish(process) for name, process in started.items()})
+    first_line = []
+    ctrl_c = threading.Thread(target=_ctrl_c_after_a_line, args=(interrupted, first_line))
+    ctrl_c.start()
+    results = {
+        "train": _main("train", "--pairs", work / "seed.tsv", "--out", seed_model, "--epochs", "60", *TINY_FLAGS),
+        "dev-zero": _main("train", "--pairs", "/dev/zero", "--out", work / "dev-zero.safetensors"),
+    }
+    results["translate"] = _main("translate", "--model", seed_model, "我 喜 欢 你", "我喜欢你", "你 爱 我")
+    results["steps"] = _main("translate", "--model", seed_model, "--steps", "我 喜 欢 你")
+    ctrl_c.join(timeout=120)
+    assert first_line[0].startswith("1 pairs,")
+    results.update(interrupted=_finish(interrupted), **{"pipe-closed": _finish(pipe_closed)})
     return results
 
 
