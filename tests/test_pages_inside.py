@@ -194,14 +194,15 @@ def test_repeated_tokens_keep_their_own_rows_and_columns():
 
 def test_replay_records_how_attention_formed():
     """The replay retrains the bundled model on its own data (the corpus without its held-out rows, and the bundled
-    pairs) for its 20 epochs; stopped after a few, the snapshots recorded so far show the attention forming."""
+    pairs) for its 20 epochs; stopped once two epochs are done, the snapshots recorded so far show the attention
+    forming (each row's largest weight, averaged, goes from 0.33 to 0.68 from epoch 1 to 2 of this seeded replay)."""
     at = open_app(page=ATTN)
     assert "attn_epoch" not in [s.key for s in at.select_slider]
     at.button(key="replay_button").click().run()
     assert any("Replaying" in i for i in texts(at, "info"))
     run = at.session_state.job.runs[0]
     assert (len(run.pairs), len(run.holdout), run.config.epochs) == (1850, 200, 20)
-    wait_for_epochs(at, 3, timeout=180)
+    wait_for_epochs(at, 2, timeout=180)  # a snapshot is recorded after every epoch: two to compare
     at.run()
     at.button(key="job_stop").click().run()
     finish_job(at, timeout=180)
