@@ -9,12 +9,15 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-import torch
 
-from transformer import TrainConfig, Translator, train
-from transformer.data import parse_pairs
+if TYPE_CHECKING:
+    from transformer import Translator
+
+# torch, the package and Streamlit are imported where they are used: the process that only hands the tests out to the
+# xdist workers never needs them, and importing them there would take seconds of a core the workers start on
 
 REPO = Path(__file__).resolve().parents[1]
 E2E = REPO / "tests" / "e2e"
@@ -53,6 +56,10 @@ def random_translator(pairs: list[tuple[str, str]], seed: int, weights: int) -> 
     """An untrained one-layer model whose output weights are large and random, with a decoding cap of 6 tokens:
     varied, confident distributions under which beam search and greedy part ways in every manner (the tests name
     the seeds that show each)."""
+    import torch
+
+    from transformer import Translator
+
     translator = Translator.create(pairs, seed=seed, max_len=7, **{**TINY, "n_layers": 1})
     with torch.no_grad():
         weight = translator.model.projection.weight
@@ -75,12 +82,16 @@ def pairs20() -> list[tuple[str, str]]:
 @pytest.fixture(scope="session")
 def bundled_pairs() -> list[tuple[str, str]]:
     """The example pairs shipped in assets/pairs.tsv."""
+    from transformer.data import parse_pairs
+
     return parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes())
 
 
 @pytest.fixture(scope="session")
 def trained_seed() -> Translator:
     """A tiny Translator trained on the seed pair until it translates it (60 epochs, ~0.3 s)."""
+    from transformer import TrainConfig, Translator, train
+
     translator = Translator.create(SEED_PAIRS, **TINY)
     for _ in train(translator, SEED_PAIRS, TrainConfig(epochs=60)):
         pass
@@ -90,6 +101,8 @@ def trained_seed() -> Translator:
 @pytest.fixture(scope="session")
 def trained20() -> tuple[Translator, list]:
     """A Translator with the DEFAULT sizes trained with the DEFAULT TrainConfig on PAIRS20: (translator, records)."""
+    from transformer import TrainConfig, Translator, train
+
     translator = Translator.create(PAIRS20)
     records = list(train(translator, PAIRS20, TrainConfig()))
     return translator, records
@@ -128,9 +141,12 @@ def _runs_browser_tests(config) -> bool:
 
 
 def pytest_configure(config):
-    # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
-    torch.set_num_threads(1)
-    _reuse_what_every_apptest_redoes()
+    if getattr(config.option, "dist", "no") == "no" or hasattr(config, "workerinput"):  # a process that runs tests
+        import torch
+
+        # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
+        torch.set_num_threads(1)
+        _reuse_what_every_apptest_redoes()
     # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
     # servers of the browser tests inherit it
     config._model_store = tempfile.mkdtemp(prefix="model-store-")
