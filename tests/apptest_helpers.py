@@ -34,14 +34,16 @@ PAGES = [
 
 
 def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:
-    """A fresh browser tab on the app (its own session), optionally on a page and with session values set."""
+    """A fresh browser tab on the app (its own session), optionally opened on a page (its first run is on that page, as
+    when a learner opens the page's address; the Data page, on the 2,000-pair corpus, is not drawn first) and with
+    session values set."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["lang"] = lang
     for key, value in state.items():
         at.session_state[key] = value
-    at.run()
     if page:
-        at.switch_page(page).run()
+        at.switch_page(page)
+    at.run()
     return at
 
 
