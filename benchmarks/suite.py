@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_suite(checkout: Path, slowest: int) -> tuple[float, float, str, str]:
-    """(wall seconds, CPU seconds of the run's processes, pytest's summary line, its slowest tests) of one run."""
+    """(wall seconds, CPU seconds of the run's processes, pytest's summary line and failures, its slowest tests) of one
+    run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     command = ["-m", "pytest", "--ignore=tests/e2e", "-q", "-p", "no:cacheprovider", f"--durations={slowest}"]
@@ -37,7 +38,8 @@ def run_suite(checkout: Path, slowest: int) -> tuple[float, float, str, str]:
     lines = done.stdout.splitlines()
     summary = next((line for line in reversed(lines) if re.search(r"\d+ (passed|failed)", line)), "no summary")
     durations = "\n".join(line for line in lines if re.match(r"\s*\d+\.\d+s (call|setup|teardown)", line))
-    return wall, cpu, summary.strip("= "), durations
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]  # a figure with failures means less
+    return wall, cpu, "; ".join([summary.strip("= "), *failed]), durations
 
 
 def load() -> str:

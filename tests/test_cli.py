@@ -61,19 +61,21 @@ def _finish(process: subprocess.Popen) -> Run:
 
 
 def _main(*args: str) -> Run:
-    """`python -m transformer args…` through the same main(), in this process: its exit status, what it printed, and
-    on stderr also every warning a terminal would show."""
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with (
-        warnings.catch_warnings(record=True) as caught,
-        contextlib.redirect_stdout(stdout),
-        contextlib.redirect_stderr(stderr),
-    ):
+    """`python -m transformer args…` through the same main(), in this process and thread: its exit status, what it
+    printed, and on stderr also every warning of this thread a terminal would show (other threads of the test process
+    are no part of the command)."""
+    stdout, stderr, said = io.StringIO(), io.StringIO(), []
+    here = threading.get_ident()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if threading.get_ident() == here and not issubclass(category, HIDDEN_BY_DEFAULT):
+            said.append(warnings.formatwarning(message, category, filename, lineno, line))
+
+    with warnings.catch_warnings(), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         warnings.simplefilter("always")
+        warnings.showwarning = show
         code = main(list(map(str, args)))
-    shown = [w for w in caught if not issubclass(w.category, HIDDEN_BY_DEFAULT)]
-    said = "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in shown)
-    return Run(code, stdout.getvalue(), stderr.getvalue() + said)
+    return Run(code, stdout.getvalue(), stderr.getvalue() + "".join(said))
 
 
 def _ctrl_c_after_a_line(process: subprocess.Popen, lines: list[str]) -> None:
