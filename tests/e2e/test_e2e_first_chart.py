@@ -1,5 +1,6 @@
-"""The first chart page of a tab draws at once: Streamlit's plotly module is loaded while the first page is read
-(ui/browser.py), and a new server has imported what the app needs before its first session (serve.py)."""
+"""The first chart page of a tab draws at once: Streamlit's plotly module is loaded, and plotly has drawn once, while
+the first page is read (ui/browser.py); a new server has imported, read and compiled what the app needs before its
+first session (serve.py, ui/warmup.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ def test_the_chart_library_loads_while_the_first_page_is_read_and_the_chart_page
     expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)  # the first page (Data) has no chart
     expect(page.locator("html[data-chart-library=loaded]")).to_have_count(1)
     assert page.evaluate(CHART_MODULE_FETCHES) == 1
+    # plotly has drawn its first chart of the tab out of sight (the text-measuring svg it keeps for every later
+    # chart exists), and that chart is gone (Playwright's locators look inside shadow roots too)
+    expect(page.locator("svg#js-plotly-tester")).to_have_count(1)
+    expect(page.locator(".js-plotly-plot")).to_have_count(0)
     go_to(page, "attention")
     heatmap_z(page.locator(".js-plotly-plot").first)
     assert page.evaluate(CHART_MODULE_FETCHES) == 1  # drawn with the module loaded already, not fetched again
@@ -36,4 +41,5 @@ def test_a_new_server_has_imported_torch_before_its_first_session():
     with streamlit_server(REPO / "test-artifacts" / "warm-server.log") as server:  # no browser has asked yet
         maps = Path(f"/proc/{server.process.pid}/maps").read_text()
         assert "libtorch_cpu" in maps and "libarrow" in maps
-        assert "warmed up:" in server.log.read_text()
+        warmed = next(line for line in server.log.read_text().splitlines() if "warmed up:" in line)
+        assert all(part in warmed for part in ("imports", "data and model", "scripts", "queue"))
