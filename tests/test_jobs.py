@@ -10,6 +10,7 @@ import signal
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,30 @@ def test_a_training_process_never_runs_the_page_script_again(tmp_path, monkeypat
     job = JobQueue(slots=1).submit(_job("a"))
     _wait(lambda: job.finished)
     assert job.state == "done" and not ran.exists()
+
+
+def _niceness(pid: int) -> int:
+    """A process's nice value, from /proc/PID/stat (the 19th field)."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values as Linux has them")
+def test_the_fork_server_imports_torch_at_the_training_processes_lower_priority():
+    from ui import worker
+
+    worker.start_fork_server()
+    child = worker._CONTEXT.Process(target=os.getpid, daemon=True)  # forked once the fork server has preloaded
+    child.start()
+    child.join()
+    servers = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat, command = (Path(f"/proc/{entry}/{name}").read_text() for name in ("stat", "cmdline"))
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and "forkserver" in command:
+                servers.append(int(entry))
+    assert len(servers) == 1  # this process's fork server
+    assert _niceness(servers[0]) == max(jobs.NICENESS, _niceness(os.getpid()))  # so the server's pages go first

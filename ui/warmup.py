@@ -4,9 +4,10 @@ Streamlit imports what app.py imports on the first script run of the first sessi
 fills the caches, compiles the scripts and reads the data on the first run that needs them. That session waited for
 torch, pandas, pyarrow, plotly's figure classes and our three packages; for the bundled model and the pairs it was
 trained on (bundled_training() generates the 2,000-pair corpus: about 0.8 s); for the corpus dataset a tab may open
-on; for Streamlit to compile app.py and the page's script; and for the start of the training processes' fork server.
-warm_up() does all of that before the server takes its first request, so the first session is drawn as fast as any
-later one.
+on; for Streamlit to compile app.py and the page's script; and it shared the two cores with the training processes'
+fork server, started last, which imports torch for seconds. warm_up() does all of that before the server takes its
+first request, and starts the fork server first, so that its imports run beside the server's own (at the trainings'
+lower priority): the first session is drawn as fast as any later one.
 """
 
 from __future__ import annotations
@@ -80,10 +81,16 @@ def _script_cache():
 
 
 def warm_up() -> dict[str, float]:
-    """Import what the pages use, build one figure of each kind, fill the caches, run the bundled model once, compile
-    the scripts and start the fork server; return the seconds each part took."""
+    """Start the fork server of the training processes, import what the pages use, build one figure of each kind,
+    fill the caches, run the bundled model once and compile the scripts; return the seconds each part took."""
     seconds = {}
     start = time.perf_counter()
+    from ui.worker import start_fork_server
+
+    # first, so that the fork server imports torch on the other core while this process does the rest (it used to
+    # start last, and its imports then took a core from the first session's page; it imports at the trainings'
+    # lower priority, ui.fork_server)
+    start_fork_server()
     for name in ("torch", "pandas", "pyarrow", "plotly.graph_objects", "plotly.io", "PIL.Image", *our_modules()):
         importlib.import_module(name)
     seconds["imports"] = time.perf_counter() - start
@@ -110,6 +117,6 @@ def warm_up() -> dict[str, float]:
     from ui.jobs import job_queue
 
     with _no_session_warnings():
-        job_queue()  # starts the fork server of the training processes
+        job_queue()
     seconds["queue"] = time.perf_counter() - start
     return seconds
