@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     sidebar,
     sidebar_value,
     switch_language,
+    use_tutorial_pairs,
 )
 
 pytestmark = pytest.mark.e2e
@@ -38,6 +39,7 @@ def _param_count(page) -> str:
 def test_two_sessions_train_different_models_at_the_same_time(new_page):
     first, second = new_page(), new_page()
     for page in (first, second):
+        use_tutorial_pairs(page)  # 60 epochs of seconds
         go_to(page, "train")
     default_size = _param_count(second)
     assert press_slider(second, "d_model", "ArrowLeft") == "32"  # the first keeps d_model 64
@@ -201,6 +203,7 @@ TOO_BIG = ("big.tsv", b"a\tb\n" * 2_000_001)
 
 
 def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
+    use_tutorial_pairs(page)  # a table to compare row for row
     bundled = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()
     assert bundled[0] == "source\ttarget"
     count = page.get_by_test_id("stMetricValue").first
