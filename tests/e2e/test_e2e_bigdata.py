@@ -23,9 +23,13 @@ def test_a_twenty_thousand_pair_file_is_summarised_and_paged_read_only(page, tmp
     expect(usable.get_by_test_id("stMetricValue")).to_have_text("20,000")
     errors = page.get_by_test_id("stMetric").filter(has_text="Errors")
     expect(errors.get_by_test_id("stMetricValue")).to_have_text("0")
-    charts = page.get_by_test_id("stPlotlyChart")
+    charts = page.get_by_test_id("stVegaLiteChart")  # drawn without waiting for plotly.js
     for title in ("Sentence lengths", "The 20 most frequent source tokens", "The 20 most frequent target tokens"):
-        expect(charts.filter(has_text=title)).to_be_visible()
+        expect(charts.filter(has_text=title).locator("svg.marks")).to_be_visible()
+    lengths = charts.filter(has_text="Sentence lengths")
+    expect(lengths.get_by_text("source", exact=True)).to_be_visible()  # the legend: sources beside targets
+    expect(lengths.get_by_text("tokens in the sentence")).to_be_visible()
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
     expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
     settled(page)
     no_exception(page)
