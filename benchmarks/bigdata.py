@@ -106,15 +106,16 @@ def epochs(pairs: list[tuple[str, str]], sizes: list[int]) -> dict:
     return out
 
 
-# the Data page after the upload, as the learner sees it: the summary's heading and its three charts drawn (Vega-Lite
-# draws an SVG of marks), the script run over, no loading placeholder or status left
+# the Data page after the upload, as the learner sees it: the summary's heading and its three charts drawn (an SVG of
+# marks from Vega-Lite, or plotly's, as the page drew them before), the script run over, no loading placeholder or
+# status left
 DRAWN = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   const heading = [...document.querySelectorAll("h2")].some(h => h.textContent.trim() === "Summary");
-  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"], [data-testid="stPlotlyChart"]')];
   const titles = ["Sentence lengths", "most frequent source tokens", "most frequent target tokens"];
   return heading && app && app.dataset.testScriptState === "notRunning"
-    && titles.every(title => charts.some(c => c.textContent.includes(title) && c.querySelector("svg.marks")))
+    && titles.every(title => charts.some(c => c.textContent.includes(title) && c.querySelector("svg.marks, .main-svg")))
     && !document.querySelector('[data-testid="stSkeleton"], [data-testid="stStatusWidget"]');
 }"""
 # in the tab: when the upload's script run started and ended (the server's part), in ms after the upload began

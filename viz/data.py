@@ -89,7 +89,7 @@ def top_tokens_spec(
     values = [{"token": visible(token), "count": int(n)} for token, n in counts]
     return {
         **({"title": {"text": title, "anchor": "start"}} if title else {}),
-        "height": {"step": 20},
+        "height": {"step": 22},
         "config": SPEC_CONFIG,
         "data": {"values": values},
         "mark": {"type": "bar", "color": color},
@@ -99,7 +99,7 @@ def top_tokens_spec(
                 "type": "nominal",
                 "sort": None,  # the order given
                 "title": None,
-                "axis": {"labelLimit": round(TICK_COLUMNS * COLUMN_PX), "labelFontSize": 13},
+                "axis": {"labelLimit": round(TICK_COLUMNS * COLUMN_PX), "labelFontSize": 13, "labelOverlap": False},
             },
             "x": {"field": "count", "type": "quantitative", "title": count_label},
             "tooltip": [
