@@ -157,7 +157,10 @@ def _table_page() -> None:
         hide_index=False,
         key="data_table_view",
     )
-    hint(t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}"))
+    text(  # which rows the table (in the sheet too) shows
+        t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}"),
+        "caption",
+    )
 
 
 def _summary() -> None:

@@ -81,7 +81,7 @@ def test_language_switch_changes_the_whole_ui_and_survives_page_changes():
 
 
 def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
-    at = open_app()
+    at = open_app(data_dataset="tutorial")  # tiny trainings on the 50 tutorial pairs
     n = len(at.session_state.pairs)
     at.text_input(key="new_source").input("我爱猫")
     at.text_input(key="new_target").input("I love cats !")
@@ -123,7 +123,7 @@ def _start_long_training(at, epochs: int = 400) -> None:
 
 
 def test_stop_keeps_the_partly_trained_model():
-    at = open_app(page="pages/train.py")
+    at = open_app(page="pages/train.py", data_dataset="tutorial")
     _start_long_training(at)
     wait_for_epochs(at, 3)
     at.run()
@@ -139,7 +139,7 @@ def test_stop_keeps_the_partly_trained_model():
 
 
 def test_a_training_whose_process_dies_says_so_and_keeps_the_current_model():
-    at = open_app(page="pages/train.py")
+    at = open_app(page="pages/train.py", data_dataset="tutorial")
     before = at.session_state.model
     _start_long_training(at)
     wait_for_epochs(at, 2)
@@ -155,7 +155,7 @@ def test_a_training_whose_process_dies_says_so_and_keeps_the_current_model():
 
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language():
-    at = open_app(page="pages/train.py")
+    at = open_app(page="pages/train.py", data_dataset="tutorial")
     _start_long_training(at, epochs=60)
     job = at.session_state.job
     for page in ("pages/data.py", "pages/attention.py", "pages/decoding.py"):
@@ -171,7 +171,7 @@ def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_lang
 
 
 def test_one_tab_cannot_start_a_second_job():
-    at = open_app(page="pages/train.py")
+    at = open_app(page="pages/train.py", data_dataset="tutorial")
     _start_long_training(at)
     assert at.button(key="train_button").disabled
     at.button(key="stop_button").click().run()
@@ -180,7 +180,7 @@ def test_one_tab_cannot_start_a_second_job():
 
 
 def test_held_out_pairs_are_reported_apart():
-    at = open_app(page="pages/train.py")
+    at = open_app(page="pages/train.py", data_dataset="tutorial")
     for key, value in TINY.items():
         (at.slider if key in ("n_layers", "epochs") else at.select_slider)(key=key).set_value(value).run()
     at.select_slider(key="holdout").set_value(0.2).run()
@@ -246,7 +246,7 @@ def test_a_good_checkpoint_becomes_the_current_model_and_back_to_bundled():
 
 
 def test_two_tabs_keep_their_own_models():
-    first, second = open_app(page="pages/train.py"), open_app(page="pages/train.py")
+    first, second = (open_app(page="pages/train.py", data_dataset="tutorial") for _ in range(2))
     for key, value in TINY.items():
         (first.slider if key in ("n_layers", "epochs") else first.select_slider)(key=key).set_value(value).run()
     first.button(key="train_button").click().run()

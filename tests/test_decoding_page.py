@@ -12,6 +12,7 @@ import torch
 from tests.apptest_helpers import open_app, open_link, texts
 from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
+from transformer.config import MAX_STUDY_PAIRS
 from transformer.text import markdown
 from ui.i18n import STRINGS
 from ui.state import CurrentModel
@@ -98,8 +99,12 @@ def test_beam_search_says_pruned_only_when_it_pruned_greedys_path(pairs20, lang)
 
 
 def test_beam_search_against_greedy_over_the_dataset():
-    at = open_app(page=DEC, dec_strategy="beam")
+    at = open_app(page=DEC, dec_strategy="beam")  # a tab starts on the corpus: the comparison offers its first pairs
     n = len(at.session_state.pairs)
+    assert at.toggle(key="dec_beam_table").label == f"Compare on the first {MAX_STUDY_PAIRS} of the {n} pairs"
+    at = open_app(page=DEC, dec_strategy="beam", data_dataset="tutorial")
+    n = len(at.session_state.pairs)
+    assert at.toggle(key="dec_beam_table").label == f"Compare on all {n} pairs"
     at.toggle(key="dec_beam_table").set_value(True).run()
     assert not at.exception
     compared = table(at, 1)

@@ -9,6 +9,7 @@ import pytest
 
 from tests.apptest_helpers import open_app, texts
 from transformer import TrainConfig, Translator, train
+from transformer.config import MAX_STUDY_PAIRS
 from transformer.data import tokenize
 from transformer.heads import study_heads
 from ui.i18n import STRINGS
@@ -118,7 +119,13 @@ def test_a_selected_statistics_row_opens_that_head(lang):
     at = open_app(lang, ATTN, attn_heads="grid")
     translator = at.session_state.model.translator
     table = stats_table(at)
-    study = study_heads(translator, at.session_state.pairs)
+    pairs = at.session_state.pairs
+    assert len(pairs) > MAX_STUDY_PAIRS  # the corpus a tab starts on: the page measures its first MAX_STUDY_PAIRS
+    study = study_heads(translator, pairs[:MAX_STUDY_PAIRS])
+    scope = at.radio(key="attn_scope")
+    assert scope.format_func(scope.value) == s("attn.scope_dataset_first", lang).format(
+        n=MAX_STUDY_PAIRS, total=len(pairs)
+    )
     assert len(table) == translator.config.n_layers * translator.config.n_heads == 8
     assert list(table.iloc[:, 0]) == [1, 1, 1, 1, 2, 2, 2, 2] and list(table.iloc[:, 1]) == [1, 2, 3, 4] * 2
     previous = table[s("attn.stat_previous", lang)]

@@ -10,13 +10,19 @@ import pyarrow.ipc
 import pytest
 
 import ui.state as ui_state
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import open_app as open_tab
+from tests.apptest_helpers import texts
 from transformer.data import build_vocabs, summarize_pairs
 from ui.state import bundled_pairs
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
 EDITABLE_ROWS, PAGE_ROWS = 1_000, 100  # as in pages/data.py (importing a page would run it)
 GOOD_FILE = "source\ttarget\n你好\tHello .\n".encode()
+
+
+def open_app(lang: str = "en", page: str | None = None, **state):
+    """A tab on the tutorial pairs, the small table these tests edit (a tab starts on the corpus, unless told)."""
+    return open_tab(lang, page, **{"data_dataset": "tutorial", **state})
 
 
 def make_data_tokens(at) -> dict[str, list[list[str]]]:

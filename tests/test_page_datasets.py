@@ -29,9 +29,29 @@ def _corpus(at, size: int):
     at.number_input(key="data_corpus_size").set_value(size).run()
 
 
+def test_a_tab_starts_on_the_corpus_with_its_recipe_and_the_train_page_says_so():
+    at = open_app(page=DATA)
+    assert at.radio(key="data_dataset").value == "corpus"
+    pairs = at.session_state["pairs"]
+    assert pairs[: corpus.DEFAULT_SIZE] == [(p.source, p.target) for p in corpus.generate()]
+    assert len(pairs) == corpus.DEFAULT_SIZE + 42  # the tutorial pairs the corpus does not hold follow it
+    assert at.number_input(key="data_corpus_size").value == corpus.DEFAULT_SIZE
+    at.switch_page(TRAIN).run()
+    recipe = RECIPES["corpus"]
+    assert at.slider(key="epochs").value == recipe["epochs"] == corpus.TRAIN_CONFIG.epochs
+    assert at.select_slider(key="lr").value == recipe["lr"] == corpus.TRAIN_CONFIG.lr
+    assert at.select_slider(key="batch_size").value == recipe["batch_size"] == corpus.TRAIN_CONFIG.batch_size
+    assert at.select_slider(key="holdout").value == recipe["holdout"] == 0.1
+    assert (
+        "Training settings follow the Corpus recipe: epochs 20, learning rate 0.002, batch size 64, held out of "
+        "training 10%." in texts(at, "info")
+    )
+
+
 def test_switching_datasets_never_loses_the_learners_own_pairs():
     at = open_app(page=DATA)
-    assert at.radio(key="data_dataset").value == "tutorial"
+    at.radio(key="data_dataset").set_value("tutorial").run()
+    assert len(at.session_state["pairs"]) == 50
     at.text_input(key="new_source").set_value("鸟 飞")
     at.text_input(key="new_target").set_value("Birds fly .")
     at.button(key="add_pair").click().run()
@@ -58,19 +78,12 @@ def test_the_corpus_shows_its_phenomena_and_the_page_says_what_the_bundled_model
     held = len(load_checkpoint(BUNDLED_MODEL.read_bytes()).summary["holdout_rows"])
     assert held == 200
     assert f"the corpus (2,000 pairs, seed 0; {held} of them held out at random to score it)" in info
+    at.radio(key="data_dataset").set_value("tutorial").run()
     tutorial = at.session_state["pairs"]
     tagged = sum(bool(tags) for tags in corpus.tags_of(tutorial))
     assert 0 < tagged < len(tutorial)  # the tutorial pairs follow the grammar's conventions, and some are its sentences
     assert f"{tagged} of the {len(tutorial)} pairs are tagged" in " ".join(texts(at, "markdown"))
     _corpus(at, 120)
-    frame = _frame(at, "phenomenon")
-    pairs = at.session_state["pairs"]  # the corpus's 120 pairs, then the tutorial pairs it does not hold
-    counts = Counter(tag for tags in corpus.tags_of(pairs) for tag in tags)
-    assert counts - corpus.phenomenon_counts(corpus.generate(120, 0)) == Counter(
-        tag for tags in corpus.tags_of(pairs[120:]) for tag in tags
-    )
-    assert dict(zip(frame["phenomenon"], frame["pairs"])) == {p.replace("_", " "): n for p, n in counts.items() if n}
-    assert frame["pairs"].sum() == sum(counts.values())
 
 
 def test_own_pairs_that_are_corpus_sentences_are_tagged_and_other_pairs_are_not():
@@ -108,29 +121,29 @@ def test_the_bundled_models_score_table_is_shown_from_the_first_second():
     assert "Split: random, 10% held out (seed 0)." in " ".join(shown(m.value) for m in at.markdown)
 
 
-def test_choosing_the_corpus_follows_its_recipe_but_keeps_a_value_the_learner_set():
+def test_choosing_a_dataset_follows_its_recipe_but_keeps_a_value_the_learner_set():
     at = open_app(page=TRAIN)
     at.slider(key="epochs").set_value(100).run()  # the learner's own
     at.switch_page(DATA).run()
-    _corpus(at, 200)
-    at.switch_page(TRAIN).run()
-    recipe = RECIPES["corpus"]
-    assert at.slider(key="epochs").value == 100
-    assert at.select_slider(key="lr").value == recipe["lr"] == corpus.TRAIN_CONFIG.lr
-    assert at.select_slider(key="batch_size").value == recipe["batch_size"]
-    assert at.select_slider(key="holdout").value == 0.1
-    infos = texts(at, "info")
-    assert (
-        "Training settings follow the Corpus recipe: learning rate 0.002, batch size 64, held out of training 10%."
-        in infos
-    )
-    assert f"Kept the value you set: epochs 100 (the Corpus recipe: epochs {corpus.TRAIN_CONFIG.epochs})." in infos
-    at.switch_page(DATA).run()
     at.radio(key="data_dataset").set_value("tutorial").run()
     at.switch_page(TRAIN).run()
+    recipe = RECIPES["tutorial"]
     assert at.slider(key="epochs").value == 100
-    assert at.select_slider(key="lr").value == SETTINGS["lr"]
+    assert at.select_slider(key="lr").value == recipe["lr"] != corpus.TRAIN_CONFIG.lr
+    assert at.select_slider(key="batch_size").value == recipe["batch_size"]
     assert at.select_slider(key="holdout").value == 0.0
+    infos = texts(at, "info")
+    assert (
+        "Training settings follow the Tutorial pairs recipe: learning rate 0.003, batch size 16, held out of "
+        "training 0%." in infos
+    )
+    assert f"Kept the value you set: epochs 100 (the Tutorial pairs recipe: epochs {recipe['epochs']})." in infos
+    at.switch_page(DATA).run()
+    _corpus(at, 200)
+    at.switch_page(TRAIN).run()
+    assert at.slider(key="epochs").value == 100
+    assert at.select_slider(key="lr").value == RECIPES["corpus"]["lr"] == SETTINGS["lr"]
+    assert at.select_slider(key="holdout").value == 0.1
 
 
 @pytest.mark.parametrize("kind", ["combination", "length", "word"])
@@ -198,8 +211,7 @@ def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table
 
 
 def test_the_bundled_model_was_trained_on_the_default_corpus_so_no_page_says_the_data_changed():
-    at = open_app(page=DATA)
-    at.radio(key="data_dataset").set_value("corpus").run()  # the default size and seed: the bundled model's corpus
+    at = open_app(page=DATA)  # a tab starts on the corpus of the default size and seed: the bundled model's
     at.switch_page("pages/attention.py").run()
     assert not [w for w in texts(at, "warning") if w.startswith("The sentence pairs have changed")]
     at.switch_page(DATA).run()
@@ -209,7 +221,7 @@ def test_the_bundled_model_was_trained_on_the_default_corpus_so_no_page_says_the
 
 
 def test_the_recipe_note_is_said_only_while_the_values_are_the_recipes():
-    at = open_app(page=DATA)
+    at = open_app(page=DATA, data_dataset="tutorial")
     _corpus(at, 200)
     at.switch_page(TRAIN).run()
     assert any(

@@ -81,8 +81,9 @@ def formula(latex: str) -> None:
 
 
 def code(body: str, language: str | None = "python") -> None:
-    """st.code, and the same text in the sheet."""
-    st.code(body, language=language)
+    """st.code, its long lines wrapped (a block that scrolls sideways cannot be scrolled from the keyboard), and the
+    same text in the sheet."""
+    st.code(body, language=language, wrap_lines=True)
     _sheet().add(Code(body))
 
 

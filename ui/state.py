@@ -67,39 +67,43 @@ class CurrentModel:
         return self.evaluations["train"].results if "train" in self.evaluations else None
 
 
-# model-size and training defaults shown on the Train page; they fit the bundled data in seconds
-_model_defaults = TransformerConfig(1, 1)
-_train_defaults = TrainConfig()
-SETTINGS = {
-    "d_model": _model_defaults.d_model,
-    "n_heads": _model_defaults.n_heads,
-    "d_ff": _model_defaults.d_ff,
-    "n_layers": _model_defaults.n_layers,
-    "dropout": _model_defaults.dropout,
-    "lr": _train_defaults.lr,
-    "epochs": _train_defaults.epochs,
-    "batch_size": _train_defaults.batch_size,
-    "seed": _train_defaults.seed,
-    "tokenizer": "auto",
-    "holdout": 0.0,  # share of the pairs held out of training
-    "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
-}
-
 # the datasets the Data page offers: the tutorials' pairs, the corpus (transformer.corpus, with the tutorial pairs, as
-# the bundled model was trained), and the learner's own pairs (typed or uploaded), kept while another one is shown
+# the bundled model was trained), and the learner's own pairs (typed or uploaded), kept while another one is shown. A
+# tab starts on the corpus: data a model can learn to translate from, sentences it has never seen included.
 DATASETS = ("tutorial", "corpus", "own")
-DEFAULT_DATASET = "tutorial"
-# the training settings each dataset is trained with unless the learner set their own (the corpus's recipe is
-# transformer.corpus.TRAIN_CONFIG, measured by benchmarks/learning.py; 10 % held out, as the bundled model)
+DEFAULT_DATASET = "corpus"
+# the training settings each dataset is trained with unless the learner set their own: the tutorial pairs with
+# TrainConfig's defaults, the corpus with transformer.corpus.TRAIN_CONFIG (measured by benchmarks/learning.py) and 10 %
+# held out, as the bundled model was trained
 RECIPE_KEYS = ("epochs", "lr", "batch_size", "holdout")
+_train_defaults = TrainConfig()
 RECIPES = {
-    "tutorial": {k: SETTINGS[k] for k in RECIPE_KEYS},
+    "tutorial": {
+        "epochs": _train_defaults.epochs,
+        "lr": _train_defaults.lr,
+        "batch_size": _train_defaults.batch_size,
+        "holdout": 0.0,
+    },
     "corpus": {
         "epochs": corpus.TRAIN_CONFIG.epochs,
         "lr": corpus.TRAIN_CONFIG.lr,
         "batch_size": corpus.TRAIN_CONFIG.batch_size,
         "holdout": 0.1,
     },
+}
+
+# model-size and training defaults shown on the Train page: the default dataset's recipe
+_model_defaults = TransformerConfig(1, 1)
+SETTINGS = {
+    "d_model": _model_defaults.d_model,
+    "n_heads": _model_defaults.n_heads,
+    "d_ff": _model_defaults.d_ff,
+    "n_layers": _model_defaults.n_layers,
+    "dropout": _model_defaults.dropout,
+    **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
+    "seed": _train_defaults.seed,
+    "tokenizer": "auto",
+    "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
 }
 
 
@@ -201,10 +205,10 @@ def choose_dataset(name: str) -> None:
     if name == ss.get("dataset_shown"):  # the same dataset (its label in another language): nothing changes
         ss.data_dataset = name
         return
-    old = RECIPES.get(ss.get("recipe_of", "tutorial"), RECIPES["tutorial"])
+    old = RECIPES.get(ss.get("recipe_of", DEFAULT_DATASET), RECIPES[DEFAULT_DATASET])
     ss.data_dataset = ss.dataset_shown = name
     set_pairs(dataset_pairs(name))
-    if name == "own" or name == ss.get("recipe_of", "tutorial"):
+    if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
         return  # the learner's own pairs keep whatever settings are set
     new = RECIPES[name]
     applied, kept = {}, {}
@@ -251,9 +255,14 @@ def init_session() -> None:
     ss = st.session_state
     if "model" not in ss:
         ss.model = bundled_model()
-    if "pairs" not in ss:
-        ss.setdefault("data_dataset", DEFAULT_DATASET)
+    if "pairs" not in ss:  # the tab's first run: its dataset (the default one), with that dataset's recipe
+        ss.data_dataset = dataset_named(ss.get("data_dataset")) or DEFAULT_DATASET
         ss.pairs = list(dataset_pairs(ss.data_dataset))
+        if ss.data_dataset in RECIPES:  # the Train page says which settings are the recipe's
+            ss.setdefault("recipe_of", ss.data_dataset)
+            applied = {key: value for key, value in RECIPES[ss.recipe_of].items() if key not in ss}
+            ss.update(applied)
+            ss.setdefault("recipe_note", (ss.recipe_of, applied, {}))
     sync_dataset()
     ss.setdefault("editor_version", 0)
     ss.setdefault("editor_base", list(ss.pairs))

@@ -72,6 +72,16 @@ def _choose_strategy(page, lang: str, strategy: str) -> None:
     settled(page)
 
 
+def _choose_dataset(page, lang: str, dataset: str) -> None:
+    """Pick a dataset with the Data page's radio and wait until its table is drawn."""
+    radio = page.get_by_role("radiogroup", name=STRINGS["data.dataset"][lang], exact=True)
+    radio.get_by_text(STRINGS[f"data.dataset.{dataset}"][lang], exact=True).click()
+    expect(radio.get_by_role("radio", name=STRINGS[f"data.dataset.{dataset}"][lang], exact=True)).to_be_checked()
+    settled(page)
+    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()
+    charts_drawn(page)
+
+
 def _open_link_popover(page, lang: str) -> None:
     """Open the sidebar's "Link to this view" popover (inside the Share and export expander, opened already)."""
     sidebar(page).get_by_role("button", name=STRINGS["link.copy"][lang]).click()
@@ -93,6 +103,10 @@ def walk(page, lang: str):
             yield slug, "link popover open", violations(page)
             page.keyboard.press("Escape")
             expect(page.get_by_test_id("stPopoverBody")).to_have_count(0)
+            # the corpus a tab starts on is a read-only paged table; the tutorial pairs are the data editor
+            _choose_dataset(page, lang, "tutorial")
+            yield slug, "tutorial pairs", violations(page)
+            _choose_dataset(page, lang, "corpus")
         if slug == "decoding":
             for strategy in DECODING_STRATEGIES[1:]:
                 _choose_strategy(page, lang, strategy)

@@ -59,6 +59,14 @@ def open_app(page: Page, url: str) -> None:
     settled(page, timeout=60_000)
 
 
+def use_tutorial_pairs(page: Page) -> None:
+    """On the Data page, choose the 50 tutorial pairs (a tab starts on the 2,042-pair corpus): an editable table, and
+    trainings of seconds for tests about something else than the data."""
+    page.get_by_test_id("stRadio").get_by_text("Tutorial pairs", exact=True).click()
+    expect(page.get_by_text(re.compile(r"^The 50 sentence pairs of the seed tutorials"))).to_be_visible()
+    settled(page)
+
+
 def sidebar(page: Page) -> Locator:
     return page.get_by_test_id("stSidebar")
 

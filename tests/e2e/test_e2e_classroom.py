@@ -41,9 +41,12 @@ from tests.e2e.helpers import (
     settled,
     sidebar,
     sidebar_value,
+    use_tutorial_pairs,
     widget,
 )
 from tests.e2e.server import streamlit_server
+from transformer import corpus
+from transformer.data import parse_pairs
 
 pytestmark = pytest.mark.e2e
 
@@ -213,6 +216,8 @@ def access_log(room, websockets: int) -> list[dict]:
 def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_learner, tmp_path):
     # learners arrive one after another; nginx's round-robin puts two on each process and a cookie keeps them
     learners = [new_learner(room.url) for _ in range(6)]
+    for page in learners[:4]:  # the trainers: the 50 tutorial pairs, 60 epochs of seconds
+        use_tutorial_pairs(page)
     processes = [process_of(page) for page in learners]
     assert Counter(processes) == Counter({backend: 2 for backend in room.backends})
     trainers, idle = learners[:4], learners[4:]
@@ -277,7 +282,10 @@ def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_l
 
 
 # --- a process dies in mid-lesson -------------------------------------------------------------------------------
-BUNDLED_PAIRS = str(len((REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()) - 1)  # header
+# a fresh session's table: the corpus, then the tutorial pairs it does not hold
+_TUTORIAL = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes(), "pairs.tsv")
+_CORPUS = [(p.source, p.target) for p in corpus.generate()]
+FRESH_PAIRS = f"{len(_CORPUS) + len(set(_TUTORIAL) - set(_CORPUS)):,}"
 FAILOVER_SECONDS = 15  # a learner whose process died has a working page again within this long
 
 
@@ -344,7 +352,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
 
         # its learners see the app again in a fresh session (the bundled table), on a process that answers
         for page in hit:
-            expect(pairs_shown(page)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
             settled(page, timeout=FAILOVER_SECONDS * 1000)
         assert time.monotonic() - killed_at < FAILOVER_SECONDS
         for page in hit:
@@ -408,7 +416,7 @@ def test_learners_of_a_dead_backend_go_on_on_a_live_one(new_learner, tmp_path):
 
             os.kill(first.process.pid, signal.SIGKILL)
             killed_at = time.monotonic()
-            expect(pairs_shown(hit)).to_have_text(BUNDLED_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+            expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
             settled(hit, timeout=FAILOVER_SECONDS * 1000)
             assert time.monotonic() - killed_at < FAILOVER_SECONDS
             assert process_of(hit) == backends[1]  # re-pinned to the live process

@@ -16,12 +16,14 @@ SIZE = 200  # corpus pairs: with the corpus's recipe this trains in seconds
 
 
 def test_a_new_learner_trains_on_the_corpus_with_a_held_out_split_and_sees_the_held_out_scores(page):
-    # --- Data: what the bundled model learned, then the corpus, made smaller
+    # --- Data: a new tab starts on the corpus the bundled model learned from; made smaller here
     expect(
         alert(page, "Info", re.compile(r"The bundled model, .* was trained on the corpus \(2,000 pairs"))
     ).to_be_visible()
-    page.get_by_test_id("stRadio").get_by_text("Corpus", exact=True).click()
-    settled(page)
+    expect(page.get_by_test_id("stRadio").get_by_role("radio", name="Corpus", exact=True)).to_be_checked()
+    expect(
+        page.get_by_text(re.compile(rf"^{corpus.DEFAULT_SIZE:,} pairs written by this project's grammar"))
+    ).to_be_visible()
     size = widget(page, "stNumberInput", "Corpus pairs").locator("input")
     expect(size).to_have_value(f"{corpus.DEFAULT_SIZE:,}".replace(",", ""))
     size.fill(str(SIZE))

@@ -29,6 +29,7 @@ from tests.e2e.helpers import (
     sidebar,
     sidebar_value,
     switch_language,
+    use_tutorial_pairs,
 )
 
 pytestmark = pytest.mark.e2e
@@ -57,7 +58,9 @@ def test_every_page_in_english_and_chinese_without_an_exception(page):
 
 
 def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page, tmp_path):
-    # --- Data: add a pair with the data editor's own "Add row" button and by typing into its cells
+    # --- Data: the tutorial pairs (the app starts on the corpus), then add a pair with the data editor's own "Add
+    # row" button and by typing into its cells
+    use_tutorial_pairs(page)
     rows = int(page.get_by_test_id("stMetricValue").first.inner_text())
     _add_row_in_the_editor(page, "我爱猫", "I love cats !")
     expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(rows + 1))

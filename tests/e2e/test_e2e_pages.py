@@ -29,11 +29,11 @@ def test_the_upload_mode_stays_selected_after_a_language_switch(page, tmp_path):
     mode = page.get_by_test_id("stRadio").filter(has_text="上传的文件")
     expect(mode.get_by_role("radio", name="追加到当前表格")).to_be_checked()  # the same choice, in Chinese
     expect(mode.get_by_role("radio", name="替换当前表格")).not_to_be_checked()
-    rows = int(page.get_by_test_id("stMetricValue").first.inner_text())
+    rows = int(page.get_by_test_id("stMetricValue").first.inner_text().replace(",", ""))  # 2,042: the corpus
     pairs = tmp_path / "more.tsv"
     pairs.write_text("source\ttarget\n你好\tHello .\n", encoding="utf-8")
     page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(pairs))
-    expect(page.get_by_test_id("stMetricValue").first).to_have_text(str(rows + 1))  # added, not replaced
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text(f"{rows + 1:,}")  # added, not replaced
 
     _language(page, "English")
     mode = page.get_by_test_id("stRadio").filter(has_text="An uploaded file")

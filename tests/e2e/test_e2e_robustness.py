@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     sidebar,
     sidebar_value,
     switch_language,
+    use_tutorial_pairs,
 )
 
 pytestmark = pytest.mark.e2e
@@ -38,6 +39,7 @@ def _param_count(page) -> str:
 def test_two_sessions_train_different_models_at_the_same_time(new_page):
     first, second = new_page(), new_page()
     for page in (first, second):
+        use_tutorial_pairs(page)  # 60 epochs of seconds
         go_to(page, "train")
     default_size = _param_count(second)
     assert press_slider(second, "d_model", "ArrowLeft") == "32"  # the first keeps d_model 64

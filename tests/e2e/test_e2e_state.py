@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     press_slider,
     settled,
     sidebar,
+    use_tutorial_pairs,
     widget,
 )
 
@@ -77,6 +78,7 @@ def _check_decoding(page) -> None:
 
 
 def test_settings_and_views_survive_a_training_that_ends_on_another_page(page):
+    use_tutorial_pairs(page)  # 255 epochs of seconds, and held out from 0 %, as in the issue
     _set_decoding_and_inside(page)
     go_to(page, "lab")
     choose(page, "Experiment", "Your own variant")
@@ -120,6 +122,7 @@ STOPPING = re.compile(r"^Stopping: (finishing epoch \d+ \(\d+ s so far; an epoch
 
 
 def test_stop_on_a_larger_model_says_what_it_does_and_keeps_every_value(page):
+    use_tutorial_pairs(page)  # epochs of seconds on this model, not minutes
     go_to(page, "train")
     press_slider(page, "d_model", "End")  # d_model 256 and 6 layers: epochs of seconds, which the learner waits on
     press_slider(page, "n_layers", "End")
