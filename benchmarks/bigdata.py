@@ -106,16 +106,23 @@ def epochs(pairs: list[tuple[str, str]], sizes: list[int]) -> dict:
     return out
 
 
-# the Data page after the upload, as the learner sees it: the summary's heading and its three charts drawn (an SVG of
-# marks from Vega-Lite, or plotly's, as the page drew them before), the script run over, no loading placeholder or
-# status left
-DRAWN = """() => {
+# the Data page after the upload, as the learner sees it: the file's summary (a tab starts on the corpus, whose summary
+# has the same headings and charts): the message that the file was loaded, the three charts drawn with the file's
+# figures (an SVG of marks from Vega-Lite, or plotly's, as the page drew them before; the lengths axis reaching the
+# file's longest sentence, the file's most frequent token of each side), the script run over, no loading placeholder
+# or status left
+DRAWN = """expected => {
   const app = document.querySelector('[data-testid="stApp"]');
-  const heading = [...document.querySelectorAll("h2")].some(h => h.textContent.trim() === "Summary");
+  const loaded = [...document.querySelectorAll('[data-testid="stAlert"]')]
+    .some(alert => alert.textContent.includes(expected.loaded));
   const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"], [data-testid="stPlotlyChart"]')];
-  const titles = ["Sentence lengths", "most frequent source tokens", "most frequent target tokens"];
-  return heading && app && app.dataset.testScriptState === "notRunning"
-    && titles.every(title => charts.some(c => c.textContent.includes(title) && c.querySelector("svg.marks, .main-svg")))
+  const shows = (title, text) => charts.some(chart => chart.textContent.includes(title)
+    && chart.querySelector("svg.marks, .main-svg")
+    && [...chart.querySelectorAll("text")].some(label => label.textContent.trim() === text));
+  return loaded && app && app.dataset.testScriptState === "notRunning"
+    && shows("Sentence lengths", expected.longest)
+    && shows("most frequent source tokens", expected.source)
+    && shows("most frequent target tokens", expected.target)
     && !document.querySelector('[data-testid="stSkeleton"], [data-testid="stStatusWidget"]');
 }"""
 # in the tab: when the upload's script run started and ended (the server's part), in ms after the upload began
@@ -144,7 +151,7 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _upload_draw(page, cdp, server, path: Path, received: list[int]) -> dict:
+def _upload_draw(page, cdp, server, path: Path, expected: dict, received: list[int]) -> dict:
     """Choose the file in the Data page's uploader and wait until the summary is drawn (checked at every frame):
     the seconds, the script run's start and end, the bytes the server sent over the websocket, and the CPU seconds
     of the server and of the tab's main thread meanwhile (`received` gets the size of every websocket frame)."""
@@ -154,7 +161,7 @@ def _upload_draw(page, cdp, server, path: Path, received: list[int]) -> dict:
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
     start = time.perf_counter()
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    page.wait_for_function(DRAWN, polling="raf", timeout=120_000)
+    page.wait_for_function(DRAWN, arg=expected, polling="raf", timeout=120_000)
     seconds = time.perf_counter() - start
     phases = page.evaluate("window.benchmarkPhases")
     after = _renderer(cdp)
@@ -183,6 +190,14 @@ def browser(data: bytes, repeats: int) -> dict:
 
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: install Debian's chromium, or leave out --browser")
+    pairs = parse_pairs(data)
+    summary = summarize_pairs(pairs)
+    expected = {  # what the file's summary shows, that the corpus's does not
+        "loaded": f"Loaded {len(pairs):,} pairs from corpus.tsv.",
+        "longest": str(max(summary.src_lengths + summary.tgt_lengths)),
+        "source": summary.most_common("source", 1)[0][0],
+        "target": summary.most_common("target", 1)[0][0],
+    }
     out: dict = {"at_once": [], "after_reading": []}
     with tempfile.TemporaryDirectory() as tmp, streamlit_server() as server, sync_playwright() as playwright:
         path = Path(tmp) / "corpus.tsv"
@@ -202,7 +217,7 @@ def browser(data: bytes, repeats: int) -> dict:
                 if case == "after_reading":
                     expect(page.locator("html[data-chart-library=loaded]")).to_have_count(1, timeout=60_000)
                 before = server.peak_memory_mb()
-                out[case].append(_upload_draw(page, cdp, server, path, received))
+                out[case].append(_upload_draw(page, cdp, server, path, expected, received))
                 if session == 0 and case == "at_once":
                     out["memory_before_upload_mb"] = before
                     out["memory_growth_drawn_mb"] = server.peak_memory_mb() - before
