@@ -203,6 +203,7 @@ TOO_BIG = ("big.tsv", b"a\tb\n" * 2_000_001)
 
 
 def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
+    use_tutorial_pairs(page)  # a table to compare row for row
     bundled = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()
     assert bundled[0] == "source\ttarget"
     count = page.get_by_test_id("stMetricValue").first
