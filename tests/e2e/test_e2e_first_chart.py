@@ -19,7 +19,10 @@ CHART_MODULE_FETCHES = (
 
 
 def test_the_chart_library_loads_while_the_first_page_is_read_and_the_chart_page_uses_it(page):
-    # loaded by the first page's own chart (the corpus's sentence lengths) or, where a page has none, by ui/browser.py
+    # the first page (Data, on the corpus) draws its summary's charts with Vega-Lite, so it waits for no plotly.js;
+    # ui/browser.py loads plotly.js once that page is drawn
+    expect(page.get_by_test_id("stVegaLiteChart").locator("svg.marks")).to_have_count(3)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
     expect(page.locator("html[data-chart-library=loaded]")).to_have_count(1)
     assert page.evaluate(CHART_MODULE_FETCHES) == 1
     go_to(page, "attention")
