@@ -4,8 +4,8 @@
 
 prints medians over fresh servers (each its own `streamlit run`, each session a new browser context, nothing cached):
 
-- first render: from page.goto until the first page is fully drawn (tables included), for the first session of a
-  new server and for a later session of the same server;
+- first render: from page.goto until the first page is fully drawn (tables and charts included), for the first
+  session of a new server and for a later session of the same server;
 - chart library: how long after the first render ui/browser.py has loaded Streamlit's plotly module;
 - first chart: from the click on Attention until its heatmap is drawn, for the tab's first chart page once the
   learner has read the first page that long (at most READ_S), and for a learner who clicks at once;
@@ -44,13 +44,17 @@ FIGURES = {  # key: what it is
 
 
 def _open(browser, url: str):
-    """(page, seconds) for a new session: page.goto until the first page is fully drawn, tables included."""
+    """(page, seconds) for a new session: page.goto until the first page is fully drawn, tables and charts included
+    (the tutorial pairs' data editor, or a large dataset's paged table with its summary charts)."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
     start = time.perf_counter()
     page.goto(url)
     expect(page.locator("h1")).to_be_visible(timeout=60_000)
     settled(page, timeout=60_000)
     expect(page.get_by_test_id("stDataFrame").first).to_be_visible(timeout=60_000)
+    charts = page.get_by_test_id("stMain").get_by_test_id("stPlotlyChart")
+    for i in range(charts.count()):  # every chart the run drew, drawn by plotly
+        expect(charts.nth(i).locator(".main-svg").first).to_be_visible(timeout=60_000)
     return page, time.perf_counter() - start
 
 

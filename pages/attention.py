@@ -164,21 +164,27 @@ allowed = set(mark_cells)
 ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allowed]
 
 
-def show(maps, src_tokens, dec_tokens, rows_dec, key: str, marks=(), clickable: bool = False, when: str = "") -> None:
-    """The chosen kind, layer and head(s) of one AttentionMaps; decoder rows labelled rows_dec ("input → predicts");
-    `when` (e.g. "epoch 40") ends the title."""
-    attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
-    rows, cols, labels = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)
-    common = dict(**labels, marks=marks)
+def show(
+    maps, src_tokens, dec_tokens, rows_dec, key: str, view: tuple, marks=(), clickable: bool = False, when: str = ""
+) -> None:
+    """The chosen kind, layer and head(s) of one AttentionMaps (`view` names them: the sentence, or the pair and epoch
+    of a snapshot); decoder rows labelled rows_dec ("input → predicts"); `when` (e.g. "epoch 40") ends the title."""
     which = {"grid": t("attn.heads_grid", L), "average": t("attn.heads_average", L)}.get(
         heads, f"{t('attn.head', L)} {head + 1}"
     )
     title = caption(t(f"attn.{kind}", L), t("attn.layer", L) + f" {layer + 1}", which, when)
-    if heads == "grid":
-        fig = attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)
-    else:
+
+    def figure():
+        attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
+        rows, cols, labels = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)
+        common = dict(**labels, marks=marks)
+        if heads == "grid":
+            return attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)
         shown = attn.mean(0) if heads == "average" else attn[head]  # (Lq, Lk)
-        fig = attention_figure(shown, rows, cols, title=title, clickable=clickable, **common)
+        return attention_figure(shown, rows, cols, title=title, clickable=clickable, **common)
+
+    # built once per model and view: a page switch or a click elsewhere on the page redraws the same figure
+    fig = model_cached(("attn_figure", key, *view, kind, layer, heads, head, tuple(marks), clickable, title, L), figure)
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
     name = file_name("attention", kind, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
     about = caption(title, for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens)))
@@ -200,13 +206,13 @@ def explain() -> None:
 marking = kind == "dec_enc"
 main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
 if heads == "grid":  # every head side by side needs the whole width
-    show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
+    show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
     computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
     explain()
 else:
     c1, c2 = wrapping_row([MAP_PX, EXPLAIN_PX])  # the map wide enough for its labels; the text beside or under it
     with c1:
-        show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, **main_chart)
+        show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
         computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
     with c2:
         explain()
@@ -331,13 +337,16 @@ def head_statistics() -> None:
         statistic = st.selectbox(
             t("attn.stat_pick", L), columns, key="attn_stat", persist_state="session", format_func=names.get
         )
-        grid = head_stat_figure(
-            stats,
-            statistic,
-            layer_label=t("attn.layer", L),
-            head_label=t("attn.head", L),
-            value_label=names[statistic],
-            chosen=chosen,
+        grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
+            ("heads_stat_figure", *data_key, kind, statistic, chosen, sentence, tuple(ss.attn_marks), L),
+            lambda: head_stat_figure(
+                stats,
+                statistic,
+                layer_label=t("attn.layer", L),
+                head_label=t("attn.head", L),
+                value_label=names[statistic],
+                chosen=chosen,
+            ),
         )
         chart(
             grid,
@@ -420,7 +429,15 @@ if model.snapshots:
     keep_option("attn_epoch", epochs, epochs[-1])
     epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch", persist_state="session")
     one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
-    show(one, src_tokens, dec_tokens, film_rows, "attn_epoch_chart", when=t("attn.during_training", L, epoch=epoch))
+    show(
+        one,
+        src_tokens,
+        dec_tokens,
+        film_rows,
+        "attn_epoch_chart",
+        (pair, epoch),
+        when=t("attn.during_training", L, epoch=epoch),
+    )
     computed_by("transformer.train.train(..., snapshot_every=N, snapshot_pairs=…) → EpochRecord.snapshot", L)
 elif job is not None and job.kind == "replay":
     text(t("attn.replaying", L), "info")

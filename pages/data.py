@@ -23,7 +23,7 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
-from ui.export import chart, code, file_name, hint, metric, section, sheet_table, table, text
+from ui.export import code, hint, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
 from ui.state import (
@@ -40,7 +40,14 @@ from ui.state import (
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
 from ui.widgets import keep_in_range, keep_option, keep_options, usable_pairs
-from viz.data import SOURCE_COLOR, TARGET_COLOR, length_histogram_figure, top_tokens_figure
+from viz.data import (
+    SOURCE_COLOR,
+    TARGET_COLOR,
+    length_histogram_figure,
+    length_histogram_spec,
+    top_tokens_figure,
+    top_tokens_spec,
+)
 
 EDITABLE_ROWS = 1_000  # above this many pairs the table is summarised and shown a page at a time, read-only
 PAGE_ROWS = 100  # pairs per page of a table too large to edit
@@ -80,6 +87,20 @@ def _add_pair() -> None:
 def _say(kind: str, key: str, **values) -> None:
     """A message about the table as it is now; it is shown until the pairs change."""
     ss.pairs_message = (kind, key, values, list(ss.pairs))
+
+
+def _take_upload() -> None:
+    """A file chosen in the uploader, read before the page runs, so that the one run draws the new table."""
+    upload = ss.pairs_upload
+    if upload is None:  # the file was removed from the uploader: the table stays
+        return
+    try:
+        loaded = parse_pairs(upload.getvalue(), upload.name)
+    except DataError as exc:
+        _say("error", "data.upload_failed", name=upload.name, error=exc)
+    else:
+        set_pairs(loaded if ss.get("data_upload_mode", "replace") == "replace" else [*ss.pairs, *loaded])
+        _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
 
 
 def _restore_sample_pairs() -> None:
@@ -158,39 +179,24 @@ def _summary() -> None:
         with cell:
             metric(t(key, L), f"{n:,}")
     sides = dict(source_label=t("data.source", L), target_label=t("data.target", L))
-    title = t("data.lengths_title", L)
-    chart(
-        _per_table(
-            "lengths",
-            lambda: length_histogram_figure(
-                summary.src_lengths,
-                summary.tgt_lengths,
-                length_label=t("data.length", L),
-                count_label=t("data.sentences", L),
-                title=title,
-                **sides,
-            ),
-        ),
-        "data_lengths_chart",
-        file_name("data", "sentence-lengths"),
-        title,
+    labels = dict(
+        length_label=t("data.length", L), count_label=t("data.sentences", L), title=t("data.lengths_title", L)
+    )
+    lengths = (summary.src_lengths, summary.tgt_lengths)
+    spec = _per_table("lengths", lambda: length_histogram_spec(*lengths, **labels, **sides))
+    vega_chart(
+        spec, "data_lengths_chart", labels["title"], lambda: length_histogram_figure(*lengths, **labels, **sides)
     )
     text(t("data.lengths_caption", L, n=f"{summary.usable:,}"), "caption")
     for column, side, color in zip(st.columns(2), ("source", "target"), (SOURCE_COLOR, TARGET_COLOR)):
         top = summary.most_common(side, TOP_TOKENS)
         title = t(f"data.top_{side}", L, n=len(top))
+        bars = dict(count_label=t("data.occurrences", L), title=title, color=color)
+        spec = _per_table(
+            f"top_{side}", lambda top=top, bars=bars: top_tokens_spec(top, token_label=t("vocab.token", L), **bars)
+        )
         with column:
-            chart(
-                _per_table(
-                    f"top_{side}",
-                    lambda top=top, title=title, color=color: top_tokens_figure(
-                        top, count_label=t("data.occurrences", L), title=title, color=color
-                    ),
-                ),
-                f"data_top_{side}_chart",
-                file_name("data", "top-tokens", side),
-                title,
-            )
+            vega_chart(spec, f"data_top_{side}_chart", title, lambda top=top, bars=bars: top_tokens_figure(top, **bars))
 
 
 def _new_corpus() -> None:
@@ -266,10 +272,14 @@ def _dataset() -> None:
     )
 
 
+def _tag_counts(tags: list[tuple[str, ...]]) -> tuple[Counter, int]:
+    """How many pairs show each phenomenon, and how many pairs are tagged at all."""
+    return Counter(tag for pair in tags for tag in pair), sum(bool(pair) for pair in tags)
+
+
 def _phenomena() -> None:
     """How many pairs show each phenomenon, when the pairs are tagged (corpus sentences)."""
-    counts = _per_table("phenomena", lambda: Counter(tag for tags in pair_tags(ss.pairs) for tag in tags))
-    tagged = _per_table("tagged", lambda: sum(bool(tags) for tags in pair_tags(ss.pairs)))
+    counts, tagged = _per_table("phenomena", lambda: _tag_counts(pair_tags(ss.pairs)))
     if not tagged:
         return
     section(t("data.phenomena", L))
@@ -338,7 +348,7 @@ with right:
 
     section(t("data.file", L))
     keep_option("data_upload_mode", ["replace", "append"], "replace")
-    mode = st.radio(
+    st.radio(
         t("data.upload_mode", L),
         ["replace", "append"],
         horizontal=True,
@@ -346,22 +356,13 @@ with right:
         key="data_upload_mode",
         persist_state="session",
     )
-    upload = st.file_uploader(
+    st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
         type=["csv", "tsv", "txt"],
         key="pairs_upload",
         max_upload_size=max(1, MAX_DATA_BYTES // 1_000_000),
+        on_change=_take_upload,
     )
-    if upload is not None and upload.file_id != ss.get("pairs_upload_done"):
-        ss.pairs_upload_done = upload.file_id
-        try:
-            loaded = parse_pairs(upload.getvalue(), upload.name)
-        except DataError as exc:
-            _say("error", "data.upload_failed", name=upload.name, error=exc)
-        else:
-            set_pairs(loaded if mode == "replace" else [*ss.pairs, *loaded])
-            _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
-        st.rerun()
     message = ss.get("pairs_message")
     if message is not None and message[3] == ss.pairs:  # a message about another state of the table is stale
         kind, key, values, _ = message

@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -215,3 +216,30 @@ def test_the_end_of_a_training_decodes_and_teacher_forces_every_pair_once_for_bo
         ["train"] * len(pairs) + ["holdout"] * len(holdout),
     )
     assert translator.summary["scores"] == table.to_dict()
+
+
+def _niceness(pid: int) -> int:
+    """A process's nice value, from /proc/PID/stat (the 19th field)."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+        return int(stat.read().rsplit(")", 1)[1].split()[16])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values as Linux has them")
+def test_the_fork_server_imports_torch_at_the_training_processes_lower_priority():
+    from ui import worker
+
+    worker.start_fork_server()
+    child = worker._CONTEXT.Process(target=os.getpid, daemon=True)  # forked once the fork server has preloaded
+    child.start()
+    child.join()
+    servers = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat, command = (Path(f"/proc/{entry}/{name}").read_text() for name in ("stat", "cmdline"))
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and "forkserver" in command:
+                servers.append(int(entry))
+    assert len(servers) == 1  # this process's fork server
+    assert _niceness(servers[0]) == max(jobs.NICENESS, _niceness(os.getpid()))  # so the server's pages go first

@@ -281,3 +281,25 @@ def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here
     said = next(m for m in texts(at, "markdown") if s("attn.stat_previous", lang) in m and "(L − 1)/L" in m)
     assert f"{perfect:.2f}" in said and ("scores close to 1" not in said)
     assert (" not 1:" in said) if lang == "en" else ("而不是 1" in said)
+
+
+def test_a_page_switch_back_redraws_the_figures_built_for_this_model_and_view_and_a_new_view_gets_its_own():
+    at = open_app("en", ATTN)
+    first, grid = chart(at, CHART), chart(at, "click_attn_stat")
+    built = dict(at.session_state.model.cache["attn_figure"])
+    at.switch_page("pages/data.py").run()
+    at.switch_page(ATTN).run()
+    assert not at.exception
+    assert chart(at, CHART) == first and chart(at, "click_attn_stat") == grid  # the same figures, drawn again
+    assert at.session_state.model.cache["attn_figure"] == built  # not built again
+
+    at.selectbox(key="attn_head").set_value(2).run()  # another view: its own figure, the model's own weights
+    own = at.session_state.model.translator.inspect("我 喜 欢 你", "I love you .").maps.dec_enc_attns[1][0, 2]
+    assert np.allclose(heat(chart(at, CHART)), own.numpy(), atol=1e-4)
+    title = f"{s('attn.layer', 'en')} 2 · {s('attn.head', 'en')} 3"
+    assert chart(at, CHART)["layout"]["title"]["text"].endswith(title)
+    at.switch_page("pages/data.py").run()
+    at.session_state["lang"] = "zh"  # another language: the titles in Chinese
+    at.switch_page(ATTN).run()
+    title = f"{s('attn.layer', 'zh')} 2 · {s('attn.head', 'zh')} 3"
+    assert chart(at, CHART)["layout"]["title"]["text"].endswith(title)

@@ -5,6 +5,8 @@ import ast
 import json
 import random
 
+import pandas as pd
+import pyarrow.ipc
 import pytest
 
 import ui.state as ui_state
@@ -68,6 +70,18 @@ def test_an_upload_message_goes_once_the_table_changes():
     at.text_input(key="new_target").input("I love cats !")
     at.button(key="add_pair").click().run()
     assert not any("Loaded" in s for s in texts(at, "success"))
+
+
+def test_an_uploaded_file_is_read_before_the_page_runs_so_one_run_draws_the_new_table(monkeypatch):
+    runs = []
+    real = ui_state.init_app_session
+    monkeypatch.setattr(ui_state, "init_app_session", lambda: runs.append(1) or real())
+    at = open_app()
+    runs.clear()
+    at.file_uploader(key="pairs_upload").upload("p.tsv", GOOD_FILE, "text/tsv").run()
+    assert len(runs) == 1  # no run that draws the old table first and then starts again
+    assert at.session_state.pairs == [("你好", "Hello .")]
+    assert at.metric[0].value == "1" and "Loaded 1 pairs from p.tsv." in texts(at, "success")
 
 
 def test_a_failed_upload_is_said_until_the_table_changes_and_names_the_file_literally():
@@ -135,9 +149,13 @@ def big_table():
     return _twenty_thousand()
 
 
-def _chart(at, key: str) -> dict:
-    (element,) = [c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}")]
-    return json.loads(element.proto.spec)
+def _charts(at) -> dict[str, tuple[dict, pd.DataFrame]]:
+    """The page's Vega-Lite charts by title: the spec, and the data Streamlit sends beside it (as Arrow)."""
+    charts = {}
+    for element in at.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        charts[spec["title"]["text"]] = (spec, pyarrow.ipc.open_stream(element.proto.data.data).read_pandas())
+    return charts
 
 
 def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_read_only(big_table):
@@ -169,13 +187,25 @@ def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_r
     assert list(page.value.index) == list(range(19_901, 20_001)) and tuple(page.value.iloc[-1]) == big_table[-1]
     assert "Rows 19,901–20,000 of 20,000." in texts(at, "caption")
     # the summary: every usable sentence in the length histogram, the most frequent tokens with their counts
-    lengths = _chart(at, "data_lengths_chart")["data"]
-    assert [sum(trace["y"]) for trace in lengths] == [19_970, 19_970]
-    assert [y for x, y in zip(lengths[1]["x"], lengths[1]["y"]) if x == 5] == [summary.tgt_lengths.count(5)]
-    top = _chart(at, "data_top_target_chart")
-    assert top["layout"]["yaxis"]["ticktext"][:2] == [token for token, _ in summary.most_common("target", 2)]
-    assert top["data"][0]["x"][0] == summary.tgt_counts["."] == 19_970
-    assert top["layout"]["title"]["text"] == "The 20 most frequent target tokens"
+    charts = _charts(at)
+    assert list(charts) == [
+        "Sentence lengths",
+        "The 20 most frequent source tokens",
+        "The 20 most frequent target tokens",
+    ]
+    _, lengths = charts["Sentence lengths"]
+    assert lengths.groupby("side", sort=False)["sentences"].sum().to_dict() == {"source": 19_970, "target": 19_970}
+    target = lengths[lengths["side"] == "target"]
+    assert target.loc[target["length"] == 5, "sentences"].tolist() == [summary.tgt_lengths.count(5)]
+    _, top = charts["The 20 most frequent target tokens"]
+    assert top["token"].tolist()[:2] == [token for token, _ in summary.most_common("target", 2)]
+    assert top["count"].iloc[0] == summary.tgt_counts["."] == 19_970
+    assert not at.get("plotly_chart")  # the first page draws without waiting for plotly.js
+    # the lesson sheet has the same charts, as plotly figures (built when the sheet is made)
+    sheet = at.session_state["_lesson_sheet"].charts
+    assert [chart.caption for chart in sheet] == list(charts)
+    assert [sum(trace.y) for trace in sheet[0].figure.data] == [19_970, 19_970]
+    assert list(sheet[2].figure.data[0].x[:2]) == top["count"].tolist()[:2]
     # errors are still listed, the first ten and a count of the rest; previews stay capped
     (errors,) = texts(at, "error")
     assert errors.count("\n- ") == 11 and errors.endswith("… and 20 more.")
@@ -191,12 +221,12 @@ def test_a_table_is_editable_up_to_the_threshold_and_paged_read_only_above_it():
     at = open_app(pairs=pairs[:EDITABLE_ROWS])
     (editor,) = at.data_editor
     assert editor.editing_mode == "dynamic" and len(editor.value) == EDITABLE_ROWS
-    assert not at.get("plotly_chart")  # no summary for a table that can be edited
+    assert not at.get("vega_lite_chart") and not at.get("plotly_chart")  # no summary for a table that can be edited
     at.session_state["pairs"] = pairs
     at.run()
     assert not at.data_editor and at.dataframe[0].editing_mode == "read_only"
     assert len(at.dataframe[0].value) == PAGE_ROWS
-    assert "data_lengths_chart" in [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert "Sentence lengths" in _charts(at)
 
 
 def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):

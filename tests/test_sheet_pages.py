@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DRAWN_BY_EXPORT = {
     *("markdown", "caption", "info", "warning", "error", "success", "latex", "dataframe", "table", "code", "metric"),
     *("header", "subheader", "write", "plotly_chart", "json", "image", "pyplot", "altair_chart", "text"),
+    *("vega_lite_chart", "bar_chart", "line_chart", "area_chart", "scatter_chart"),
 }
 # texts about the app's own controls only (ui.export.hint), as templates: {n} stands for any value
 HINTS = ("inside.click_block", "inside.click_cell", "attn.click_to_mark", "attn.stat_grid_help", "data.large")
@@ -84,7 +85,7 @@ def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
     headings = [h.value for kind in ("header", "subheader") for h in getattr(at.main, kind)]
     assert set(headings) <= {s.title for s in sheet.sections}
     charts = _blocks(sheet, Chart)
-    assert len(charts) == len(at.main.get("plotly_chart"))
+    assert len(charts) == len(at.main.get("plotly_chart")) + len(at.main.get("vega_lite_chart"))
     captions = [c.caption for c in charts]
     assert len(set(captions)) == len(captions) and all(captions), captions  # each chart named, none twice
     assert sheet.title == at.title[0].value

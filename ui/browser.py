@@ -7,9 +7,10 @@ The chart library, loaded while the learner reads the first page, so that the fi
 Streamlit's frontend draws st.plotly_chart with a component that it imports lazily, the first time a page of the tab
 shows a plotly chart: `React.lazy(() => import("./PlotlyChart.<hash>.js"))` in static/js/index.<hash>.js, one 4.7 MB
 module with plotly.js inside, which the browser fetches, compiles and runs (about 1.3 s on a 2-core machine). The
-first page (Data) has no chart, so the learner's first chart page paid for it after the click. CHART_LIBRARY
-imports the same module by the same URL once the first page has drawn and the browser is idle: the module is then
-in the tab's module map, and Streamlit's own lazy import finds it there. Nothing of Streamlit's is changed; the file
+first page (Data) has no plotly chart (its summary's charts are Vega-Lite, a small module), so the learner's first
+chart page paid for it after the click. CHART_LIBRARY imports the same module by the same URL once the first page has
+drawn and the browser is idle: the module is then in the tab's module map, and Streamlit's own lazy import finds it
+there. Nothing of Streamlit's is changed; the file
 name is read from the installed package, and without such a file this script is left out.
 """
 

@@ -11,7 +11,7 @@ import io
 import json
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -243,6 +243,15 @@ def chart(
             type="tertiary",
         )
     return event
+
+
+def vega_chart(spec: dict, key: str, caption: str, sheet_figure: Callable[[], go.Figure]) -> None:
+    """st.vega_lite_chart of a Vega-Lite spec (drawn by Streamlit's own chart library, whose module loads in a fraction
+    of plotly.js's time: for a page that must draw at once, the first page), described to screen readers by `caption`,
+    and for the lesson sheet, under `caption`, the same chart as the plotly figure sheet_figure() builds when the sheet
+    is made."""
+    st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=caption)
+    _sheet().add(Chart(caption, sheet_figure))
 
 
 def lesson_sheet_button(summary: list[str]) -> None:

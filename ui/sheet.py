@@ -16,6 +16,7 @@ import math
 import re
 import string
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import plotly.graph_objects as go
@@ -72,8 +73,17 @@ class Table:
 
 @dataclass
 class Chart:
+    """A chart and its caption. The figure may be given as a function that builds it, called when the sheet is made:
+    a page that draws the chart otherwise (Vega-Lite on the Data page) does not build a plotly figure on every run."""
+
     caption: str
-    figure: go.Figure
+    drawing: go.Figure | Callable[[], go.Figure]
+
+    @property
+    def figure(self) -> go.Figure:
+        if not isinstance(self.drawing, go.Figure):
+            self.drawing = self.drawing()
+        return self.drawing
 
 
 @dataclass

@@ -28,7 +28,12 @@ ICON = ROOT / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an e
 
 _ids = itertools.count(1)
 CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model
-CACHE_SIZES = {"trace": 4, "trace_json": 2}  # kinds with large values: a trace of the largest model holds ~16 MB
+CACHE_SIZES = {  # kinds with large values: a trace of the largest model holds ~16 MB; figures of the views last seen
+    "trace": 4,
+    "trace_json": 2,
+    "attn_figure": 8,
+    "heads_stat_figure": 8,
+}
 
 
 @dataclass

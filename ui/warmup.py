@@ -1,18 +1,26 @@
 """What the first session of a new server would otherwise pay for, done when the server starts (serve.py).
 
-Streamlit imports what app.py imports on the first script run of the first session, not when the server starts:
-that session waited for torch, pandas, pyarrow, plotly's figure classes, our three packages, the bundled model and
-the start of the training processes' fork server. warm_up() does all of that before the server takes its first
-request, so the first session is drawn as fast as any later one.
+Streamlit imports what app.py imports on the first script run of the first session, not when the server starts, and
+fills the caches, compiles the scripts and reads the data on the first run that needs them. That session waited for
+torch, pandas, pyarrow, plotly's figure classes and our three packages; for the bundled model and the pairs it was
+trained on (bundled_training() generates the 2,000-pair corpus: about 0.8 s); for the corpus dataset a tab may open
+on; for Streamlit to compile app.py and the page's script; and it shared the two cores with the training processes'
+fork server, started last, which imports torch for seconds. warm_up() does all of that before the server takes its
+first request, and starts the fork server first, so that its imports run beside the server's own (at the trainings'
+lower priority): the first session is drawn as fast as any later one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import pkgutil
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
+ROOT = Path(__file__).resolve().parents[1]
 NOT_HERE = {"ui.fork_server"}  # imported by the fork server of the training processes only (it says why)
 
 
@@ -25,12 +33,65 @@ def our_modules() -> list[str]:
     return [name for name in names if name not in NOT_HERE]
 
 
+def app_scripts() -> list[Path]:
+    """The scripts Streamlit runs: app.py and every page."""
+    return [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+
+
+@contextlib.contextmanager
+def _no_session_warnings() -> Iterator[None]:
+    """Streamlit's caches warn that no session is running, which is the point here."""
+    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        quiet.setLevel(level)
+
+
+def warm_caches() -> None:
+    """Fill the server-wide caches a first session reads, through the same functions, and run the bundled model once:
+    the checkpoint's bytes, the bundled pairs, the pairs the bundled model was trained on (the Data page says how
+    many were held out), and the corpus dataset as a tab first shows it (its default size and seed)."""
+    from transformer import corpus
+    from ui.state import bundled_model, bundled_pairs, bundled_training, corpus_dataset
+
+    with _no_session_warnings():
+        model = bundled_model()
+        bundled_training()
+        corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)
+        model.translator.inspect(*bundled_pairs()[0])  # torch's first forward pass in this process
+
+
+def compile_scripts(cache) -> list[Path]:
+    """Compile app.py and every page into Streamlit's script cache (`cache`, a ScriptCache), as the first run of each
+    would; return the scripts compiled."""
+    scripts = app_scripts()
+    for path in scripts:
+        cache.get_bytecode(str(path))
+    return scripts
+
+
+def _script_cache():
+    """The running server's ScriptCache, or None (no server runs, or a Streamlit without one)."""
+    from streamlit.runtime import Runtime
+
+    return getattr(Runtime.instance(), "_script_cache", None) if Runtime.exists() else None
+
+
 def warm_up() -> dict[str, float]:
-    """Import what the pages use, build one figure of each kind, load the bundled model and start the fork server;
-    return the seconds each part took."""
+    """Start the fork server of the training processes, import what the pages use, build one figure of each kind,
+    fill the caches, run the bundled model once and compile the scripts; return the seconds each part took."""
     seconds = {}
     start = time.perf_counter()
-    for name in ("torch", "pandas", "pyarrow", "plotly.graph_objects", "plotly.io", *our_modules()):
+    from ui.worker import start_fork_server
+
+    # first, so that the fork server imports torch on the other core while this process does the rest (it used to
+    # start last, and its imports then took a core from the first session's page; it imports at the trainings'
+    # lower priority, ui.fork_server)
+    start_fork_server()
+    for name in ("torch", "pandas", "pyarrow", "plotly.graph_objects", "plotly.io", "PIL.Image", *our_modules()):
         importlib.import_module(name)
     seconds["imports"] = time.perf_counter() - start
 
@@ -43,17 +104,19 @@ def warm_up() -> dict[str, float]:
     seconds["figures"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    from ui.jobs import job_queue
-    from ui.state import bundled_model
+    warm_caches()
+    seconds["data and model"] = time.perf_counter() - start
 
-    # Streamlit's caches warn that no session is running, which is the point here
-    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
-    try:
-        bundled_model()  # the checkpoint's bytes and the pairs, cached for every session
-        job_queue()  # starts the fork server of the training processes
-    finally:
-        quiet.setLevel(level)
-    seconds["model and queue"] = time.perf_counter() - start
+    start = time.perf_counter()
+    cache = _script_cache()
+    if cache is not None:
+        compile_scripts(cache)
+    seconds["scripts"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    from ui.jobs import job_queue
+
+    with _no_session_warnings():
+        job_queue()
+    seconds["queue"] = time.perf_counter() - start
     return seconds

@@ -3,8 +3,11 @@ time, and the Train page takes it."""
 
 from __future__ import annotations
 
+import re
+
 from tests.e2e.big_file import realistic_file
 from tests.e2e.helpers import alert, expect, go_to, no_exception, screenshot, settled
+from transformer.data import parse_pairs, summarize_pairs
 
 UPLOAD_TIMEOUT = 60_000  # ms: 2.5 MB sent, read and checked on a shared 2-core machine
 
@@ -23,9 +26,18 @@ def test_a_twenty_thousand_pair_file_is_summarised_and_paged_read_only(page, tmp
     expect(usable.get_by_test_id("stMetricValue")).to_have_text("20,000")
     errors = page.get_by_test_id("stMetric").filter(has_text="Errors")
     expect(errors.get_by_test_id("stMetricValue")).to_have_text("0")
-    charts = page.get_by_test_id("stPlotlyChart")
+    charts = page.get_by_test_id("stVegaLiteChart")  # drawn without waiting for plotly.js
     for title in ("Sentence lengths", "The 20 most frequent source tokens", "The 20 most frequent target tokens"):
-        expect(charts.filter(has_text=title)).to_be_visible()
+        expect(charts.filter(has_text=title).locator("svg.marks")).to_be_visible()
+    lengths = charts.filter(has_text="Sentence lengths")
+    expect(lengths.get_by_text("source", exact=True)).to_be_visible()  # the legend: sources beside targets
+    expect(lengths.get_by_text("tokens in the sentence")).to_be_visible()
+    summary = summarize_pairs(parse_pairs(path.read_bytes()))
+    for side in ("source", "target"):  # the file's tokens, not those of the corpus the tab started on
+        ((token, _),) = summary.most_common(side, 1)
+        top = charts.filter(has_text=f"The 20 most frequent {side} tokens")
+        expect(top.locator("text").filter(has_text=re.compile(rf"^{re.escape(token)}$"))).to_have_count(1)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
     expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
     settled(page)
     no_exception(page)

@@ -1,5 +1,6 @@
 """The first chart page of a tab draws at once: Streamlit's plotly module is loaded while the first page is read
-(ui/browser.py), and a new server has imported what the app needs before its first session (serve.py)."""
+(ui/browser.py), and a new server has imported, read and compiled what the app needs before its first session
+(serve.py, ui/warmup.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,10 @@ CHART_MODULE_FETCHES = (
 
 
 def test_the_chart_library_loads_while_the_first_page_is_read_and_the_chart_page_uses_it(page):
-    # loaded by the first page's own chart (the corpus's sentence lengths) or, where a page has none, by ui/browser.py
+    # the first page (Data, on the corpus) draws its summary's charts with Vega-Lite, so it waits for no plotly.js;
+    # ui/browser.py loads plotly.js once that page is drawn
+    expect(page.get_by_test_id("stVegaLiteChart").locator("svg.marks")).to_have_count(3)
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
     expect(page.locator("html[data-chart-library=loaded]")).to_have_count(1)
     assert page.evaluate(CHART_MODULE_FETCHES) == 1
     go_to(page, "attention")
@@ -36,4 +40,5 @@ def test_a_new_server_has_imported_torch_before_its_first_session():
     with streamlit_server(REPO / "test-artifacts" / "warm-server.log") as server:  # no browser has asked yet
         maps = Path(f"/proc/{server.process.pid}/maps").read_text()
         assert "libtorch_cpu" in maps and "libarrow" in maps
-        assert "warmed up:" in server.log.read_text()
+        warmed = next(line for line in server.log.read_text().splitlines() if "warmed up:" in line)
+        assert all(part in warmed for part in ("imports", "data and model", "scripts", "queue"))

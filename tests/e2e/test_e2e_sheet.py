@@ -53,7 +53,8 @@ def _read_offline(browser, path):
 def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
     index = PAGE_SLUGS.index(slug)
     headings = _main_headings(page)
-    charts_on_page = page.get_by_test_id("stMain").locator(".js-plotly-plot").count()
+    main = page.get_by_test_id("stMain")
+    charts_on_page = main.locator(".js-plotly-plot").count() + main.get_by_test_id("stVegaLiteChart").count()
     intro = page.get_by_test_id("stMain").get_by_test_id("stMarkdown").first.inner_text().strip()
     path = _download_sheet(page, lang, tmp_path)
     assert path.name.startswith(f"lesson-{slug}-") and path.suffix == ".html"
