@@ -66,6 +66,9 @@ def _back_to_greedy(page) -> None:
     page.get_by_role("button", name="Back to greedy").click()
     expect(page.get_by_text(re.compile(r"^Step 1 of \d+$"))).to_be_visible()
     _decoder_input(page, "S", "→", r"\S+")
+    settled(page)
+    # the chart of step 1 alone: while a run replaces it, the old one can still be in the page beside the new one
+    expect(page.locator(".st-key-choose_topk .js-plotly-plot")).to_have_count(1)
     no_exception(page)
 
 
