@@ -126,6 +126,8 @@ def warm_up() -> dict[str, float]:
     # cores with the first session's page (a loaded machine's first render was 0.5–0.8 s slower than a later one's)
     start = time.perf_counter()
     if not fork_server_ready(FORK_SERVER_WAIT_S):
-        logging.getLogger(__name__).warning("the training processes' fork server is not ready after %s s", FORK_SERVER_WAIT_S)
+        logging.getLogger(__name__).warning(
+            "the training processes' fork server is not ready after %s s", FORK_SERVER_WAIT_S
+        )
     seconds["fork server"] = time.perf_counter() - start
     return seconds
