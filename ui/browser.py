@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ui.i18n import t
+from ui.widgets import ATTENTION_FORMULA
 
 HTML_LANG = {"en": "en", "zh": "zh-CN"}  # BCP 47 tags of the UI languages
 
@@ -88,6 +89,6 @@ def lazy_parts(lang: str) -> None:
         if st.button(label, key="lazy_parts_button"):
             figure = go.Figure([go.Heatmap(z=[[0.0, 1.0], [1.0, 0.0]]), go.Scatter(x=[0, 1], y=[0, 1], mode="markers")])
             st.plotly_chart(figure, key="lazy_parts_chart", height=150, config={"displayModeBar": False})
-            st.latex(r"\mathrm{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}} + M\right) V")
+            st.latex(ATTENTION_FORMULA)  # KaTeX's fonts for it load with it (its tall parentheses have their own)
             st.toggle(label, key="lazy_parts_toggle", persist_state="session")
             st.markdown(f"*{label}*")
