@@ -303,6 +303,19 @@ def _sidebar_epoch(page) -> int:
     return int(re.search(r"(?:epoch |第 )(\d+)/", bar.inner_text()).group(1))
 
 
+def _wait_for_sidebar_epoch(page, at_least: int, timeout_ms: int = 30_000) -> None:
+    """Wait until the sidebar's job progress shows epoch `at_least` or later (English or Chinese)."""
+    page.wait_for_function(
+        """(atLeast) => {
+            const bar = document.querySelector('[data-testid="stSidebar"] [data-testid="stProgress"]');
+            const m = bar && bar.innerText.match(/(?:epoch |第 )(\\d+)\\//);
+            return m !== null && Number(m[1]) >= atLeast;
+        }""",
+        arg=at_least,
+        timeout=timeout_ms,
+    )
+
+
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
     go_to(page, "train")
     assert press_slider(page, "epochs", "End") == "400"
@@ -315,8 +328,7 @@ def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_lang
     switch_language(page, "zh")
     # the sidebar redraws itself with the job's progress, in Chinese, on whatever page the learner is
     expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"第 \d+/400 轮 · 损失"))
-    later = sidebar(page).get_by_test_id("stProgress").filter(has_text=re.compile(rf"第 ({first + 5}|\d{{3}})\d*/400"))
-    expect(later).to_be_visible()  # it went on meanwhile
+    _wait_for_sidebar_epoch(page, first + 5)  # it went on meanwhile
     sidebar(page).get_by_role("button", name="停止", exact=True).click()  # Stop, from the sidebar of another page
     stopped = page.get_by_test_id("stToast").filter(has_text=re.compile(r"训练在第 \d+ 轮后停止"))
     expect(stopped).to_be_visible(timeout=TRAIN_TIMEOUT)
