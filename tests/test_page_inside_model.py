@@ -53,8 +53,8 @@ def shown_step(at) -> str:
 
 
 def the_trace(at):
-    """The trace the page shows (the newest one cached for the current model)."""
-    return list(at.session_state.model.cache["trace"].values())[-1]
+    """The trace the page shows (the one of the current model used last)."""
+    return list(at.session_state.model.values("trace").values())[-1]
 
 
 def test_the_page_walks_the_pass_block_by_block():
@@ -181,7 +181,7 @@ def test_other_models_variants_and_a_typed_sentence_never_break_the_page():
     at.text_input(key="pick_inside_text").input("你 好 <b>*x*</b>").run()
     assert not at.exception
     assert STRINGS["inside.greedy_target"]["en"] in texts(at, "caption")
-    trace = at.session_state.model.cache["trace"][("trace", "你 好 <b>*x*</b>", None, 2, 0)]
+    trace = at.session_state.model.values("trace")[("trace", "你 好 <b>*x*</b>", None, 2, 0)]
     assert trace.teacher == "greedy"
     markdown = " ".join(texts(at, "markdown"))
     assert "<b>" not in markdown and "*x*" not in markdown  # the typed text never becomes markup
