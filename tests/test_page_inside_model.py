@@ -243,3 +243,24 @@ def test_the_model_docstring_names_the_three_details_that_follow_the_tutorials()
     doc = " ".join(transformer.model.__doc__.split())
     assert "not multiplied by √d_model" in doc and "no label smoothing" in doc and "ties it to the embeddings" in doc
     assert "the paper's post-norm model" not in doc
+
+
+def test_the_charts_are_built_once_per_model_sentence_and_view_not_on_every_rerun(monkeypatch):
+    import viz.trace
+
+    built = []
+    for name in ("architecture_figure", "step_figure", "softmax_row_figure"):
+        real = getattr(viz.trace, name)
+        monkeypatch.setattr(viz.trace, name, lambda *a, real=real, name=name, **k: built.append(name) or real(*a, **k))
+    pairs = [("我 喜 欢 你", "I love you .")]
+    model = CurrentModel(Translator.create(pairs, seed=0, d_model=16, n_heads=2, d_ff=32, n_layers=1), "uploaded")
+    at = open_app(page=INSIDE, model=model, pairs=pairs)
+    assert {"architecture_figure", "step_figure", "softmax_row_figure"} <= set(built)
+    diagram, step = chart(at, "diagram_inside"), chart(at, "fig_inside_step")
+    built.clear()
+    at.switch_page("pages/masks.py").run()
+    at.switch_page(INSIDE).run()  # back on the page: the same charts, none built again
+    assert built == [] and chart(at, "diagram_inside") == diagram and chart(at, "fig_inside_step") == step
+    at.slider(key="inside_src_pad").set_value(2).run()  # another padding: another trace, its own charts
+    assert {"architecture_figure", "step_figure", "softmax_row_figure"} <= set(built)
+    assert chart(at, "fig_inside_step") != step
