@@ -389,8 +389,13 @@ def test_derived_values_are_kept_per_kind_and_large_ones_sparingly():
 def test_the_bundled_models_derived_values_are_computed_once_per_server_for_every_tab_and_no_other_model():
     from ui.state import CACHE_SIZES, PER_TAB_KINDS, SHARED_CACHE_SCALE, bundled_model
 
-    first_tab, second_tab = bundled_model(), bundled_model()  # each tab loads its own copy
-    assert first_tab.translator is not second_tab.translator
+    first_tab, second_tab = bundled_model(), bundled_model()  # each tab has its own copy of the weights
+    weight = first_tab.translator.model.projection.weight
+    loaded = weight.detach().clone()
+    with torch.no_grad():
+        weight.zero_()
+    for other in (second_tab, bundled_model()):
+        assert torch.equal(other.translator.model.projection.weight, loaded) and loaded.abs().sum() > 0
     key, computed = ("translate", "a sentence of this test only"), []
     assert first_tab.cached(key, lambda: computed.append("first") or "first") == "first"
     assert second_tab.cached(key, lambda: computed.append("second") or "second") == "first"

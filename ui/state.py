@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import threading
 from dataclasses import dataclass, field
@@ -199,7 +200,7 @@ def bundled_pairs() -> list[tuple[str, str]]:
 
 @st.cache_resource
 def _bundled_training() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    summary = load_checkpoint(bundled_checkpoint_bytes()).summary
+    summary = _bundled_translator().summary
     pairs = [(p.source, p.target) for p in corpus.generate(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)]
     if summary.get("data_sha256") != pairs_sha256(pairs):  # a test checks that they agree
         raise RuntimeError("the bundled checkpoint was not trained on the default corpus")
@@ -310,10 +311,17 @@ def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
     return model.source == "bundled" and list(pairs) == default
 
 
+@st.cache_resource
+def _bundled_translator() -> Translator:
+    """The bundled checkpoint, loaded once per server: never used itself, each tab gets a copy (bundled_model)."""
+    return load_checkpoint(bundled_checkpoint_bytes())
+
+
 def bundled_model() -> CurrentModel:
-    """A fresh copy of the bundled model for this tab. It was trained on the corpus and on the bundled dataset, the
-    table a tab starts with: once the learner changes that table, the pages say the data changed since training."""
-    translator = load_checkpoint(bundled_checkpoint_bytes())
+    """A fresh copy of the bundled model for this tab (copied: half the time of loading the checkpoint again). It was
+    trained on the corpus and on the bundled dataset, the table a tab starts with: once the learner changes that
+    table, the pages say the data changed since training."""
+    translator = copy.deepcopy(_bundled_translator())
     return CurrentModel(translator, "bundled", trained_on=tuple(bundled_pairs()), shared=True)
 
 
