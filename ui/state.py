@@ -298,8 +298,18 @@ def choose_dataset(name: str) -> None:
 
 
 def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """The phenomena of each pair (transformer.corpus.tags_of)."""
+    """The phenomena of each pair (transformer.corpus.tags_of); those of a dataset as the Data page offers it are
+    found once per server."""
+    name = st.session_state.get("data_dataset")
+    if name in RECIPES and list(pairs) == dataset_pairs(name):
+        return list(_dataset_tags(name, tuple(corpus_choice()) if name == "corpus" else ()))
     return corpus.tags_of(pairs)
+
+
+@st.cache_resource(max_entries=8)
+def _dataset_tags(name: str, choice: tuple) -> tuple[tuple[str, ...], ...]:
+    """pair_tags of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
+    return tuple(corpus.tags_of(corpus_dataset(*choice) if name == "corpus" else bundled_pairs()))
 
 
 def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
