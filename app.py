@@ -4,7 +4,7 @@ import contextlib
 
 import streamlit as st
 
-from ui.browser import browser_scripts
+from ui.browser import browser_scripts, lazy_parts
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.reconnect import rerun_on_reconnect
@@ -33,3 +33,4 @@ pages = [
 with contextlib.suppress(PageEnd):  # a page that ends early (ui.state.end_page)
     st.navigation(pages).run()
 settle_view()  # the URL and Share and export, with the values the page settled on
+lazy_parts(L)  # last, after the page's own charts

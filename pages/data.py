@@ -23,7 +23,7 @@ from transformer.data import (
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
-from ui.export import code, hint, metric, section, sheet_table, table, text, vega_chart
+from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import error_text, problem_text, t
 from ui.links import Param, link_view
 from ui.state import (
@@ -428,10 +428,10 @@ if valid:
         text(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)), "caption")
     if not chosen:
         text(t("data.make_data_choose", L), "info")
-    for name, ids, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
+    for name, values, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
         text(f"`{name}` — {t(f'data.{name}', L)}")
         c1, c2 = st.columns(2)
         with c1:
-            code(repr(ids))
+            ids(values)
         with c2:
             table(tokens, hide_index=True, width="stretch")

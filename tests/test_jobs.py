@@ -224,14 +224,8 @@ def _niceness(pid: int) -> int:
         return int(stat.read().rsplit(")", 1)[1].split()[16])
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values as Linux has them")
-def test_the_fork_server_imports_torch_at_the_training_processes_lower_priority():
-    from ui import worker
-
-    worker.start_fork_server()
-    child = worker._CONTEXT.Process(target=os.getpid, daemon=True)  # forked once the fork server has preloaded
-    child.start()
-    child.join()
+def _fork_server() -> int:
+    """The pid of this process's fork server (the training processes')."""
     servers = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -242,4 +236,16 @@ def test_the_fork_server_imports_torch_at_the_training_processes_lower_priority(
             if int(stat.rsplit(")", 1)[1].split()[1]) == os.getpid() and "forkserver" in command:
                 servers.append(int(entry))
     assert len(servers) == 1  # this process's fork server
-    assert _niceness(servers[0]) == max(jobs.NICENESS, _niceness(os.getpid()))  # so the server's pages go first
+    return servers[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values as Linux has them")
+def test_a_new_fork_server_imports_torch_at_lower_priority_and_the_warm_up_waits_for_it():
+    from multiprocessing import forkserver
+
+    from ui import worker
+
+    forkserver._forkserver._stop()  # as on a new server: its fork server has yet to import torch (seconds)
+    assert not worker.fork_server_ready(timeout=0.05)  # not ready yet, and the wait gives up when told
+    assert worker.fork_server_ready(timeout=120)  # ui.warmup's last step: ready once its imports are done
+    assert _niceness(_fork_server()) == max(jobs.NICENESS, _niceness(os.getpid()))  # so the server's pages go first

@@ -114,7 +114,8 @@ def test_make_data_shows_padding_by_default_with_ids_of_the_whole_vocabulary():
     for name in ("enc_inputs", "dec_inputs", "dec_outputs"):
         assert any("P" in row for row in tokens[name]), name  # the shorter sentence is padded
     src_vocab, _ = build_vocabs(bundled_pairs())
-    ids = ast.literal_eval(at.code[0].value)  # the enc_inputs ids, as make_data returns them
+    shown = [m.value for m in at.markdown if m.value.startswith("`[[")]  # the ids, in monospace
+    ids = ast.literal_eval(shown[0].strip("`"))  # the enc_inputs ids, as make_data returns them
     assert ids[0][: len(chosen[0][0].split())] == [src_vocab.stoi[tok] for tok in chosen[0][0].split()]
 
 

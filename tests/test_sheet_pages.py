@@ -15,7 +15,7 @@ from tests.apptest_helpers import PAGES, open_app
 from transformer import TrainConfig, Translator, train
 from transformer.trace import trace_sentence
 from ui.i18n import t
-from ui.sheet import Chart, Formula, LessonSheet, Table, Text, lesson_sheet_html
+from ui.sheet import Chart, Code, Formula, LessonSheet, Table, Text, lesson_sheet_html
 from ui.state import CurrentModel
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,7 +78,7 @@ def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
     at = open_app("en", page)
     assert not at.exception
     sheet = _sheet(at)
-    recorded = [b.markdown for b in _blocks(sheet, Text)]
+    recorded = [b.markdown for b in _blocks(sheet, Text)] + [f"`{b.text}`" for b in _blocks(sheet, Code)]  # export.ids
     missing = [text for text in _main_texts(at) if text not in recorded and not _is_hint(text) and text.strip("*")]
     bold_labels = {f"**{t(k, 'en')}**" for k in ("train.model_settings", "train.train_settings", "data.add_pair")}
     assert [m for m in missing if m not in bold_labels] == []

@@ -10,6 +10,8 @@ LANGUAGES = {"en": "English", "zh": "中文"}
 STRINGS: dict[str, dict[str, str]] = {
     # navigation and sidebar
     "nav.data": {"en": "Data", "zh": "数据"},
+    # ui/browser.py: the hidden parts drawn while the first page is read (a screen reader never reaches them)
+    "browser.parts": {"en": "Chart parts loaded early", "zh": "提前加载的图表组件"},
     "nav.train": {"en": "Train", "zh": "训练"},
     "nav.pe": {"en": "Positional encoding", "zh": "位置编码"},
     "nav.masks": {"en": "Masks", "zh": "掩码"},

@@ -6,8 +6,8 @@ torch, pandas, pyarrow, plotly's figure classes and our three packages; for the 
 trained on (bundled_training() generates the 2,000-pair corpus: about 0.8 s); for the corpus dataset a tab may open
 on; for Streamlit to compile app.py and the page's script; and it shared the two cores with the training processes'
 fork server, started last, which imports torch for seconds. warm_up() does all of that before the server takes its
-first request, and starts the fork server first, so that its imports run beside the server's own (at the trainings'
-lower priority): the first session is drawn as fast as any later one.
+first request. It starts the fork server first, so that its imports run beside the server's own (at the trainings'
+lower priority), and waits for the rest of them at the end: the first session is drawn as fast as any later one.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+FORK_SERVER_WAIT_S = 30  # at most, before the server answers anyway (its first Train would then wait for the rest)
 NOT_HERE = {"ui.fork_server"}  # imported by the fork server of the training processes only (it says why)
 
 
@@ -82,10 +83,11 @@ def _script_cache():
 
 def warm_up() -> dict[str, float]:
     """Start the fork server of the training processes, import what the pages use, build one figure of each kind,
-    fill the caches, run the bundled model once and compile the scripts; return the seconds each part took."""
+    fill the caches, run the bundled model once, compile the scripts and wait until the fork server has imported torch
+    (FORK_SERVER_WAIT_S at most); return the seconds each part took."""
     seconds = {}
     start = time.perf_counter()
-    from ui.worker import start_fork_server
+    from ui.worker import fork_server_ready, start_fork_server
 
     # first, so that the fork server imports torch on the other core while this process does the rest (it used to
     # start last, and its imports then took a core from the first session's page; it imports at the trainings'
@@ -119,4 +121,13 @@ def warm_up() -> dict[str, float]:
     with _no_session_warnings():
         job_queue()
     seconds["queue"] = time.perf_counter() - start
+
+    # last: the fork server's imports ran beside all of the above; what is left of them would otherwise share the
+    # cores with the first session's page (a loaded machine's first render was 0.5–0.8 s slower than a later one's)
+    start = time.perf_counter()
+    if not fork_server_ready(FORK_SERVER_WAIT_S):
+        logging.getLogger(__name__).warning(
+            "the training processes' fork server is not ready after %s s", FORK_SERVER_WAIT_S
+        )
+    seconds["fork server"] = time.perf_counter() - start
     return seconds

@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +53,24 @@ def start_fork_server() -> None:
     from multiprocessing import forkserver
 
     forkserver.ensure_running()
+
+
+def fork_server_ready(timeout: float) -> bool:
+    """Wait, at most timeout seconds, until the fork server has imported what it preloads; whether it has.
+
+    The fork server forks a child only once its imports are done, so one child that does nothing is the signal. Its
+    start blocks until then, without a timeout of its own: it runs in a thread that is given up on after timeout."""
+    start_fork_server()
+    done = threading.Event()
+
+    def fork_one() -> None:
+        child = _CONTEXT.Process(target=os.getpid, name="fork server ready", daemon=True)
+        child.start()  # returns once the fork server has forked it: after its imports
+        child.join()
+        done.set()
+
+    threading.Thread(target=fork_one, name="fork server ready", daemon=True).start()
+    return done.wait(timeout)
 
 
 @dataclass

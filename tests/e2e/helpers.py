@@ -43,6 +43,14 @@ TITLES = {
 PAGE_SLUGS = ["data", "train", "positional_encoding", "masks", "inside", "attention", "decoding", "lab"]
 
 
+LAZY_PARTS = ".st-key-lazy_parts"  # ui/browser.py's hidden chart, formula and toggle, drawn as the first page is read
+
+
+def page_charts(page: Page) -> Locator:
+    """The plotly charts of the page itself (the main area's, without ui/browser.py's hidden one)."""
+    return page.locator(f'[data-testid="stMain"] [data-testid="stPlotlyChart"]:not({LAZY_PARTS} *)')
+
+
 def settled(page: Page, timeout: int = TIMEOUT) -> None:
     """Wait until the script run is over and every lazily loaded widget has replaced its skeleton."""
     app = page.locator('[data-testid="stApp"]')

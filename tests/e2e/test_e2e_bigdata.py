@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.e2e.big_file import realistic_file
-from tests.e2e.helpers import alert, expect, go_to, no_exception, screenshot, settled
+from tests.e2e.helpers import alert, expect, go_to, no_exception, page_charts, screenshot, settled
 from transformer.data import parse_pairs, summarize_pairs
 
 UPLOAD_TIMEOUT = 60_000  # ms: 2.5 MB sent, read and checked on a shared 2-core machine
@@ -37,7 +37,7 @@ def test_a_twenty_thousand_pair_file_is_summarised_and_paged_read_only(page, tmp
         ((token, _),) = summary.most_common(side, 1)
         top = charts.filter(has_text=f"The 20 most frequent {side} tokens")
         expect(top.locator("text").filter(has_text=re.compile(rf"^{re.escape(token)}$"))).to_have_count(1)
-    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(0)
+    expect(page_charts(page)).to_have_count(0)
     expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
     settled(page)
     no_exception(page)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import PAGE_SLUGS, TITLES, expect, go_to, no_exception, sidebar, switch_language
+from tests.e2e.helpers import PAGE_SLUGS, TITLES, expect, go_to, no_exception, page_charts, sidebar, switch_language
 
 pytestmark = pytest.mark.e2e
 
@@ -54,7 +54,7 @@ def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
     index = PAGE_SLUGS.index(slug)
     headings = _main_headings(page)
     main = page.get_by_test_id("stMain")
-    charts_on_page = main.locator(".js-plotly-plot").count() + main.get_by_test_id("stVegaLiteChart").count()
+    charts_on_page = page_charts(page).count() + main.get_by_test_id("stVegaLiteChart").count()
     intro = page.get_by_test_id("stMain").get_by_test_id("stMarkdown").first.inner_text().strip()
     path = _download_sheet(page, lang, tmp_path)
     assert path.name.startswith(f"lesson-{slug}-") and path.suffix == ".html"

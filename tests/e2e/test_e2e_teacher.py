@@ -12,6 +12,7 @@ import re
 import pytest
 
 from tests.e2e.helpers import (
+    LAZY_PARTS,
     REPO,
     choose,
     copied_link,
@@ -20,6 +21,7 @@ from tests.e2e.helpers import (
     heatmap_z,
     no_exception,
     open_app,
+    page_charts,
     plotly_data,
     press_slider,
     settled,
@@ -63,12 +65,12 @@ _INPUTS = "els => els.map(e => (e.type === 'radio' || e.type === 'checkbox') ? S
 
 
 def _view(page) -> list:
-    """Every widget of the page as the learner sees it: its text and the state of its inputs."""
-    main = page.get_by_test_id("stMain")
+    """Every widget of the page as the learner sees it: its text and the state of its inputs (not ui/browser.py's
+    hidden toggle, which one browser may have drawn and the other not yet)."""
     return [
         (testid, w.inner_text(), w.locator("input").evaluate_all(_INPUTS))
         for testid in WIDGETS
-        for w in main.get_by_test_id(testid).all()
+        for w in page.locator(f'[data-testid="stMain"] [data-testid="{testid}"]:not({LAZY_PARTS} *)').all()
     ]
 
 
@@ -135,7 +137,7 @@ def test_the_attention_maps_and_the_trace_download_as_json(page):
 
 def test_the_lesson_sheet_opens_offline_and_shows_the_pages_charts(page, browser, tmp_path):
     go_to(page, "masks")
-    charts = page.get_by_test_id("stMain").locator(".js-plotly-plot").count()
+    charts = page_charts(page).count()
     with page.expect_download() as download:
         share_section(page).get_by_role("button", name="Lesson sheet (HTML)").click()
     sheet = tmp_path / download.value.suggested_filename
