@@ -62,16 +62,14 @@ def _values(widget, at) -> list:
     """The values behind a selectbox's, radio's or select slider's formatted options, as far as they can be found."""
     pool = [*range(-1, 130), *NAMES, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2]
     pool += [tuple(p) for p in at.session_state["pairs"]] + [tuple(p) for p in bundled_pairs()]
-    values = []
-    for option in widget.options:
-        for candidate in pool:
-            try:
-                if _format_value_for_widget(widget.format_func, candidate) == option:
-                    values.append(candidate)
-                    break
-            except Exception:  # a candidate of the wrong type for this format function
-                continue
-    return values
+    found = {}  # formatted option → the first candidate of the pool that gives it
+    format_func = widget.format_func
+    for candidate in pool:  # each formatted once: a sentence picker of the corpus has 2,042 options
+        try:
+            found.setdefault(_format_value_for_widget(format_func, candidate), candidate)
+        except Exception:  # a candidate of the wrong type for this format function
+            continue
+    return [found[option] for option in widget.options if option in found]
 
 
 def _widget_action(at, rng: random.Random) -> str | None:
