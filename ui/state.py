@@ -36,6 +36,14 @@ CACHE_SIZES = {  # kinds with large values: a trace of the largest model holds ~
     "trace_json": 2,
     "attn_figure": 8,
     "heads_stat_figure": 8,
+    "inside_figure": 8,  # a step of the largest model: a heatmap of up to 128 × 128 cells
+    "mask_figure": 10,  # the five masks of two views
+    "mask_effect": 6,
+    "pe_heatmap": 4,  # up to 512 dimensions of 128 positions
+    "pe_similarity": 4,
+    "pe_lines": 8,
+    "pe_distance": 4,
+    "history_figure": 2,
 }
 SHARED_CACHE_SCALE = 4  # the bundled model's values serve every tab of the server: 4 × CACHE_SIZES of each kind
 # kinds whose values a page changes in place: each tab keeps its own, even of the bundled model (pages/attention.py
