@@ -16,6 +16,7 @@ from ui.links import Param, link_view, picker
 from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
+    ATTENTION_FORMULA,
     attention_axes,
     computed_by,
     keep_option,
@@ -90,7 +91,7 @@ link_view(
 )
 text(t("attn.intro", L))
 warn_if_data_changed(L)
-formula(r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h\,")
+formula(ATTENTION_FORMULA)
 
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])

@@ -23,6 +23,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ui.i18n import t
+from ui.widgets import ATTENTION_FORMULA
 
 HTML_LANG = {"en": "en", "zh": "zh-CN"}  # BCP 47 tags of the UI languages
 
@@ -65,8 +66,9 @@ if (!window.playgroundLazyParts) {
   })().catch(() => { document.documentElement.dataset.chartLibrary = "failed"; });
 }
 </script>
-<style>
-.st-key-%(key)s {position: absolute; left: -10000px; top: 0; width: 400px; visibility: hidden; pointer-events: none;}
+<style>/* out of sight, out of the accessibility tree, and no scrolling region (the formula fits, axe-core checks) */
+.st-key-%(key)s {position: absolute; left: -10000px; top: 0; width: 1000px; visibility: hidden; pointer-events: none;}
+.st-key-%(key)s .katex-display {overflow: visible;}
 </style>"""
 
 
@@ -88,6 +90,6 @@ def lazy_parts(lang: str) -> None:
         if st.button(label, key="lazy_parts_button"):
             figure = go.Figure([go.Heatmap(z=[[0.0, 1.0], [1.0, 0.0]]), go.Scatter(x=[0, 1], y=[0, 1], mode="markers")])
             st.plotly_chart(figure, key="lazy_parts_chart", height=150, config={"displayModeBar": False})
-            st.latex(r"\mathrm{softmax}\!\left(\frac{Q K^\top}{\sqrt{d_k}} + M\right) V")
+            st.latex(ATTENTION_FORMULA)  # KaTeX's fonts for it load with it (its tall parentheses have their own)
             st.toggle(label, key="lazy_parts_toggle", persist_state="session")
             st.markdown(f"*{label}*")

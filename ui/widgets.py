@@ -153,6 +153,12 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
     return kept
 
 
+# multi-head attention as the Attention page writes it
+ATTENTION_FORMULA = (
+    r"\mathrm{head}_h = \mathrm{softmax}\!\left(\frac{Q W^Q_h (K W^K_h)^\top}{\sqrt{d_k}} + M\right) V W^V_h\,"
+)
+
+
 def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[str], rows_dec: list[str]):
     """(row labels, column labels, and the labelling arguments of viz.attention's figures) of one kind of map:
     encoder rows and columns are source tokens; decoder rows are rows_dec ("input → predicts")."""

@@ -61,10 +61,14 @@ def settled(page: Page, timeout: int = TIMEOUT) -> None:
 
 
 def open_app(page: Page, url: str) -> None:
-    """Open the app as a new user does and wait until its first page is fully drawn."""
+    """Open the app as a new user does and wait until its first page is fully drawn, and then, as a learner who reads
+    it, until ui/browser.py has drawn the chart pages' parts out of sight (a test acts within milliseconds: its first
+    click would otherwise meet that fragment's run)."""
     page.goto(url)
     expect(page.locator("h1")).to_be_visible(timeout=60_000)  # the first run pays for imports
     settled(page, timeout=60_000)
+    expect(page.locator("html[data-chart-library]")).to_have_count(1, timeout=60_000)
+    settled(page)
 
 
 def use_tutorial_pairs(page: Page) -> None:
@@ -162,6 +166,12 @@ def _poll(chart: Locator, script: str, wanted, what: str) -> list:
         if time.monotonic() > deadline:
             raise AssertionError(f"{what} after {TIMEOUT / 1000:.0f} s")
         time.sleep(0.02)
+
+
+def changed_chart(chart: Locator, before: list) -> list:
+    """Wait until the chart's traces differ from `before` and return them; fail when they never do."""
+    wanted = json.dumps(before)
+    return _poll(chart, _PLOTLY_DATA, lambda data: json.dumps(data) != wanted, "the chart still shows the same data")
 
 
 def plotly_data(chart: Locator) -> list:
