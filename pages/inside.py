@@ -88,6 +88,14 @@ except TransformerError as exc:
     text(error_text(exc, L), "error")
     end_page()
 warn_unknown(trace.unknown, L)
+
+
+def trace_figure(kind: str, *view, build):
+    """A chart of this trace built once per model, sentence, padding and view (kind and view name it), as the
+    Attention page's: a rerun, or a page switch back, draws the same figure."""
+    return model_cached(("inside_figure", source, target, src_pad, tgt_pad, kind, *view, L), build)
+
+
 steps, blocks = trace.steps, trace.blocks
 enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decoder")
 out = trace.step("dec_outputs", "criterion")
@@ -156,18 +164,23 @@ def _clicked(key: str) -> None:
 section(t("inside.walk", L))
 text(t("inside.walk_intro", L))
 keep_option("inside_layer", list(range(cfg.n_layers)))
-diagram = architecture_figure(
-    blocks,
-    labels,
-    [b.sizes for b in blocks],
-    selected=step.block,
-    n_layers=cfg.n_layers,
-    layer=ss.inside_layer,
-    encoder_label=t("inside.encoder", L),
-    decoder_label=t("inside.decoder", L),
-    layers_label=t("inside.n_layers", L),
-    layer_label=t("inside.layer_n", L),
-    masked=trace.masked_blocks(),
+diagram = trace_figure(
+    "diagram",
+    step.block,
+    ss.inside_layer,
+    build=lambda: architecture_figure(
+        blocks,
+        labels,
+        [b.sizes for b in blocks],
+        selected=step.block,
+        n_layers=cfg.n_layers,
+        layer=ss.inside_layer,
+        encoder_label=t("inside.encoder", L),
+        decoder_label=t("inside.decoder", L),
+        layers_label=t("inside.n_layers", L),
+        layer_label=t("inside.layer_n", L),
+        masked=trace.masked_blocks(),
+    ),
 )
 # the controls, and the diagram at its own width (its text is sized to its boxes in px) beside them or, in a narrow
 # window, under them: redrawn after every click, it never moves the controls
@@ -279,7 +292,13 @@ def show_step(s, key: str, title: str = "") -> None:
         metric(s.name, f"{float(s.tensor):.4f}")
         return
     chart(
-        step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels),
+        trace_figure(
+            "step",
+            s.index,
+            head,
+            title,
+            build=lambda: step_figure(s.tensor, s.axes, trace.axis_tokens(s), head, title=title, **figure_labels),
+        ),
         key,
         file_name("inside", s.where, s.name, f"head-{head + 1}" if "heads" in s.axes else ""),
         caption=caption(
@@ -373,15 +392,22 @@ c1, c2 = wrapping_row([CELL_MAP_PX, ARITHMETIC_PX])  # side by side in a wide wi
 with c1:
     map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
     chart(
-        step_figure(
-            attn_step.tensor,
-            attn_step.axes,
-            trace.axis_tokens(attn_step),
+        trace_figure(
+            "cell_map",
+            where,
             head,
-            title="attn",
-            clickable=True,
-            highlight=(query, key),
-            **figure_labels,
+            query,
+            key,
+            build=lambda: step_figure(
+                attn_step.tensor,
+                attn_step.axes,
+                trace.axis_tokens(attn_step),
+                head,
+                title="attn",
+                clickable=True,
+                highlight=(query, key),
+                **figure_labels,
+            ),
         ),
         map_key,
         file_name("inside", where, "attn", f"head-{head + 1}"),
@@ -437,14 +463,21 @@ with c1:
     )
 with c2:
     chart(
-        softmax_row_figure(
-            cell.weights,
-            k_tokens,
+        trace_figure(
+            "softmax_row",
+            where,
+            head,
+            query,
             key,
-            [v == float("-inf") for v in cell.row],
-            weight_label=t("inside.weight", L),
-            key_label=t("inside.key", L),
-            blocked_label=t("inside.blocked", L),
+            build=lambda: softmax_row_figure(
+                cell.weights,
+                k_tokens,
+                key,
+                [v == float("-inf") for v in cell.row],
+                weight_label=t("inside.weight", L),
+                key_label=t("inside.key", L),
+                blocked_label=t("inside.blocked", L),
+            ),
         ),
         "softmax_row_inside",
         file_name("inside", where, "softmax-row", f"query-{query}"),

@@ -1,5 +1,7 @@
 """Masks: which positions each query may not look at, and what a mask does to the attention scores."""
 
+from functools import partial
+
 import streamlit as st
 
 from transformer.errors import TransformerError
@@ -134,8 +136,12 @@ for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
     with col:
         section(t(f"masks.{name}", L), 3)
         text(t(f"masks.{name}_intro", L))
-        chart(
-            mask_figure(mask, rows, cols, title=t("masks.shape", L, q=len(rows), k=len(cols)), **labels),
+        title = t("masks.shape", L, q=len(rows), k=len(cols))
+        chart(  # each figure built once per model and view, as the Attention page's: a rerun draws the same one
+            model_cached(
+                ("mask_figure", name, source, target, src_pad, tgt_pad, L),
+                partial(mask_figure, mask, rows, cols, title=title, **labels),
+            ),
             f"mask_fig_{name}",
             file_name("mask", name),
             caption=caption(t(f"masks.{name}", L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
@@ -173,17 +179,20 @@ if mask is None:
     text(t("masks.no_mask_here", L), "info")
 scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
 weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
-figures = mask_effect_figures(
-    scores,
-    mask,
-    weights,
-    rows,
-    cols,
-    score_label=t("masks.score", L),
-    weight_label=t("fig.weight", L),
-    blocked_label=t("masks.blocked", L),
-    row_label=t("fig.query", L),
-    col_label=t("fig.key", L),
+figures = model_cached(
+    ("mask_effect", source, target, src_pad, tgt_pad, kind, layer, head, L),
+    lambda: mask_effect_figures(
+        scores,
+        mask,
+        weights,
+        rows,
+        cols,
+        score_label=t("masks.score", L),
+        weight_label=t("fig.weight", L),
+        blocked_label=t("masks.blocked", L),
+        row_label=t("fig.query", L),
+        col_label=t("fig.key", L),
+    ),
 )
 steps = (
     ("masks.scaled", r"\frac{QK^\top}{\sqrt{d_k}}", "mask_scores"),

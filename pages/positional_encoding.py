@@ -16,7 +16,7 @@ from ui.export import caption, chart, file_name, formula, section, sheet_setting
 from ui.i18n import t
 from ui.links import Param, link_view
 from ui.state import current, page_setup
-from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, warn_if_data_changed
+from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, model_cached, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own
@@ -115,6 +115,7 @@ dims = st.multiselect(
 )
 
 shown = caption(t(f"pe.source_{source}", L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1))
+view = (source, d_model, n, L)  # what the charts below show: each is built once per model and view
 sheet_settings(
     L, [("d_model", d_model), (t("pe.positions", L), positions), (t("pe.source", L), t(f"pe.source_{source}", L))]
 )
@@ -125,13 +126,16 @@ if sinusoidal:
     curve_positions = torch.linspace(0, n - 1, (n - 1) * SAMPLES_PER_POSITION + 1)  # (S,)
     curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
 chart(
-    pe_lines_figure(
-        pe_table,
-        dims,
-        position_label=t("pe.position", L),
-        value_label=t("pe.value", L),
-        dim_label=t("pe.dim", L),
-        **curve,
+    model_cached(
+        ("pe_lines", *view, tuple(dims)),
+        lambda: pe_lines_figure(
+            pe_table,
+            dims,
+            position_label=t("pe.position", L),
+            value_label=t("pe.value", L),
+            dim_label=t("pe.dim", L),
+            **curve,
+        ),
     ),
     "pe_lines",
     file_name("positional-encoding", source, f"d_model-{d_model}", "dims"),
@@ -145,8 +149,14 @@ with c1:
     section(t("pe.heatmap", L))
     text(t("pe.heatmap_intro", L))
     chart(
-        pe_heatmap_figure(
-            pe_table, position_label=t("pe.position", L), dim_label=t("pe.dimension", L), value_label=t("pe.value", L)
+        model_cached(
+            ("pe_heatmap", *view),
+            lambda: pe_heatmap_figure(
+                pe_table,
+                position_label=t("pe.position", L),
+                dim_label=t("pe.dimension", L),
+                value_label=t("pe.value", L),
+            ),
         ),
         "pe_heatmap",
         file_name("positional-encoding", source, f"d_model-{d_model}", "table"),
@@ -172,19 +182,25 @@ with c2:
     else:
         text(t("pe.similarity_learned", L))
     chart(
-        pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
+        model_cached(
+            ("pe_similarity", *view),
+            lambda: pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
+        ),
         "pe_similarity",
         file_name("positional-encoding", source, f"d_model-{d_model}", "similarity"),
         caption=caption(t("pe.similarity", L), shown),
     )
     if sinusoidal:
         chart(
-            pe_distance_figure(
-                similarity,
-                rises,
-                distance_label=t("pe.distance", L),
-                value_label=t("pe.dot", L),
-                rise_label=t("pe.rises_again", L),
+            model_cached(
+                ("pe_distance", *view),
+                lambda: pe_distance_figure(
+                    similarity,
+                    rises,
+                    distance_label=t("pe.distance", L),
+                    value_label=t("pe.dot", L),
+                    rise_label=t("pe.rises_again", L),
+                ),
             ),
             "pe_distance",
             file_name("positional-encoding", f"d_model-{d_model}", "similarity-by-distance"),

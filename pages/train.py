@@ -353,8 +353,9 @@ def _score_table(model: CurrentModel) -> None:
 
 
 if summary.get("history"):
-    chart(
-        _figure(summary["history"], history_title(model, summary.get("epochs", len(summary["history"])))),
+    title = history_title(model, summary.get("epochs", len(summary["history"])))
+    chart(  # built once per model and title, not on every rerun
+        model.cached(("history_figure", title, L), lambda: _figure(summary["history"], title)),
         "history_chart",
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
         caption(

@@ -58,10 +58,11 @@ def texts(at: AppTest, kind: str) -> list[str]:
     return [shown(e.value) for e in getattr(at, kind)]
 
 
-def finish_job(at: AppTest, timeout: float = 60.0) -> None:
-    """Wait until this tab's background job has finished, then rerun so the tab takes its result."""
+def finish_job(at: AppTest, timeout: float = 60.0, job=None) -> None:
+    """Wait until this tab's background job has finished, then rerun so the tab takes its result. After a run that may
+    have taken the result already (Stop: the job can end during that very run), pass the job the tab had before it."""
     deadline = time.monotonic() + timeout
-    job = at.session_state["job"]
+    job = job or at.session_state["job"]
     assert job is not None, "this tab has no job"
     while not job.finished:
         assert time.monotonic() < deadline, f"the job did not finish within {timeout} s (state {job.state})"

@@ -127,8 +127,9 @@ def test_stop_keeps_the_partly_trained_model():
     _start_long_training(at)
     wait_for_epochs(at, 3)
     at.run()
+    job = at.session_state.job
     at.button(key="stop_button").click().run()
-    finish_job(at)
+    finish_job(at, job=job)
     assert not at.exception
     model = at.session_state.model
     epochs = model.translator.summary["epochs"]
@@ -174,8 +175,9 @@ def test_one_tab_cannot_start_a_second_job():
     at = open_app(page="pages/train.py", data_dataset="tutorial")
     _start_long_training(at)
     assert at.button(key="train_button").disabled
+    job = at.session_state.job
     at.button(key="stop_button").click().run()
-    finish_job(at)
+    finish_job(at, job=job)
     assert not at.button(key="train_button").disabled
 
 
@@ -382,3 +384,32 @@ def test_derived_values_are_kept_per_kind_and_large_ones_sparingly():
     assert list(model.cache["translate"]) == [("translate", i) for i in range(5, CACHE_SIZE + 5)]
     assert len(model.cache["trace"]) == CACHE_SIZES["trace"]
     assert model.cached(("trace", 9), lambda: "not computed again") == 9
+
+
+def test_the_bundled_models_derived_values_are_computed_once_per_server_for_every_tab_and_no_other_model():
+    from ui.state import CACHE_SIZES, PER_TAB_KINDS, SHARED_CACHE_SCALE, bundled_model
+
+    first_tab, second_tab = bundled_model(), bundled_model()  # each tab has its own copy of the weights
+    weight = first_tab.translator.model.projection.weight
+    loaded = weight.detach().clone()
+    with torch.no_grad():
+        weight.zero_()
+    for other in (second_tab, bundled_model()):
+        assert torch.equal(other.translator.model.projection.weight, loaded) and loaded.abs().sum() > 0
+    key, computed = ("translate", "a sentence of this test only"), []
+    assert first_tab.cached(key, lambda: computed.append("first") or "first") == "first"
+    assert second_tab.cached(key, lambda: computed.append("second") or "second") == "first"
+    assert computed == ["first"]
+    replayed = CurrentModel(first_tab.translator, "bundled")  # e.g. a replay stopped early: not the model as loaded
+    assert replayed.cached(key, lambda: "its own") == "its own"
+    (kind,) = PER_TAB_KINDS  # changed in place by its page: each tab its own
+    assert first_tab.cached((kind, "view"), list) is not second_tab.cached((kind, "view"), list)
+    # bounded, the value used longest ago dropped first
+    bound = SHARED_CACHE_SCALE * CACHE_SIZES["trace"]
+    keys = [("trace", "bounded", i) for i in range(bound + 1)]
+    for k in keys[:bound]:
+        first_tab.cached(k, lambda k=k: k)
+    first_tab.cached(keys[0], lambda: "computed again")  # used again: now the last to go
+    second_tab.cached(keys[bound], lambda: keys[bound])
+    kept = first_tab.values("trace")
+    assert list(kept) == [*keys[2:bound], keys[0], keys[bound]] and kept[keys[0]] == keys[0]

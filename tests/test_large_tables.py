@@ -18,7 +18,8 @@ def test_head_statistics_read_the_first_pairs_of_a_large_table_and_say_so():
     at = open_app(page=ATTN, pairs=_table(MAX_STUDY_PAIRS + 50), attn_scope="dataset")
     assert not at.exception
     assert at.radio(key="attn_scope").options[0] == "the first 200 of the 250 pairs (teacher-forced)"
-    (study,) = at.session_state.model.cache["heads"].values()
+    pairs = tuple(_table(MAX_STUDY_PAIRS + 50)[:MAX_STUDY_PAIRS])
+    study = at.session_state.model.values("heads")[("heads", "dataset", pairs)]
     assert study.sentences == MAX_STUDY_PAIRS
     at = open_app(page=ATTN, pairs=_table(MAX_STUDY_PAIRS), attn_scope="dataset")
     assert at.radio(key="attn_scope").options[0] == "the dataset (200 pairs, teacher-forced)"

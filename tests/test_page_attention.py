@@ -13,6 +13,7 @@ from transformer.config import MAX_STUDY_PAIRS
 from transformer.data import tokenize
 from transformer.heads import study_heads
 from ui.i18n import STRINGS
+from ui.sheet import Chart
 from ui.state import CurrentModel
 from viz.attention import attention_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.common import CHOSEN_COLOR
@@ -286,12 +287,12 @@ def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here
 def test_a_page_switch_back_redraws_the_figures_built_for_this_model_and_view_and_a_new_view_gets_its_own():
     at = open_app("en", ATTN)
     first, grid = chart(at, CHART), chart(at, "click_attn_stat")
-    built = dict(at.session_state.model.cache["attn_figure"])
+    built = at.session_state.model.values("attn_figure")
     at.switch_page("pages/data.py").run()
     at.switch_page(ATTN).run()
     assert not at.exception
     assert chart(at, CHART) == first and chart(at, "click_attn_stat") == grid  # the same figures, drawn again
-    assert at.session_state.model.cache["attn_figure"] == built  # not built again
+    assert at.session_state.model.values("attn_figure") == built  # not built again
 
     at.selectbox(key="attn_head").set_value(2).run()  # another view: its own figure, the model's own weights
     own = at.session_state.model.translator.inspect("我 喜 欢 你", "I love you .").maps.dec_enc_attns[1][0, 2]
@@ -303,3 +304,37 @@ def test_a_page_switch_back_redraws_the_figures_built_for_this_model_and_view_an
     at.switch_page(ATTN).run()
     title = f"{s('attn.layer', 'zh')} 2 · {s('attn.head', 'zh')} 3"
     assert chart(at, CHART)["layout"]["title"]["text"].endswith(title)
+
+
+def test_a_second_tabs_first_visit_finds_the_bundled_models_head_statistics_and_frames_its_own_head(monkeypatch):
+    import transformer.heads
+
+    studied = []
+    real = transformer.heads.study_heads
+    monkeypatch.setattr(transformer.heads, "study_heads", lambda *a: studied.append(a) or real(*a))
+    first = open_app("en", ATTN, attn_kind="dec_self", attn_scope="dataset")  # computed here, or by an earlier tab
+    before = len(studied)
+    second = open_app("en", ATTN, attn_kind="dec_self", attn_scope="dataset", attn_layer=0, attn_head=1)
+    assert not second.exception and len(studied) == before  # the 200 pairs were not studied again
+    assert stats_table(second).equals(stats_table(first))
+    # the head-patterns figure is each tab's own: each frames its own open head, on the page and in its lesson sheet
+    assert [framed_head(chart(at, "click_attn_patterns")) for at in (first, second)] == [[1, 0], [0, 1]]
+    sheet = first.session_state["_lesson_sheet"]
+    (patterns,) = [b for part in sheet.sections for b in part.blocks if isinstance(b, Chart) and heads_chart(b)]
+    assert framed_head(json.loads(patterns.figure.to_json())) == [1, 0]
+
+
+def heads_chart(block: Chart) -> bool:
+    return block.caption.startswith(s("attn.patterns", "en"))
+
+
+def framed_head(spec: dict) -> list[int]:
+    """The [layer, head] whose map the one red frame on a head-patterns figure surrounds."""
+    (frame,) = [sh for sh in spec["layout"].get("shapes", []) if sh.get("line", {}).get("color") == CHOSEN_COLOR]
+    (head,) = [
+        tr["meta"]
+        for tr in spec["data"]
+        if tr["type"] == "heatmap"
+        and (f"{tr['xaxis']} domain", f"{tr['yaxis']} domain") == (frame["xref"], frame["yref"])
+    ]
+    return head

@@ -244,3 +244,29 @@ def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_sa
     assert not at.exception and at.radio(key="split").value == "word"
     at.switch_page("pages/lab.py").run()
     assert not at.exception and at.radio(key="lab_data").value == "table"
+
+
+def test_a_later_tab_on_a_dataset_finds_its_summary_and_tags_computed_once_per_server(monkeypatch):
+    import ui.state
+
+    done = []
+    real_summary, real_tags = ui.state.summarize_pairs, corpus.tags_of
+    monkeypatch.setattr(ui.state, "summarize_pairs", lambda *a: done.append("summary") or real_summary(*a))
+    monkeypatch.setattr(corpus, "tags_of", lambda pairs: done.append("tags") or real_tags(pairs))
+    first = open_app(page=DATA)
+    done.clear()
+    _corpus(first, 130)  # a corpus no other tab has shown: its table summarised and tagged here
+    assert done.count("summary") == 1 and done.count("tags") == 1
+    counts = _frame(first, "phenomenon")
+    later = open_app(page=DATA)
+    _corpus(later, 130)
+    assert done.count("summary") == 1 and done.count("tags") == 1  # neither done again
+    assert _frame(later, "phenomenon").equals(counts)
+    pairs = later.session_state["pairs"]
+    tags = real_tags(pairs)
+    assert dict(zip(counts["phenomenon"], counts["pairs"])) == {
+        t(f"phenomenon.{p}", "en"): n for p in corpus.PHENOMENA if (n := sum(p in pair for pair in tags))
+    }
+    later.session_state["pairs"] = [*pairs[:-1], (pairs[-1][0], "a new reference .")]  # edited: the tab's own
+    later.run()
+    assert done.count("summary") == 2 and done.count("tags") == 2

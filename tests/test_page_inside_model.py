@@ -53,8 +53,8 @@ def shown_step(at) -> str:
 
 
 def the_trace(at):
-    """The trace the page shows (the newest one cached for the current model)."""
-    return list(at.session_state.model.cache["trace"].values())[-1]
+    """The trace the page shows (the one of the current model used last)."""
+    return list(at.session_state.model.values("trace").values())[-1]
 
 
 def test_the_page_walks_the_pass_block_by_block():
@@ -181,7 +181,7 @@ def test_other_models_variants_and_a_typed_sentence_never_break_the_page():
     at.text_input(key="pick_inside_text").input("你 好 <b>*x*</b>").run()
     assert not at.exception
     assert STRINGS["inside.greedy_target"]["en"] in texts(at, "caption")
-    trace = at.session_state.model.cache["trace"][("trace", "你 好 <b>*x*</b>", None, 2, 0)]
+    trace = at.session_state.model.values("trace")[("trace", "你 好 <b>*x*</b>", None, 2, 0)]
     assert trace.teacher == "greedy"
     markdown = " ".join(texts(at, "markdown"))
     assert "<b>" not in markdown and "*x*" not in markdown  # the typed text never becomes markup
@@ -243,3 +243,24 @@ def test_the_model_docstring_names_the_three_details_that_follow_the_tutorials()
     doc = " ".join(transformer.model.__doc__.split())
     assert "not multiplied by √d_model" in doc and "no label smoothing" in doc and "ties it to the embeddings" in doc
     assert "the paper's post-norm model" not in doc
+
+
+def test_the_charts_are_built_once_per_model_sentence_and_view_not_on_every_rerun(monkeypatch):
+    import viz.trace
+
+    built = []
+    for name in ("architecture_figure", "step_figure", "softmax_row_figure"):
+        real = getattr(viz.trace, name)
+        monkeypatch.setattr(viz.trace, name, lambda *a, real=real, name=name, **k: built.append(name) or real(*a, **k))
+    pairs = [("我 喜 欢 你", "I love you .")]
+    model = CurrentModel(Translator.create(pairs, seed=0, d_model=16, n_heads=2, d_ff=32, n_layers=1), "uploaded")
+    at = open_app(page=INSIDE, model=model, pairs=pairs)
+    assert {"architecture_figure", "step_figure", "softmax_row_figure"} <= set(built)
+    diagram, step = chart(at, "diagram_inside"), chart(at, "fig_inside_step")
+    built.clear()
+    at.switch_page("pages/masks.py").run()
+    at.switch_page(INSIDE).run()  # back on the page: the same charts, none built again
+    assert built == [] and chart(at, "diagram_inside") == diagram and chart(at, "fig_inside_step") == step
+    at.slider(key="inside_src_pad").set_value(2).run()  # another padding: another trace, its own charts
+    assert {"architecture_figure", "step_figure", "softmax_row_figure"} <= set(built)
+    assert chart(at, "fig_inside_step") != step

@@ -200,3 +200,47 @@ def test_a_model_without_the_look_ahead_mask_lets_the_decoder_see_ahead():
     assert (dec_self[:, -1] == 1).all() and (dec_self[:, :-1] == 0).all()  # the target padding alone
     weights = z(chart(at, "mask_weights"))  # decoder self-attention by default
     assert (np.triu(weights[:, :-1], k=1)[np.triu_indices(weights.shape[0] - 1, k=1)] > 0).all()
+
+
+def test_the_masks_charts_are_built_once_per_model_and_view_not_on_every_rerun(monkeypatch):
+    import viz.masks
+
+    built = []
+    for name in ("mask_figure", "mask_effect_figures"):
+        real = getattr(viz.masks, name)
+        monkeypatch.setattr(viz.masks, name, lambda *a, real=real, name=name, **k: built.append(name) or real(*a, **k))
+    at = open_app(page=MASKS, model=variant(), pairs=PAIRS, mask_kind="dec_self")
+    assert built.count("mask_figure") == 5 and built.count("mask_effect_figures") == 1
+    first = chart(at, "mask_masked")
+    built.clear()
+    at.switch_page(PE).run()
+    at.switch_page(MASKS).run()  # back on the page: the same charts, none built again
+    assert built == [] and chart(at, "mask_masked") == first
+    at.radio(key="mask_kind").set_value("dec_enc").run()  # another attention kind: only its three steps are new
+    assert built == ["mask_effect_figures"] and chart(at, "mask_masked") != first
+    at.slider(key="mask_src_pad").set_value(2).run()  # padding changes every mask
+    assert built.count("mask_figure") == 5
+    assert len(chart(at, "mask_fig_enc_pad")["layout"]["xaxis"]["tickvals"]) == len(PAIRS[0][0].split()) + 2
+
+
+def test_the_positional_encoding_charts_are_built_once_per_model_and_view_not_on_every_rerun(monkeypatch):
+    import viz.positional
+
+    built = []
+    names = ("pe_lines_figure", "pe_heatmap_figure", "pe_similarity_figure", "pe_distance_figure")
+    for name in names:
+        real = getattr(viz.positional, name)
+        monkeypatch.setattr(
+            viz.positional, name, lambda *a, real=real, name=name, **k: built.append(name) or real(*a, **k)
+        )
+    at = open_app(page=PE, model=variant(), pairs=PAIRS)
+    assert sorted(built) == sorted(names)
+    lines = chart(at, "pe_lines")
+    built.clear()
+    at.switch_page(MASKS).run()
+    at.switch_page(PE).run()  # back on the page: the same charts, none built again
+    assert built == [] and chart(at, "pe_lines") == lines
+    at.multiselect(key="pe_dims").set_value([0, 1]).run()  # other dimensions: only the curves are new
+    assert built == ["pe_lines_figure"] and len(chart(at, "pe_lines")["data"]) < len(lines["data"])
+    at.slider(key="pe_positions").set_value(20).run()  # fewer positions: every chart is new
+    assert len(built) == 1 + len(names) and len(z(chart(at, "pe_heatmap"))) == 20

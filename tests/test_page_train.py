@@ -86,3 +86,24 @@ def test_no_word_is_said_to_be_unseen_when_training_saw_every_held_out_word():
     at = open_app(page=TRAIN, model=_held_out_model(train_pairs, held))
     assert not at.exception
     assert not [i for i in texts(at, "info") if "held-out" in i]
+
+
+def test_the_loss_curve_is_built_once_per_model_not_on_every_rerun(monkeypatch, trained_seed):
+    import viz.training
+
+    built = []
+    real = viz.training.loss_accuracy_figure
+    monkeypatch.setattr(viz.training, "loss_accuracy_figure", lambda *a, **k: built.append(a) or real(*a, **k))
+    pairs = [("我 喜 欢 你", "I love you .")]
+    at = open_app(page=TRAIN, model=CurrentModel(trained_seed, "trained", trained_on=tuple(pairs)), pairs=pairs)
+    curve = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-history_chart")]
+    assert len(built) == 1 and len(curve) == 1
+    at.switch_page("pages/masks.py").run()
+    at.switch_page(TRAIN).run()  # back on the page: the same curve, not built again
+    assert len(built) == 1
+    assert [c.proto.spec for c in at.get("plotly_chart") if c.proto.id.endswith("-history_chart")] == [
+        curve[0].proto.spec
+    ]
+    at.session_state["lang"] = "zh"  # another language: its own curve, in Chinese
+    at.run()
+    assert len(built) == 2

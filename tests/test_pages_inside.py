@@ -204,8 +204,9 @@ def test_replay_records_how_attention_formed():
     assert (len(run.pairs), len(run.holdout), run.config.epochs) == (1850, 200, 20)
     wait_for_epochs(at, 2, timeout=180)  # a snapshot is recorded after every epoch: two to compare
     at.run()
+    job = at.session_state.job
     at.button(key="job_stop").click().run()
-    finish_job(at, timeout=180)
+    finish_job(at, timeout=180, job=job)
     assert not at.exception
     epochs = at.select_slider(key="attn_epoch")
     assert epochs.value == int(epochs.options[-1]) > int(epochs.options[0])

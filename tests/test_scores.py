@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from transformer.scores import ALL, Scores, ScoreTable, bleu, chrf, score_pairs, score_table, table_of
+from transformer.scores import ALL, PairScore, Scores, ScoreTable, bleu, chrf, score_pairs, score_table, table_of
 
 
 def _t(text: str) -> list[str]:
@@ -78,6 +78,25 @@ def test_the_table_is_broken_down_by_phenomenon_and_part(trained_seed):
     assert lines[0].split() == ["phenomenon", "part", "pairs", "exact", "token", "acc.", "BLEU", "chrF"]
     assert lines[1].split()[:5] == ["all", "trained", "on", "2", "100.0%"]
     assert len(lines) == 1 + 2 + 2 + 1 + 1
+
+
+def test_each_groups_bleu_and_chrf_are_sacrebleus_corpus_scores_of_that_group_alone():
+    from sacrebleu.metrics import BLEU, CHRF
+
+    outputs = ["I love you .", "you love me", "I love", ".", "cats love you ."]
+    references = ["I love you .", "You love me .", "I love you .", "I love you .", "Cats love you ."]
+    scored = [PairScore("src", ref.split(), out.split(), 1, 1) for out, ref in zip(outputs, references, strict=True)]
+    tags = [("agreement",), ("agreement", "question"), (), ("question",), ("agreement",)]
+    parts = ["train", "train", "holdout", "train", "holdout"]
+    table = table_of(scored, tags, parts)
+    for (row, part), scores in table.cells.items():
+        group = [i for i in range(5) if part == parts[i] and (row == ALL or row in tags[i])]
+        hyps, refs = [outputs[i] for i in group], [[references[i] for i in group]]
+        assert scores.pairs == len(group) > 0
+        assert scores.bleu == pytest.approx(BLEU(tokenize="none", force=True).corpus_score(hyps, refs).score, abs=1e-9)
+        assert scores.chrf == pytest.approx(CHRF().corpus_score(hyps, refs).score, abs=1e-9)
+    assert len(table.cells) == 5  # all, agreement and question in the training part; all and agreement held out
+    assert 0 < table.get(ALL, "train").bleu < 100 and table.get("agreement", "holdout").chrf < 100
 
 
 def test_a_table_survives_its_dict_and_refuses_a_wrong_one(trained_seed):

@@ -36,11 +36,11 @@ def test_the_warm_up_imports_every_module_of_ours_that_app_py_and_the_pages_impo
 
 def test_the_warm_up_fills_the_caches_a_first_session_reads(monkeypatch):
     from transformer import corpus
-    from ui.state import bundled_pairs, bundled_training, corpus_dataset
+    from ui.state import _bundled_training, _corpus_dataset, bundled_pairs, bundled_training, corpus_dataset
     from ui.warmup import warm_caches
 
-    bundled_training.clear()
-    corpus_dataset.clear()
+    _bundled_training.clear()  # the server-wide caches behind bundled_training() and corpus_dataset()
+    _corpus_dataset.clear()
     warm_caches()
     generated = []
     real = corpus.generate

@@ -1,5 +1,7 @@
 """transformer.text: user text shown as text in a terminal, in markdown, in plotly labels and in a spreadsheet."""
 
+import unicodedata
+
 import pytest
 
 from transformer.text import from_spreadsheet, markdown, plotly, spreadsheet, visible
@@ -17,6 +19,17 @@ PAYLOADS = [
 def test_visible_writes_control_characters_as_escapes_and_keeps_chinese():
     assert visible("我\x1b[31m喜\x00欢\u202e你\n") == "我\\x1b[31m喜\\x00欢\\u202e你\\x0a"
     assert visible("I love you .") == "I love you ."
+
+
+def test_visible_escapes_exactly_the_invisible_characters_and_keeps_every_other_one():
+    """Each character of these ranges between two letters: controls, format characters, surrogates, private-use and
+    unassigned characters and the line and paragraph separators become escapes; every other one stays, spaces such as
+    the no-break and the ideographic one included."""
+    invisible = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+    for code in [*range(0x3100), *range(0xD7F0, 0xE010), *range(0xFE00, 0x10000), 0x1F600, 0xE0001, 0x10FFFF]:
+        ch = chr(code)
+        escape = f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+        assert visible(f"a{ch}b") == (f"a{escape}b" if unicodedata.category(ch) in invisible else f"a{ch}b"), hex(code)
 
 
 @pytest.mark.parametrize("payload", PAYLOADS)

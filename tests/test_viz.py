@@ -10,12 +10,13 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
+from plotly.subplots import make_subplots
 
 import transformer
 import viz
 from transformer.model import positional_encoding_table
 from viz import attention, decoding, masks, positional, training
-from viz.common import CELL_TEXT, SMALL, written
+from viz.common import CELL_TEXT, SMALL, set_layout, written
 
 ROWS = ["S", "a", "b", "a"]  # a repeated token must stay two rows
 COLS = ["x", "y", "x"]
@@ -209,6 +210,39 @@ def test_topk_figure():
 def test_topk_figure_k_larger_than_vocab():
     fig = decoding.topk_figure([0.5, 0.5], ["P", "S"], chosen_id=0, k=10)
     assert len(fig.data[0].x) == 2
+
+
+def test_set_layout_gives_the_figure_update_layout_gives():
+    """set_layout, the quick update_layout of every figure: dicts merge into what a figure has (a subplot's axis, a
+    title with its font), new axes are made, other values replace."""
+
+    def built():
+        fig = make_subplots(rows=1, cols=2)
+        fig.add_trace(go.Heatmap(z=[[1, 2], [3, 4]]), row=1, col=1)
+        fig.add_trace(go.Heatmap(z=[[5]]), row=1, col=2)
+        fig.update_layout(title=dict(font=dict(size=20)), margin=dict(l=5), xaxis2=dict(title=dict(text="old")))
+        return fig
+
+    props = dict(
+        title=dict(text="a title", x=0.0, xanchor="left"),
+        height=300,
+        margin=dict(t=60, b=10),
+        font=dict(size=13),
+        xaxis2=dict(tickmode="array", tickvals=[0], ticktext=["x"], title=dict(standoff=4)),
+        yaxis3=dict(autorange="reversed", scaleanchor="x"),
+    )
+    ours, plotlys = built(), built()
+    set_layout(ours, props)
+    plotlys.update_layout(props)
+    assert json.loads(ours.to_json()) == json.loads(plotlys.to_json())
+    layout = ours.layout
+    assert (layout.title.font.size, layout.margin.l, layout.xaxis2.title.text) == (20, 5, "old")  # kept
+    assert (layout.title.text, layout.margin.t, layout.xaxis2.ticktext, layout.yaxis3.autorange) == (
+        "a title",
+        60,
+        ("x",),
+        "reversed",
+    )
 
 
 @pytest.mark.parametrize(

@@ -66,21 +66,40 @@ class Scores:
         return cls(*counts, *map(float, figures))
 
 
-def bleu(outputs: Sequence[Sequence[str]], references: Sequence[Sequence[str]]) -> float:
-    """Corpus BLEU (sacrebleu, tokenize="none", its default exponential smoothing) of token lists, 0–100."""
+def _bleu_metric():
     from sacrebleu.metrics import BLEU
 
-    hyps, refs = [" ".join(o) for o in outputs], [" ".join(r) for r in references]
     # force: our text is tokenized on purpose (see above), so sacrebleu's warning about tokenized periods is moot
-    return _percent(BLEU(tokenize="none", force=True).corpus_score(hyps, [refs]).score) if hyps else 0.0
+    return BLEU(tokenize="none", force=True)
+
+
+def _chrf_metric():
+    from sacrebleu.metrics import CHRF
+
+    return CHRF()
+
+
+def bleu(outputs: Sequence[Sequence[str]], references: Sequence[Sequence[str]]) -> float:
+    """Corpus BLEU (sacrebleu, tokenize="none", its default exponential smoothing) of token lists, 0–100."""
+    hyps, refs = [" ".join(o) for o in outputs], [" ".join(r) for r in references]
+    return _percent(_bleu_metric().corpus_score(hyps, [refs]).score) if hyps else 0.0
 
 
 def chrf(outputs: Sequence[Sequence[str]], references: Sequence[Sequence[str]]) -> float:
     """Corpus chrF (sacrebleu's defaults: character 6-grams, β = 2) of token lists, 0–100."""
-    from sacrebleu.metrics import CHRF
-
     hyps, refs = [" ".join(o) for o in outputs], [" ".join(r) for r in references]
-    return _percent(CHRF().corpus_score(hyps, [refs]).score) if hyps else 0.0
+    return _percent(_chrf_metric().corpus_score(hyps, [refs]).score) if hyps else 0.0
+
+
+def _statistics(scored: Sequence[PairScore]) -> list[tuple[list, list]]:
+    """sacrebleu's statistics of each pair, BLEU's and chrF's (its n-gram counts and matches). A corpus score is
+    computed from the sum of its sentences' statistics, so a table counts each pair once for every group it is in, as
+    sacrebleu's own bootstrap does for its resamples: a pair is in the ALL row and in each of its phenomena's."""
+    hyps, refs = [" ".join(p.output) for p in scored], [" ".join(p.reference) for p in scored]
+    if not hyps:
+        return []
+    b, c = (m._extract_corpus_statistics(hyps, [refs]) for m in (_bleu_metric(), _chrf_metric()))
+    return list(zip(b, c))
 
 
 def _percent(score: float) -> float:
@@ -94,16 +113,18 @@ def score_pairs(translator: Translator, pairs: Sequence[tuple[str, str]]) -> lis
     return translator.evaluate(list(pairs)).scored if pairs else []
 
 
-def aggregate(scored: Sequence[PairScore]) -> Scores:
-    """The scores of a group of scored pairs."""
-    outputs, references = [p.output for p in scored], [p.reference for p in scored]
+def aggregate(scored: Sequence[PairScore], statistics: Sequence[tuple[list, list]] | None = None) -> Scores:
+    """The scores of a group of scored pairs (and their _statistics, when they are known already): BLEU and chrF are
+    sacrebleu's corpus scores of the group."""
+    statistics = _statistics(scored) if statistics is None else statistics
+    bleu_stats, chrf_stats = [s[0] for s in statistics], [s[1] for s in statistics]
     return Scores(
         pairs=len(scored),
         exact=sum(p.exact for p in scored),
         correct=sum(p.correct for p in scored),
         tokens=sum(p.tokens for p in scored),
-        bleu=bleu(outputs, references),
-        chrf=chrf(outputs, references),
+        bleu=_percent(_bleu_metric()._aggregate_and_compute(bleu_stats).score) if scored else 0.0,
+        chrf=_percent(_chrf_metric()._aggregate_and_compute(chrf_stats).score) if scored else 0.0,
     )
 
 
@@ -197,10 +218,11 @@ def table_of(
     parts = parts if parts is not None else [ALL] * n
     if len(phenomena) != n or len(parts) != n:
         raise ValueError("one list of phenomena and one part per pair")
-    members: dict[tuple[str, str], list[PairScore]] = {}
-    for score, tags, part in zip(scored, phenomena, parts):
+    members: dict[tuple[str, str], list[int]] = {}  # (row, part) → the indexes of its pairs
+    for i, (tags, part) in enumerate(zip(phenomena, parts)):
         for row in (ALL, *dict.fromkeys(tags)):
-            members.setdefault((row, part), []).append(score)
+            members.setdefault((row, part), []).append(i)
     part_order = [p for p in (*PARTS, ALL) if p in set(parts)] + sorted(set(parts) - {*PARTS, ALL})
-    cells = {key: aggregate(group) for key, group in members.items()}
+    statistics = _statistics(scored)  # each pair's once, for all its groups
+    cells = {key: aggregate([scored[i] for i in rows], [statistics[i] for i in rows]) for key, rows in members.items()}
     return ScoreTable(_ordered(row for row, _ in cells), tuple(part_order), cells)

@@ -30,7 +30,10 @@ def visible(text: str) -> str:
 
     Spaces and every printable character, Chinese included, stay as they are.
     """
-    return "".join(_escape_code(ch) if unicodedata.category(ch) in _INVISIBLE else ch for ch in str(text))
+    text = str(text)
+    if text.isprintable():  # false for any Other or Separator character but the space: none of _INVISIBLE is here
+        return text
+    return "".join(_escape_code(ch) if unicodedata.category(ch) in _INVISIBLE else ch for ch in text)
 
 
 def markdown(text: str) -> str:

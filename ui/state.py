@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import itertools
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
@@ -33,7 +36,19 @@ CACHE_SIZES = {  # kinds with large values: a trace of the largest model holds ~
     "trace_json": 2,
     "attn_figure": 8,
     "heads_stat_figure": 8,
+    "inside_figure": 8,  # a step of the largest model: a heatmap of up to 128 × 128 cells
+    "mask_figure": 10,  # the five masks of two views
+    "mask_effect": 6,
+    "pe_heatmap": 4,  # up to 512 dimensions of 128 positions
+    "pe_similarity": 4,
+    "pe_lines": 8,
+    "pe_distance": 4,
+    "history_figure": 2,
 }
+SHARED_CACHE_SCALE = 4  # the bundled model's values serve every tab of the server: 4 × CACHE_SIZES of each kind
+# kinds whose values a page changes in place: each tab keeps its own, even of the bundled model (pages/attention.py
+# moves the frame of the head-patterns figure to the open head: viz.attention.frame_head)
+PER_TAB_KINDS = frozenset({"heads_figure"})
 
 
 @dataclass
@@ -50,16 +65,24 @@ class CurrentModel:
     published: str = ""  # the day it was published (2026-11-25), for a model opened from the store
     id: int = field(default_factory=lambda: next(_ids))
     cache: dict[str, dict] = field(default_factory=dict)  # kind → {key: value}
+    shared: bool = False  # the bundled model as loaded (bundled_model): its derived values are the same in every tab
 
     def cached(self, key: tuple, compute):
         """compute() once per model and key; keys are (kind, …), and beyond CACHE_SIZES[kind] (else CACHE_SIZE)
-        values of one kind the oldest is dropped."""
-        store = self.cache.setdefault(key[0], {})
-        if key not in store:
-            store[key] = compute()
-            if len(store) > CACHE_SIZES.get(key[0], CACHE_SIZE):
-                del store[next(iter(store))]
-        return store[key]
+        values of one kind the one used longest ago is dropped. The bundled model's values are computed once per
+        server and shared by every tab (bundled_cache), but for the kinds a page changes in place (PER_TAB_KINDS)."""
+        if self.shared and key[0] not in PER_TAB_KINDS:
+            cache = bundled_cache()
+            return _cached(cache.values, key, compute, SHARED_CACHE_SCALE, cache.lock)
+        return _cached(self.cache, key, compute)
+
+    def values(self, kind: str) -> dict:
+        """The values of one kind cached for this model, key → value, the one used last at the end."""
+        if self.shared and kind not in PER_TAB_KINDS:
+            cache = bundled_cache()
+            with cache.lock:
+                return dict(cache.values.get(kind, {}))
+        return dict(self.cache.get(kind, {}))
 
     @property
     def fingerprint(self) -> str:
@@ -70,6 +93,38 @@ class CurrentModel:
     def results(self) -> list[tuple[str, str, str, bool]] | None:
         """The exact-match table of the training pairs, after training here."""
         return self.evaluations["train"].results if "train" in self.evaluations else None
+
+
+def _cached(cache: dict[str, dict], key: tuple, compute, scale: int = 1, lock=None):
+    """cache[kind][key], computed first if need be (outside the lock: another tab's values stay readable meanwhile);
+    beyond scale × CACHE_SIZES[kind] values of one kind the one used longest ago is dropped."""
+    lock = lock or contextlib.nullcontext()
+    with lock:
+        values = cache.setdefault(key[0], {})
+        if key in values:
+            values[key] = values.pop(key)  # used last: dropped last
+            return values[key]
+    value = compute()
+    with lock:
+        value = values.setdefault(key, value)  # a tab that computed it at the same time keeps the first one
+        while len(values) > scale * CACHE_SIZES.get(key[0], CACHE_SIZE):
+            del values[next(iter(values))]
+    return value
+
+
+@dataclass
+class SharedCache:
+    """Values derived from the bundled model, kind → {key: value}, for every tab of the server; lock guards values."""
+
+    values: dict[str, dict] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@st.cache_resource
+def bundled_cache() -> SharedCache:
+    """The server's one cache of the bundled model's derived values: the first learner to open a view of it computes
+    it (an Attention page's head statistics over 200 pairs, its figures), every later one finds it."""
+    return SharedCache()
 
 
 # the datasets the Data page offers: the tutorials' pairs, the corpus (transformer.corpus, with the tutorial pairs, as
@@ -136,44 +191,66 @@ def bundled_checkpoint_bytes() -> bytes:
     return BUNDLED_MODEL.read_bytes()
 
 
-@st.cache_data
+# the datasets below are made once per server and kept as tuples of (source, target) tuples, which no caller can
+# change: each call hands out a new list of them (st.cache_data would unpickle a copy of every pair on every call,
+# several times in each run of a page on the 2,000-pair corpus)
+
+
+@st.cache_resource
+def _bundled_pairs() -> tuple[tuple[str, str], ...]:
+    return tuple(parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name))
+
+
 def bundled_pairs() -> list[tuple[str, str]]:
     """The bundled dataset."""
-    return parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)
+    return list(_bundled_pairs())
 
 
-@st.cache_data
-def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The pairs the bundled model was trained on and those it held out: the default corpus without the held-out rows
-    its checkpoint records, then the bundled dataset (`python -m transformer train --pairs corpus.tsv --also
-    assets/pairs.tsv …`, README)."""
-    summary = load_checkpoint(bundled_checkpoint_bytes()).summary
+@st.cache_resource
+def _bundled_training() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    summary = _bundled_translator().summary
     pairs = [(p.source, p.target) for p in corpus.generate(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)]
     if summary.get("data_sha256") != pairs_sha256(pairs):  # a test checks that they agree
         raise RuntimeError("the bundled checkpoint was not trained on the default corpus")
     held = set(summary.get("holdout_rows", []))
     trained = [p for i, p in enumerate(pairs) if i not in held] + bundled_pairs()
-    return trained, [pairs[i] for i in sorted(held)]
+    return tuple(trained), tuple(pairs[i] for i in sorted(held))
 
 
-@st.cache_data(max_entries=4)
+def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The pairs the bundled model was trained on and those it held out: the default corpus without the held-out rows
+    its checkpoint records, then the bundled dataset (`python -m transformer train --pairs corpus.tsv --also
+    assets/pairs.tsv …`, README)."""
+    trained, held = _bundled_training()
+    return list(trained), list(held)
+
+
+@st.cache_resource(max_entries=4)
+def _corpus_dataset(size: int, seed: int) -> tuple[tuple[str, str], ...]:
+    pairs = [(p.source, p.target) for p in corpus.generate(size, seed)]
+    have = set(pairs)
+    return tuple(pairs + [p for p in bundled_pairs() if p not in have])
+
+
 def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
     """The corpus dataset: size pairs of the grammar drawn with seed, then the tutorial pairs it does not hold (as the
     bundled model was trained: the corpus with assets/pairs.tsv)."""
-    pairs = [(p.source, p.target) for p in corpus.generate(size, seed)]
-    have = set(pairs)
-    return pairs + [p for p in bundled_pairs() if p not in have]
+    return list(_corpus_dataset(size, seed))
 
 
 def dataset_pairs(name: str) -> list[tuple[str, str]]:
     """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
     ss = st.session_state
     if name == "corpus":
-        size, seed = ss.get("corpus_choice", (corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))
-        return corpus_dataset(size, seed)
+        return corpus_dataset(*corpus_choice())
     if name == "own":
         return list(ss.get("own_pairs", []))
     return bundled_pairs()
+
+
+def corpus_choice() -> tuple[int, int]:
+    """The (size, seed) of this tab's corpus dataset (chosen on the Data page)."""
+    return st.session_state.get("corpus_choice", (corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))
 
 
 def always_trained() -> list[tuple[str, str]]:
@@ -229,8 +306,18 @@ def choose_dataset(name: str) -> None:
 
 
 def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """The phenomena of each pair (transformer.corpus.tags_of)."""
+    """The phenomena of each pair (transformer.corpus.tags_of); those of a dataset as the Data page offers it are
+    found once per server."""
+    name = st.session_state.get("data_dataset")
+    if name in RECIPES and list(pairs) == dataset_pairs(name):
+        return list(_dataset_tags(name, tuple(corpus_choice()) if name == "corpus" else ()))
     return corpus.tags_of(pairs)
+
+
+@st.cache_resource(max_entries=8)
+def _dataset_tags(name: str, choice: tuple) -> tuple[tuple[str, ...], ...]:
+    """pair_tags of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
+    return tuple(corpus.tags_of(corpus_dataset(*choice) if name == "corpus" else bundled_pairs()))
 
 
 def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
@@ -242,10 +329,18 @@ def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
     return model.source == "bundled" and list(pairs) == default
 
 
+@st.cache_resource
+def _bundled_translator() -> Translator:
+    """The bundled checkpoint, loaded once per server: never used itself, each tab gets a copy (bundled_model)."""
+    return load_checkpoint(bundled_checkpoint_bytes())
+
+
 def bundled_model() -> CurrentModel:
-    """A fresh copy of the bundled model for this tab. It was trained on the corpus and on the bundled dataset, the
-    table a tab starts with: once the learner changes that table, the pages say the data changed since training."""
-    return CurrentModel(load_checkpoint(bundled_checkpoint_bytes()), "bundled", trained_on=tuple(bundled_pairs()))
+    """A fresh copy of the bundled model for this tab (copied: half the time of loading the checkpoint again). It was
+    trained on the corpus and on the bundled dataset, the table a tab starts with: once the learner changes that
+    table, the pages say the data changed since training."""
+    translator = copy.deepcopy(_bundled_translator())
+    return CurrentModel(translator, "bundled", trained_on=tuple(bundled_pairs()), shared=True)
 
 
 def default_language() -> str:
@@ -271,7 +366,8 @@ def init_session() -> None:
     sync_dataset()
     ss.setdefault("editor_version", 0)
     ss.setdefault("editor_base", list(ss.pairs))
-    ss.setdefault("lang", default_language())
+    if "lang" not in ss:  # read from the browser's headers on the tab's first run only
+        ss.lang = default_language()
     for key, value in SETTINGS.items():
         ss.setdefault(key, value)
 
@@ -327,8 +423,19 @@ def pairs_summary() -> PairsSummary:
     tokenizer = ss.get("tokenizer", SETTINGS["tokenizer"])
     cached = ss.get("_pairs_summary")
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
-        cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summarize_pairs(ss.pairs, tokenizer))
+        name = ss.get("data_dataset")
+        if name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
+            summary = _dataset_summary(name, tuple(corpus_choice()) if name == "corpus" else (), tokenizer)
+        else:
+            summary = summarize_pairs(ss.pairs, tokenizer)
+        cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
     return cached[2]
+
+
+@st.cache_resource(max_entries=8)
+def _dataset_summary(name: str, choice: tuple, tokenizer: str) -> PairsSummary:
+    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
+    return summarize_pairs(corpus_dataset(*choice) if name == "corpus" else bundled_pairs(), tokenizer)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from transformer.text import visible
 
-from .common import COLUMN_PX, TICK_COLUMNS, finish, token_labels
+from .common import COLUMN_PX, TICK_COLUMNS, finish, set_layout, token_labels
 
 SOURCE_COLOR, TARGET_COLOR = "#1f77b4", "#ff7f0e"
 # Streamlit's chart theme leaves wide gaps around a Vega-Lite chart's title and legend, which come out of the plot's
@@ -133,12 +133,15 @@ def length_histogram_figure(
                 hovertemplate=f"{name}: %{{y}} {count_label} · %{{x}} {length_label}<extra></extra>",
             )
         )
-    fig.update_layout(
-        barmode="group",
-        bargap=0.15,
-        xaxis=dict(title=dict(text=length_label), tickformat="d", dtick=1 if longest <= 20 else 5),
-        yaxis=dict(title=dict(text=count_label), rangemode="tozero"),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+    set_layout(
+        fig,
+        dict(
+            barmode="group",
+            bargap=0.15,
+            xaxis=dict(title=dict(text=length_label), tickformat="d", dtick=1 if longest <= 20 else 5),
+            yaxis=dict(title=dict(text=count_label), rangemode="tozero"),
+            legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
+        ),
     )
     return finish(fig, title, 340)
 
@@ -160,16 +163,19 @@ def top_tokens_figure(
             hovertemplate=f"%{{customdata}}: %{{x}} {count_label}<extra></extra>",
         )
     )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=count_label), rangemode="tozero"),
-        yaxis=dict(
-            tickmode="array",
-            tickvals=list(range(len(values))),
-            ticktext=tokens,
-            autorange="reversed",
-            automargin=True,
-            showgrid=False,
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=count_label), rangemode="tozero"),
+            yaxis=dict(
+                tickmode="array",
+                tickvals=list(range(len(values))),
+                ticktext=tokens,
+                autorange="reversed",
+                automargin=True,
+                showgrid=False,
+            ),
+            bargap=0.25,
         ),
-        bargap=0.25,
     )
     return finish(fig, title, max(220, 22 * len(values) + 90))

@@ -16,6 +16,7 @@ from .common import (
     floats,
     height,
     label_px,
+    set_layout,
     text_px,
     tick_text,
     token_labels,
@@ -88,19 +89,27 @@ def topk_figure(
         textposition="none",
     )
     fig = go.Figure([bars, names, hit])
-    fig.update_layout(
-        barmode="overlay",
-        xaxis=dict(
-            title=dict(text=prob_label), range=[-room, 1.0], tickvals=[0, 0.25, 0.5, 0.75, 1], gridcolor="#eeeeee",
-            zeroline=True, zerolinecolor="#bbbbbb",
+    set_layout(
+        fig,
+        dict(
+            barmode="overlay",
+            xaxis=dict(
+                title=dict(text=prob_label),
+                range=[-room, 1.0],
+                tickvals=[0, 0.25, 0.5, 0.75, 1],
+                gridcolor="#eeeeee",
+                zeroline=True,
+                zerolinecolor="#bbbbbb",
+            ),
+            yaxis=dict(
+                showticklabels=False, autorange="reversed", title=dict(text=token_label), showgrid=False, zeroline=False
+            ),
+            showlegend=False,
+            hovermode="closest",
         ),
-        yaxis=dict(showticklabels=False, autorange="reversed", title=dict(text=token_label), showgrid=False,
-                   zeroline=False),
-        showlegend=False,
-        hovermode="closest",
-    )  # fmt: skip
+    )
     finish(fig, title, height(k, cell=30, extra=100, lo=180, hi=480))
-    fig.update_layout(width=TOPK_PX)
+    set_layout(fig, dict(width=TOPK_PX))
     return fig
 
 
@@ -251,20 +260,25 @@ def beam_tree_figure(
         )
     )
     rows = max(len(column) for column in columns_)
-    fig.update_layout(
-        xaxis=dict(
-            tickmode="array",
-            tickvals=list(range(n_columns)),
-            ticktext=[f"{step_label} {x}" if x else "" for x in range(n_columns)],
-            range=[-0.5, n_columns - 0.5],
-            showgrid=False,
-            zeroline=False,
-            fixedrange=True,
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(
+                tickmode="array",
+                tickvals=list(range(n_columns)),
+                ticktext=[f"{step_label} {x}" if x else "" for x in range(n_columns)],
+                range=[-0.5, n_columns - 0.5],
+                showgrid=False,
+                zeroline=False,
+                fixedrange=True,
+            ),
+            yaxis=dict(
+                visible=False, range=[(rows - 1) / 2 + 0.75, -(rows - 1) / 2 - 0.75], fixedrange=True
+            ),  # 0 on top
+            legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+            hovermode="closest",
         ),
-        yaxis=dict(visible=False, range=[(rows - 1) / 2 + 0.75, -(rows - 1) / 2 - 0.75], fixedrange=True),  # 0 on top
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
-        hovermode="closest",
-    )  # fmt: skip
+    )
     finish(fig, title, rows * TREE_ROW_PX + 110)
     if n_columns > 8:  # "step 10" under every column would not fit: every other step
         fig.update_xaxes(ticktext=[f"{x}" if x else "" for x in range(n_columns)], title=dict(text=step_label))
@@ -324,12 +338,17 @@ def sampling_figure(
     fig.add_trace(
         _bars(final_label, p_f, top, rows, vocab, final_colors, prob_label, token_label, chosen_label, int(chosen_id))
     )
-    fig.update_layout(
-        barmode="group",
-        bargap=0.25,
-        xaxis=dict(title=dict(text=prob_label), range=[0, 1.05], gridcolor="#eeeeee"),
-        yaxis=dict(tickmode="array", tickvals=rows, ticktext=ticks, autorange="reversed", title=dict(text=token_label)),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+    set_layout(
+        fig,
+        dict(
+            barmode="group",
+            bargap=0.25,
+            xaxis=dict(title=dict(text=prob_label), range=[0, 1.05], gridcolor="#eeeeee"),
+            yaxis=dict(
+                tickmode="array", tickvals=rows, ticktext=ticks, autorange="reversed", title=dict(text=token_label)
+            ),
+            legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        ),
     )
     return finish(fig, title, height(len(top), cell=54, extra=130, lo=240, hi=900))
 

@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 
 from transformer.text import plotly as plotly_text
 
-from .common import finish
+from .common import finish, set_layout
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
 
@@ -56,7 +56,7 @@ def comparison_curves_figure(
     fig.update_yaxes(type="log", dtick=1, row=1, col=1, gridcolor="#eeeeee")  # a tick at every power of ten
     fig.update_yaxes(range=[0, 1.04], tickformat=".0%", row=1, col=2, gridcolor="#eeeeee")
     # the legend over the subplots' titles, where nothing else is (under the plots it would meet the axis titles)
-    fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.1, x=0), hovermode="x unified")
+    set_layout(fig, dict(legend=dict(orientation="h", yanchor="bottom", y=1.1, x=0), hovermode="x unified"))
     return finish(fig, title, 380)
 
 
@@ -83,10 +83,13 @@ def scores_figure(
                 hovertemplate=f"{plotly_text(label)}: %{{y:.1%}}<extra></extra>",
             )
         )
-    fig.update_layout(
-        barmode="group",
-        yaxis=dict(range=[0, 1.15], tickformat=".0%", gridcolor="#eeeeee"),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
+    set_layout(
+        fig,
+        dict(
+            barmode="group",
+            yaxis=dict(range=[0, 1.15], tickformat=".0%", gridcolor="#eeeeee"),
+            legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
+        ),
     )
     return finish(fig, title, 340)
 
@@ -111,10 +114,13 @@ def peak_figure(
                 hovertemplate=f"{plotly_text(label)}: %{{y:.3f}}<extra></extra>",
             )
         )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=epoch_label), tickformat="d", gridcolor="#eeeeee"),
-        yaxis=dict(title=dict(text=value_label), range=[0, 1.04], gridcolor="#eeeeee"),
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
-        hovermode="x unified",
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=epoch_label), tickformat="d", gridcolor="#eeeeee"),
+            yaxis=dict(title=dict(text=value_label), range=[0, 1.04], gridcolor="#eeeeee"),
+            legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
+            hovermode="x unified",
+        ),
     )
     return finish(fig, title, 320)

@@ -20,6 +20,7 @@ from .common import (
     height,
     hover,
     matrix_trace,
+    set_layout,
     token_axes,
     token_labels,
 )
@@ -139,7 +140,7 @@ def mask_effect_figures(
             yanchor="bottom",
         )
         finish(fig, "", EFFECT_TOP + grid + EFFECT_BOTTOM)
-        fig.update_layout(margin=dict(t=EFFECT_TOP, b=EFFECT_BOTTOM))
+        set_layout(fig, dict(margin=dict(t=EFFECT_TOP, b=EFFECT_BOTTOM)))
     return figures
 
 

@@ -14,6 +14,7 @@ from .common import (
     floats,
     height,
     indexes,
+    set_layout,
 )
 
 LINE_COLORS = qualitative.Plotly  # one colour per dimension: its line and its dots
@@ -75,10 +76,13 @@ def pe_lines_figure(
         fig.add_trace(dots)
     bounded = t.size == 0 or float(abs(t).max()) <= 1.0  # a learned table is not bounded by ±1
     y_range = [-1.1, 1.1] if bounded else None
-    fig.update_layout(
-        xaxis=dict(title=dict(text=position_label), gridcolor="#eeeeee"),
-        yaxis=dict(title=dict(text=value_label), range=y_range, gridcolor="#eeeeee", zerolinecolor="#cccccc"),
-        showlegend=True,
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=position_label), gridcolor="#eeeeee"),
+            yaxis=dict(title=dict(text=value_label), range=y_range, gridcolor="#eeeeee", zerolinecolor="#cccccc"),
+            showlegend=True,
+        ),
     )
     return finish(fig, title, 340)
 
@@ -105,9 +109,12 @@ def pe_heatmap_figure(
             ),
         )
     )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=dim_label), showgrid=False, zeroline=False),
-        yaxis=dict(title=dict(text=position_label), autorange="reversed", showgrid=False, zeroline=False),
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=dim_label), showgrid=False, zeroline=False),
+            yaxis=dict(title=dict(text=position_label), autorange="reversed", showgrid=False, zeroline=False),
+        ),
     )
     return finish(fig, title, height(t.shape[0], cell=6, extra=120, lo=260, hi=520))
 
@@ -130,16 +137,19 @@ def pe_similarity_figure(table, title="", position_label="position", value_label
             ),
         )
     )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=position_label), showgrid=False, zeroline=False, constrain="domain"),
-        yaxis=dict(
-            title=dict(text=position_label),
-            autorange="reversed",
-            showgrid=False,
-            zeroline=False,
-            scaleanchor="x",
-            scaleratio=1,
-            constrain="domain",
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=position_label), showgrid=False, zeroline=False, constrain="domain"),
+            yaxis=dict(
+                title=dict(text=position_label),
+                autorange="reversed",
+                showgrid=False,
+                zeroline=False,
+                scaleanchor="x",
+                scaleratio=1,
+                constrain="domain",
+            ),
         ),
     )
     return finish(fig, title, height(n, cell=8, extra=120, lo=300, hi=520))
@@ -173,10 +183,13 @@ def pe_distance_figure(
                 hovertemplate=f"{distance_label}: %{{x}}<br>{value_label}: %{{y:.3f}}<extra>{rise_label}</extra>",
             )
         )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=distance_label), gridcolor="#eeeeee"),
-        yaxis=dict(title=dict(text=value_label), gridcolor="#eeeeee", zerolinecolor="#cccccc"),
-        showlegend=bool(rises),
-        legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=distance_label), gridcolor="#eeeeee"),
+            yaxis=dict(title=dict(text=value_label), gridcolor="#eeeeee", zerolinecolor="#cccccc"),
+            showlegend=bool(rises),
+            legend=dict(orientation="h", y=1.02, yanchor="bottom", x=0),
+        ),
     )
     return finish(fig, title, 300)

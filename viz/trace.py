@@ -30,6 +30,7 @@ from .common import (
     mark_padding,
     matrix_trace,
     note,
+    set_layout,
     text_px,
     token_labels,
 )
@@ -306,7 +307,7 @@ def architecture_figure(
     )
     head = 40 if title else 0
     finish(fig, title, math.ceil(top) + head)
-    fig.update_layout(width=total, margin=dict(l=0, r=0, t=head, b=0))  # one data unit per px
+    set_layout(fig, dict(width=total, margin=dict(l=0, r=0, t=head, b=0)))  # one data unit per px
     return fig
 
 
@@ -443,7 +444,7 @@ def step_figure(
                 name="cells",
             )
         )
-        fig.update_layout(clickmode="event+select", hovermode="closest", dragmode=False)
+        set_layout(fig, dict(clickmode="event+select", hovermode="closest", dragmode=False))
     if highlight is not None:
         r, c = highlight
         fig.add_shape(
@@ -500,7 +501,8 @@ def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label,
         )
     common = dict(tickmode="array", showgrid=False, zeroline=False, automargin=True, ticks="")
     every = math.ceil(len(cols) / MAX_TICKS)  # a label on every column, or on every few when there are many
-    fig.update_layout(
+    set_layout(
+        fig,
         {
             "xaxis": dict(
                 common,
@@ -516,10 +518,10 @@ def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label,
                 title=dict(text=row_axis),
                 **(dict(scaleanchor="x", scaleratio=1, constrain="domain") if square else {}),
             ),
-        }
+        },
     )
     if square:
-        fig.update_layout(xaxis=dict(constrain="domain"))
+        set_layout(fig, dict(xaxis=dict(constrain="domain")))
     return fig
 
 
@@ -548,9 +550,12 @@ def softmax_row_figure(
             "<extra></extra>",
         )
     )
-    fig.update_layout(
-        xaxis=dict(tickmode="array", tickvals=list(range(len(cols))), ticktext=cols, title=dict(text=key_label)),
-        yaxis=dict(range=[0, 1.15], title=dict(text=weight_label), gridcolor="#eeeeee"),
-        showlegend=False,
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(tickmode="array", tickvals=list(range(len(cols))), ticktext=cols, title=dict(text=key_label)),
+            yaxis=dict(range=[0, 1.15], title=dict(text=weight_label), gridcolor="#eeeeee"),
+            showlegend=False,
+        ),
     )
     return finish(fig, title, 280)

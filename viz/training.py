@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from .common import (
     finish,
+    set_layout,
 )
 
 
@@ -46,25 +47,30 @@ def loss_accuracy_figure(
                     hovertemplate=f"{name}: %{{y:{fmt}}}<extra></extra>",
                 )
             )
-    fig.update_layout(
-        xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
-        yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
-        yaxis2=dict(
-            title=dict(text=accuracy_label),
-            overlaying="y",
-            side="right",
-            range=[0, 1.04],
-            tickvals=[0, 0.25, 0.5, 0.75, 1],
-            tickformat=".0%",
-            showgrid=False,
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
+            yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
+            yaxis2=dict(
+                title=dict(text=accuracy_label),
+                overlaying="y",
+                side="right",
+                range=[0, 1.04],
+                tickvals=[0, 0.25, 0.5, 0.75, 1],
+                tickformat=".0%",
+                showgrid=False,
+            ),
+            # in rows at the foot of the figure, in a margin of its own (a legend over the plot, in the title's margin,
+            # met a title of two lines once the held-out curves made it wrap)
+            legend=dict(
+                orientation="h", yref="container", y=0, yanchor="bottom", xref="container", xanchor="left", x=0
+            ),
+            hovermode="x unified",
         ),
-        # in rows at the foot of the figure, in a margin of its own (a legend over the plot, in the title's margin,
-        # met a title of two lines once the held-out curves made it wrap)
-        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", xanchor="left", x=0),
-        hovermode="x unified",
     )
     if not epochs:  # a tidy empty frame before the first epoch, its first ticks clear of the corners
-        fig.update_layout(xaxis_range=[0.5, 10.5], yaxis_range=[0, 1])
+        set_layout(fig, dict(xaxis=dict(range=[0.5, 10.5]), yaxis=dict(range=[0, 1])))
     finish(fig, title, 340)
-    fig.update_layout(xaxis_gridcolor="#eeeeee", yaxis_gridcolor="#eeeeee")
+    set_layout(fig, dict(xaxis=dict(gridcolor="#eeeeee"), yaxis=dict(gridcolor="#eeeeee")))
     return fig
