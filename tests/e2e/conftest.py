@@ -77,22 +77,24 @@ def new_page(browser, app_url, request):
 
     The contexts are closed after the test; a failing test leaves a screenshot of each of its pages behind.
     """
-    from tests.e2e.helpers import open_app, screenshot
+    from tests.e2e.helpers import open_app, record_browser_log, screenshot, write_browser_log
 
-    contexts = []
+    contexts, logs = [], []
 
     def make(locale: str = "en-US"):
         context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
         context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
+        logs.append(record_browser_log(page))
         open_app(page, app_url)
         return page
 
     yield make
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
-    for i, context in enumerate(contexts):
+    for i, (context, log) in enumerate(zip(contexts, logs)):
         if failed:
+            write_browser_log(log, ARTIFACTS / "failures" / f"{request.node.name}-{i}.log")
             for page in context.pages:
                 with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
                     screenshot(page, f"{request.node.name}-{i}", ARTIFACTS / "failures", wait=False)

@@ -238,3 +238,41 @@ def copied_link(page: Page) -> str:
     link = code.inner_text().strip()
     page.keyboard.press("Escape")
     return link
+
+
+def record_browser_log(page: Page) -> list[str]:
+    """From now on, note with the time what the page's browser side did that a failing test's screenshot cannot show:
+    its websockets opening and closing, console errors and warnings, uncaught errors, failed requests and downloads.
+    Attach before the page opens the app (the app's websocket opens then); the list grows as the page runs."""
+    log: list[str] = []
+
+    def note(text: str) -> None:
+        log.append(f"{time.strftime('%H:%M:%S')} {text}")
+
+    def websocket(ws) -> None:
+        note(f"websocket open {ws.url}")
+        ws.on("close", lambda _: note(f"websocket closed {ws.url}"))
+        ws.on("socketerror", lambda error: note(f"websocket error {error}"))
+
+    page.on("websocket", websocket)
+    # a download button's error shows for five seconds only: say it in the console, which the log keeps
+    page.add_init_script(
+        """new MutationObserver(() => {
+            for (const box of document.querySelectorAll('[data-testid="stDownloadButtonError"]:not([data-logged])')) {
+                box.dataset.logged = "1";
+                console.error("download button says: " + box.innerText);
+            }
+        }).observe(document, {subtree: true, childList: true});"""
+    )
+    page.on("console", lambda m: note(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: note(f"page error: {error}"))
+    page.on("requestfailed", lambda r: note(f"request failed: {r.url} {r.failure}"))
+    page.on("download", lambda d: note(f"download {d.suggested_filename}"))
+    page.on("response", lambda r: note(f"{r.status} {r.url}") if r.status >= 400 or "/media/" in r.url else None)
+    return log
+
+
+def write_browser_log(log: list[str], path: Path) -> None:
+    """A failing test's browser log (record_browser_log) beside its screenshot."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(log) + "\n", encoding="utf-8")

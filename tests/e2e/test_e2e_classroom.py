@@ -37,12 +37,14 @@ from tests.e2e.helpers import (
     no_exception,
     open_app,
     press_slider,
+    record_browser_log,
     screenshot,
     settled,
     sidebar,
     sidebar_value,
     use_tutorial_pairs,
     widget,
+    write_browser_log,
 )
 from tests.e2e.server import streamlit_server
 from transformer import corpus
@@ -175,20 +177,22 @@ def room(browser_available, tmp_path_factory):
 @pytest.fixture
 def new_learner(browser, request):
     """new_learner(url) → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
-    contexts = []
+    contexts, logs = [], []
 
     def make(url: str):
         context = browser.new_context(viewport=VIEWPORT, locale="en-US", accept_downloads=True)
         context.set_default_timeout(TIMEOUT)
         contexts.append(context)
         page = context.new_page()
+        logs.append(record_browser_log(page))
         open_app(page, url)
         return page
 
     yield make
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
-    for i, context in enumerate(contexts):
+    for i, (context, log) in enumerate(zip(contexts, logs)):
         if failed:
+            write_browser_log(log, ARTIFACTS / "failures" / f"classroom-learner-{i}.log")
             for page in context.pages:  # none when the test closed the context already
                 with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
                     screenshot(page, f"classroom-learner-{i}", ARTIFACTS / "failures", wait=False)
