@@ -396,7 +396,7 @@ section(t("data.tokens", L))
 text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
 table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
-    text(t("data.shown_first", L, n=PREVIEW_ROWS, total=len(valid)), "caption")
+    text(t("data.shown_first", L, n=PREVIEW_ROWS, total=f"{len(valid):,}"), "caption")
 
 section(t("data.vocab", L))
 text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
@@ -409,7 +409,7 @@ for col, vocab_table, vocab, key in (
         text(f"**{t(key, L, n=len(vocab))}**")
         table(vocab_table, hide_index=True, width="stretch", height=300)
         if len(vocab) > VOCAB_ROWS:
-            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=len(vocab)), "caption")
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=f"{len(vocab):,}"), "caption")
 
 section("make_data")
 text(t("data.make_data_intro", L))
@@ -425,7 +425,7 @@ if valid:
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:
-        text(t("data.offered_first", L, n=PICK_ROWS, total=len(valid)), "caption")
+        text(t("data.offered_first", L, n=PICK_ROWS, total=f"{len(valid):,}"), "caption")
     if not chosen:
         text(t("data.make_data_choose", L), "info")
     for name, values, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:

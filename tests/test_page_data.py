@@ -211,8 +211,9 @@ def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_r
     (errors,) = texts(at, "error")
     assert errors.count("\n- ") == 11 and errors.endswith("… and 20 more.")
     captions = texts(at, "caption")
-    assert "Showing the first 100 of the 19970 usable pairs." in captions
-    assert f"Showing the first 500 of the {len(src_vocab)} tokens." in captions
+    assert "Showing the first 100 of the 19,970 usable pairs." in captions  # counts read as the metrics above
+    assert f"Showing the first 500 of the {len(src_vocab):,} tokens." in captions
+    assert "The first 200 of the 19,970 usable pairs are offered here." in captions
     assert len(at.multiselect(key="data_make_data_pairs").options) == 200
     assert not at.exception
 
