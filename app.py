@@ -5,12 +5,14 @@ import contextlib
 import streamlit as st
 
 from ui.browser import browser_scripts, lazy_parts
+from ui.fragment_runs import keep_fragment_runs_to_their_widgets
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.reconnect import rerun_on_reconnect
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, PageEnd, init_app_session, lang
 
+keep_fragment_runs_to_their_widgets()  # a timer's run never sets back what the learner's last run set
 st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="wide")
 init_app_session()
 take_link_globals()

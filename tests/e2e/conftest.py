@@ -73,7 +73,8 @@ def browser(browser_available):
 
 @pytest.fixture
 def new_page(browser, app_url, request):
-    """new_page() → a page in a fresh browser context (a new Streamlit session), opened on the app and idle.
+    """new_page() → a page in a fresh browser context (a new Streamlit session), opened on the app and idle;
+    new_page(before_opening=f) calls f(page) before the app is opened.
 
     The contexts are closed after the test; a failing test leaves a screenshot of each of its pages behind.
     """
@@ -81,12 +82,14 @@ def new_page(browser, app_url, request):
 
     contexts, logs = [], []
 
-    def make(locale: str = "en-US"):
+    def make(locale: str = "en-US", before_opening=None):
         context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
         context.set_default_timeout(30_000)
         contexts.append(context)
         page = context.new_page()
         logs.append(record_browser_log(page))
+        if before_opening is not None:  # e.g. a route for the app's websocket, which opens with the app
+            before_opening(page)
         open_app(page, app_url)
         return page
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from tests.e2e.helpers import (
     REPO,
@@ -349,3 +350,65 @@ def test_a_closed_tab_stops_training_within_seconds(new_page):
     learner.context.close()  # the tab goes away in mid-training
     # nothing trains for nobody, and the watcher's sidebar says so by itself, without a click (issue 20 §5)
     expect(busy).to_have_count(0, timeout=20_000)
+
+
+class _LateRun:
+    """Between the app's server and one page, as on a slow line or a busy server: once armed, the run the page asks for
+    next reaches the page only after the page has sent a timer's run of a fragment (the sidebar's job status): that
+    run leaves with the values the page held before the first one arrived."""
+
+    def __init__(self, page) -> None:
+        self.armed = self.holding = False
+        self.held: list = []
+        self.fragment_runs_sent_early = 0
+        page.route_web_socket(re.compile(r"/_stcore/stream$"), self._route)
+
+    def _route(self, ws) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message) -> None:
+            server.send(message)
+            sent = BackMsg.FromString(message if isinstance(message, bytes) else message.encode())
+            if sent.WhichOneof("type") != "rerun_script":
+                return
+            if self.holding and sent.rerun_script.fragment_id:  # the timer's run has left: the first may arrive now
+                self.fragment_runs_sent_early += 1
+                self.holding = False
+                for held in self.held:
+                    ws.send(held)
+                self.held.clear()
+            elif self.armed and not sent.rerun_script.fragment_id:
+                self.armed, self.holding = False, True
+
+        def from_server(message) -> None:
+            if self.holding:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+
+def test_an_upload_keeps_its_table_when_the_job_status_timer_sends_older_values(new_page, tmp_path):
+    # while another learner trains, the sidebar's job status reruns every few seconds and sends the value of every
+    # widget; here one of those runs leaves the page before the upload's run has arrived, with the dataset "Corpus"
+    trainer = new_page()
+    go_to(trainer, "train")
+    trainer.get_by_role("button", name="Train", exact=True).click()  # the corpus: long enough for the test
+    expect(sidebar(trainer).get_by_text(re.compile(r"epoch \d+/\d+"))).to_be_visible(timeout=TRAIN_TIMEOUT)
+    line: list[_LateRun] = []
+    page = new_page(before_opening=lambda p: line.append(_LateRun(p)))  # the first page, Data, while the other trains
+    path = tmp_path / "three.tsv"
+    path.write_text("\n".join((REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]) + "\n")
+    line[0].armed = True
+    page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs").get_by_test_id(
+        "stFileUploaderDropzoneInput"
+    ).set_input_files(str(path))
+    expect(alert(page, "Success", "Loaded 3 pairs from three.tsv.")).to_be_visible()
+    assert line[0].fragment_runs_sent_early == 1  # the timer's run did leave before the upload's run arrived
+    for slug in ("attention", "data"):  # at once, before the timer's next run
+        go_to(page, slug)
+    expect(page.get_by_test_id("stMetricValue").first).to_have_text("3")  # the learner's table, not the corpus
+    expect(page.get_by_role("radio", name="Your own")).to_be_checked()
+    no_exception(page)
