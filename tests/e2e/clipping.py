@@ -164,8 +164,9 @@ def _name(chart: Locator, index: int, title: str) -> str:
     return " · ".join(part for part in (f"chart {index + 1}", key, title) if part)
 
 
-def chart_text_problems(chart: Locator, data_text: bool = False, index: int = 0, wait_ms: int = 5_000) -> list:
-    """Every text of one plotly chart (the .js-plotly-plot div) that is cut off or overlaps another label."""
+def chart_text_problems(chart: Locator, data_text: bool = False, index: int = 0, wait_ms: int = 20_000) -> list:
+    """Every text of one plotly chart (the .js-plotly-plot div) that is cut off or overlaps another label, measured
+    once its text is drawn and still (wait_ms at most: a busy machine took over 5 s to draw a chart's text)."""
     found = chart.evaluate(_MEASURE, [TOLERANCE_PX, data_text, wait_ms])
     if found.get("replaced"):
         raise Replaced(f"chart {index + 1} was replaced while it was measured")
