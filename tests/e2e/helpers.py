@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -253,6 +254,8 @@ def record_browser_log(page: Page) -> list[str]:
         note(f"websocket open {ws.url}")
         ws.on("close", lambda _: note(f"websocket closed {ws.url}"))
         ws.on("socketerror", lambda error: note(f"websocket error {error}"))
+        ws.on("framesent", lambda payload: note(_sent(payload)) if _sent(payload) else None)
+        ws.on("framereceived", lambda payload: note(_received(payload)) if _received(payload) else None)
 
     page.on("websocket", websocket)
     # a download button's error shows for five seconds only: say it in the console, which the log keeps
@@ -270,6 +273,41 @@ def record_browser_log(page: Page) -> list[str]:
     page.on("download", lambda d: note(f"download {d.suggested_filename}"))
     page.on("response", lambda r: note(f"{r.status} {r.url}") if r.status >= 400 or "/media/" in r.url else None)
     return log
+
+
+def _sent(payload) -> str | None:
+    """What a message from the page to the server says, when it asks for something besides a run: a deferred
+    download (the lesson sheet), a stop, a file upload's addresses."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    with contextlib.suppress(Exception):  # a frame that is not a BackMsg is not the log's business
+        message = BackMsg.FromString(payload if isinstance(payload, bytes) else payload.encode())
+        kind = message.WhichOneof("type")
+        if kind == "backend_operation_request":
+            request = message.backend_operation_request
+            return f"sent request {request.request_id} ({request.WhichOneof('payload')})"
+        if kind == "rerun_script":
+            return f"sent run (fragment {message.rerun_script.fragment_id or '-'})"
+        if kind not in ("app_heartbeat",):
+            return f"sent {kind}"
+    return None
+
+
+def _received(payload) -> str | None:
+    """What a message from the server says, when it answers a request or starts or ends a run."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if isinstance(payload, str) or len(payload) > 4096:  # answers and run events are small; deltas are not read
+        return None
+    with contextlib.suppress(Exception):
+        message = ForwardMsg.FromString(payload)
+        kind = message.WhichOneof("type")
+        if kind == "backend_operation_response":
+            answer = message.backend_operation_response
+            return f"answer to {answer.request_id}: {answer.error_msg or answer.deferred_file.url or '?'}"
+        if kind in ("new_session", "script_finished", "session_status_changed", "session_event"):
+            return f"received {kind}"
+    return None
 
 
 def write_browser_log(log: list[str], path: Path) -> None:
