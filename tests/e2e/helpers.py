@@ -221,13 +221,23 @@ def screenshot(page: Page, name: str, folder: Path = SCREENSHOTS, wait: bool = T
     return path
 
 
-def share_section(page: Page) -> Locator:
-    """Open the sidebar's Share and export section."""
-    section = sidebar(page).get_by_test_id("stExpander").filter(has_text="Share and export")
-    if section.get_by_text("Chart downloads").count() == 0 or not section.get_by_text("Chart downloads").is_visible():
-        section.get_by_text("Share and export").click()
-    expect(section.get_by_text("Chart downloads")).to_be_visible()
-    return section
+def open_expander(expander: Locator) -> Locator:
+    """Open a st.expander as a learner does (a click on its title, unless it is open) and wait until it has finished
+    opening. Streamlit animates its height for half a second. A button below it moves while the sidebar scrolls it
+    into view, and a click whose press and release land on different places is no click: the lesson sheet's
+    download was then never asked for."""
+    details = expander.locator("details").first
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    expect(details).to_have_attribute("open", "")
+    expect(expander.get_by_test_id("stExpanderDetails")).not_to_have_attribute("inert", "")
+    details.page.wait_for_function("el => el.getAnimations({subtree: true}).length === 0", arg=details.element_handle())
+    return expander
+
+
+def share_section(page: Page, title: str = "Share and export") -> Locator:
+    """Open the sidebar's Share and export section (its title in the page's language)."""
+    return open_expander(sidebar(page).get_by_test_id("stExpander").filter(has_text=title))
 
 
 def copied_link(page: Page) -> str:

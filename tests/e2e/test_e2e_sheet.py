@@ -9,7 +9,16 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import PAGE_SLUGS, TITLES, expect, go_to, no_exception, page_charts, sidebar, switch_language
+from tests.e2e.helpers import (
+    PAGE_SLUGS,
+    TITLES,
+    expect,
+    go_to,
+    no_exception,
+    page_charts,
+    share_section,
+    switch_language,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -22,9 +31,7 @@ PX_PER_MM = 96 / 25.4
 
 def _download_sheet(page, lang: str, folder):
     title, button = SHARE[lang]
-    section = sidebar(page).get_by_test_id("stExpander").filter(has_text=title)
-    if not section.get_by_role("button", name=button).is_visible():
-        section.get_by_text(title).click()
+    section = share_section(page, title)
     with page.expect_download(timeout=120_000) as download:  # the sheet is made when asked for: slow on a busy machine
         section.get_by_role("button", name=button).click()
     path = folder / download.value.suggested_filename
