@@ -1,4 +1,4 @@
-"""A fragment's timed run takes the values of its own widgets only.
+"""A fragment's run (its timer's, or a click inside it) takes the values of its own widgets only.
 
 The sidebar's job status is a fragment that reruns on a timer (every second while this tab trains, every few seconds
 while others do). Its browser side sends, with each of those runs, the value of every widget on the page, as the
