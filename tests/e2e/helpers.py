@@ -253,19 +253,21 @@ def copied_link(page: Page) -> str:
 
 def record_browser_log(page: Page) -> list[str]:
     """From now on, note with the time what the page's browser side did that a failing test's screenshot cannot show:
-    its websockets opening and closing, console errors and warnings, uncaught errors, failed requests and downloads.
-    Attach before the page opens the app (the app's websocket opens then); the list grows as the page runs."""
+    its websockets opening and closing, the runs and requests it sent and what the server answered, console errors
+    and warnings, uncaught errors, failed requests and downloads. Attach before the page opens the app (the app's
+    websocket opens then); the list grows as the page runs."""
     log: list[str] = []
 
-    def note(text: str) -> None:
-        log.append(f"{time.strftime('%H:%M:%S')} {text}")
+    def note(text: str | None) -> None:
+        if text:
+            log.append(f"{time.strftime('%H:%M:%S')} {text}")
 
     def websocket(ws) -> None:
         note(f"websocket open {ws.url}")
         ws.on("close", lambda _: note(f"websocket closed {ws.url}"))
         ws.on("socketerror", lambda error: note(f"websocket error {error}"))
-        ws.on("framesent", lambda payload: note(_sent(payload)) if _sent(payload) else None)
-        ws.on("framereceived", lambda payload: note(_received(payload)) if _received(payload) else None)
+        ws.on("framesent", lambda payload: note(_sent(payload)))
+        ws.on("framereceived", lambda payload: note(_received(payload)))
 
     page.on("websocket", websocket)
     # a download button's error shows for five seconds only: say it in the console, which the log keeps
@@ -286,8 +288,8 @@ def record_browser_log(page: Page) -> list[str]:
 
 
 def _sent(payload) -> str | None:
-    """What a message from the page to the server says, when it asks for something besides a run: a deferred
-    download (the lesson sheet), a stop, a file upload's addresses."""
+    """What a message from the page to the server asks for: a run (of the page, or of one fragment), a deferred
+    download (the lesson sheet), a stop, a file upload's addresses; None for a heartbeat."""
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     with contextlib.suppress(Exception):  # a frame that is not a BackMsg is not the log's business
