@@ -2,6 +2,9 @@
 
 from pathlib import Path
 
+import pytest
+
+from tests.conftest import LOSS_RTOL
 from transformer import TrainConfig, Translator, corpus, train
 from transformer.checkpoint import load_checkpoint
 from transformer.data import check_pairs, parse_pairs, tokenize
@@ -74,9 +77,10 @@ def test_the_bundled_model_knows_every_word_of_the_corpus_it_trained_on_and_stay
     assert translator.translate("我爱你 , 你爱我", return_attn=False).text == "I love you , you love me ."
 
 
-def test_its_recorded_data_settings_and_seed_reproduce_its_training_bit_for_bit():
+def test_its_recorded_data_settings_and_seed_reproduce_its_training():
     """What the Attention page's replay relies on: the default corpus without the recorded held-out rows, then the
-    bundled pairs, with the recorded settings, retrain the bundled model exactly (its first epoch here)."""
+    bundled pairs, with the recorded settings, retrain the bundled model (its first epoch here), within the rounding
+    of another CPU (tests/test_switches.py justifies the tolerance)."""
     bundled = load_checkpoint(ASSETS / "model.safetensors")
     pairs = [(p.source, p.target) for p in corpus.generate()]
     held = set(bundled.summary["holdout_rows"])
@@ -87,4 +91,5 @@ def test_its_recorded_data_settings_and_seed_reproduce_its_training_bit_for_bit(
     assert fresh.src_vocab == bundled.src_vocab and fresh.tgt_vocab == bundled.tgt_vocab
     (record,) = train(fresh, trained, cfg)
     first = bundled.summary["history"][0]
-    assert (record.loss, record.accuracy) == (first["loss"], first["accuracy"])
+    assert record.loss == pytest.approx(first["loss"], rel=LOSS_RTOL)
+    assert record.accuracy == pytest.approx(first["accuracy"], abs=1e-3)  # at most a token in a thousand flips

@@ -140,7 +140,8 @@ def test_n_best_returns_the_best_n(bundled, n_best):
 def test_a_wider_beam_finds_at_least_as_probable_a_translation_here(bundled):
     enc = _enc(bundled, "猫喜欢我")
     scores = [beam_search(bundled.model, enc, bundled.tgt_vocab, k).best.score for k in (1, 2, 4, 8)]
-    assert scores == sorted(scores)
+    # beams that find the same translation may add its log-probs in another order: equal within rounding
+    assert all(wider >= narrower - 1e-6 for narrower, wider in zip(scores, scores[1:])), scores
 
 
 def test_a_length_penalty_favours_longer_hypotheses(noisy):
