@@ -15,14 +15,7 @@ import time
 from pathlib import Path
 
 from . import corpus
-from .checkpoint import (
-    MAX_HELD_OUT_CHARS,
-    MAX_HELD_OUT_ITEMS,
-    checkpoint_bytes,
-    fits_in_a_checkpoint,
-    load_checkpoint,
-    save_checkpoint,
-)
+from .checkpoint import load_checkpoint, save_checkpoint
 from .config import (
     MAX_BEAM_SIZE,
     MAX_CHECKPOINT_BYTES,
@@ -36,18 +29,16 @@ from .config import (
     TrainConfig,
     TransformerConfig,
 )
-from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_tagged_pairs
+from .data import TOKENIZERS, UNK, check_pairs, parse_tagged_pairs
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
-from .model import parameter_count
+from .plan import TrainingPlan
 from .scores import ALL, PHENOMENA, ScoreTable, score_pairs, table_of
 from .splits import SPLITS, pairs_sha256, split_pairs
 from .store import MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore
 from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, trace_sentence
-from .train import train
-from .translator import Translator
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
 _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
@@ -360,16 +351,13 @@ def _check_heads(d_model: int, n_heads: int) -> None:
         )
 
 
-def _check_checkpoint_size(
-    sizes: dict, pairs: list[tuple[str, str]], tokenizer: str, epochs: int, held_out: int
-) -> None:
+def _check_checkpoint_size(plan: TrainingPlan) -> None:
     """Refuse sizes whose checkpoint the loader would refuse, before anything is built."""
-    src_vocab, tgt_vocab = build_vocabs(pairs, tokenizer)
-    model = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
-    size = checkpoint_bytes(model, src_vocab, tgt_vocab, epochs, held_out)
-    if not fits_in_a_checkpoint(model, src_vocab, tgt_vocab, epochs, held_out):
+    refused = plan.oversized()
+    if refused is not None:
+        parameters, size = refused
         raise ConfigError(
-            f"these sizes make a model of {parameter_count(model):,} parameters, whose checkpoint would take up to "
+            f"these sizes make a model of {parameters:,} parameters, whose checkpoint would take up to "
             f"{size:,} bytes, more than the {MAX_CHECKPOINT_BYTES:,} a checkpoint may have: choose a smaller "
             "--d-model, --d-ff or --n-layers."
         )
@@ -383,12 +371,6 @@ def _scores(loss: float, table: ScoreTable, part: str) -> str:
         f"loss {loss:.4f}, token accuracy {s.token_accuracy:.1%}, exact match {s.exact_match:.1%} "
         f"({s.exact}/{s.pairs}), BLEU {s.bleu:.1f}, chrF {s.chrf:.1f}"
     )
-
-
-def _known_rows(table: ScoreTable) -> ScoreTable:
-    """The table's rows of every pair and of the corpus's phenomena (a checkpoint keeps no other tag)."""
-    rows = tuple(r for r in table.rows if r == ALL or r in PHENOMENA)
-    return ScoreTable(rows, table.parts, {k: v for k, v in table.cells.items() if k[0] in rows})
 
 
 def _check_writable(path: Path, flag: str, example: str = "model.safetensors") -> None:
@@ -422,16 +404,13 @@ def _corpus(args: argparse.Namespace) -> None:
 
 def _train(args: argparse.Namespace) -> None:
     _check_writable(args.out, "--out")
-    all_pairs, all_tags = _read_pairs(args.pairs, args.tokenizer)
-    also, also_tags = _read_pairs(args.also, args.tokenizer) if args.also else ([], [])
+    all_pairs, _ = _read_pairs(args.pairs, args.tokenizer)  # the summary's phenomena are the grammar's (plan.py)
+    also, _ = _read_pairs(args.also, args.tokenizer) if args.also else ([], [])
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
     if args.split is not None and args.holdout == 0:
         raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
     split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, args.tokenizer, always_train=also)
-    pairs = [all_pairs[i] for i in split.train] + also  # the --also pairs come last
-    holdout = [all_pairs[i] for i in split.held]
-    tags = [all_tags[i] for i in split.train] + also_tags + [all_tags[i] for i in split.held]
     sizes = dict(
         d_model=args.d_model,
         d_ff=args.d_ff,
@@ -445,8 +424,10 @@ def _train(args: argparse.Namespace) -> None:
         residual=not args.no_residual,
         norm=args.norm,
     )
-    _check_checkpoint_size(sizes, pairs, args.tokenizer, cfg.epochs, len(holdout))
-    translator = Translator.create(pairs, args.tokenizer, args.seed, **sizes)
+    plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
+    pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
+    _check_checkpoint_size(plan)
+    translator = plan.build()
     variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items())
     print(
         f"{len(pairs)} pairs" + (f" (+{len(holdout)} held out)" if holdout else "") + ", "
@@ -457,7 +438,7 @@ def _train(args: argparse.Namespace) -> None:
     if holdout:
         print(visible(split.describe()))
     every = max(1, cfg.epochs // 10)
-    for record in train(translator, pairs, cfg, holdout=holdout or None):
+    for record in plan.train(translator):
         if record.epoch % every == 0 or record.epoch == cfg.epochs:
             held_out = (
                 ""
@@ -465,29 +446,11 @@ def _train(args: argparse.Namespace) -> None:
                 else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
-    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
-    evaluations = [translator.evaluate(part) for part in (pairs, holdout) if part]  # each pair decoded once
-    table = table_of([p for evaluation in evaluations for p in evaluation.scored], tags, parts)
-    translator.summary.update(
-        exact_match=table.get(ALL, "train").exact_match,
-        data_sha256=pairs_sha256(all_pairs),  # the rows of holdout_rows are rows of these pairs
-        always_trained=len(also),
-        scores=_known_rows(table).to_dict(),
-    )
-    line = f"done: {_scores(evaluations[0].loss, table, 'train')}"
+    evaluations = plan.finish(translator)  # each pair decoded once; the summary written
+    table = ScoreTable.from_dict(translator.summary["scores"])
+    line = f"done: {_scores(evaluations['train'].loss, table, 'train')}"
     if holdout:
-        held_out = split.held_out[:MAX_HELD_OUT_ITEMS]
-        translator.summary.update(
-            holdout_exact_match=table.get(ALL, "holdout").exact_match,
-            holdout_rows=split.held,
-            split={
-                "kind": split.kind,
-                "holdout": args.holdout,
-                "seed": args.seed,
-                "held_out": [x[:MAX_HELD_OUT_CHARS] for x in held_out],
-            },
-        )
-        line += f"; held out: {_scores(evaluations[1].loss, table, 'holdout')}"
+        line += f"; held out: {_scores(evaluations['holdout'].loss, table, 'holdout')}"
     try:
         save_checkpoint(translator, args.out)
     except OSError as exc:
