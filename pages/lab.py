@@ -11,7 +11,7 @@ from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, TransformerConfig
 from transformer.data import check_pairs, tokenize
-from transformer.errors import TransformerError
+from transformer.errors import DataError, TransformerError
 from transformer.lab import (
     EXPERIMENTS,
     LOSS_REACHED,
@@ -81,8 +81,13 @@ def variant_text(switches: dict) -> str:
 def fits(model: CurrentModel, pair: tuple[str, str]) -> bool:
     """Whether the model reads the pair: the source, and S plus the target, within its positions."""
     source, target = pair
-    tokenizer, max_len = model.translator.tokenizer, model.translator.config.max_len
-    return len(tokenize(source, tokenizer)) <= max_len and len(tokenize(target, tokenizer)) + 1 <= max_len
+    translator = model.translator
+    try:
+        translator.check_length(len(tokenize(source, translator.tokenizer)))
+        translator.check_length(len(tokenize(target, translator.tokenizer)) + 1)
+    except DataError:
+        return False
+    return True
 
 
 def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:

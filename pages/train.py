@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from transformer import TrainConfig, TransformerConfig
-from transformer.checkpoint import checkpoint_bytes, fits_in_a_checkpoint, load_checkpoint, save_checkpoint
+from transformer.checkpoint import checkpoint_too_large, load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
@@ -198,8 +198,8 @@ if pairs:
                 tgt=f"{len(tgt_vocab):,}",
             )
         )
-        if not fits_in_a_checkpoint(model_config, src_vocab, tgt_vocab, ss.epochs, len(held)):
-            size = checkpoint_bytes(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+        if size is not None:
             too_large = dict(
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
             )

@@ -11,7 +11,7 @@ from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
 from transformer.lab import EXPERIMENTS
-from ui.worker import Recipe
+from transformer.plan import TrainingPlan
 
 LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
@@ -45,7 +45,7 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     at.button(key="run_lab").click().run()
     job = at.session_state.job
     assert job.kind == "lab" and [r.name for r in job.runs] == ["baseline", "variant"]
-    models = [r.translator.build() if isinstance(r.translator, Recipe) else r.translator for r in job.runs]
+    models = [r.translator.build() if isinstance(r.translator, TrainingPlan) else r.translator for r in job.runs]
     assert [m.config.variant for m in models] == [{}, {"pe": "none"}]  # a recipe until the job builds it
     at.switch_page("pages/data.py").run()  # the learner leaves the page while both train
     assert not at.exception

@@ -85,6 +85,16 @@ def fits_in_a_checkpoint(
     return size <= MAX_CHECKPOINT_BYTES and model_numbers(cfg) <= MAX_MODEL_NUMBERS
 
 
+def checkpoint_too_large(
+    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0
+) -> int | None:
+    """The pre-check of a training: None when the loader would accept its checkpoint (fits_in_a_checkpoint), else the
+    upper bound of that checkpoint's size in bytes (checkpoint_bytes), for the message that refuses it."""
+    if fits_in_a_checkpoint(cfg, src_vocab, tgt_vocab, epochs, held_out):
+        return None
+    return checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out)
+
+
 def save_checkpoint(translator: Translator, path: str | Path | None = None) -> bytes:
     """The translator as .safetensors bytes (weights + metadata); also written to path when given."""
     tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in translator.model.state_dict().items()}

@@ -46,11 +46,12 @@ class Translator:
         tokens = tokenize(sentence, self.tokenizer)
         if not tokens:
             raise DataError("the sentence is empty: type a sentence to translate.", "empty_sentence")
-        self._check_length(len(tokens))
+        self.check_length(len(tokens))
         ids, unknown = self.src_vocab.encode(tokens)
         return torch.tensor([ids]), tokens, unknown
 
-    def _check_length(self, n: int, padding: int = 0) -> None:
+    def check_length(self, n: int, padding: int = 0) -> None:
+        """Refuse (DataError) a sequence of n tokens and `padding` padding positions longer than the model reads."""
         if n + padding > self.config.max_len:
             if padding:
                 message = f"the sentence and its padding need {n + padding} positions; this model reads at most "
@@ -116,8 +117,8 @@ class Translator:
             tgt_ids = self.tgt_vocab.encode(out.tokens)[0]
         else:
             tgt_ids, _ = self.tgt_vocab.encode(tokenize(target, self.tokenizer))
-        self._check_length(len(src_tokens), src_pad)
-        self._check_length(1 + len(tgt_ids), tgt_pad)
+        self.check_length(len(src_tokens), src_pad)
+        self.check_length(1 + len(tgt_ids), tgt_pad)
         pad = self.src_vocab.stoi[PAD]
         enc_inputs = torch.tensor([enc_input[0].tolist() + [pad] * src_pad])  # (1, Ls)
         dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [pad] * tgt_pad])  # (1, Lt)

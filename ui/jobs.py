@@ -22,11 +22,12 @@ import streamlit as st
 
 from transformer import TrainConfig, Translator
 from transformer.model import AttentionMaps
+from transformer.plan import TrainingPlan
 from transformer.train import EpochRecord
 
 from .slots import ENV as SLOTS_ENV
 from .slots import read_slots
-from .worker import Recipe, RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
+from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Run:
     """One training inside a job: what to train, and what it has done so far."""
 
     name: str  # "model", or "baseline" / "variant" in a lab experiment
-    translator: Translator | Recipe  # a recipe becomes the trained Translator when the run ends
+    translator: Translator | TrainingPlan  # a plan becomes the trained Translator when the run ends
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]] = field(default_factory=list)
@@ -197,7 +198,7 @@ class JobQueue:
         """Train the job in a child process (ui.worker) and keep its runs up to date from what the child sends."""
         specs = [
             RunSpec(
-                r.translator if isinstance(r.translator, Recipe) else pack(r.translator),
+                r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
                 *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs),
             )
             for r in job.runs
@@ -224,7 +225,7 @@ class JobQueue:
             )
             if results is not None and job.state == "running":
                 for run, result in zip(job.runs, results):
-                    if isinstance(run.translator, Recipe):
+                    if isinstance(run.translator, TrainingPlan):
                         run.translator = unpack(result.model)
                     else:
                         load_weights(run.translator, result.weights)

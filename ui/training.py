@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
 from transformer import TrainConfig
-from transformer.checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS
+from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
@@ -17,7 +17,6 @@ from transformer.train import SNAPSHOT_PAIRS
 from .i18n import t
 from .jobs import Job, Run, job_queue, session_id
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
-from .worker import Recipe
 
 SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
 
@@ -62,21 +61,10 @@ def start_training(
     """Queue a training of a new model on pairs as this tab's job, holding out the split's rows (that fraction of the
     pairs; split None: none)."""
     _check_free()
-    kept, held = (split.train, split.held) if split is not None else (list(range(len(pairs))), [])
-    train_pairs, held_pairs = [pairs[i] for i in kept], [pairs[i] for i in held]
-    recipe = Recipe(train_pairs, tokenizer, cfg.seed, sizes)  # built by the job: the button's callback stays short
+    plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg)  # the job builds the model
     every = max(1, cfg.epochs // SNAPSHOTS)
-    run = Run("model", recipe, train_pairs, cfg, held_pairs, every, snapshot_rows(len(train_pairs)))
-    made = None
-    if split is not None and held:
-        made = {
-            "kind": split.kind,
-            "holdout": holdout,
-            "seed": cfg.seed,
-            "held_out": [x[:MAX_HELD_OUT_CHARS] for x in split.held_out[:MAX_HELD_OUT_ITEMS]],
-        }
-    payload = {"dataset": tuple(pairs), "holdout_rows": held, "split": made}
-    return _submit(Job("train", session_id(), [run], payload=payload))
+    run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
+    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs)}))
 
 
 def start_replay() -> Job:
@@ -89,24 +77,15 @@ def start_replay() -> Job:
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    fresh = Recipe(pairs, bundled.tokenizer, cfg.seed, sizes)
-    run = Run("model", fresh, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
-    recorded = {k: bundled.summary[k] for k in ("holdout_rows", "split", "data_sha256", "always_trained")}
-    return _submit(Job("replay", session_id(), [run], payload={"summary": recorded}))
+    recorded = {k: bundled.summary[k] for k in DATA_FIELDS}  # the bundled model's data, as its checkpoint records it
+    plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, recorded)
+    run = Run("model", plan, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
+    return _submit(Job("replay", session_id(), [run]))
 
 
 def _take_training(job: Job) -> None:
     run = job.runs[0]
-    summary = run.translator.summary
-    summary["exact_match"] = run.evaluations["train"].exact_match
-    if "holdout" in run.evaluations:
-        summary["holdout_exact_match"] = run.evaluations["holdout"].exact_match
-        if job.kind != "replay":
-            summary["holdout_rows"] = job.payload["holdout_rows"]
-            if job.payload.get("split"):
-                summary["split"] = job.payload["split"]
-    if job.kind == "replay":  # the bundled model's data, as its checkpoint records it
-        summary.update(job.payload["summary"])
+    summary = run.translator.summary  # written by the job (transformer.plan.finish)
     snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
     source = "bundled" if job.kind == "replay" else "trained"
     dataset = tuple(bundled_pairs()) if job.kind == "replay" else job.payload["dataset"]  # as ui.state.bundled_model
@@ -143,15 +122,12 @@ def start_lab(
 ) -> Job:
     """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side."""
     _check_free()
-    held = set(holdout_rows)  # split as transformer.lab.prepare does; the job builds the two models as it builds them
-    train_pairs = [p for i, p in enumerate(pairs) if i not in held]
-    held_pairs = [p for i, p in enumerate(pairs) if i in held]
-    baseline, variant = (Recipe(train_pairs, tokenizer, cfg.seed, s) for s in (sizes, {**sizes, **switches}))
+    plan = TrainingPlan.from_rows(pairs, holdout_rows, tokenizer, sizes, cfg)  # the job builds the two models
     every = max(1, cfg.epochs // SNAPSHOTS)
-    snap = snapshot_rows(len(train_pairs))
+    snap = snapshot_rows(len(plan.train_pairs))
     runs = [
-        Run(name, tr, train_pairs, cfg, held_pairs, every, snap)
-        for name, tr in (("baseline", baseline), ("variant", variant))
+        Run(name, replace(plan, sizes=s), plan.train_pairs, cfg, plan.held_pairs, every, snap)
+        for name, s in (("baseline", sizes), ("variant", {**sizes, **switches}))
     ]
     return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
 
@@ -159,8 +135,6 @@ def start_lab(
 def _take_lab(job: Job) -> None:
     models = []
     for run in job.runs:
-        summary = run.translator.summary
-        summary["exact_match"] = run.evaluations["train"].exact_match
         label = f"{job.payload['experiment']}: {run.name}"
         snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
         models.append(

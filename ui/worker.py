@@ -31,10 +31,10 @@ import torch
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
-from transformer import TrainConfig, Translator, corpus
+from transformer import TrainConfig, Translator
 from transformer.data import Vocab
 from transformer.model import Transformer
-from transformer.scores import table_of
+from transformer.plan import TrainingPlan, finish
 from transformer.train import EpochRecord, train
 from transformer.translator import Evaluation
 
@@ -74,25 +74,11 @@ def fork_server_ready(timeout: float) -> bool:
 
 
 @dataclass
-class Recipe:
-    """A new model to build: vocabularies of pairs, sizes and switches, initial weights from seed (Translator.create).
-    The child builds it (torch's global random generator is its own there), so a page never waits for the build."""
-
-    pairs: list[tuple[str, str]]
-    tokenizer: str
-    seed: int
-    sizes: dict  # d_model, n_heads, …, and any architecture switches
-
-    def build(self) -> Translator:
-        return Translator.create(self.pairs, self.tokenizer, self.seed, **self.sizes)
-
-
-@dataclass
 class RunSpec:
-    """What a child needs to train one run: the model as plain values and bytes (or a recipe for a new one), the data
+    """What a child needs to train one run: the model as plain values and bytes (or the plan of a new one), the data
     and the settings."""
 
-    translator: dict | Recipe
+    translator: dict | TrainingPlan
     pairs: list[tuple[str, str]]
     config: TrainConfig
     holdout: list[tuple[str, str]]
@@ -117,17 +103,12 @@ class RunResult:
         return self.model["summary"]
 
 
-def evaluate_run(translator: Translator, pairs: list, holdout: list) -> dict[str, Evaluation]:
-    """The evaluations of a trained run ("train", and "holdout" when pairs were held out), and into the translator's
-    summary the score table (transformer.scores) of both parts by phenomenon, as a checkpoint keeps it: every pair is
-    decoded once and teacher-forced once for both."""
-    evaluations = {"train": translator.evaluate(pairs)}
-    if holdout:
-        evaluations["holdout"] = translator.evaluate(holdout)
-    scored = [p for evaluation in evaluations.values() for p in evaluation.scored]
-    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
-    translator.summary["scores"] = table_of(scored, corpus.tags_of(pairs + holdout), parts).to_dict()
-    # the table is in the summary: the scores of every pair need not cross the pipe
+def evaluate_run(translator: Translator, pairs: list, holdout: list, data: dict | None = None) -> dict[str, Evaluation]:
+    """The evaluations of a trained run ("train", and "holdout" when pairs were held out), its summary written by
+    transformer.plan.finish (the score table of both parts by phenomenon, as a checkpoint keeps it, and data, what the
+    plan records about the data), ready to cross the pipe: the table is in the summary, so the scores of every pair
+    need not cross it."""
+    evaluations = finish(translator, pairs, holdout, data)
     return {part: dataclasses.replace(evaluation, scored=[]) for part, evaluation in evaluations.items()}
 
 
@@ -152,8 +133,8 @@ def unpack(packed: dict) -> Translator:
 
 
 def _model(spec: RunSpec) -> Translator:
-    """The run's model in the child: built from its recipe, or unpacked."""
-    return spec.translator.build() if isinstance(spec.translator, Recipe) else unpack(spec.translator)
+    """The run's model in the child: built from its plan, or unpacked."""
+    return spec.translator.build() if isinstance(spec.translator, TrainingPlan) else unpack(spec.translator)
 
 
 def weights(translator: Translator) -> bytes:
@@ -204,7 +185,8 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
         _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):
-            evaluations = evaluate_run(translator, spec.pairs, spec.holdout)
+            data = spec.translator.data if isinstance(spec.translator, TrainingPlan) else None
+            evaluations = evaluate_run(translator, spec.pairs, spec.holdout, data)
             results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model

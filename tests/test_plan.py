@@ -1,0 +1,79 @@
+"""transformer.plan: a training planned before it starts, and the one builder of its summary, which the command line
+and the app's jobs share."""
+
+from __future__ import annotations
+
+import copy
+
+from tests.conftest import TINY
+from transformer import TrainConfig, corpus
+from transformer.__main__ import main
+from transformer.checkpoint import load_checkpoint
+from transformer.config import MAX_CHECKPOINT_BYTES
+from transformer.plan import TrainingPlan
+from transformer.scores import ALL, PHENOMENA
+from transformer.splits import pairs_sha256, split_pairs
+from ui.worker import evaluate_run
+
+PAIRS = [(p.source, p.target) for p in corpus.generate(24, 0)]  # corpus sentences: the grammar tags them
+ALSO = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
+CFG = TrainConfig(epochs=3, seed=1)
+
+
+def _rows(summary: dict) -> set[str]:
+    return {row for rows in summary["scores"].values() for row in rows}
+
+
+def test_a_plan_trains_the_kept_rows_then_the_also_pairs_and_records_what_it_held_out():
+    split = split_pairs(PAIRS, "random", 0.25, seed=1, always_train=ALSO)
+    plan = TrainingPlan.from_split(PAIRS, split, 0.25, "auto", TINY, CFG, ALSO)
+    assert plan.train_pairs == [PAIRS[i] for i in split.train] + ALSO
+    assert plan.held_pairs == [PAIRS[i] for i in split.held] and split.held
+    assert plan.data == {
+        "data_sha256": pairs_sha256(PAIRS),  # the rows of holdout_rows are rows of these pairs, without ALSO
+        "always_trained": len(ALSO),
+        "holdout_rows": split.held,
+        "split": {"kind": "random", "holdout": 0.25, "seed": 1, "held_out": []},
+    }
+    nothing_held = TrainingPlan.from_split(PAIRS, None, 0.0, "auto", TINY, CFG)
+    assert nothing_held.held_pairs == [] and set(nothing_held.data) == {"data_sha256", "always_trained"}
+
+
+def test_a_job_and_the_command_line_write_the_same_summary_of_the_same_training():
+    plan = TrainingPlan.from_rows(PAIRS, [0, 5, 9], "auto", TINY, CFG)
+    translator = plan.build()
+    records = list(plan.train(translator))
+    assert len(records) == 3 and records[-1].holdout_loss is not None
+    in_job = copy.deepcopy(translator)
+    evaluations = plan.finish(translator)
+    evaluate_run(in_job, plan.train_pairs, plan.held_pairs, plan.data)  # what ui.worker runs in the child
+    assert in_job.summary == translator.summary
+    summary = translator.summary
+    assert summary["exact_match"] == evaluations["train"].exact_match
+    assert summary["holdout_exact_match"] == evaluations["holdout"].exact_match
+    assert summary["holdout_rows"] == [0, 5, 9] and set(summary["scores"]) == {"train", "holdout"}
+    tags = {tag for pair_tags in corpus.tags_of(PAIRS) for tag in pair_tags}
+    assert tags and _rows(summary) == {ALL, *tags}  # the grammar's phenomena of the pairs
+
+
+def test_the_command_line_scores_the_grammars_phenomena_not_the_files_column(tmp_path, capsys):
+    """A phenomena column that says something else (here, a tag the corpus does not know and a wrong one) does not
+    change the table a checkpoint keeps: the same pairs get the same table in the app and on the command line."""
+    lines = ["source\ttarget\tphenomena"] + [f"{s}\t{t}\tzebra question" for s, t in PAIRS]
+    data = tmp_path / "pairs.tsv"
+    data.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "m.safetensors"
+    sizes = [f"--{k.replace('_', '-')}={v}" for k, v in TINY.items()]
+    assert main(["train", "--pairs", str(data), "--out", str(out), "--epochs", "1", *sizes]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"saved {out}"
+    summary = load_checkpoint(out).summary
+    tags = {tag for pair_tags in corpus.tags_of(PAIRS) for tag in pair_tags}
+    assert _rows(summary) == {ALL, *tags} and "zebra" not in _rows(summary) and tags <= set(PHENOMENA)
+
+
+def test_a_plan_says_before_building_when_its_checkpoint_would_be_too_large():
+    small = TrainingPlan.from_rows(PAIRS, [], "auto", TINY, CFG)
+    assert small.oversized() is None
+    large = TrainingPlan.from_rows(PAIRS, [], "auto", dict(d_model=1024, n_heads=8, d_ff=4096, n_layers=6), CFG)
+    parameters, size = large.oversized()
+    assert size > MAX_CHECKPOINT_BYTES and parameters > 10_000_000

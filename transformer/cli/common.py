@@ -1,0 +1,72 @@
+"""What the commands of `python -m transformer` share: the one-line error rule (of the parser, and of a command that
+fails), reading a pairs file, and checking that a file can be written before any work."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from ..config import MAX_DATA_BYTES
+from ..data import check_pairs, parse_tagged_pairs
+from ..errors import DataError, TransformerError
+from ..files import read_limited
+from ..text import visible
+
+INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
+PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, with exit status 2 and no usage dump."""
+
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        sys.stderr.write(f"error: {visible(message)} (see --help)\n")
+        sys.exit(2)
+
+
+def run_command(command: Callable[[argparse.Namespace], None], args: argparse.Namespace) -> int:
+    """Run one command and give its exit status: bad input is one line on stderr and 2; Ctrl-C and a closed output
+    pipe end it quietly, as they end other command-line tools."""
+    try:
+        command(args)
+        sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
+    except TransformerError as exc:
+        print(f"error: {visible(str(exc))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # nothing is written before training ends, so nothing is half-written
+        return INTERRUPTED
+    except BrokenPipeError:
+        _discard_output()
+        return PIPE_CLOSED
+    return 0
+
+
+def _discard_output() -> None:
+    """Send what is left in stdout's buffer nowhere, so that exiting does not fail on the closed pipe again."""
+    with contextlib.suppress(OSError, ValueError):  # stdout is not a file (a test's capture): nothing to redirect
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def read_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
+    data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
+    pairs, tags = parse_tagged_pairs(data, str(path))
+    errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
+    if errors:
+        raise TransformerError(f"{path}, {errors[0].message()}")
+    return pairs, tags
+
+
+def check_writable(path: Path, flag: str, example: str = "model.safetensors") -> None:
+    """Before any work: a file can be written at path (not a folder; its folder exists and may be written in)."""
+    if path.is_dir():
+        raise TransformerError(f"{flag} {path} is a folder: give a file name, such as {path / example}.")
+    folder = path.parent
+    if not folder.is_dir():
+        raise TransformerError(f"{flag} {path}: the folder {folder} does not exist: create it, or choose another.")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise TransformerError(f"{flag} {path}: this file cannot be written (permission denied): choose another.")

@@ -1,0 +1,54 @@
+"""`python -m transformer evaluate`: score a saved model on sentence pairs by phenomenon and part."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..checkpoint import load_checkpoint
+from ..scores import score_pairs, table_of
+from ..splits import pairs_sha256
+from ..text import visible
+from .common import read_pairs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """The evaluate command and its flags."""
+    ev = sub.add_parser(
+        "evaluate",
+        help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
+    )
+    ev.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
+    ev.add_argument(
+        "--pairs",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the "
+        "rows it held out are scored apart from the rows it trained on; required",
+    )
+
+
+def run(args: argparse.Namespace) -> None:
+    """Score the model on the file: its held-out rows apart when it was trained on that file."""
+    translator = load_checkpoint(args.model)
+    pairs, tags = read_pairs(args.pairs, translator.tokenizer)
+    summary = translator.summary
+    if summary.get("data_sha256") == pairs_sha256(pairs):
+        held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}
+        parts = ["holdout" if i in held else "train" for i in range(len(pairs))]
+        print(
+            f"{len(pairs)} pairs: the model was trained on this file, {len(pairs) - len(held)} of them trained on and "
+            f"{len(held)} held out (the rows its checkpoint records)"
+        )
+    else:
+        parts = None
+        print(
+            f"{len(pairs)} pairs, scored as one part: the model was not trained on this file (its checkpoint names "
+            "another or none), so which of them it trained on is not known"
+        )
+    if not any(tags):
+        print("(no phenomena column: one row for all the pairs)")
+    table = table_of(score_pairs(translator, pairs), tags, parts)
+    for line in table.lines({"train": "trained on", "holdout": "held out"}):
+        print(visible(line))

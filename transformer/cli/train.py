@@ -1,0 +1,258 @@
+"""`python -m transformer train`: train a model on sentence pairs, holding some out, and save it (transformer.plan)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..checkpoint import save_checkpoint
+from ..config import (
+    MAX_CHECKPOINT_BYTES,
+    MAX_EPOCHS,
+    MAX_SEED,
+    NORM_KINDS,
+    PE_KINDS,
+    SIZE_LIMITS,
+    TrainConfig,
+    TransformerConfig,
+)
+from ..data import TOKENIZERS
+from ..errors import ConfigError, TransformerError
+from ..plan import TrainingPlan
+from ..scores import ALL, ScoreTable
+from ..splits import SPLITS, split_pairs
+from ..text import visible
+from .common import check_writable, read_pairs
+
+_SPLIT_HELP = {
+    "random": "pairs drawn at random",
+    "combination": "pairings of a subject and a verb, or a verb and an object, never trained on",
+    "length": "targets longer than every training target",
+    "word": "every pair holding a word never trained on",
+}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """The train command and its flags."""
+    defaults, model = TrainConfig(), TransformerConfig(1, 1)
+    t = sub.add_parser("train", help="train a model on sentence pairs and save it")
+    t.add_argument(
+        "--pairs",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of "
+        "phenomena; required",
+    )
+    t.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="where to write the .safetensors checkpoint (checked before training); required",
+    )
+    t.add_argument(
+        "--epochs",
+        type=int,
+        default=defaults.epochs,
+        metavar="N",
+        help=f"passes over the training pairs, 1 to {MAX_EPOCHS:,} (default: %(default)s)",
+    )
+    t.add_argument(
+        "--d-model",
+        type=int,
+        default=model.d_model,
+        metavar="N",
+        help="size of each token's vector (default: %(default)s)",
+    )
+    t.add_argument(
+        "--d-ff",
+        type=int,
+        default=model.d_ff,
+        metavar="N",
+        help="inner size of each feed-forward layer (default: %(default)s)",
+    )
+    t.add_argument(
+        "--n-heads",
+        type=int,
+        default=model.n_heads,
+        metavar="N",
+        help="attention heads per layer; must divide --d-model (default: %(default)s)",
+    )
+    t.add_argument(
+        "--n-layers",
+        type=int,
+        default=model.n_layers,
+        metavar="N",
+        help="layers in the encoder and in the decoder (default: %(default)s)",
+    )
+    t.add_argument(
+        "--dropout",
+        type=float,
+        default=model.dropout,
+        metavar="P",
+        help="dropout probability while training, at least 0 and below 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--lr",
+        type=float,
+        default=defaults.lr,
+        metavar="LR",
+        help="Adam's learning rate, above 0 and at most 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--batch-size",
+        type=int,
+        default=defaults.batch_size,
+        metavar="N",
+        help="pairs per training step (default: %(default)s)",
+    )
+    t.add_argument(
+        "--seed",
+        type=int,
+        default=defaults.seed,
+        metavar="S",
+        help=f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,} (default: %(default)s)",
+    )
+    t.add_argument(
+        "--tokenizer",
+        choices=TOKENIZERS,
+        default="auto",
+        help="auto: every Chinese character is a "
+        "token, other text is split at spaces and punctuation; whitespace: at spaces only; char: every "
+        "character (default: %(default)s)",
+    )
+    t.add_argument(
+        "--holdout",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="share of the pairs held out of training and scored apart, at least 0 and below 1 (default: %(default)s)",
+    )
+    t.add_argument(
+        "--split",
+        choices=SPLITS,
+        help="which pairs --holdout holds out: "
+        + "; ".join(f"{kind}: {text}" for kind, text in _SPLIT_HELP.items())
+        + " (default: random)",
+    )
+    t.add_argument(
+        "--also",
+        type=Path,
+        metavar="FILE",
+        help="more pairs, always trained on and never held out, e.g. assets/pairs.tsv beside the corpus (default: "
+        "none)",
+    )
+    arch = t.add_argument_group(
+        "architecture switches",
+        "Experiments. The defaults are the paper's architecture, except for three details the tutorials share: no "
+        "√d_model scaling of the embeddings, an output projection not tied to the target embeddings, no label "
+        "smoothing.",
+    )
+    arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
+    arch.add_argument("--no-pad-mask", action="store_true", help="attention may look at padding")
+    arch.add_argument(
+        "--pe",
+        choices=PE_KINDS,
+        default=model.pe,
+        help="positional encoding: the paper's sinusoidal table, a learned table, or none (default: %(default)s)",
+    )
+    arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
+    arch.add_argument("--no-residual", action="store_true", help="no residual connections")
+    arch.add_argument(
+        "--norm",
+        choices=NORM_KINDS,
+        default=model.norm,
+        help="LayerNorm after each residual sum "
+        "(post, the paper), before each sublayer (pre), or none (default: %(default)s)",
+    )
+
+
+def _check_heads(d_model: int, n_heads: int) -> None:
+    """A sentence naming the --n-heads values that fit when n_heads does not divide d_model."""
+    if 1 <= d_model <= SIZE_LIMITS["d_model"] and n_heads >= 1 and d_model % n_heads:
+        fitting = [h for h in range(1, min(d_model, SIZE_LIMITS["n_heads"]) + 1) if d_model % h == 0]
+        raise ConfigError(
+            f"--n-heads {n_heads} does not divide --d-model {d_model}: use one of --n-heads "
+            f"{', '.join(map(str, fitting))}, or another --d-model."
+        )
+
+
+def _check_checkpoint_size(plan: TrainingPlan) -> None:
+    """Refuse sizes whose checkpoint the loader would refuse, before anything is built."""
+    refused = plan.oversized()
+    if refused is not None:
+        parameters, size = refused
+        raise ConfigError(
+            f"these sizes make a model of {parameters:,} parameters, whose checkpoint would take up to "
+            f"{size:,} bytes, more than the {MAX_CHECKPOINT_BYTES:,} a checkpoint may have: choose a smaller "
+            "--d-model, --d-ff or --n-layers."
+        )
+
+
+def _scores(loss: float, table: ScoreTable, part: str) -> str:
+    """loss, teacher-forced token accuracy, greedy exact match, BLEU and chrF of one part, as the done line gives
+    them."""
+    s = table.get(ALL, part)
+    return (
+        f"loss {loss:.4f}, token accuracy {s.token_accuracy:.1%}, exact match {s.exact_match:.1%} "
+        f"({s.exact}/{s.pairs}), BLEU {s.bleu:.1f}, chrF {s.chrf:.1f}"
+    )
+
+
+def run(args: argparse.Namespace) -> None:
+    """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
+    check_writable(args.out, "--out")
+    all_pairs, _ = read_pairs(args.pairs, args.tokenizer)  # the summary's phenomena are the grammar's (plan.py)
+    also, _ = read_pairs(args.also, args.tokenizer) if args.also else ([], [])
+    cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
+    _check_heads(args.d_model, args.n_heads)
+    if args.split is not None and args.holdout == 0:
+        raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
+    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, args.tokenizer, always_train=also)
+    sizes = dict(
+        d_model=args.d_model,
+        d_ff=args.d_ff,
+        n_heads=args.n_heads,
+        n_layers=args.n_layers,
+        dropout=args.dropout,
+        look_ahead_mask=not args.no_look_ahead_mask,
+        pad_mask=not args.no_pad_mask,
+        pe=args.pe,
+        scale=not args.no_scale,
+        residual=not args.no_residual,
+        norm=args.norm,
+    )
+    plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
+    pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
+    _check_checkpoint_size(plan)
+    translator = plan.build()
+    variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items())
+    print(
+        f"{len(pairs)} pairs" + (f" (+{len(holdout)} held out)" if holdout else "") + ", "
+        f"{translator.model.num_parameters():,} parameters, "
+        f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
+        + (f"; variant: {variant}" if variant else "")
+    )
+    if holdout:
+        print(visible(split.describe()))
+    every = max(1, cfg.epochs // 10)
+    for record in plan.train(translator):
+        if record.epoch % every == 0 or record.epoch == cfg.epochs:
+            held_out = (
+                ""
+                if record.holdout_loss is None
+                else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
+            )
+            print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
+    evaluations = plan.finish(translator)  # each pair decoded once; the summary written
+    table = ScoreTable.from_dict(translator.summary["scores"])
+    line = f"done: {_scores(evaluations['train'].loss, table, 'train')}"
+    if holdout:
+        line += f"; held out: {_scores(evaluations['holdout'].loss, table, 'holdout')}"
+    try:
+        save_checkpoint(translator, args.out)
+    except OSError as exc:
+        raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
+    print(f"{line}, {translator.summary['seconds']:.1f} s")
+    print(f"saved {visible(str(args.out))}")

@@ -1,0 +1,127 @@
+"""A training, planned before it starts: split → checks → train() → evaluate → summary.
+
+A TrainingPlan says which pairs a new model trains on and which it holds out, its sizes and its settings, and what
+its checkpoint records about that data. `finish` is the one place that writes a training's summary (exact match, the
+score table by phenomenon and part, the held-out rows and split): the command line (`python -m transformer train`),
+the app's jobs (ui.worker, for the Train page, the Attention page's replay and the Lab) all end a training with it.
+
+The rows of the score table are the phenomena the corpus's grammar finds in each pair (transformer.corpus.tags_of),
+whatever a file's own phenomena column says: a checkpoint keeps the grammar's phenomena only, and the same pairs get
+the same table wherever they were trained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from . import corpus
+from .checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS, checkpoint_too_large
+from .config import TrainConfig, TransformerConfig
+from .data import build_vocabs
+from .model import parameter_count
+from .scores import table_of
+from .splits import Split, pairs_sha256
+from .train import EpochRecord, train
+from .translator import Evaluation, Translator
+
+Pairs = list[tuple[str, str]]
+DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split")  # what a summary records about the data
+
+
+@dataclass(frozen=True)
+class TrainingPlan:
+    """One training of a new model: the pairs it trains on (in order) and those it holds out, the model's sizes and
+    switches, the settings, and `data`, what its summary records about the data it was given (DATA_FIELDS)."""
+
+    train_pairs: Pairs
+    held_pairs: Pairs
+    tokenizer: str = "auto"
+    sizes: dict = field(default_factory=dict)  # d_model, n_heads, …, and any architecture switches
+    config: TrainConfig = TrainConfig()
+    data: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_split(
+        cls,
+        pairs: Sequence[tuple[str, str]],
+        split: Split | None,
+        fraction: float,
+        tokenizer: str = "auto",
+        sizes: dict | None = None,
+        config: TrainConfig = TrainConfig(),
+        also: Sequence[tuple[str, str]] = (),
+    ) -> TrainingPlan:
+        """Train on the split's kept rows of pairs, then on every pair of `also`; hold out its held rows (split None:
+        hold out nothing). fraction is the share the split was asked to hold out, as the summary records it."""
+        held = list(split.held) if split is not None else []
+        plan = cls.from_rows(pairs, held, tokenizer, sizes, config, also)
+        if not held:
+            return plan
+        made = {
+            "kind": split.kind,
+            "holdout": fraction,
+            "seed": config.seed,
+            "held_out": [x[:MAX_HELD_OUT_CHARS] for x in split.held_out[:MAX_HELD_OUT_ITEMS]],
+        }
+        return replace(plan, data={**plan.data, "split": made})
+
+    @classmethod
+    def from_rows(
+        cls,
+        pairs: Sequence[tuple[str, str]],
+        held_rows: Sequence[int],
+        tokenizer: str = "auto",
+        sizes: dict | None = None,
+        config: TrainConfig = TrainConfig(),
+        also: Sequence[tuple[str, str]] = (),
+    ) -> TrainingPlan:
+        """Train on every row of pairs not in held_rows, then on every pair of `also`; hold out held_rows."""
+        held = set(held_rows)
+        train_pairs = [p for i, p in enumerate(pairs) if i not in held] + list(also)
+        held_pairs = [pairs[i] for i in sorted(held)]
+        data = {"data_sha256": pairs_sha256(pairs), "always_trained": len(also)}  # held_rows are rows of these pairs
+        if held:
+            data["holdout_rows"] = sorted(held)
+        return cls(train_pairs, held_pairs, tokenizer, dict(sizes or {}), config, data)
+
+    def oversized(self) -> tuple[int, int] | None:
+        """(parameters, checkpoint bytes) when the checkpoint of this training would be refused by the loader, else
+        None: checked from the sizes alone, before anything is built."""
+        src_vocab, tgt_vocab = build_vocabs(self.train_pairs, self.tokenizer)
+        model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
+        size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, len(self.held_pairs))
+        return None if size is None else (parameter_count(model), size)
+
+    def build(self) -> Translator:
+        """The untrained model: vocabularies of the training pairs, initial weights from the settings' seed."""
+        return Translator.create(self.train_pairs, self.tokenizer, self.config.seed, **self.sizes)
+
+    def train(
+        self, translator: Translator, snapshot_every: int = 0, snapshot_pairs: Sequence[int] = (0,)
+    ) -> Iterator[EpochRecord]:
+        """transformer.train.train of this plan: one record per epoch, the held-out pairs' figures in each."""
+        return train(translator, self.train_pairs, self.config, snapshot_every, snapshot_pairs, self.held_pairs or None)
+
+    def finish(self, translator: Translator) -> dict[str, Evaluation]:
+        """Evaluate the trained model and write its summary (see finish)."""
+        return finish(translator, self.train_pairs, self.held_pairs, self.data)
+
+
+def finish(translator: Translator, pairs: Pairs, holdout: Pairs, data: dict | None = None) -> dict[str, Evaluation]:
+    """The evaluations of a trained model ("train", and "holdout" when pairs were held out), and into its summary
+    what a checkpoint keeps of them: exact match of each part, the score table (transformer.scores) of both parts by
+    phenomenon, and the plan's record of the data. Every pair is decoded once and teacher-forced once for both."""
+    evaluations = {"train": translator.evaluate(pairs)}
+    if holdout:
+        evaluations["holdout"] = translator.evaluate(holdout)
+    scored = [p for evaluation in evaluations.values() for p in evaluation.scored]
+    parts = ["train"] * len(pairs) + ["holdout"] * len(holdout)
+    table = table_of(scored, corpus.tags_of(pairs + holdout), parts)
+    summary = translator.summary
+    summary["exact_match"] = evaluations["train"].exact_match
+    if holdout:
+        summary["holdout_exact_match"] = evaluations["holdout"].exact_match
+    summary["scores"] = table.to_dict()
+    summary.update({k: v for k, v in (data or {}).items() if k in DATA_FIELDS})
+    return evaluations
