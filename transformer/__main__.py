@@ -37,13 +37,13 @@ from .config import (
     TransformerConfig,
 )
 from .data import TOKENIZERS, UNK, build_vocabs, check_pairs, parse_tagged_pairs
+from .decoding import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .errors import ConfigError, DataError, TransformerError
 from .files import read_limited
 from .model import parameter_count
 from .scores import ALL, PHENOMENA, ScoreTable, score_pairs, table_of
 from .splits import SPLITS, pairs_sha256, split_pairs
 from .store import MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore
-from .strategies import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from .text import visible
 from .trace import format_values, trace_sentence
 from .train import train
