@@ -2,7 +2,7 @@
 beam search's best hypothesis scores worse than greedy's output under the same scoring (log P / lp(length, α)),
 and which sources. Also the mean number of steps a search takes and its time per sentence.
 
-Greedy is scored here from its own step distributions, independently of transformer.strategies, so the table means
+Greedy is scored here from its own step distributions, independently of transformer.decoding, so the table means
 the same before and after a change to beam search. Prints a table and writes JSON:
 
     .venv/bin/python benchmarks/beam_vs_greedy.py                      # the bundled pairs and checkpoint
@@ -25,8 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from transformer.checkpoint import load_checkpoint  # noqa: E402
 from transformer.data import parse_pairs  # noqa: E402
-from transformer.decode import greedy_decode  # noqa: E402
-from transformer.strategies import beam_search, beam_search_batch, lp  # noqa: E402
+from transformer.decoding import beam_search, beam_search_batch, greedy_decode, lp  # noqa: E402
 
 BEAM_SIZES = (2, 4, 10)
 ALPHAS = (0.0, 0.6)

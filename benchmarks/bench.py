@@ -29,9 +29,8 @@ sys.path.insert(0, str(ROOT))
 from transformer import TrainConfig, TransformerConfig, Translator, train  # noqa: E402
 from transformer.checkpoint import load_checkpoint  # noqa: E402
 from transformer.data import parse_pairs  # noqa: E402
-from transformer.decode import greedy_decode  # noqa: E402
+from transformer.decoding import beam_search, greedy_decode  # noqa: E402
 from transformer.model import Transformer, positional_encoding_table  # noqa: E402
-from transformer.strategies import beam_search  # noqa: E402
 
 SIZES = {  # name: (d_model, n_heads, d_ff, n_layers, batch, length)
     "tiny": (16, 2, 32, 2, 2, 6),

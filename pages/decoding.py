@@ -4,17 +4,20 @@ import pandas as pd
 import streamlit as st
 
 from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_STUDY_PAIRS, MAX_TYPED_CHARS
-from transformer.data import PAD, tokenize
-from transformer.errors import TransformerError
-from transformer.strategies import (
+from transformer.data import tokenize
+from transformer.decoding import (
     against_greedy,
     beam_search,
     beam_vs_greedy,
+    can_output,
     forced_decode,
     greedy_hypothesis,
+    n_outputs,
+    output_ids,
     sample,
     teacher_forcing_vs_free_running,
 )
+from transformer.errors import TransformerError
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import error_text, t, word_list
@@ -106,8 +109,7 @@ elif made_for[0] != model.id and ss.get("dec_prefix"):
     replaced("dec_prefix", ss.dec_prefix, [])
     ss.dec_prefix = []
 ss.dec_for = (model.id, source)
-never = {tgt_vocab.stoi[PAD], tgt_vocab.bos_id}  # tokens decoding never outputs, so never forced either
-forced = [i for i in ss.get("dec_prefix", []) if isinstance(i, int) and 0 <= i < len(tgt_vocab) and i not in never]
+forced = output_ids(ss.get("dec_prefix", []), tgt_vocab)  # tokens decoding never outputs are never forced either
 if forced != ss.get("dec_prefix"):
     replaced("dec_prefix", ss.get("dec_prefix"), forced)
 if len(forced) > MAX_DECODE_LEN:  # decoding stops there: the tokens after it could never be shown
@@ -144,14 +146,9 @@ def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "
     return ss[key]
 
 
-def never_ids() -> list[int]:
-    """Target ids that are never outputs: P and S."""
-    return [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]
-
-
 def overridden(step) -> bool:
     """True when the learner forced a token other than the model's own choice at this step."""
-    return getattr(step, "forced", False) and step.token_id != int(step.probs.argmax())
+    return step.forced and step.token_id != int(step.probs.argmax())
 
 
 # ---------------------------------------------------------------- greedy, and choosing the next word yourself
@@ -159,7 +156,7 @@ def overridden(step) -> bool:
 
 def force(step_number: int, token_id: int, result) -> None:
     """Force token_id at step_number, keep the tokens chosen before it, continue greedily; show the next step."""
-    if token_id in never_ids():
+    if not can_output(token_id, tgt_vocab):
         ss.dec_force_refused = True
         return
     ss.dec_prefix = [s.token_id for s in result.steps[: step_number - 1]] + [token_id]
@@ -215,7 +212,7 @@ def step_view(result, choose: bool) -> None:
             force_controls(step, result)
         else:
             chart(figure, "dec_topk", file_name("next-token", "step", step.step), about)
-        function = "transformer.strategies.forced_decode" if choose else "transformer.decode.greedy_decode"
+        function = "transformer.decoding.forced_decode" if choose else "transformer.decoding.greedy_decode"
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
         section(t("dec.cross", L))
@@ -259,7 +256,7 @@ def force_controls(step, result) -> None:
     """The keyboard way to force a token: a list of the step's tokens, most probable first, and a button."""
     if ss.pop("dec_force_refused", False):
         text(t("dec.force_refused", L), "warning")
-    order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if int(i) not in never_ids()]
+    order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if can_output(int(i), tgt_vocab)]
     if ss.get("dec_force_for") != (ss.dec_for, tuple(ss.dec_prefix), step.step):
         ss.dec_force_for, ss.dec_force_pick = (ss.dec_for, tuple(ss.dec_prefix), step.step), step.token_id
     keep_option("dec_force_pick", order, step.token_id)
@@ -344,7 +341,7 @@ def beam_section() -> None:
         file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
         caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
     )
-    computed_by("transformer.strategies.beam_search → BeamSearch.steps", L)
+    computed_by("transformer.decoding.beam_search → BeamSearch.steps", L)
 
     section(t("dec.nbest", L))
     rows = [
@@ -391,9 +388,9 @@ def beam_section() -> None:
     except TransformerError as exc:
         text(error_text(exc, L), "error")
         return
+    refs = [tokenize(tgt, translator.tokenizer) for _, tgt in pairs]
     rows = []
-    for (src, tgt), row in zip(pairs, compared):
-        ref = tokenize(tgt, translator.tokenizer)
+    for (src, tgt), ref, row in zip(pairs, refs, compared):
         rows.append(
             {
                 t("data.source", L): src,
@@ -407,11 +404,11 @@ def beam_section() -> None:
             }
         )
     wins = sum(row.beam_wins for row in compared)
-    greedy_ok = sum(r[t("dec.greedy_ok", L)] == "✓" for r in rows)
-    beam_ok = sum(r[t("dec.beam_ok", L)] == "✓" for r in rows)
+    greedy_ok = sum(row.greedy.tokens == ref for row, ref in zip(compared, refs))
+    beam_ok = sum(row.beam.tokens == ref for row, ref in zip(compared, refs))
     text(t("dec.beam_data_summary", L, wins=wins, n=len(rows), greedy_ok=greedy_ok, beam_ok=beam_ok))
     table(pd.DataFrame(rows), hide_index=True, key="beam_vs_greedy_table")
-    computed_by("transformer.strategies.beam_vs_greedy", L)
+    computed_by("transformer.decoding.beam_vs_greedy", L)
 
 
 def compare(pairs, beam_size: int, alpha: float):
@@ -428,7 +425,7 @@ def compare(pairs, beam_size: int, alpha: float):
 def sample_section() -> None:
     text(t("dec.sample_intro", L))
     formula(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
-    n_allowed = len(tgt_vocab) - len(never_ids())
+    n_allowed = n_outputs(tgt_vocab)
     c1, c2, c3 = st.columns(3)
     keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
     temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature", persist_state="session")
@@ -502,7 +499,7 @@ def sample_section() -> None:
             sentence,
         ),
     )
-    computed_by("transformer.strategies.sample → SampleStep.probs / tempered / final", L)
+    computed_by("transformer.decoding.sample → SampleStep.probs / tempered / final", L)
 
 
 # ---------------------------------------------------------------- teacher forcing vs free running
@@ -569,7 +566,7 @@ def teacher_section() -> None:
         )
     parted = None if result.parted_at is None else result.parted_at - 1  # its row in the table
     table(pd.DataFrame(rows), highlight=parted, highlight_color="#fde2e1", hide_index=True, key="teacher_table")
-    computed_by("transformer.strategies.teacher_forcing_vs_free_running", L)
+    computed_by("transformer.decoding.teacher_forcing_vs_free_running", L)
 
 
 {

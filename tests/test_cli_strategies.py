@@ -11,7 +11,7 @@ import torch
 from transformer import Translator
 from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
-from transformer.strategies import beam_search
+from transformer.decoding import beam_search
 
 MODEL = str(Path(__file__).resolve().parents[1] / "assets" / "model.safetensors")
 SENTENCES = ["我喜欢猫", "猫喜欢我", "我有一只猫和一只狗", "今天我很好"]  # two bundled, two unseen

@@ -12,8 +12,7 @@ from tests.conftest import random_translator
 from transformer import Translator, greedy_decode
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs, tokenize
-from transformer.errors import ConfigError, DataError
-from transformer.strategies import (
+from transformer.decoding import (
     SCORE_TOLERANCE,
     BeamCandidate,
     BeamSearch,
@@ -35,6 +34,7 @@ from transformer.strategies import (
     teacher_forcing_vs_free_running,
     truncate,
 )
+from transformer.errors import ConfigError, DataError
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}

@@ -10,7 +10,7 @@ import torch
 
 from transformer import Translator
 from transformer.config import MAX_TOKEN_CHARS
-from transformer.strategies import beam_search
+from transformer.decoding import beam_search
 from viz.common import CHOSEN_COLOR, TICK_COLUMNS, columns, label_px, text_px
 from viz.decoding import (
     FINISHED_COLOR,

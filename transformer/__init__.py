@@ -5,7 +5,7 @@ This package never imports streamlit; the app in app.py and pages/ is a thin UI 
 
 from .config import TrainConfig, TransformerConfig
 from .data import BOS, EOS, PAD, SPECIALS, UNK, Batch, Vocab, build_vocabs, make_data, tokenize
-from .decode import DecodeStep, Translation, greedy_decode, greedy_decoder
+from .decoding import DecodeStep, Translation, greedy_decode, greedy_decoder
 from .errors import CheckpointError, ConfigError, DataError, StoreError, TransformerError
 from .masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask, get_dec_self_attn_mask
 from .model import AttentionMaps, Transformer, positional_encoding_table

@@ -8,7 +8,7 @@ import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
 from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, by_length, chunks, cut, lengths, make_data, tokenize
-from .decode import Translation, greedy_decode, greedy_decode_batch
+from .decoding import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
 

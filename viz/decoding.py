@@ -200,7 +200,7 @@ def beam_tree_figure(
     an edge from each beam to its kept (blue) and finished (green, E) candidates, and one grey node per step for
     all its pruned candidates (pruned_count says how many, the hover lists them).
 
-    steps are BeamStep records (transformer.strategies); best_path (the best hypothesis's tokens, with its E when it
+    steps are BeamStep records (transformer.decoding); best_path (the best hypothesis's tokens, with its E when it
     has one) is drawn in red under its edges. Tokens are cut so that every box fits its column in TREE_PX.
     """
     columns_ = _tree(steps, start)

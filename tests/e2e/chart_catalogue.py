@@ -8,9 +8,9 @@ import torch
 
 from transformer import Translator
 from transformer.config import MAX_TOKEN_CHARS
+from transformer.decoding import beam_search, sample
 from transformer.heads import study_maps
 from transformer.model import pe_similarity_by_distance, positional_encoding_table, rising_distances
-from transformer.strategies import beam_search, sample
 from transformer.trace import trace_sentence
 from viz.attention import attention_figure, attention_grid_figure, decoder_row_labels, source_attention_figure
 from viz.decoding import beam_tree_figure, sampling_figure, topk_figure
