@@ -9,8 +9,8 @@ from pathlib import Path
 from ..checkpoint import load_checkpoint
 from ..config import MAX_BEAM_SIZE, MAX_LENGTH_PENALTY, MAX_SEED
 from ..data import UNK
-from ..errors import TransformerError
 from ..decoding import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
+from ..errors import TransformerError
 from ..text import visible
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
