@@ -11,8 +11,9 @@ from transformer.errors import TransformerError
 from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (

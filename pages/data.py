@@ -24,8 +24,9 @@ from transformer.data import (
 from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
-from ui.i18n import error_text, problem_text, t
+from ui.i18n import t
 from ui.links import Param, link_view
+from ui.messages import error_text, problem_text
 from ui.state import (
     DATASETS,
     apply_editor_changes,

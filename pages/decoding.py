@@ -17,8 +17,9 @@ from transformer.strategies import (
 )
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
-from ui.i18n import error_text, t, word_list
+from ui.i18n import t, word_list
 from ui.links import Param, cut, link_view, picker, replaced
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,

@@ -22,9 +22,11 @@ from ui.export import (
     table,
     text,
 )
-from ui.i18n import STRINGS, error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
+from ui.strings import STRINGS
 from ui.widgets import (
     computed_by,
     keep_in_range,

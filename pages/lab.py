@@ -28,9 +28,10 @@ from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
+from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_lab, take_result

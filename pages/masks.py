@@ -7,8 +7,9 @@ import streamlit as st
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,

@@ -15,9 +15,10 @@ from transformer.splits import SPLITS, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
-from ui.i18n import error_text, t, word_list
+from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
+from ui.messages import error_text
 from ui.state import (
     SETTINGS,
     CurrentModel,

@@ -13,7 +13,8 @@ from transformer.errors import StoreError
 from transformer.store import Entry, ModelStore, same_model
 from transformer.text import markdown
 
-from .i18n import error_text, t
+from .i18n import t
+from .messages import error_text
 from .state import CurrentModel, current, lang, set_model
 
 
