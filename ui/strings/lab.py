@@ -150,11 +150,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这些句子对显示不出这个效果：每个目标句长度相同，没有哪个能作为更长的句子留出。请在语料库上运行。",
     },
     "lab.use_corpus": {"en": "Run it on the corpus", "zh": "在语料库上运行"},
-    "lab.no_longer": {
-        "en": "All targets have the same length, so no pair is longer than the others: this experiment holds "
-        "nothing out. Add pairs of different lengths on the Data page.",
-        "zh": "所有目标句一样长，没有比其他句子更长的句子对：这个实验留不出句子。请在“数据”页添加长度不同的句子对。",
-    },
     "lab.run": {"en": "Run the experiment", "zh": "运行实验"},
     "lab.busy": {
         "en": "This tab is already training; the experiment can start when that job ends (or is stopped).",
@@ -241,10 +236,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "学习的位置编码 teacher forcing 词元准确率 **{v_beyond}**，正弦位置编码 **{b_beyond}**。",
     },
     "lab.never": {"en": "never", "zh": "从未达到"},
-    "lab.permuted": {"en": "Reordered sentences", "zh": "只是词序不同的句子"},
     "lab.group": {"en": "group", "zh": "组"},
-    "lab.first": {"en": "sentence", "zh": "句子"},
-    "lab.second": {"en": "reordered", "zh": "换了词序"},
     "lab.baseline": {"en": "baseline", "zh": "基线"},
     "lab.variant": {"en": "variant", "zh": "变体"},
     "lab.current": {"en": "current model", "zh": "当前模型"},

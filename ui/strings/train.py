@@ -79,10 +79,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "留出一部分句子对不参与训练，用来检验模型能否翻译没见过的句子。默认不留出：只有几十个句子对时，"
         "每留出一个都会让训练少学一些词和句式，而且几个留出的句子对给出的分数波动很大。",
     },
-    "train.holdout_split": {
-        "en": "{held} pairs held out, {kept} trained on (the same split for the same seed).",
-        "zh": "留出 {held} 个句子对，用 {kept} 个训练（种子相同，划分相同）。",
-    },
     "train.split": {"en": "how pairs are held out", "zh": "留出方式"},
     "split.random": {"en": "random", "zh": "随机"},
     "split.combination": {"en": "new combination", "zh": "新组合"},
