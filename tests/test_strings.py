@@ -1,6 +1,6 @@
 """The UI strings (ui/strings/): every key is defined once, in both languages, and used; every key the code uses is
 defined. Keys are found as string literals in the code; the few key families built from a package's own list of kinds
-(f"inside.block_{kind}") are listed here, each with that list, and checked against it."""
+(f"split.{kind}" from transformer.splits.SPLITS) are listed here, each with that list, and checked against it."""
 
 import ast
 import re
@@ -140,3 +140,13 @@ def test_a_family_has_a_key_for_each_kind_and_none_other(family):
     used, _, _ = code_keys()
     orphans = {key for key in keys if pattern.fullmatch(key)} - family_keys() - used
     assert sorted(orphans) == [], "a key of the family without a kind"
+
+
+def test_the_pages_copies_of_the_attention_kinds_are_the_packages():
+    """attn.{kind} is checked against transformer.heads.KINDS; two pages list the kinds themselves."""
+    found = {}
+    for name in ("lab", "masks"):
+        for node in ast.parse((ROOT / "pages" / f"{name}.py").read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("KINDS", "kinds"):
+                found[name] = tuple(ast.literal_eval(node.value))
+    assert found == {"lab": KINDS, "masks": KINDS}
