@@ -8,11 +8,12 @@ import streamlit as st
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
-from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
+from transformer.heads import KINDS, head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.training import current_job, start_replay
 from ui.widgets import (
@@ -38,9 +39,23 @@ model = current()
 translator = model.translator
 cfg = translator.config
 
-KINDS = ("enc_self", "dec_self", "dec_enc")
-HEAD_MODES = ("one", "grid", "average")
+HEAD_MODES = {"one": "attn.heads_one", "grid": "attn.heads_grid", "average": "attn.heads_average"}  # mode: its words
 STATISTICS = ("entropy_bits", "same", "previous", "next", "padding", "on_S", "on_E", "diagonal")  # table columns
+STAT_WORDS = {  # each statistic (STATISTICS, and alignment when the pairs allow it): its column, its help
+    "entropy_bits": ("attn.stat_entropy_bits", "attn.help_entropy_bits"),
+    "same": ("attn.stat_same", "attn.help_same"),
+    "previous": ("attn.stat_previous", "attn.help_previous"),
+    "next": ("attn.stat_next", "attn.help_next"),
+    "padding": ("attn.stat_padding", "attn.help_padding"),
+    "on_S": ("attn.stat_on_S", "attn.help_on_S"),
+    "on_E": ("attn.stat_on_E", "attn.help_on_E"),
+    "diagonal": ("attn.stat_diagonal", "attn.help_diagonal"),
+    "alignment": ("attn.stat_alignment", "attn.help_alignment"),
+}
+SCOPES = {
+    "dataset": ("attn.scope_dataset", "attn.patterns_dataset"),
+    "sentence": ("attn.scope_sentence", "attn.patterns_sentence"),
+}
 # elements that report clicks (a selection is an event, not a value kept across pages)
 CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
 
@@ -103,14 +118,14 @@ keep_option("attn_layer", range(cfg.n_layers), cfg.n_layers - 1)
 layer = c2.selectbox(
     t("attn.layer", L), range(cfg.n_layers), key="attn_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
 )
-keep_option("attn_heads", HEAD_MODES, "one")
+keep_option("attn_heads", list(HEAD_MODES), "one")
 heads = c3.radio(
     t("attn.heads", L),
-    HEAD_MODES,
+    list(HEAD_MODES),
     key="attn_heads",
     persist_state="session",
     horizontal=True,
-    format_func=lambda m: t(f"attn.heads_{m}", L),
+    format_func=lambda m: t(HEAD_MODES[m], L),
 )
 keep_option("attn_head", range(cfg.n_heads), 0)
 head = c4.selectbox(
@@ -252,14 +267,14 @@ def head_statistics() -> None:
         persist_state="session",
         horizontal=True,
         format_func=lambda s: t(
-            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else f"attn.scope_{s}",
+            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else SCOPES[s][0],
             L,
             n=len(pairs),
             total=len(every),
         ),
     )
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
-    scope_text = t(f"attn.scope_{scope}", L, n=len(pairs))
+    scope_text = t(SCOPES[scope][0], L, n=len(pairs))
     if scope == "sentence":
         scope_text = caption(scope_text, for_sentence(L, " ".join(view.src_tokens), " ".join(view.dec_tokens)))
     try:
@@ -301,7 +316,7 @@ def head_statistics() -> None:
             if scope == "dataset":
                 text(t("attn.marks_sentence", L), "caption")
 
-    names = {c: t(f"attn.stat_{c}", L) for c in columns}
+    names = {c: t(STAT_WORDS[c][0], L) for c in columns}
     frame = pd.DataFrame(
         [
             {
@@ -312,7 +327,7 @@ def head_statistics() -> None:
             for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
         ]
     )
-    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
+    helps = {c: t(STAT_WORDS[c][1], L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
     config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
     row = layer * cfg.n_heads + head if heads == "one" else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
@@ -363,7 +378,7 @@ def head_statistics() -> None:
         text("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
     section(t("attn.patterns", L), 3)
-    text(t(f"attn.patterns_{scope}", L))
+    text(t(SCOPES[scope][1], L))
     if scope == "sentence":
         rows, cols = {
             "enc_self": (view.src_tokens, view.src_tokens),

@@ -24,8 +24,9 @@ from transformer.data import (
 from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
-from ui.i18n import error_text, problem_text, t
+from ui.i18n import t
 from ui.links import Param, link_view
+from ui.messages import error_text, problem_text
 from ui.state import (
     DATASETS,
     apply_editor_changes,
@@ -49,6 +50,7 @@ from viz.data import (
     top_tokens_spec,
 )
 
+MAKE_DATA_WORDS = {"enc_inputs": "data.enc_inputs", "dec_inputs": "data.dec_inputs", "dec_outputs": "data.dec_outputs"}
 EDITABLE_ROWS = 1_000  # above this many pairs the table is summarised and shown a page at a time, read-only
 PAGE_ROWS = 100  # pairs per page of a table too large to edit
 TOP_TOKENS = 20  # most frequent tokens shown per side of a large table
@@ -188,9 +190,10 @@ def _summary() -> None:
         spec, "data_lengths_chart", labels["title"], lambda: length_histogram_figure(*lengths, **labels, **sides)
     )
     text(t("data.lengths_caption", L, n=f"{summary.usable:,}"), "caption")
-    for column, side, color in zip(st.columns(2), ("source", "target"), (SOURCE_COLOR, TARGET_COLOR)):
+    tops = (("source", "data.top_source", SOURCE_COLOR), ("target", "data.top_target", TARGET_COLOR))
+    for column, (side, title_key, color) in zip(st.columns(2), tops):
         top = summary.most_common(side, TOP_TOKENS)
-        title = t(f"data.top_{side}", L, n=len(top))
+        title = t(title_key, L, n=len(top))
         bars = dict(count_label=t("data.occurrences", L), title=title, color=color)
         spec = _per_table(
             f"top_{side}", lambda top=top, bars=bars: top_tokens_spec(top, token_label=t("vocab.token", L), **bars)
@@ -352,7 +355,7 @@ with right:
         t("data.upload_mode", L),
         ["replace", "append"],
         horizontal=True,
-        format_func=lambda m: t(f"data.upload_{m}", L),
+        format_func=lambda m: t({"replace": "data.upload_replace", "append": "data.upload_append"}[m], L),
         key="data_upload_mode",
         persist_state="session",
     )
@@ -429,7 +432,7 @@ if valid:
     if not chosen:
         text(t("data.make_data_choose", L), "info")
     for name, values, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
-        text(f"`{name}` — {t(f'data.{name}', L)}")
+        text(f"`{name}` — {t(MAKE_DATA_WORDS[name], L)}")
         c1, c2 = st.columns(2)
         with c1:
             ids(values)

@@ -20,8 +20,9 @@ from transformer.decoding import (
 from transformer.errors import TransformerError
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
-from ui.i18n import error_text, t, word_list
+from ui.i18n import t, word_list
 from ui.links import Param, cut, link_view, picker, replaced
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
@@ -37,7 +38,20 @@ from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
 
-STRATEGIES = ("greedy", "beam", "sample", "choose", "teacher")
+STRATEGIES = {  # a strategy: its name
+    "greedy": "dec.s_greedy",
+    "beam": "dec.s_beam",
+    "sample": "dec.s_sample",
+    "choose": "dec.s_choose",
+    "teacher": "dec.s_teacher",
+}
+VERDICTS = {  # BeamAgainstGreedy.case: what the search did with greedy's path
+    "same": "dec.beam_same",
+    "tie": "dec.beam_tie",
+    "better": "dec.beam_better",
+    "pruned": "dec.beam_pruned",
+    "stopped": "dec.beam_stopped",
+}
 MAX_SAMPLES = 6  # samples shown side by side
 MAX_ALPHA = 2.0  # largest length penalty on the slider
 
@@ -75,14 +89,14 @@ text(t("dec.intro", L))
 warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
-keep_option("dec_strategy", STRATEGIES)
+keep_option("dec_strategy", list(STRATEGIES))
 strategy = st.radio(
     t("dec.strategy", L),
-    STRATEGIES,
+    list(STRATEGIES),
     key="dec_strategy",
     persist_state="session",
     horizontal=True,
-    format_func=lambda s: t(f"dec.s_{s}", L),
+    format_func=lambda s: t(STRATEGIES[s], L),
 )
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
@@ -116,7 +130,7 @@ if len(forced) > MAX_DECODE_LEN:  # decoding stops there: the tokens after it co
     cut("dec_prefix", len(forced), MAX_DECODE_LEN)
 ss.dec_prefix = forced[:MAX_DECODE_LEN]
 sentence = for_sentence(L, source, reference)
-section(f"{t('dec.strategy', L)}: {t(f'dec.s_{strategy}', L)}", drawn=False)  # the page says it with its radio
+section(f"{t('dec.strategy', L)}: {t(STRATEGIES[strategy], L)}", drawn=False)  # the page says it with its radio
 
 
 def badges(tokens: list[str], color: str = "gray") -> str:
@@ -359,7 +373,7 @@ def beam_section() -> None:
     verdict = against_greedy(result, greedy, tgt_vocab)  # what the search did with greedy's path, from its record
     text(
         t(
-            f"dec.beam_{verdict.case}",
+            VERDICTS[verdict.case],
             L,
             greedy=md(greedy.text) or "–",
             greedy_score=f"{greedy.score:.4f}",

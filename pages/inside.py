@@ -22,8 +22,9 @@ from ui.export import (
     table,
     text,
 )
-from ui.i18n import STRINGS, error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
@@ -36,6 +37,59 @@ from ui.widgets import (
 )
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
+BLOCK_WORDS = {  # a block's kind (transformer.trace.Block.kind): its name
+    "inputs": "inside.block_inputs",
+    "outputs": "inside.block_outputs",
+    "embedding": "inside.block_embedding",
+    "positional_encoding": "inside.block_positional_encoding",
+    "masks": "inside.block_masks",
+    "self_attention": "inside.block_self_attention",
+    "masked_attention": "inside.block_masked_attention",
+    "cross_attention": "inside.block_cross_attention",
+    "add_norm": "inside.block_add_norm",
+    "add": "inside.block_add",
+    "norm": "inside.block_norm",
+    "feed_forward": "inside.block_feed_forward",
+    "final_norm": "inside.block_final_norm",
+    "linear": "inside.block_linear",
+    "softmax": "inside.block_softmax",
+    "loss": "inside.block_loss",
+}
+STEP_WORDS = {  # a step's kind (transformer.trace.Step.kind): what it does
+    "ids": "inside.explain_ids",
+    "embedding": "inside.explain_embedding",
+    "pe": "inside.explain_pe",
+    "positional": "inside.explain_positional",
+    "pad_mask": "inside.explain_pad_mask",
+    "subsequence_mask": "inside.explain_subsequence_mask",
+    "dec_self_attn_mask": "inside.explain_dec_self_attn_mask",
+    "Q": "inside.explain_Q",
+    "K": "inside.explain_K",
+    "V": "inside.explain_V",
+    "attn_mask": "inside.explain_attn_mask",
+    "scores": "inside.explain_scores",
+    "masked_scores": "inside.explain_masked_scores",
+    "attn": "inside.explain_attn",
+    "context": "inside.explain_context",
+    "concat": "inside.explain_concat",
+    "attn_output": "inside.explain_attn_output",
+    "residual": "inside.explain_residual",
+    "layer_norm": "inside.explain_layer_norm",
+    "hidden": "inside.explain_hidden",
+    "ffn_output": "inside.explain_ffn_output",
+    "logits": "inside.explain_logits",
+    "probabilities": "inside.explain_probabilities",
+    "targets": "inside.explain_targets",
+    "cross_entropy": "inside.explain_cross_entropy",
+    "loss": "inside.explain_loss",
+}
+SEED_WORDS = {  # the steps that tutorial 004 (the seed of this app) does otherwise: how it differs
+    "pe": "inside.seed_pe",
+    "positional": "inside.seed_positional",
+    "attn_mask": "inside.seed_attn_mask",
+    "masked_scores": "inside.seed_masked_scores",
+    "logits": "inside.seed_logits",
+}
 CONTROLS_PX = 360  # the walk's controls beside the diagram
 CELL_MAP_PX, ARITHMETIC_PX = 380, 520  # the attention map to click, and the arithmetic of the clicked cell
 EMPTY = "–"  # a table cell with no number, for a reason the page gives beside it
@@ -120,7 +174,7 @@ code(
 # ---------------------------------------------------------------- the walk: diagram, block list, step slider
 
 side_names = {"encoder": t("inside.encoder", L), "decoder": t("inside.decoder", L)}
-labels = [t(f"inside.block_{b.kind}", L) for b in blocks]
+labels = [t(BLOCK_WORDS[b.kind], L) for b in blocks]
 repeats = Counter((b.side, label) for b, label in zip(blocks, labels))  # e.g. two Add & Norm per encoder layer
 seen: Counter = Counter()
 block_names = []
@@ -262,9 +316,9 @@ section(t("inside.step_title", L, i=step.index + 1, n=len(steps), name=step.name
 text(t("inside.shape", L, shape=list(step.shape), axes=", ".join(step.axes)))
 if step.code:
     code(step.code)
-text(t(f"inside.explain_{step.kind}", L))
-if f"inside.seed_{step.kind}" in STRINGS:
-    text(t(f"inside.seed_{step.kind}", L), "info")
+text(t(STEP_WORDS[step.kind], L))
+if step.kind in SEED_WORDS:
+    text(t(SEED_WORDS[step.kind], L), "info")
 
 figure_labels = dict(
     value_label=t("inside.value", L),
@@ -345,7 +399,7 @@ kinds = {"enc_self_attn": "self_attention", "dec_self_attn": "masked_attention",
 
 def _module_name(where: str) -> str:
     s = trace.step("attn", where)
-    return f"{t('inside.block_' + kinds[where.rsplit('.', 1)[-1]], L)} · {t('inside.layer', L)} {s.layer + 1}"
+    return f"{t(BLOCK_WORDS[kinds[where.rsplit('.', 1)[-1]]], L)} · {t('inside.layer', L)} {s.layer + 1}"
 
 
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])

@@ -28,12 +28,13 @@ from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
+from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model
 from ui.tables import score_frame
-from ui.training import current_job, phase_text, start_lab, take_result
+from ui.training import RUN_LABELS, current_job, phase_text, start_lab, take_result
 from ui.widgets import attention_axes, keep_choice, keep_option, usable_pairs, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -41,12 +42,37 @@ from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 L = page_setup()
 ss = st.session_state
 
-MODES = ("experiment", "checkpoint")
+MODES = {"experiment": "lab.mode.experiment", "checkpoint": "lab.mode.checkpoint"}  # what to compare: its words
 CHOICES = (*EXPERIMENTS, "custom")
 KINDS = ("enc_self", "dec_self", "dec_enc")
 MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
-SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
+SWITCHES = {  # a TransformerConfig switch: its name, and what to expect without it
+    "look_ahead_mask": ("lab.switch.look_ahead_mask", "lab.predict.look_ahead_mask"),
+    "pad_mask": ("lab.switch.pad_mask", "lab.predict.pad_mask"),
+    "pe": ("lab.switch.pe", "lab.predict.pe"),
+    "scale": ("lab.switch.scale", "lab.predict.scale"),
+    "residual": ("lab.switch.residual", "lab.predict.residual"),
+    "norm": ("lab.switch.norm", "lab.predict.norm"),
+}
+NEEDS = {  # Experiment.needs: what data shows the effect
+    "any": "lab.needs.any",
+    "many": "lab.needs.many",
+    "reordered": "lab.needs.reordered",
+    "longer": "lab.needs.longer",
+}
+CANNOT = {
+    "too_few": "lab.cannot.too_few",
+    "no_reordered": "lab.cannot.no_reordered",
+    "one_length": "lab.cannot.one_length",
+}
+CAUSES = {
+    "data": "lab.cause.data",
+    "epochs": "lab.cause.epochs",
+    "memorised": "lab.cause.memorised",
+    "seed": "lab.cause.seed",
+}
+RUNS = {"baseline": "lab.baseline", "variant": "lab.variant"}  # Run.name: a model's label
 
 st.title(t("lab.title", L))
 link_view(
@@ -99,20 +125,20 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
-keep_option("lab_mode", MODES, "experiment")
+keep_option("lab_mode", list(MODES), "experiment")
 mode = st.radio(
     t("lab.mode", L),
-    MODES,
+    list(MODES),
     key="lab_mode",
     persist_state="session",
     horizontal=True,
-    format_func=lambda m: t(f"lab.mode.{m}", L),
+    format_func=lambda m: t(MODES[m], L),
 )
 job = current_job()
 pairs = usable_pairs()
 
 
-DATA_CHOICES = ("corpus", "table")
+DATA_CHOICES = {"corpus": "lab.data.corpus", "table": "lab.data.table"}  # what to train on: its words
 
 
 @st.cache_data(max_entries=len(EXPERIMENTS))
@@ -146,19 +172,19 @@ def choose_experiment() -> None:
         experiment = EXPERIMENTS[name]
         switches, sizes = experiment.switches, {**STANDARD_SIZES, **experiment.sizes}
         text(
-            t(f"lab.needs.{experiment.needs}", L, min=MIN_PAIRS if experiment.needs == "many" else MIN_REORDERED),
+            t(NEEDS[experiment.needs], L, min=MIN_PAIRS if experiment.needs == "many" else MIN_REORDERED),
             "caption",
         )
         counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
-        keep_choice("lab_data", DATA_CHOICES, "lab.data.{}", "corpus", **counts)
+        keep_choice("lab_data", list(DATA_CHOICES), DATA_CHOICES, "corpus", **counts)
         on_corpus = (
             st.radio(
                 t("lab.data", L),
-                DATA_CHOICES,
+                list(DATA_CHOICES),
                 key="lab_data",
                 persist_state="session",
                 horizontal=True,
-                format_func=lambda d: t(f"lab.data.{d}", L, **counts),
+                format_func=lambda d: t(DATA_CHOICES[d], L, **counts),
             )
             == "corpus"
         )
@@ -169,7 +195,7 @@ def choose_experiment() -> None:
             cfg = TrainConfig(seed=int(ss.seed))
             check = check_data(experiment, pairs, ss.tokenizer) if pairs else None
             if check is not None and not check.ok:  # said before Run, with the corpus one click away
-                text(t(f"lab.cannot.{check.code}", L, **check.values), "warning")
+                text(t(CANNOT[check.code], L, **check.values), "warning")
                 st.button(t("lab.use_corpus", L), key="lab_use_corpus", on_click=use_corpus)
         held = longest_rows(run_pairs, tokenizer) if experiment.holdout == "longest" and run_pairs else []
     held_text = t("lab.settings_held", L, n=len(held)) if held else ""
@@ -223,12 +249,12 @@ def custom_switches() -> dict:
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
                 keep_option(key, kinds, default)
                 chosen[name] = st.radio(
-                    t(f"lab.switch.{name}", L), kinds, key=key, persist_state="session", horizontal=True
+                    t(SWITCHES[name][0], L), kinds, key=key, persist_state="session", horizontal=True
                 )
             else:
                 keep_option(key, (True, False), default)
-                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key, persist_state="session")
-            text(t(f"lab.predict.{name}", L), "caption")
+                chosen[name] = st.toggle(t(SWITCHES[name][0], L), key=key, persist_state="session")
+            text(t(SWITCHES[name][1], L), "caption")
     switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
     if not switches:
         text(t("lab.same_as_baseline", L), "warning")
@@ -255,11 +281,11 @@ def live_lab() -> None:
             if last is None
             else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
         )
-        st.progress(len(run.records) / run.config.epochs, text=t(f"job.run.{run.name}", L) + line)
+        st.progress(len(run.records) / run.config.epochs, text=t(RUN_LABELS[run.name], L) + line)
     phase = phase_text(job, L)
     if phase:
         hint(phase)
-    sides = [(t(f"lab.{run.name}", L), list(run.records)) for run in job.runs]
+    sides = [(t(RUNS[run.name], L), list(run.records)) for run in job.runs]
     st.plotly_chart(
         curves(sides), key="chart_lab_live", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
@@ -329,7 +355,12 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         if "holdout" in found:
             score.update(held_acc=found["holdout"].token_accuracy, held_exact=found["holdout"].exact_match)
         scores.append(score)
-    metric_labels = {m: t(f"lab.metric.{m}", L) for m in ("train_acc", "train_exact", "held_acc", "held_exact")}
+    metric_labels = {
+        "train_acc": t("lab.metric.train_acc", L),
+        "train_exact": t("lab.metric.train_exact", L),
+        "held_acc": t("lab.metric.held_acc", L),
+        "held_exact": t("lab.metric.held_exact", L),
+    }
     chart(
         scores_figure(labels, scores, metric_labels),
         "chart_lab_scores",
@@ -447,19 +478,19 @@ def show_evidence(result) -> None:
             values[key] = str(value)
     key = f"lab.evidence.{result.experiment}"
     if result.experiment == "no_look_ahead" and facts["v_exact"] > 0.3:  # the words fit the numbers
-        key += ".high"
+        key = "lab.evidence.no_look_ahead.high"
     text(t(key, L, threshold=LOSS_REACHED, **values))
     if "rows" in facts:
         columns = [t("lab.group", L), t("data.source", L), t("train.reference", L)]
         columns += [
-            f"{t(f'lab.{side}', L)}: {n}" for side in ("baseline", "variant") for n in (t("train.output", L), "✓/✗")
+            f"{t(RUNS[side], L)}: {n}" for side in ("baseline", "variant") for n in (t("train.output", L), "✓/✗")
         ]
         rows = [(*r[:3], r[3], "✓" if r[4] else "✗", r[5], "✓" if r[6] else "✗") for r in facts["rows"]]
         table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
     if held:
         text(t("lab.held", L), "success")
     else:  # the advice follows what kept the claim from holding, as the figures say
-        text(t("lab.not_held", L) + " " + t(f"lab.cause.{facts.get('cause', 'seed')}", L), "warning")
+        text(t("lab.not_held", L) + " " + t(CAUSES[facts.get("cause", "seed")], L), "warning")
 
 
 if mode == "experiment":

@@ -7,8 +7,9 @@ import streamlit as st
 from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
-from ui.i18n import error_text, t
+from ui.i18n import t
 from ui.links import Param, link_view, picker
+from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.widgets import (
     computed_by,
@@ -47,8 +48,9 @@ link_view(
 text(t("masks.intro", L))
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
+off_words = {"pad_mask": "masks.pad_mask_off", "look_ahead_mask": "masks.look_ahead_mask_off"}
 for name in switched_off:
-    text(t(f"masks.{name}_off", L), "warning")
+    text(t(off_words[name], L), "warning")
 
 c1, c2 = st.columns([3, 2], gap="large")
 with c1:
@@ -127,15 +129,23 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         ("pad_mask",),
     ),
 }
+words = {  # each mask: its title and what it blocks
+    "enc_pad": ("masks.enc_pad", "masks.enc_pad_intro"),
+    "subsequent": ("masks.subsequent", "masks.subsequent_intro"),
+    "dec_pad": ("masks.dec_pad", "masks.dec_pad_intro"),
+    "dec_self": ("masks.dec_self", "masks.dec_self_intro"),
+    "dec_enc": ("masks.dec_enc", "masks.dec_enc_intro"),
+}
 section(t("masks.all", L))
 text(t("masks.legend", L), "info")
 # each mask wide enough for its labels: two side by side in a wide window, one under the other in a narrow one
 for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
     mask, rows, cols, call, needs = masks[name]
     off = [switch for switch in needs if switch in switched_off]
+    title_key, intro_key = words[name]
     with col:
-        section(t(f"masks.{name}", L), 3)
-        text(t(f"masks.{name}_intro", L))
+        section(t(title_key, L), 3)
+        text(t(intro_key, L))
         title = t("masks.shape", L, q=len(rows), k=len(cols))
         chart(  # each figure built once per model and view, as the Attention page's: a rerun draws the same one
             model_cached(
@@ -144,7 +154,7 @@ for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
             ),
             f"mask_fig_{name}",
             file_name("mask", name),
-            caption=caption(t(f"masks.{name}", L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
+            caption=caption(t(title_key, L), t("masks.shape", L, q=len(rows), k=len(cols)), sentence),
         )
         if off:
             text(t("masks.not_used", L, switches=", ".join(f"`{switch} = False`" for switch in off)), "caption")

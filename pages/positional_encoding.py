@@ -73,6 +73,12 @@ positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions"
 
 own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
 source = "model" if own else "formula"
+source_words = {  # which table is shown
+    "model": "pe.source_model",
+    "encoder": "pe.source_encoder",
+    "decoder": "pe.source_decoder",
+    "formula": "pe.source_formula",
+}
 if own and kind == "learned":  # encoder and decoder each learned a table; the formula is there to compare
     sources = ["encoder", "decoder", "formula"]
     keep_option("pe_source", sources, "encoder")
@@ -82,7 +88,7 @@ if own and kind == "learned":  # encoder and decoder each learned a table; the f
         key="pe_source",
         persist_state="session",
         horizontal=True,
-        format_func=lambda s: t(f"pe.source_{s}", L),
+        format_func=lambda s: t(source_words[s], L),
     )
 if d_model != model_d:
     text(t("pe.not_model", L, d=model_d), "info")
@@ -114,10 +120,10 @@ dims = st.multiselect(
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 
-shown = caption(t(f"pe.source_{source}", L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1))
+shown = caption(t(source_words[source], L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1))
 view = (source, d_model, n, L)  # what the charts below show: each is built once per model and view
 sheet_settings(
-    L, [("d_model", d_model), (t("pe.positions", L), positions), (t("pe.source", L), t(f"pe.source_{source}", L))]
+    L, [("d_model", d_model), (t("pe.positions", L), positions), (t("pe.source", L), t(source_words[source], L))]
 )
 section(t("pe.lines", L))
 text(t("pe.lines_intro", L) + " " + t("pe.lines_dots" if sinusoidal else "pe.lines_learned", L))

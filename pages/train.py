@@ -15,9 +15,11 @@ from transformer.splits import SPLITS, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
-from ui.i18n import error_text, t, word_list
+from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
 from ui.links import Param, link_view
+from ui.messages import error_text
+from ui.published import SOURCES
 from ui.state import (
     SETTINGS,
     CurrentModel,
@@ -113,7 +115,7 @@ with c2:
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    keep_choice("split", SPLITS, "split.{}", "random")
+    keep_choice("split", SPLITS, {s: f"split.{s}" for s in SPLITS}, "random")
     kind = st.radio(
         t("train.split", L),
         SPLITS,
@@ -363,7 +365,7 @@ if summary.get("history"):
             t(
                 "sidebar.source",
                 L,
-                source=t(f"source.{model.source}", L) + (f" ({visible(model.name)})" if model.name else ""),
+                source=t(SOURCES[model.source], L) + (f" ({visible(model.name)})" if model.name else ""),
             ),
             t("sidebar.epochs", L, n=summary.get("epochs", 0)),
         ),
@@ -397,12 +399,12 @@ if model.results is not None:
         tr = model.translator
         held_pairs = [(s, g) for s, g, *_ in held_eval.results]
         unseen = model.cached(("unseen",), lambda: unseen_words(held_pairs, tr.src_vocab, tr.tgt_vocab, tr.tokenizer))
-        for side, counts in (("source", unseen.source), ("target", unseen.target)):
+        for key, counts in (("train.unseen_source", unseen.source), ("train.unseen_target", unseen.target)):
             if counts:
                 named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
                 words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
-                text(t(f"train.unseen_{side}", L, words=words, **facts), "info")
+                text(t(key, L, words=words, **facts), "info")
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
     rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
     if held_eval:  # one more column says which part each pair belongs to

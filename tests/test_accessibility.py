@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from tests.apptest_helpers import open_app
-from ui.i18n import STRINGS
+from ui.strings import STRINGS
 from viz import masks
 from viz.attention import attention_figure
 from viz.common import ATTN_COLORS, CELL_TEXT, ENTROPY_COLORS, NO_BREAK, SIGNED_COLORS

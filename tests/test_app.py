@@ -11,8 +11,9 @@ from tests.apptest_helpers import PAGES, finish_job, open_app, texts, wait_for_e
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
-from ui.i18n import LANGUAGES, STRINGS
+from ui.i18n import LANGUAGES
 from ui.state import CurrentModel, apply_editor_changes
+from ui.strings import STRINGS
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=15)
 

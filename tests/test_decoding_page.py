@@ -14,8 +14,8 @@ from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
 from transformer.config import MAX_STUDY_PAIRS
 from transformer.text import markdown
-from ui.i18n import STRINGS
 from ui.state import CurrentModel
+from ui.strings import STRINGS
 from viz.decoding import FORCED_COLOR
 
 DEC = "pages/decoding.py"

@@ -12,9 +12,9 @@ from transformer import TrainConfig, Translator, train
 from transformer.config import MAX_STUDY_PAIRS
 from transformer.data import tokenize
 from transformer.heads import study_heads
-from ui.i18n import STRINGS
 from ui.sheet import Chart
 from ui.state import CurrentModel
+from ui.strings import STRINGS
 from viz.attention import attention_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.common import CHOSEN_COLOR
 from viz.heads import head_patterns_figure

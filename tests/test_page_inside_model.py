@@ -13,8 +13,8 @@ import pytest
 
 from tests.apptest_helpers import open_app, texts
 from transformer import Translator
-from ui.i18n import STRINGS
 from ui.state import CurrentModel
+from ui.strings import STRINGS
 
 INSIDE = "pages/inside.py"
 SELECTED_FILL = "#ffb3b3"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.apptest_helpers import finish_job, open_app, texts, wait_for_epochs
-from ui.i18n import STRINGS
+from ui.strings import STRINGS
 from viz.common import CELL_TEXT, CHOSEN_COLOR, NEG_INF
 
 PE, MASKS, ATTN, DEC = (f"pages/{name}.py" for name in ("positional_encoding", "masks", "attention", "decoding"))

@@ -15,8 +15,8 @@ from streamlit.testing.v1.element_tree import _format_value_for_widget
 
 from tests.apptest_helpers import open_app
 from transformer import TrainConfig, Translator, train
-from ui.i18n import STRINGS
 from ui.state import CurrentModel, bundled_model, bundled_pairs
+from ui.strings import STRINGS
 
 SEED, STEPS = 20261122, 60
 HOSTILE_TEXT = [

@@ -13,8 +13,16 @@ from transformer.errors import StoreError
 from transformer.store import Entry, ModelStore, same_model
 from transformer.text import markdown
 
-from .i18n import error_text, t
+from .i18n import t
+from .messages import error_text
 from .state import CurrentModel, current, lang, set_model
+
+SOURCES = {  # CurrentModel.source → its words (a published model's date and name: origin)
+    "bundled": "source.bundled",
+    "trained": "source.trained",
+    "uploaded": "source.uploaded",
+    "published": "source.published",
+}
 
 
 def model_store() -> ModelStore:
@@ -27,7 +35,7 @@ def origin(L: str, model: CurrentModel) -> str:
     if model.source == "published":
         key = "source.published_named" if model.name else "source.published"
         return t(key, L, date=model.published or "?", name=model.name)
-    return t(f"source.{model.source}", L) + (f" ({model.name})" if model.name else "")
+    return t(SOURCES[model.source], L) + (f" ({model.name})" if model.name else "")
 
 
 # ---------------------------------------------------------------- a link's model

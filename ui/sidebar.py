@@ -8,7 +8,7 @@ from .i18n import LANGUAGES, t
 from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
 from .published import back_button, origin
 from .state import current, lang
-from .training import current_job, phase_text, show_pending_toast, take_result
+from .training import JOB_TITLES, RUN_LABELS, current_job, phase_text, show_pending_toast, take_result
 
 
 def draw_sidebar() -> None:
@@ -88,14 +88,14 @@ def job_status() -> None:
     if job.finished:
         take_result(job)
         st.rerun()  # the whole page: it shows the new model from now on
-    st.subheader(t(f"job.title.{job.kind}", L))
+    st.subheader(t(JOB_TITLES[job.kind], L))
     if job.state == "queued":
         running, waiting = queue.busy()
         st.info(t("job.queued", L, place=queue.position(job), running=running))
     else:
         for run in job.runs:
             last = run.last
-            label = t(f"job.run.{run.name}", L) if len(job.runs) > 1 else ""
+            label = t(RUN_LABELS[run.name], L) if len(job.runs) > 1 else ""
             text = (
                 t("job.waiting", L)
                 if last is None

@@ -79,7 +79,10 @@ def score_frame(scores: ScoreTable, lang: str, model: str = "") -> pd.DataFrame:
                         f"{cell.chrf:.1f}",
                     )
                 )
-    columns = [t(f"scores.{k}", lang) for k in ("phenomenon", "part", "pairs", "exact", "token_acc")] + ["BLEU", "chrF"]
+    columns = [
+        t(k, lang) for k in ("scores.phenomenon", "scores.part", "scores.pairs", "scores.exact", "scores.token_acc")
+    ]
+    columns += ["BLEU", "chrF"]
     frame = pd.DataFrame(rows, columns=columns)
     if model:
         frame.insert(0, t("scores.model", lang), model)

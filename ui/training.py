@@ -18,6 +18,17 @@ from .i18n import t
 from .jobs import Job, Run, job_queue, session_id
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
+JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
+RUN_LABELS = {"baseline": "job.run.baseline", "variant": "job.run.variant"}  # by Run.name, when a job has two
+JOB_ENDS = {  # (Job.state, Job.kind) → the toast when a job ends
+    ("done", "train"): "job.done.train",
+    ("stopped", "train"): "job.stopped.train",
+    ("done", "replay"): "job.done.replay",
+    ("stopped", "replay"): "job.stopped.replay",
+    ("done", "lab"): "job.done.lab",
+    ("stopped", "lab"): "job.stopped.lab",
+}
+
 SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
 
 
@@ -166,7 +177,7 @@ def take_result(job: Job) -> None:
     elif job.state in ("done", "stopped"):
         TAKERS[job.kind](job)
         epochs = max((r.last.epoch for r in job.runs if r.last), default=0)
-        message = t(f"job.{job.state}.{job.kind}", L, epochs=epochs)
+        message = t(JOB_ENDS[job.state, job.kind], L, epochs=epochs)
         icon = ":material/check_circle:" if job.state == "done" else ":material/stop_circle:"
         st.session_state.pending_toast = (message, icon)
 

@@ -29,13 +29,13 @@ def keep_option(key: str, options: Sequence, default=None):
     return ss[key]
 
 
-def keep_choice(key: str, options: Sequence, label_key: str, default=None, **values):
-    """keep_option for a choice drawn with translated labels (t(label_key.format(option))): a value that is one of
+def keep_choice(key: str, options: Sequence, labels: dict, default=None, **values):
+    """keep_option for a choice drawn with translated labels (t(labels[option])): a value that is one of
     those labels in any language (what a radio can hold after a language switch) becomes its option again."""
     ss = st.session_state
     if key in ss and ss[key] not in options:
         for option in options:
-            if any(ss[key] == t(label_key.format(option), lang, **values) for lang in LANGUAGES):
+            if any(ss[key] == t(labels[option], lang, **values) for lang in LANGUAGES):
                 ss[key] = option
                 break
     return keep_option(key, options, default)
@@ -71,7 +71,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
         key=f"{key}_mode",
         persist_state="session",
         horizontal=True,
-        format_func=lambda m: t(f"pick.{m}", L),
+        format_func=lambda m: t({"dataset": "pick.dataset", "typed": "pick.typed"}[m], L),
     )
     if mode == "dataset":
         if f"{key}_pair" not in ss or ss[f"{key}_pair"] >= len(pairs):  # the tutorial example, whatever the dataset

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 
 from tests.e2e.helpers import NAV, PAGE_SLUGS, TITLES, expect, go_to, open_app, settled, sidebar
-from ui.i18n import STRINGS
+from ui.strings import STRINGS
 
 try:
     from axe_playwright_python.sync_playwright import Axe

@@ -22,12 +22,12 @@ SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
 TIMEOUT = 30_000  # ms, for anything that waits on the app
 TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
 
-# the navigation titles, in the order app.py lists the pages (ui/i18n.py nav.*)
+# the navigation titles, in the order app.py lists the pages (ui/strings/sidebar.py nav.*)
 NAV = {
     "en": ["Data", "Train", "Positional encoding", "Masks", "Inside the model", "Attention", "Decoding", "Lab"],
     "zh": ["数据", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码", "实验室"],
 }
-# each page's st.title (ui/i18n.py *.title), in the same order
+# each page's st.title (ui/strings/ *.title), in the same order
 TITLES = {
     "en": [
         "Sentence pairs",

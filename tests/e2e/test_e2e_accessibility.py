@@ -7,7 +7,7 @@ import pytest
 
 from tests.e2e.accessibility import LOCALES, describe, serious, walk
 from tests.e2e.helpers import NAV, expect, go_to, sidebar, switch_language
-from ui.i18n import STRINGS
+from ui.strings import STRINGS
 
 pytestmark = pytest.mark.e2e
 

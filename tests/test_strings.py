@@ -1,0 +1,152 @@
+"""The UI strings (ui/strings/): every key is defined once, in both languages, and used; every key the code uses is
+defined. Keys are found as string literals in the code; the few key families built from a package's own list of kinds
+(f"split.{kind}" from transformer.splits.SPLITS) are listed here, each with that list, and checked against it."""
+
+import ast
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from transformer import corpus
+from transformer.data import SPECIALS, TOKENIZERS
+from transformer.heads import KINDS
+from transformer.lab import EXPERIMENTS
+from transformer.scores import ALL
+from transformer.splits import SPLITS
+from ui import strings
+from ui.i18n import LANGUAGES
+from ui.state import DATASETS
+from ui.strings import STRINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+STRINGS_DIR = ROOT / "ui" / "strings"
+CODE = sorted(
+    [ROOT / "app.py", ROOT / "serve.py"]
+    + [p for folder in ("pages", "ui", "viz") for p in (ROOT / folder).rglob("*.py") if STRINGS_DIR not in p.parents]
+)
+PREFIXES = {key.split(".")[0] for key in STRINGS}
+KEY_SHAPE = re.compile(r"[a-z_]+(\.[A-Za-z0-9_]+)+")
+
+# a key family: the template (each {} is one value) → the package's own list of the values it is built from
+FAMILIES = {
+    "attn.{}": KINDS,
+    "attn.{}_explain": KINDS,
+    "attn.rows_{}": KINDS,
+    "attn.cols_{}": KINDS,
+    "data.dataset.{}": DATASETS,
+    "tokenizer.{}": TOKENIZERS,
+    "phenomenon.{}": (ALL, *corpus.PHENOMENA),  # a score table's rows: every pair, then each phenomenon
+    "phenomenon_what.{}": corpus.PHENOMENA,
+    "special.{}": range(len(SPECIALS)),  # by place: the vocabularies' first ids
+    "split.{}": SPLITS,
+    "split_def.{}": SPLITS,
+    "train.split_what.{}": tuple(s for s in SPLITS if s != "random"),  # a random split names no held-out items
+    "lab.exp.{}": (*EXPERIMENTS, "custom"),  # the Lab's choices: each experiment, or your own switches
+    "lab.claim.{}": (*EXPERIMENTS, "custom"),
+    "lab.evidence.{}": EXPERIMENTS,
+}
+
+
+def template(node: ast.JoinedStr) -> str:
+    """An f-string with every {…} replaced by {}: f"attn.{kind}" → "attn.{}"."""
+    return "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+
+
+def is_key_template(text: str) -> bool:
+    """Whether a text with {} in it reads as a key family: "split.{}" yes, "_data_{}" or "{} · {}" no."""
+    head = text.split("{")[0]
+    return "." in head and head.split(".")[0] in PREFIXES and " " not in text
+
+
+@cache
+def code_keys() -> tuple[set[str], dict[str, list[str]], dict[str, list[str]]]:
+    """(literals that are defined keys, key-shaped literals that are not defined → where, key templates → where)."""
+    used, missing, templates = set(), {}, {}
+    for path in CODE:
+        where = str(path.relative_to(ROOT))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+        looked_up = {  # the first argument of every t(…) call: a key, whatever its prefix
+            id(node.args[0])
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" and node.args
+        }
+        for node in ast.walk(tree):
+            if id(node) in parts:  # the "attn." of f"attn.{kind}": the template is read whole
+                continue
+            if isinstance(node, ast.JoinedStr):
+                text = template(node)
+                if is_key_template(text) or id(node) in looked_up:
+                    templates.setdefault(text, []).append(where)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+                if text in STRINGS:
+                    used.add(text)
+                elif "{}" in text and is_key_template(text):
+                    templates.setdefault(text, []).append(where)
+                elif id(node) in looked_up or (KEY_SHAPE.fullmatch(text) and text.split(".")[0] in PREFIXES):
+                    missing.setdefault(text, []).append(where)
+    return used, missing, templates
+
+
+def family_keys() -> set[str]:
+    """Every key the families build."""
+    return {family.format(value) for family, values in FAMILIES.items() for value in values}
+
+
+def test_every_key_has_english_and_chinese():
+    assert {key: sorted(texts) for key, texts in STRINGS.items() if sorted(texts) != sorted(LANGUAGES)} == {}
+    assert [key for key, texts in STRINGS.items() if not all(texts[lang].strip() for lang in LANGUAGES)] == []
+
+
+def test_no_key_is_defined_twice():
+    """Across modules ui.strings' import stops on a repeat; inside one module's dict literal a repeat would silently
+    win, so the source is read."""
+    for path in sorted(Path(screen.__file__) for screen in strings.SCREENS):
+        table = next(n.value for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.AnnAssign))
+        keys = [k.value for k in table.keys]
+        assert len(keys) == len(set(keys)), (path.name, sorted({k for k in keys if keys.count(k) > 1}))
+    assert sum(len(screen.STRINGS) for screen in strings.SCREENS) == len(STRINGS)
+
+
+def test_a_key_defined_twice_stops_the_import():
+    one, two = type("one", (), {"STRINGS": {"a.b": {}}}), type("two", (), {"STRINGS": {"a.b": {}}})
+    with pytest.raises(ValueError, match="'a.b' is defined twice"):
+        strings.merged([one, two])
+
+
+def test_every_key_used_in_the_code_is_defined():
+    _, missing, templates = code_keys()
+    assert missing == {}
+    hidden = {text: where for text, where in templates.items() if text not in FAMILIES}
+    assert hidden == {}, "a key built in the code must be a literal, or a family listed in FAMILIES"
+
+
+def test_every_key_is_used():
+    used, _, templates = code_keys()
+    assert sorted(set(FAMILIES) - set(templates)) == [], "a family no code builds"
+    assert sorted(set(STRINGS) - used - family_keys()) == []
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_a_family_has_a_key_for_each_kind_and_none_other(family):
+    head, tail = family.split("{}")
+    keys = {key for key in STRINGS if key.startswith(head) and key.endswith(tail)}
+    built = {family.format(value) for value in FAMILIES[family]}
+    assert sorted(built - set(STRINGS)) == [], "a kind without its key"
+    pattern = re.compile(re.escape(head) + r"[A-Za-z0-9_]+" + re.escape(tail))
+    used, _, _ = code_keys()
+    orphans = {key for key in keys if pattern.fullmatch(key)} - family_keys() - used
+    assert sorted(orphans) == [], "a key of the family without a kind"
+
+
+def test_the_pages_copies_of_the_attention_kinds_are_the_packages():
+    """attn.{kind} is checked against transformer.heads.KINDS; two pages list the kinds themselves."""
+    found = {}
+    for name in ("lab", "masks"):
+        for node in ast.parse((ROOT / "pages" / f"{name}.py").read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("KINDS", "kinds"):
+                found[name] = tuple(ast.literal_eval(node.value))
+    assert found == {"lab": KINDS, "masks": KINDS}
