@@ -268,19 +268,9 @@ def mark_padding(fig: go.Figure, trace, pad_rows: list[int], pad_cols: list[int]
     xref, yref = trace.xaxis or "x", trace.yaxis or "y"
     bands = [(i - 0.5, i + 0.5, -0.5, n_cols - 0.5) for i in pad_rows]  # (y0, y1, x0, x1)
     bands += [(-0.5, n_rows - 0.5, j - 0.5, j + 0.5) for j in pad_cols]
+    band = dict(layer="above", fillcolor=PAD_FILL, line=dict(color=PAD_LINE, width=1, dash="dot"))
     for y0, y1, x0, x1 in bands:
-        fig.add_shape(
-            type="rect",
-            xref=xref,
-            yref=yref,
-            x0=x0,
-            x1=x1,
-            y0=y0,
-            y1=y1,
-            layer="above",
-            fillcolor=PAD_FILL,
-            line=dict(color=PAD_LINE, width=1, dash="dot"),
-        )
+        fig.add_shape(type="rect", xref=xref, yref=yref, x0=x0, x1=x1, y0=y0, y1=y1, **band)
 
 
 def pad_extra(n_rows: int, n_cols: int, pad_rows: list[int], pad_cols: list[int], pad_label: str) -> np.ndarray:
@@ -307,6 +297,80 @@ def note(fig: go.Figure, text: str) -> None:
 def colorbar(title: str = "", **kw) -> dict:
     """A slim colour bar, its title along its right side (above it, the title would meet the top tick label)."""
     return dict(title=dict(text=title, side="right"), thickness=12, outlinewidth=0, **kw)
+
+
+# ------------------------------------------------------------------ the colours of real values, and −∞ over them
+
+OVERLAY = "overlay"  # meta of the heatmap that draws the blocked cells over a matrix (exports skip it)
+
+
+def value_scale(z: np.ndarray, colorscale=None, zrange: tuple[float, float] | None = None) -> dict:
+    """The colour scale of a heatmap of real values, one rule for every chart: values ≥ 0 on ATTN_COLORS, on a fixed
+    0..1 when they all lie in it (a weight has the same colour in every chart), else over their range; values of
+    either sign on SIGNED_COLORS, centred on 0. colorscale and zrange, when given, replace the choice."""
+    finite = z[np.isfinite(z)]
+    positive = finite.size > 0 and finite.min() >= 0
+    if colorscale is None:
+        colorscale = ATTN_COLORS if positive else SIGNED_COLORS
+    if zrange is None and colorscale == ATTN_COLORS and positive and finite.max() <= 1:
+        zrange = (0, 1)
+    if zrange is not None:
+        return dict(colorscale=colorscale, zmin=zrange[0], zmax=zrange[1])
+    return dict(colorscale=colorscale, zmid=0 if colorscale == SIGNED_COLORS else None)
+
+
+def blocked_overlay(blocked: np.ndarray, rows, cols, blocked_label, row_label, col_label, value_label) -> go.Heatmap:
+    """The blocked cells [Lq, Lk] (True) of a matrix, to draw over it: one dark colour, "−∞" written in each, and a
+    hover that says the value is −∞ because the cell is blocked."""
+    return matrix_trace(
+        np.where(blocked, 0.0, np.nan),
+        rows,
+        cols,
+        name=blocked_label,
+        colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
+        showscale=False,
+        meta=OVERLAY,  # drawn over the matrix, not a matrix of its own
+        hoverongaps=False,
+        text=np.where(blocked, NEG_INF, "").tolist(),
+        texttemplate="%{text}",
+        textfont=dict(color="white"),
+        hovertemplate=hover(row_label, col_label, f"{value_label}: {NEG_INF} ({blocked_label})"),
+    )
+
+
+def values_figure(
+    v: np.ndarray,
+    blocked: np.ndarray,
+    rows: list[str],
+    cols: list[str],
+    labels: tuple[str, str, str, str],
+    fmt: str = "{:.2f}",
+    hover_fmt: str = ".4f",
+    colorscale=None,
+    zrange: tuple[float, float] | None = None,
+) -> go.Figure:
+    """Real values v [Lq, Lk] as a heatmap on value_scale's colours, their numbers written in small matrices; the
+    blocked cells (True) are gaps in it, drawn by blocked_overlay over them. labels: (value, blocked, row, column)."""
+    value_label, blocked_label, row_label, col_label = labels
+    shown = np.where(blocked, np.nan, v)  # (Lq, Lk); blocked cells become gaps
+    text = cell_text(shown, fmt)
+    fig = go.Figure(
+        matrix_trace(
+            shown,
+            rows,
+            cols,
+            name=value_label,
+            colorbar=colorbar(value_label),
+            hoverongaps=False,
+            text=text,
+            texttemplate="%{text}" if text else None,
+            hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:{hover_fmt}}}"),
+            **value_scale(shown, colorscale, zrange),
+        )
+    )
+    if blocked.any():
+        fig.add_trace(blocked_overlay(blocked, rows, cols, blocked_label, row_label, col_label, value_label))
+    return fig
 
 
 # ------------------------------------------------------------------ numbers in cells that read on every cell colour

@@ -17,22 +17,17 @@ import plotly.graph_objects as go
 from transformer.data import PAD
 
 from .common import (
-    ATTN_COLORS,
-    BLOCKED_COLOR,
     CHOSEN_COLOR,
     NEG_INF,
-    SIGNED_COLORS,
-    cell_text,
-    colorbar,
     finish,
     height,
     hover,
     mark_padding,
-    matrix_trace,
     note,
     set_layout,
     text_px,
     token_labels,
+    values_figure,
 )
 from .masks import mask_figure
 
@@ -458,47 +453,10 @@ def step_figure(
 
 
 def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label, square, integers) -> go.Figure:
-    """A real matrix: blue 0..1 for weights, blue for values ≥ 0, red–blue around 0 otherwise; −∞ dark."""
-    blocked = np.isneginf(m)
-    shown = np.where(blocked, np.nan, m)
-    finite = shown[np.isfinite(shown)]
-    weights = finite.size and finite.min() >= 0 and finite.max() <= 1
-    if finite.size and finite.min() >= 0:
-        scale = dict(colorscale=ATTN_COLORS, zmin=0, zmax=1 if weights else None)
-    else:
-        scale = dict(colorscale=SIGNED_COLORS, zmid=0)
-    text = cell_text(shown, "{:.0f}" if integers else "{:.4f}" if max(shown.shape) <= 6 else "{:.2f}")
-    fig = go.Figure(
-        matrix_trace(
-            shown,
-            rows,
-            cols,
-            name=value_label,
-            colorbar=colorbar(value_label),
-            hoverongaps=False,
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover(row_axis, col_axis, f"{value_label}: %{{z:{'.0f' if integers else '.4f'}}}"),
-            **scale,
-        )
-    )
-    if blocked.any():
-        fig.add_trace(
-            matrix_trace(
-                np.where(blocked, 0.0, np.nan),
-                rows,
-                cols,
-                name=blocked_label,
-                colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
-                showscale=False,
-                meta="overlay",  # drawn over the matrix, not a matrix of its own (exports skip it)
-                hoverongaps=False,
-                text=np.where(blocked, NEG_INF, "").tolist(),
-                texttemplate="%{text}",
-                textfont=dict(color="white"),
-                hovertemplate=hover(row_axis, col_axis, f"{value_label}: {NEG_INF} ({blocked_label})"),
-            )
-        )
+    """A real matrix on the colour scale value_scale chooses; −∞ cells dark, "−∞" written in them."""
+    fmt = "{:.0f}" if integers else "{:.4f}" if max(m.shape) <= 6 else "{:.2f}"
+    labels = (value_label, blocked_label, row_axis, col_axis)
+    fig = values_figure(m, np.isneginf(m), rows, cols, labels, fmt, ".0f" if integers else ".4f")
     common = dict(tickmode="array", showgrid=False, zeroline=False, automargin=True, ticks="")
     every = math.ceil(len(cols) / MAX_TICKS)  # a label on every column, or on every few when there are many
     set_layout(
