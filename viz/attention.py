@@ -12,6 +12,7 @@ from .common import (
     ATTN_COLORS,
     CHOSEN_COLOR,
     axis_names,
+    cell_clicks,
     cell_text,
     colorbar,
     finish,
@@ -27,6 +28,7 @@ from .common import (
     token_axes,
     token_labels,
 )
+from .common import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
 
 GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
 
@@ -77,9 +79,7 @@ def attention_figure(
     mark_padding(fig, fig.data[0], pr, pc, *a.shape)
     outline_cells(fig, fig.data[0], marks, *a.shape)
     if clickable:
-        fig.add_trace(_cell_clicks(fig.data[0]))
-        fig.data[0].hoverinfo = "skip"  # the markers carry the hover: the cell under the pointer is the one clicked
-        fig.update_layout(hovermode="closest", hoverdistance=-1)
+        cell_clicks(fig, fig.data[0], a)
     finish(fig, title, height(len(rows)))
     if pr or pc:
         note(fig, pad_note)
@@ -93,36 +93,6 @@ def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
     if len(inputs) != len(predicts):
         raise ValueError(f"{len(inputs)} decoder inputs but {len(predicts)} predicted tokens.")
     return [f"{a} {arrow} {b}" for a, b in zip(inputs, predicts)]
-
-
-def clicked_cell(selection) -> tuple[int, int] | None:
-    """(row, column) of the first clicked cell in a Streamlit plotly selection of a clickable attention_figure."""
-    points = (selection or {}).get("points") or []
-    for point in points:
-        custom = point.get("customdata")
-        if isinstance(custom, (list, tuple)) and len(custom) == 6:
-            return int(custom[3]), int(custom[4])
-    return None
-
-
-def _cell_clicks(heatmap: go.Heatmap) -> go.Scatter:
-    """Invisible markers at the centre of every cell of heatmap, with its customdata plus the weight, and its hover."""
-    custom = np.array(heatmap.customdata, dtype=object)  # (Lq, Lk, 5)
-    n_rows, n_cols = custom.shape[:2]
-    z = np.array(heatmap.z, dtype=object)  # (Lq, Lk), None where not finite
-    custom = np.concatenate([custom, z[..., None]], axis=-1).reshape(n_rows * n_cols, 6)  # (Lq·Lk, 6)
-    rows, cols = np.meshgrid(range(n_rows), range(n_cols), indexing="ij")  # (Lq, Lk) each
-    return go.Scatter(
-        x=cols.ravel().tolist(),
-        y=rows.ravel().tolist(),
-        customdata=custom.tolist(),
-        mode="markers",
-        marker=dict(opacity=0, size=max(8, min(30, 400 // max(n_rows, n_cols)))),
-        hovertemplate=heatmap.hovertemplate.replace("%{z:.4f}", "%{customdata[5]:.4f}"),
-        showlegend=False,
-        xaxis=heatmap.xaxis,
-        yaxis=heatmap.yaxis,
-    )
 
 
 def outline_cells(fig: go.Figure, trace, cells, n_rows: int, n_cols: int) -> None:

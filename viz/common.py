@@ -373,6 +373,50 @@ def values_figure(
     return fig
 
 
+# ------------------------------------------------------------------ cells a click selects
+
+CLICK_MARKER_PX = (8, 30, 400)  # a click marker's size: at least 8 px, at most 30, about 400 px over the longer side
+
+
+def cell_clicks(fig: go.Figure, heatmap: go.Heatmap, values: np.ndarray) -> None:
+    """Make every cell of heatmap (a matrix_trace of fig, values [Lq, Lk] its numbers) a click target: an invisible
+    marker at the cell's centre carries its customdata, its value as text ("−∞" where blocked) and its hover, and
+    every heatmap of fig stops hovering, so the cell under the pointer is the one a click selects in Streamlit (a
+    heatmap cannot be selected); clicked_cell reads the click back."""
+    custom = np.array(heatmap.customdata, dtype=object)  # (Lq, Lk, 5)
+    n_rows, n_cols = custom.shape[:2]
+    shown = [[NEG_INF if math.isinf(v) else f"{v:.4f}" for v in row] for row in values.tolist()]  # (Lq, Lk)
+    custom = np.concatenate([custom, np.array(shown, dtype=object)[..., None]], axis=-1)  # (Lq, Lk, 6)
+    rows, cols = np.meshgrid(range(n_rows), range(n_cols), indexing="ij")  # (Lq, Lk) each
+    low, high, span = CLICK_MARKER_PX
+    fig.update_traces(hoverinfo="skip", selector=dict(type="heatmap"))
+    fig.add_trace(
+        go.Scatter(
+            x=cols.ravel().tolist(),
+            y=rows.ravel().tolist(),
+            customdata=custom.reshape(n_rows * n_cols, 6).tolist(),  # (Lq·Lk, 6), row by row
+            mode="markers",
+            marker=dict(symbol="square", opacity=0, size=max(low, min(high, span // max(n_rows, n_cols)))),
+            hovertemplate=re.sub(r"%\{z(:[^}]*)?\}", "%{customdata[5]}", heatmap.hovertemplate),
+            showlegend=False,
+            name="cells",
+            xaxis=heatmap.xaxis,
+            yaxis=heatmap.yaxis,
+        )
+    )
+    set_layout(fig, dict(hovermode="closest", hoverdistance=-1, clickmode="event+select"))  # the nearest cell
+
+
+def clicked_cell(selection) -> tuple[int, int] | None:
+    """(row, column) of the first clicked cell in a Streamlit plotly selection of a figure with cell_clicks."""
+    points = (selection or {}).get("points") or []
+    for point in points:
+        custom = point.get("customdata")
+        if isinstance(custom, (list, tuple)) and len(custom) == 6:
+            return int(custom[3]), int(custom[4])
+    return None
+
+
 # ------------------------------------------------------------------ numbers in cells that read on every cell colour
 
 TEXT_DARK, TEXT_LIGHT = "#000000", "#ffffff"  # the two colours a cell's number may take

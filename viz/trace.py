@@ -19,9 +19,9 @@ from transformer.data import PAD
 from .common import (
     CHOSEN_COLOR,
     NEG_INF,
+    cell_clicks,
     finish,
     height,
-    hover,
     mark_padding,
     note,
     set_layout,
@@ -423,23 +423,9 @@ def step_figure(
         fig.update_layout(shapes=lines)
     if pads or pad_cols:
         mark_padding(fig, fig.data[0], pads, pad_cols, *m.shape)
-    if clickable:  # one invisible marker per cell takes the hover and the click (a heatmap cannot be selected)
-        ii, jj = np.meshgrid(range(m.shape[0]), range(m.shape[1]), indexing="ij")
-        shown = [NEG_INF if math.isinf(v) else f"{v:.4f}" for v in m.ravel().tolist()]
-        fig.update_traces(hoverinfo="skip", hovertemplate=None, selector=dict(type="heatmap"))
-        fig.add_trace(
-            go.Scatter(
-                x=jj.ravel().tolist(),
-                y=ii.ravel().tolist(),
-                mode="markers",
-                marker=dict(symbol="square", size=14, color="#000000", opacity=0.0),
-                customdata=[[rows[i], cols[j], v, i, j] for i, j, v in zip(ii.ravel(), jj.ravel(), shown)],
-                hovertemplate=hover(row_axis, col_axis, f"{value_label}: %{{customdata[2]}}"),
-                showlegend=False,
-                name="cells",
-            )
-        )
-        set_layout(fig, dict(clickmode="event+select", hovermode="closest", dragmode=False))
+    if clickable:
+        cell_clicks(fig, fig.data[0], m)
+        set_layout(fig, dict(dragmode=False))
     if highlight is not None:
         r, c = highlight
         fig.add_shape(
