@@ -10,9 +10,7 @@ from plotly.subplots import make_subplots
 
 from .common import (
     ATTN_COLORS,
-    CHOSEN_COLOR,
     axis_names,
-    cell_clicks,
     cell_text,
     colorbar,
     finish,
@@ -28,7 +26,8 @@ from .common import (
     token_axes,
     token_labels,
 )
-from .common import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
+from .layers import cell_clicks, frame, outline_cells
+from .layers import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
 
 GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
 
@@ -93,32 +92,6 @@ def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
     if len(inputs) != len(predicts):
         raise ValueError(f"{len(inputs)} decoder inputs but {len(predicts)} predicted tokens.")
     return [f"{a} {arrow} {b}" for a, b in zip(inputs, predicts)]
-
-
-def outline_cells(fig: go.Figure, trace, cells, n_rows: int, n_cols: int) -> None:
-    """A red outline around each (row, column) cell of trace's heatmap."""
-    xref, yref = trace.xaxis or "x", trace.yaxis or "y"
-    for i, j in indexes_2d(cells, n_rows, n_cols):
-        fig.add_shape(
-            type="rect",
-            xref=xref,
-            yref=yref,
-            x0=j - 0.5,
-            x1=j + 0.5,
-            y0=i - 0.5,
-            y1=i + 0.5,
-            layer="above",
-            line=dict(color=CHOSEN_COLOR, width=3),
-        )
-
-
-def indexes_2d(cells, n_rows: int, n_cols: int) -> list[tuple[int, int]]:
-    """cells as sorted unique (row, column) pairs; ValueError for one outside the n_rows × n_cols matrix."""
-    out = sorted({(int(i), int(j)) for i, j in cells})
-    bad = [c for c in out if not (0 <= c[0] < n_rows and 0 <= c[1] < n_cols)]
-    if bad:
-        raise ValueError(f"marks must be cells of the {n_rows} × {n_cols} matrix, got {bad}.")
-    return out
 
 
 def attention_grid_figure(
@@ -240,14 +213,5 @@ def frame_head(fig: go.Figure, chosen: tuple[int, int] | None) -> go.Figure:
     fig.layout.shapes = ()
     for trace in fig.data:
         if trace.type == "heatmap" and chosen is not None and list(trace.meta or []) == list(chosen):
-            fig.add_shape(
-                type="rect",
-                xref=f"{trace.xaxis} domain",
-                yref=f"{trace.yaxis} domain",
-                x0=0,
-                x1=1,
-                y0=0,
-                y1=1,
-                line=dict(color=CHOSEN_COLOR, width=3),
-            )
+            frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
     return fig

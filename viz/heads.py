@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from .common import (
     ATTN_COLORS,
-    CHOSEN_COLOR,
     ENTROPY_COLORS,
     colorbar,
     finish,
@@ -24,6 +23,7 @@ from .common import (
     nullable,
     token_labels,
 )
+from .layers import frame
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
@@ -61,10 +61,6 @@ def _click_layer(x, y, custom, hovertemplate: str) -> dict:
 def _where(tokens: list[str] | None, position: int) -> str:
     """'love (#2)' with tokens, '2' without."""
     return f"{tokens[position]} (#{position})" if tokens else str(position)
-
-
-def _frame(fig: go.Figure, xref: str, yref: str, x0, x1, y0, y1) -> None:
-    fig.add_shape(type="rect", xref=xref, yref=yref, x0=x0, x1=x1, y0=y0, y1=y1, line=dict(color=CHOSEN_COLOR, width=3))
 
 
 def head_patterns_figure(
@@ -181,7 +177,7 @@ def head_patterns_figure(
     fig = go.Figure(data=data, layout=dict(layout, annotations=titles))
     if chosen is not None and 0 <= chosen[0] < n_layers and 0 <= chosen[1] < n_heads:
         trace = fig.data[2 * (chosen[0] * n_heads + chosen[1])]
-        _frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
+        frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
     finish(fig, title, plot_px + (60 if title else 30) + gap + 10)
     fig.update_layout(margin=dict(t=(60 if title else 30) + title_px - 22))  # room for the top row's titles
     fig.update_layout(hovermode="closest", hoverdistance=-1)  # the nearest marker is the cell under the pointer
@@ -259,7 +255,7 @@ def head_stat_figure(
     )
     if chosen is not None and 0 <= chosen[0] < n_layers and 0 <= chosen[1] < n_heads:
         l, h = chosen
-        _frame(fig, "x", "y", h - 0.5, h + 0.5, l - 0.5, l + 0.5)
+        frame(fig, "x", "y", h - 0.5, h + 0.5, l - 0.5, l + 0.5)
     finish(fig, title, int(min(420, max(160, 48 * n_layers + 110))))
     fig.update_layout(hovermode="closest", hoverdistance=-1)
     return fig

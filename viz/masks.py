@@ -21,8 +21,8 @@ from .common import (
     set_layout,
     token_axes,
     token_labels,
-    values_figure,
 )
+from .layers import values_figure
 
 
 def mask_figure(

@@ -19,7 +19,6 @@ from transformer.data import PAD
 from .common import (
     CHOSEN_COLOR,
     NEG_INF,
-    cell_clicks,
     finish,
     height,
     mark_padding,
@@ -27,8 +26,8 @@ from .common import (
     set_layout,
     text_px,
     token_labels,
-    values_figure,
 )
+from .layers import cell_clicks, frame, values_figure
 from .masks import mask_figure
 
 MAX_COLUMNS = 128  # wider matrices are cut to this many columns (the figure says so)
@@ -426,12 +425,9 @@ def step_figure(
     if clickable:
         cell_clicks(fig, fig.data[0], m)
         set_layout(fig, dict(dragmode=False))
-    if highlight is not None:
+    if highlight is not None:  # the chosen cell in red, drawn as given
         r, c = highlight
-        fig.add_shape(
-            type="rect", x0=c - 0.5, x1=c + 0.5, y0=r - 0.5, y1=r + 0.5, layer="above",
-            line=dict(color=CHOSEN_COLOR, width=3),
-        )  # fmt: skip
+        frame(fig, "x", "y", c - 0.5, c + 0.5, r - 0.5, r + 0.5, layer="above")
     finish(fig, title, height(n_rows, extra=130))
     if total > MAX_COLUMNS:
         note(fig, cap_note.format(shown=MAX_COLUMNS, total=total))
