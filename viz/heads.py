@@ -23,7 +23,7 @@ from .common import (
     nullable,
     token_labels,
 )
-from .layers import frame
+from .layers import click_markers, frame
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
@@ -42,20 +42,6 @@ def clicked_head(selection) -> tuple[int, int] | None:
         if isinstance(custom, (list, tuple)) and len(custom) >= 2:
             return int(custom[0]), int(custom[1])
     return None
-
-
-def _click_layer(x, y, custom, hovertemplate: str) -> dict:
-    """Invisible markers that carry the hover and make a click select (layer, head) in Streamlit."""
-    return dict(
-        type="scatter",
-        x=x,
-        y=y,
-        customdata=custom,
-        mode="markers",
-        marker=dict(opacity=0, size=8),
-        hovertemplate=hovertemplate,
-        showlegend=False,
-    )
 
 
 def _where(tokens: list[str] | None, position: int) -> str:
@@ -138,9 +124,9 @@ def head_patterns_figure(
                 custom[:, 2] = [_where(rows, a) for a in i.tolist()]
                 custom[:, 3] = [_where(cols, b) for b in j.tolist()]
                 custom[:, 4] = np.round(z[real], 4)
-                clicks = _click_layer(j, i, custom, "<br>".join([name, *cell_lines]) + "<extra></extra>")
+                clicks = click_markers(j, i, custom, "<br>".join([name, *cell_lines]) + "<extra></extra>")
             else:  # one marker in the middle; the nearest marker to any point of the subplot
-                clicks = _click_layer([(n_cols - 1) / 2], [(n_rows - 1) / 2], [[l, h]], name + "<extra></extra>")
+                clicks = click_markers([(n_cols - 1) / 2], [(n_rows - 1) / 2], [[l, h]], name + "<extra></extra>")
             clicks.update(xaxis=x, yaxis=y, meta=[l, h])
             data.append(clicks)
             layout["xaxis" + x[1:]] = dict(
@@ -229,7 +215,7 @@ def head_stat_figure(
         [l, h, "–" if math.isnan(v) else f"{v:.4f}", head_title(l, h, layer_label, head_label)]
         for l, h, v in zip(layers.ravel().tolist(), heads.ravel().tolist(), z.ravel().tolist())
     ]
-    clicks = _click_layer(
+    clicks = click_markers(
         heads.ravel().tolist(),
         layers.ravel().tolist(),
         custom,

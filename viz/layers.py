@@ -130,6 +130,14 @@ def indexes_2d(cells, n_rows: int, n_cols: int) -> list[tuple[int, int]]:
 CLICK_MARKER_PX = (8, 30, 400)  # a click marker's size: at least 8 px, at most 30, about 400 px over the longer side
 
 
+def click_markers(x, y, customdata, hovertemplate: str, size: int = 8, **kw) -> dict:
+    """Invisible square markers at (x, y) that carry customdata and the hover, so that a click selects a point in
+    Streamlit: the click layer of every chart that selects cells or heads (a heatmap itself cannot be selected)."""
+    marker = dict(symbol="square", opacity=0, size=size)
+    return dict(type="scatter", x=x, y=y, customdata=customdata, mode="markers", marker=marker,
+                hovertemplate=hovertemplate, showlegend=False, **kw)  # fmt: skip
+
+
 def cell_clicks(fig: go.Figure, heatmap: go.Heatmap, values: np.ndarray) -> None:
     """Make every cell of heatmap (a matrix_trace of fig, values [Lq, Lk] its numbers) a click target: an invisible
     marker at the cell's centre carries its customdata, its value as text ("−∞" where blocked) and its hover, and
@@ -143,15 +151,12 @@ def cell_clicks(fig: go.Figure, heatmap: go.Heatmap, values: np.ndarray) -> None
     low, high, span = CLICK_MARKER_PX
     fig.update_traces(hoverinfo="skip", selector=dict(type="heatmap"))
     fig.add_trace(
-        go.Scatter(
-            x=cols.ravel().tolist(),
-            y=rows.ravel().tolist(),
-            customdata=custom.reshape(n_rows * n_cols, 6).tolist(),  # (Lq·Lk, 6), row by row
-            mode="markers",
-            marker=dict(symbol="square", opacity=0, size=max(low, min(high, span // max(n_rows, n_cols)))),
-            hovertemplate=re.sub(r"%\{z(:[^}]*)?\}", "%{customdata[5]}", heatmap.hovertemplate),
-            showlegend=False,
-            name="cells",
+        click_markers(
+            cols.ravel().tolist(),
+            rows.ravel().tolist(),
+            custom.reshape(n_rows * n_cols, 6).tolist(),  # (Lq·Lk, 6), row by row
+            re.sub(r"%\{z(:[^}]*)?\}", "%{customdata[5]}", heatmap.hovertemplate),
+            size=max(low, min(high, span // max(n_rows, n_cols))),
             xaxis=heatmap.xaxis,
             yaxis=heatmap.yaxis,
         )
