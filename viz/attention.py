@@ -26,7 +26,7 @@ from .common import (
     token_axes,
     token_labels,
 )
-from .layers import cell_clicks, frame, outline_cells
+from .layers import cell_clicks, frame, outline_cells, value_scale
 from .layers import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
 
 GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
@@ -57,23 +57,9 @@ def attention_figure(
     cols = token_labels(col_tokens, a.shape[1], "col_tokens", "columns")
     pr = indexes(pad_rows, a.shape[0], "pad_rows")
     pc = indexes(pad_cols, a.shape[1], "pad_cols")
-    text = cell_text(a)
-    fig = go.Figure(
-        matrix_trace(
-            a,
-            rows,
-            cols,
-            extra=pad_extra(*a.shape, pr, pc, pad_label),
-            name=value_label,
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            colorbar=colorbar(value_label),
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"),
-        )
-    )
+    line = f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"
+    extra = pad_extra(*a.shape, pr, pc, pad_label)
+    fig = go.Figure(weights_trace(a, rows, cols, value_label, hover(row_label, col_label, line), extra=extra))
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     mark_padding(fig, fig.data[0], pr, pc, *a.shape)
     outline_cells(fig, fig.data[0], marks, *a.shape)
@@ -83,6 +69,24 @@ def attention_figure(
     if pr or pc:
         note(fig, pad_note)
     return fig
+
+
+def weights_trace(z, rows, cols, value_label, hovertemplate: str, written: bool = True, **kw) -> go.Heatmap:
+    """Attention weights z [Lq, Lk] as a matrix_trace on the fixed 0..1 scale, their numbers written in the cells of a
+    small matrix (unless written=False); kw (extra, name, showscale) go to matrix_trace."""
+    text = cell_text(z) if written else None
+    kw.setdefault("name", value_label)
+    return matrix_trace(
+        z,
+        rows,
+        cols,
+        colorbar=colorbar(value_label),
+        text=text,
+        texttemplate="%{text}" if text else None,
+        hovertemplate=hovertemplate,
+        **value_scale(z, ATTN_COLORS, (0, 1)),
+        **kw,
+    )
 
 
 def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
@@ -133,19 +137,11 @@ def attention_grid_figure(
     extra = pad_extra(n_rows, n_cols, pr, pc, pad_label)
     value = "%{z:.4f}%{customdata[2]}"
     for h in range(n_heads):
-        trace = matrix_trace(
-            a[h],
-            rows,
-            cols,
-            extra=extra,
-            name=f"{head_label} {h + 1}",
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            showscale=h == 0,
-            colorbar=colorbar(value_label),
-            hovertemplate=hover(row_label, col_label, f"{head_label} {h + 1} · {value_label}: {value}"),
-        )
+        line = f"{head_label} {h + 1} · {value_label}: {value}"
+        trace = weights_trace(
+            a[h], rows, cols, value_label, hover(row_label, col_label, line), written=False, extra=extra,
+            name=f"{head_label} {h + 1}", showscale=h == 0,
+        )  # fmt: skip
         fig.add_trace(trace, row=h // grid_cols + 1, col=h % grid_cols + 1)
         token_axes(fig, fig.data[-1], rows, cols)
         if h % grid_cols:  # the first column's ticks name the rows of the whole grid row
@@ -177,22 +173,7 @@ def source_attention_figure(
     pc = indexes(pad_cols, w.shape[1], "pad_cols")
     z = np.vstack([w, w.mean(axis=0, keepdims=True)])  # (H+1, Ls)
     rows = [f"{head_label} {h + 1}" for h in range(w.shape[0])] + [average_label]
-    text = cell_text(z)
-    fig = go.Figure(
-        matrix_trace(
-            z,
-            rows,
-            cols,
-            name=value_label,
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            colorbar=colorbar(value_label),
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover("", source_label, f"{value_label}: %{{z:.4f}}"),
-        )
-    )
+    fig = go.Figure(weights_trace(z, rows, cols, value_label, hover("", source_label, f"{value_label}: %{{z:.4f}}")))
     token_axes(fig, fig.data[0], rows, cols, "", source_label)
     mark_padding(fig, fig.data[0], [], pc, *z.shape)
     fig.add_shape(
