@@ -37,12 +37,11 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from deploy.classroom import classroom  # noqa: E402
-from tests.e2e.helpers import TRAIN_TIMEOUT, alert, expect, go_to, open_app, press_slider  # noqa: E402
+from tests.e2e.helpers import TRAIN_TIMEOUT, VIEWPORT, alert, expect, go_to, open_app, press_slider  # noqa: E402
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.test_e2e_classroom import (  # noqa: E402
     BUNDLED_PAIRS,
     TRAIN,
-    VIEWPORT,
     free_ports,
     pairs_shown,
     process_of,

@@ -10,13 +10,17 @@ ENC = torch.tensor([[1, 2, 3, 4, 0]])
 DEC = torch.tensor([[4, 1, 2, 3, 6, 0]])
 
 
-def test_pad_mask_blocks_only_the_padding_key_column():
-    mask = get_attn_pad_mask(ENC, ENC)
+def assert_blocks_only_the_last_key(mask, shape):
+    """mask is boolean, of shape [batch, Lq, Lk], and blocks the last key (ENC's padding) for every query only."""
     assert mask.dtype == torch.bool
-    assert mask.shape == (1, 5, 5)
-    expected = torch.zeros(1, 5, 5, dtype=torch.bool)
+    assert mask.shape == shape
+    expected = torch.zeros(*shape, dtype=torch.bool)
     expected[:, :, -1] = True
     assert torch.equal(mask, expected)
+
+
+def test_pad_mask_blocks_only_the_padding_key_column():
+    assert_blocks_only_the_last_key(get_attn_pad_mask(ENC, ENC), (1, 5, 5))
 
 
 def test_pad_mask_follows_each_row_of_a_batch():
@@ -48,9 +52,4 @@ def test_dec_self_mask_is_padding_or_look_ahead():
 
 
 def test_dec_enc_mask_blocks_the_source_padding_for_every_target_position():
-    mask = get_dec_enc_attn_mask(DEC, ENC)
-    assert mask.dtype == torch.bool
-    assert mask.shape == (1, 6, 5)
-    expected = torch.zeros(1, 6, 5, dtype=torch.bool)
-    expected[:, :, -1] = True
-    assert torch.equal(mask, expected)
+    assert_blocks_only_the_last_key(get_dec_enc_attn_mask(DEC, ENC), (1, 6, 5))

@@ -10,7 +10,6 @@ from plotly.subplots import make_subplots
 
 from .common import (
     ATTN_COLORS,
-    CHOSEN_COLOR,
     axis_names,
     cell_text,
     colorbar,
@@ -27,6 +26,8 @@ from .common import (
     token_axes,
     token_labels,
 )
+from .layers import cell_clicks, frame, outline_cells, value_scale
+from .layers import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
 
 GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
 
@@ -56,34 +57,36 @@ def attention_figure(
     cols = token_labels(col_tokens, a.shape[1], "col_tokens", "columns")
     pr = indexes(pad_rows, a.shape[0], "pad_rows")
     pc = indexes(pad_cols, a.shape[1], "pad_cols")
-    text = cell_text(a)
-    fig = go.Figure(
-        matrix_trace(
-            a,
-            rows,
-            cols,
-            extra=pad_extra(*a.shape, pr, pc, pad_label),
-            name=value_label,
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            colorbar=colorbar(value_label),
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"),
-        )
-    )
+    line = f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"
+    extra = pad_extra(*a.shape, pr, pc, pad_label)
+    fig = go.Figure(weights_trace(a, rows, cols, value_label, hover(row_label, col_label, line), extra=extra))
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     mark_padding(fig, fig.data[0], pr, pc, *a.shape)
     outline_cells(fig, fig.data[0], marks, *a.shape)
     if clickable:
-        fig.add_trace(_cell_clicks(fig.data[0]))
-        fig.data[0].hoverinfo = "skip"  # the markers carry the hover: the cell under the pointer is the one clicked
-        fig.update_layout(hovermode="closest", hoverdistance=-1)
+        cell_clicks(fig, fig.data[0], a)
     finish(fig, title, height(len(rows)))
     if pr or pc:
         note(fig, pad_note)
     return fig
+
+
+def weights_trace(z, rows, cols, value_label, hovertemplate: str, written: bool = True, **kw) -> go.Heatmap:
+    """Attention weights z [Lq, Lk] as a matrix_trace on the fixed 0..1 scale, their numbers written in the cells of a
+    small matrix (unless written=False); kw (extra, name, showscale) go to matrix_trace."""
+    text = cell_text(z) if written else None
+    kw.setdefault("name", value_label)
+    return matrix_trace(
+        z,
+        rows,
+        cols,
+        colorbar=colorbar(value_label),
+        text=text,
+        texttemplate="%{text}" if text else None,
+        hovertemplate=hovertemplate,
+        **value_scale(z, ATTN_COLORS, (0, 1)),
+        **kw,
+    )
 
 
 def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
@@ -93,62 +96,6 @@ def decoder_row_labels(inputs, predicts, arrow: str = "→") -> list[str]:
     if len(inputs) != len(predicts):
         raise ValueError(f"{len(inputs)} decoder inputs but {len(predicts)} predicted tokens.")
     return [f"{a} {arrow} {b}" for a, b in zip(inputs, predicts)]
-
-
-def clicked_cell(selection) -> tuple[int, int] | None:
-    """(row, column) of the first clicked cell in a Streamlit plotly selection of a clickable attention_figure."""
-    points = (selection or {}).get("points") or []
-    for point in points:
-        custom = point.get("customdata")
-        if isinstance(custom, (list, tuple)) and len(custom) == 6:
-            return int(custom[3]), int(custom[4])
-    return None
-
-
-def _cell_clicks(heatmap: go.Heatmap) -> go.Scatter:
-    """Invisible markers at the centre of every cell of heatmap, with its customdata plus the weight, and its hover."""
-    custom = np.array(heatmap.customdata, dtype=object)  # (Lq, Lk, 5)
-    n_rows, n_cols = custom.shape[:2]
-    z = np.array(heatmap.z, dtype=object)  # (Lq, Lk), None where not finite
-    custom = np.concatenate([custom, z[..., None]], axis=-1).reshape(n_rows * n_cols, 6)  # (Lq·Lk, 6)
-    rows, cols = np.meshgrid(range(n_rows), range(n_cols), indexing="ij")  # (Lq, Lk) each
-    return go.Scatter(
-        x=cols.ravel().tolist(),
-        y=rows.ravel().tolist(),
-        customdata=custom.tolist(),
-        mode="markers",
-        marker=dict(opacity=0, size=max(8, min(30, 400 // max(n_rows, n_cols)))),
-        hovertemplate=heatmap.hovertemplate.replace("%{z:.4f}", "%{customdata[5]:.4f}"),
-        showlegend=False,
-        xaxis=heatmap.xaxis,
-        yaxis=heatmap.yaxis,
-    )
-
-
-def outline_cells(fig: go.Figure, trace, cells, n_rows: int, n_cols: int) -> None:
-    """A red outline around each (row, column) cell of trace's heatmap."""
-    xref, yref = trace.xaxis or "x", trace.yaxis or "y"
-    for i, j in indexes_2d(cells, n_rows, n_cols):
-        fig.add_shape(
-            type="rect",
-            xref=xref,
-            yref=yref,
-            x0=j - 0.5,
-            x1=j + 0.5,
-            y0=i - 0.5,
-            y1=i + 0.5,
-            layer="above",
-            line=dict(color=CHOSEN_COLOR, width=3),
-        )
-
-
-def indexes_2d(cells, n_rows: int, n_cols: int) -> list[tuple[int, int]]:
-    """cells as sorted unique (row, column) pairs; ValueError for one outside the n_rows × n_cols matrix."""
-    out = sorted({(int(i), int(j)) for i, j in cells})
-    bad = [c for c in out if not (0 <= c[0] < n_rows and 0 <= c[1] < n_cols)]
-    if bad:
-        raise ValueError(f"marks must be cells of the {n_rows} × {n_cols} matrix, got {bad}.")
-    return out
 
 
 def attention_grid_figure(
@@ -190,19 +137,11 @@ def attention_grid_figure(
     extra = pad_extra(n_rows, n_cols, pr, pc, pad_label)
     value = "%{z:.4f}%{customdata[2]}"
     for h in range(n_heads):
-        trace = matrix_trace(
-            a[h],
-            rows,
-            cols,
-            extra=extra,
-            name=f"{head_label} {h + 1}",
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            showscale=h == 0,
-            colorbar=colorbar(value_label),
-            hovertemplate=hover(row_label, col_label, f"{head_label} {h + 1} · {value_label}: {value}"),
-        )
+        line = f"{head_label} {h + 1} · {value_label}: {value}"
+        trace = weights_trace(
+            a[h], rows, cols, value_label, hover(row_label, col_label, line), written=False, extra=extra,
+            name=f"{head_label} {h + 1}", showscale=h == 0,
+        )  # fmt: skip
         fig.add_trace(trace, row=h // grid_cols + 1, col=h % grid_cols + 1)
         token_axes(fig, fig.data[-1], rows, cols)
         if h % grid_cols:  # the first column's ticks name the rows of the whole grid row
@@ -234,22 +173,7 @@ def source_attention_figure(
     pc = indexes(pad_cols, w.shape[1], "pad_cols")
     z = np.vstack([w, w.mean(axis=0, keepdims=True)])  # (H+1, Ls)
     rows = [f"{head_label} {h + 1}" for h in range(w.shape[0])] + [average_label]
-    text = cell_text(z)
-    fig = go.Figure(
-        matrix_trace(
-            z,
-            rows,
-            cols,
-            name=value_label,
-            zmin=0,
-            zmax=1,
-            colorscale=ATTN_COLORS,
-            colorbar=colorbar(value_label),
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover("", source_label, f"{value_label}: %{{z:.4f}}"),
-        )
-    )
+    fig = go.Figure(weights_trace(z, rows, cols, value_label, hover("", source_label, f"{value_label}: %{{z:.4f}}")))
     token_axes(fig, fig.data[0], rows, cols, "", source_label)
     mark_padding(fig, fig.data[0], [], pc, *z.shape)
     fig.add_shape(
@@ -270,14 +194,5 @@ def frame_head(fig: go.Figure, chosen: tuple[int, int] | None) -> go.Figure:
     fig.layout.shapes = ()
     for trace in fig.data:
         if trace.type == "heatmap" and chosen is not None and list(trace.meta or []) == list(chosen):
-            fig.add_shape(
-                type="rect",
-                xref=f"{trace.xaxis} domain",
-                yref=f"{trace.yaxis} domain",
-                x0=0,
-                x1=1,
-                y0=0,
-                y1=1,
-                line=dict(color=CHOSEN_COLOR, width=3),
-            )
+            frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
     return fig

@@ -268,19 +268,9 @@ def mark_padding(fig: go.Figure, trace, pad_rows: list[int], pad_cols: list[int]
     xref, yref = trace.xaxis or "x", trace.yaxis or "y"
     bands = [(i - 0.5, i + 0.5, -0.5, n_cols - 0.5) for i in pad_rows]  # (y0, y1, x0, x1)
     bands += [(-0.5, n_rows - 0.5, j - 0.5, j + 0.5) for j in pad_cols]
+    band = dict(layer="above", fillcolor=PAD_FILL, line=dict(color=PAD_LINE, width=1, dash="dot"))
     for y0, y1, x0, x1 in bands:
-        fig.add_shape(
-            type="rect",
-            xref=xref,
-            yref=yref,
-            x0=x0,
-            x1=x1,
-            y0=y0,
-            y1=y1,
-            layer="above",
-            fillcolor=PAD_FILL,
-            line=dict(color=PAD_LINE, width=1, dash="dot"),
-        )
+        fig.add_shape(type="rect", xref=xref, yref=yref, x0=x0, x1=x1, y0=y0, y1=y1, **band)
 
 
 def pad_extra(n_rows: int, n_cols: int, pad_rows: list[int], pad_cols: list[int], pad_label: str) -> np.ndarray:

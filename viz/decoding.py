@@ -27,6 +27,15 @@ TOPK_PX = 440  # the next-token chart's width: its token labels are drawn in the
 ROW_HIT = "rgba(0,0,0,0)"  # the invisible bar spanning each whole row, which takes the hover and the click
 
 
+def _top_ids(p: np.ndarray, k: int, chosen_id: int) -> list[int]:
+    """The ids of the k most probable tokens (1 at least, the vocabulary at most), most probable first, and then the
+    chosen token when it is not among them: a token the model found unlikely still gets its bar, at the bottom."""
+    top = np.argsort(-p, kind="stable")[: max(1, min(int(k), p.shape[0]))].tolist()
+    if 0 <= int(chosen_id) < p.shape[0] and int(chosen_id) not in top:
+        top.append(int(chosen_id))
+    return top
+
+
 def topk_figure(
     probs,
     itos: Sequence[str],
@@ -48,10 +57,7 @@ def topk_figure(
     """
     p = floats(probs, 1, "probs")  # (V,)
     vocab = token_labels(itos, p.shape[0], "itos", "vocabulary entries")
-    k = max(1, min(int(k), p.shape[0]))
-    top = np.argsort(-p, kind="stable")[:k].tolist()
-    if 0 <= int(chosen_id) < p.shape[0] and int(chosen_id) not in top:
-        top.append(int(chosen_id))  # a forced token the model found unlikely still gets its bar, at the bottom
+    top = _top_ids(p, k, chosen_id)
     k = len(top)
     rows = list(range(k))
     is_chosen = [i == int(chosen_id) for i in top]
@@ -326,9 +332,7 @@ def sampling_figure(
     if not p.shape == p_t.shape == p_f.shape:
         raise ValueError(f"the three distributions differ in size: {p.shape[0]}, {p_t.shape[0]}, {p_f.shape[0]}.")
     vocab = token_labels(itos, p.shape[0], "itos", "vocabulary entries")
-    top = np.argsort(-p, kind="stable")[: max(1, min(int(k), p.shape[0]))].tolist()
-    if int(chosen_id) not in top:
-        top.append(int(chosen_id))
+    top = _top_ids(p, k, chosen_id)
     rows = list(range(len(top)))
     ticks = [f"<b>{vocab[i]}</b> ◀" if i == int(chosen_id) else vocab[i] for i in top]
     fig = go.Figure()

@@ -15,7 +15,6 @@ import plotly.graph_objects as go
 
 from .common import (
     ATTN_COLORS,
-    CHOSEN_COLOR,
     ENTROPY_COLORS,
     colorbar,
     finish,
@@ -24,6 +23,7 @@ from .common import (
     nullable,
     token_labels,
 )
+from .layers import click_markers, frame
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
@@ -44,27 +44,9 @@ def clicked_head(selection) -> tuple[int, int] | None:
     return None
 
 
-def _click_layer(x, y, custom, hovertemplate: str) -> dict:
-    """Invisible markers that carry the hover and make a click select (layer, head) in Streamlit."""
-    return dict(
-        type="scatter",
-        x=x,
-        y=y,
-        customdata=custom,
-        mode="markers",
-        marker=dict(opacity=0, size=8),
-        hovertemplate=hovertemplate,
-        showlegend=False,
-    )
-
-
 def _where(tokens: list[str] | None, position: int) -> str:
     """'love (#2)' with tokens, '2' without."""
     return f"{tokens[position]} (#{position})" if tokens else str(position)
-
-
-def _frame(fig: go.Figure, xref: str, yref: str, x0, x1, y0, y1) -> None:
-    fig.add_shape(type="rect", xref=xref, yref=yref, x0=x0, x1=x1, y0=y0, y1=y1, line=dict(color=CHOSEN_COLOR, width=3))
 
 
 def head_patterns_figure(
@@ -142,9 +124,9 @@ def head_patterns_figure(
                 custom[:, 2] = [_where(rows, a) for a in i.tolist()]
                 custom[:, 3] = [_where(cols, b) for b in j.tolist()]
                 custom[:, 4] = np.round(z[real], 4)
-                clicks = _click_layer(j, i, custom, "<br>".join([name, *cell_lines]) + "<extra></extra>")
+                clicks = click_markers(j, i, custom, "<br>".join([name, *cell_lines]) + "<extra></extra>")
             else:  # one marker in the middle; the nearest marker to any point of the subplot
-                clicks = _click_layer([(n_cols - 1) / 2], [(n_rows - 1) / 2], [[l, h]], name + "<extra></extra>")
+                clicks = click_markers([(n_cols - 1) / 2], [(n_rows - 1) / 2], [[l, h]], name + "<extra></extra>")
             clicks.update(xaxis=x, yaxis=y, meta=[l, h])
             data.append(clicks)
             layout["xaxis" + x[1:]] = dict(
@@ -181,7 +163,7 @@ def head_patterns_figure(
     fig = go.Figure(data=data, layout=dict(layout, annotations=titles))
     if chosen is not None and 0 <= chosen[0] < n_layers and 0 <= chosen[1] < n_heads:
         trace = fig.data[2 * (chosen[0] * n_heads + chosen[1])]
-        _frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
+        frame(fig, f"{trace.xaxis} domain", f"{trace.yaxis} domain", 0, 1, 0, 1)
     finish(fig, title, plot_px + (60 if title else 30) + gap + 10)
     fig.update_layout(margin=dict(t=(60 if title else 30) + title_px - 22))  # room for the top row's titles
     fig.update_layout(hovermode="closest", hoverdistance=-1)  # the nearest marker is the cell under the pointer
@@ -233,7 +215,7 @@ def head_stat_figure(
         [l, h, "–" if math.isnan(v) else f"{v:.4f}", head_title(l, h, layer_label, head_label)]
         for l, h, v in zip(layers.ravel().tolist(), heads.ravel().tolist(), z.ravel().tolist())
     ]
-    clicks = _click_layer(
+    clicks = click_markers(
         heads.ravel().tolist(),
         layers.ravel().tolist(),
         custom,
@@ -259,7 +241,7 @@ def head_stat_figure(
     )
     if chosen is not None and 0 <= chosen[0] < n_layers and 0 <= chosen[1] < n_heads:
         l, h = chosen
-        _frame(fig, "x", "y", h - 0.5, h + 0.5, l - 0.5, l + 0.5)
+        frame(fig, "x", "y", h - 0.5, h + 0.5, l - 0.5, l + 0.5)
     finish(fig, title, int(min(420, max(160, 48 * n_layers + 110))))
     fig.update_layout(hovermode="closest", hoverdistance=-1)
     return fig

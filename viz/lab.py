@@ -11,12 +11,9 @@ from plotly.subplots import make_subplots
 from transformer.text import plotly as plotly_text
 
 from .common import finish, set_layout
+from .training import history_field
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
-
-
-def _get(h, key):
-    return h.get(key) if isinstance(h, Mapping) else getattr(h, key, None)
 
 
 def comparison_curves_figure(
@@ -31,13 +28,13 @@ def comparison_curves_figure(
     held-out dashed, one colour per model; history items are dicts or EpochRecords."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_label, accuracy_label), horizontal_spacing=0.1)
     for (label, history), color in zip(sides, SIDE_COLORS):
-        epochs = [int(_get(h, "epoch")) for h in history]
+        epochs = [int(history_field(h, "epoch")) for h in history]
         for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
-            if all(_get(h, prefix + "loss") is None for h in history):
+            if all(history_field(h, prefix + "loss") is None for h in history):
                 continue
             name = plotly_text(label) + suffix
             for col, key, fmt in ((1, "loss", ".4f"), (2, "accuracy", ".1%")):
-                values = [_get(h, prefix + key) for h in history]
+                values = [history_field(h, prefix + key) for h in history]
                 fig.add_trace(
                     go.Scatter(
                         x=epochs,

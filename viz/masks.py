@@ -10,10 +10,8 @@ from .common import (
     ATTN_COLORS,
     BLOCKED_COLOR,
     CELL_PX,
-    NEG_INF,
     SIGNED_COLORS,
     as_array,
-    cell_text,
     colorbar,
     finish,
     floats,
@@ -24,6 +22,7 @@ from .common import (
     token_axes,
     token_labels,
 )
+from .layers import values_figure
 
 
 def mask_figure(
@@ -167,45 +166,7 @@ def _matrix_figure(
         if m.shape != v.shape:
             raise ValueError(f"mask has shape {tuple(m.shape)} but values have shape {tuple(v.shape)}.")
         blocked |= m
-    shown = np.where(blocked, np.nan, v)  # blocked cells become gaps
-    finite = shown[np.isfinite(shown)]
-    if colorscale is None:
-        colorscale = ATTN_COLORS if finite.size and finite.min() >= 0 else SIGNED_COLORS
-    diverging = colorscale == SIGNED_COLORS
-    text = cell_text(shown, fmt)
-    main = matrix_trace(
-        shown,
-        rows,
-        cols,
-        name=value_label,
-        colorscale=colorscale,
-        zmid=0 if diverging and zrange is None else None,
-        zmin=None if zrange is None else zrange[0],
-        zmax=None if zrange is None else zrange[1],
-        colorbar=colorbar(value_label),
-        hoverongaps=False,
-        text=text,
-        texttemplate="%{text}" if text else None,
-        hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:.4f}}"),
-    )
-    fig = go.Figure(main)
-    if blocked.any():
-        # second trace: only the blocked cells, one dark colour, "−∞" written in each
-        fig.add_trace(
-            matrix_trace(
-                np.where(blocked, 0.0, np.nan),
-                rows,
-                cols,
-                name=blocked_label,
-                colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
-                showscale=False,
-                meta="overlay",  # drawn over the matrix, not a matrix of its own (exports skip it)
-                hoverongaps=False,
-                text=np.where(blocked, NEG_INF, "").tolist(),
-                texttemplate="%{text}",
-                textfont=dict(color="white"),
-                hovertemplate=hover(row_label, col_label, f"{value_label}: {NEG_INF} ({blocked_label})"),
-            )
-        )
+    labels = (value_label, blocked_label, row_label, col_label)
+    fig = values_figure(v, blocked, rows, cols, labels, fmt, colorscale=colorscale, zrange=zrange)
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
     return fig

@@ -17,23 +17,17 @@ import plotly.graph_objects as go
 from transformer.data import PAD
 
 from .common import (
-    ATTN_COLORS,
-    BLOCKED_COLOR,
     CHOSEN_COLOR,
     NEG_INF,
-    SIGNED_COLORS,
-    cell_text,
-    colorbar,
     finish,
     height,
-    hover,
     mark_padding,
-    matrix_trace,
     note,
     set_layout,
     text_px,
     token_labels,
 )
+from .layers import cell_clicks, frame, values_figure
 from .masks import mask_figure
 
 MAX_COLUMNS = 128  # wider matrices are cut to this many columns (the figure says so)
@@ -428,29 +422,12 @@ def step_figure(
         fig.update_layout(shapes=lines)
     if pads or pad_cols:
         mark_padding(fig, fig.data[0], pads, pad_cols, *m.shape)
-    if clickable:  # one invisible marker per cell takes the hover and the click (a heatmap cannot be selected)
-        ii, jj = np.meshgrid(range(m.shape[0]), range(m.shape[1]), indexing="ij")
-        shown = [NEG_INF if math.isinf(v) else f"{v:.4f}" for v in m.ravel().tolist()]
-        fig.update_traces(hoverinfo="skip", hovertemplate=None, selector=dict(type="heatmap"))
-        fig.add_trace(
-            go.Scatter(
-                x=jj.ravel().tolist(),
-                y=ii.ravel().tolist(),
-                mode="markers",
-                marker=dict(symbol="square", size=14, color="#000000", opacity=0.0),
-                customdata=[[rows[i], cols[j], v, i, j] for i, j, v in zip(ii.ravel(), jj.ravel(), shown)],
-                hovertemplate=hover(row_axis, col_axis, f"{value_label}: %{{customdata[2]}}"),
-                showlegend=False,
-                name="cells",
-            )
-        )
-        set_layout(fig, dict(clickmode="event+select", hovermode="closest", dragmode=False))
-    if highlight is not None:
+    if clickable:
+        cell_clicks(fig, fig.data[0], m)
+        set_layout(fig, dict(dragmode=False))
+    if highlight is not None:  # the chosen cell in red, drawn as given
         r, c = highlight
-        fig.add_shape(
-            type="rect", x0=c - 0.5, x1=c + 0.5, y0=r - 0.5, y1=r + 0.5, layer="above",
-            line=dict(color=CHOSEN_COLOR, width=3),
-        )  # fmt: skip
+        frame(fig, "x", "y", c - 0.5, c + 0.5, r - 0.5, r + 0.5, layer="above")
     finish(fig, title, height(n_rows, extra=130))
     if total > MAX_COLUMNS:
         note(fig, cap_note.format(shown=MAX_COLUMNS, total=total))
@@ -458,47 +435,10 @@ def step_figure(
 
 
 def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label, square, integers) -> go.Figure:
-    """A real matrix: blue 0..1 for weights, blue for values ≥ 0, red–blue around 0 otherwise; −∞ dark."""
-    blocked = np.isneginf(m)
-    shown = np.where(blocked, np.nan, m)
-    finite = shown[np.isfinite(shown)]
-    weights = finite.size and finite.min() >= 0 and finite.max() <= 1
-    if finite.size and finite.min() >= 0:
-        scale = dict(colorscale=ATTN_COLORS, zmin=0, zmax=1 if weights else None)
-    else:
-        scale = dict(colorscale=SIGNED_COLORS, zmid=0)
-    text = cell_text(shown, "{:.0f}" if integers else "{:.4f}" if max(shown.shape) <= 6 else "{:.2f}")
-    fig = go.Figure(
-        matrix_trace(
-            shown,
-            rows,
-            cols,
-            name=value_label,
-            colorbar=colorbar(value_label),
-            hoverongaps=False,
-            text=text,
-            texttemplate="%{text}" if text else None,
-            hovertemplate=hover(row_axis, col_axis, f"{value_label}: %{{z:{'.0f' if integers else '.4f'}}}"),
-            **scale,
-        )
-    )
-    if blocked.any():
-        fig.add_trace(
-            matrix_trace(
-                np.where(blocked, 0.0, np.nan),
-                rows,
-                cols,
-                name=blocked_label,
-                colorscale=[[0, BLOCKED_COLOR], [1, BLOCKED_COLOR]],
-                showscale=False,
-                meta="overlay",  # drawn over the matrix, not a matrix of its own (exports skip it)
-                hoverongaps=False,
-                text=np.where(blocked, NEG_INF, "").tolist(),
-                texttemplate="%{text}",
-                textfont=dict(color="white"),
-                hovertemplate=hover(row_axis, col_axis, f"{value_label}: {NEG_INF} ({blocked_label})"),
-            )
-        )
+    """A real matrix on the colour scale value_scale chooses; −∞ cells dark, "−∞" written in them."""
+    fmt = "{:.0f}" if integers else "{:.4f}" if max(m.shape) <= 6 else "{:.2f}"
+    labels = (value_label, blocked_label, row_axis, col_axis)
+    fig = values_figure(m, np.isneginf(m), rows, cols, labels, fmt, ".0f" if integers else ".4f")
     common = dict(tickmode="array", showgrid=False, zeroline=False, automargin=True, ticks="")
     every = math.ceil(len(cols) / MAX_TICKS)  # a label on every column, or on every few when there are many
     set_layout(

@@ -12,6 +12,11 @@ from .common import (
 )
 
 
+def history_field(h, key: str):
+    """One field of a training-history item, a dict or an EpochRecord; None when it has none."""
+    return h.get(key) if isinstance(h, Mapping) else getattr(h, key, None)
+
+
 def loss_accuracy_figure(
     history: Sequence,
     loss_label="loss",
@@ -22,15 +27,11 @@ def loss_accuracy_figure(
 ) -> go.Figure:
     """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch, on the training pairs (solid) and, when
     the history has them, on the held-out pairs (dashed); history items are dicts or EpochRecords."""
-
-    def get(h, key):
-        return h.get(key) if isinstance(h, Mapping) else getattr(h, key, None)
-
-    epochs = [int(get(h, "epoch")) for h in history]
+    epochs = [int(history_field(h, "epoch")) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
     curves = [("loss", loss_label, "y", "#1f77b4", ".4f"), ("accuracy", accuracy_label, "y2", "#ff7f0e", ".1%")]
-    held = any(get(h, "holdout_loss") is not None for h in history)
+    held = any(history_field(h, "holdout_loss") is not None for h in history)
     for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
         if prefix and not held:
             continue
@@ -39,7 +40,7 @@ def loss_accuracy_figure(
             fig.add_trace(
                 go.Scatter(
                     x=epochs,
-                    y=[float(get(h, prefix + key)) if get(h, prefix + key) is not None else None for h in history],
+                    y=[None if (v := history_field(h, prefix + key)) is None else float(v) for h in history],
                     name=name,
                     mode=mode,
                     yaxis=axis,

@@ -118,7 +118,7 @@ def walk(page, lang: str):
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.conftest import VIEWPORT
+    from tests.e2e.helpers import VIEWPORT
     from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -6,7 +6,6 @@ Locally the suite is skipped (with the reason) when /usr/bin/chromium or Playwri
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,10 +13,6 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, ServerError, streamlit_server
-
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "test-artifacts"
-VIEWPORT = {"width": 1280, "height": 900}
 
 
 def pytest_collection_modifyitems(config, items):
@@ -78,29 +73,17 @@ def new_page(browser, app_url, request):
 
     The contexts are closed after the test; a failing test leaves a screenshot of each of its pages behind.
     """
-    from tests.e2e.helpers import open_app, record_browser_log, screenshot, write_browser_log
+    from tests.e2e.helpers import call_failed, keep_failure_artifacts, open_learner
 
     contexts, logs = [], []
 
     def make(locale: str = "en-US", before_opening=None):
-        context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        page = context.new_page()
-        logs.append(record_browser_log(page))
-        if before_opening is not None:  # e.g. a route for the app's websocket, which opens with the app
-            before_opening(page)
-        open_app(page, app_url)
-        return page
+        return open_learner(browser, app_url, contexts, logs, before_opening, locale=locale, accept_downloads=True)
 
     yield make
-    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
-    for i, (context, log) in enumerate(zip(contexts, logs)):
-        if failed:
-            write_browser_log(log, ARTIFACTS / "failures" / f"{request.node.name}-{i}.log")
-            for page in context.pages:
-                with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
-                    screenshot(page, f"{request.node.name}-{i}", ARTIFACTS / "failures", wait=False)
+    if call_failed(request):
+        keep_failure_artifacts(request.node.name, contexts, logs)
+    for context in contexts:
         context.close()
 
 

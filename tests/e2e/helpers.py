@@ -6,6 +6,7 @@ import contextlib
 import json
 import re
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 try:
@@ -18,7 +19,9 @@ else:
     expect.set_options(timeout=30_000)  # generous: two sessions may share the 2 cores with a training run
 
 REPO = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPO / "test-artifacts" / "screenshots"
+ARTIFACTS = REPO / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+VIEWPORT = {"width": 1280, "height": 900}  # a learner's browser window, unless a test says otherwise
 TIMEOUT = 30_000  # ms, for anything that waits on the app
 TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
 
@@ -98,6 +101,15 @@ def go_to(page: Page, slug: str, lang: str = "en") -> None:
     link.click()
     expect(page.locator("h1").first).to_have_text(TITLES[lang][index], timeout=TIMEOUT)
     settled(page)
+
+
+def typed_sentence_box(page: Page) -> Locator:
+    """On the Decoding page, choose to type a source sentence; the box to type it in, once visible."""
+    go_to(page, "decoding")
+    page.get_by_role("radio", name="type a source sentence").check(force=True)
+    box = page.get_by_role("textbox", name="type a source sentence")
+    expect(box).to_be_visible()
+    return box
 
 
 def switch_language(page: Page, lang: str) -> None:
@@ -326,3 +338,51 @@ def write_browser_log(log: list[str], path: Path) -> None:
     """A failing test's browser log (record_browser_log) beside its screenshot."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("\n".join(log) + "\n", encoding="utf-8")
+
+
+# --- learners: fresh browser contexts, and what a failing test leaves behind of them ------------------------------
+def open_learner(browser, url: str, contexts: list, logs: list | None = None, before_opening=None, **options) -> Page:
+    """A new learner: a fresh browser context (a new Streamlit session) in VIEWPORT, kept in contexts, its browser log
+    recorded into logs (when given), opened on url and idle; before_opening(page) runs before the app is opened."""
+    context = browser.new_context(viewport=VIEWPORT, **options)
+    context.set_default_timeout(TIMEOUT)
+    contexts.append(context)
+    page = context.new_page()
+    if logs is not None:
+        logs.append(record_browser_log(page))
+    if before_opening is not None:  # e.g. a route for the app's websocket, which opens with the app
+        before_opening(page)
+    open_app(page, url)
+    return page
+
+
+def call_failed(request) -> bool:
+    """Whether the test that requested a fixture failed (its report is kept by conftest's makereport hook)."""
+    return getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+
+
+def keep_failure_artifacts(name: str, contexts: list, logs: list = ()) -> None:
+    """What a failed test leaves in test-artifacts/failures of each context i: its browser log (when recorded) as
+    name-i.log, and a screenshot of each of its pages as name-i.png."""
+    for i, context in enumerate(contexts):
+        if i < len(logs):
+            write_browser_log(logs[i], ARTIFACTS / "failures" / f"{name}-{i}.log")
+        for page in context.pages:  # none when the test closed the context already
+            with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
+                screenshot(page, f"{name}-{i}", ARTIFACTS / "failures", wait=False)
+
+
+@contextlib.contextmanager
+def learners(browser, name: str, **options) -> Iterator[Callable[[str], Page]]:
+    """with learners(browser, name) as learner: learner(url) opens a new learner (open_learner); when the block
+    fails, the artifacts of every learner are kept under name (keep_failure_artifacts); every context is closed."""
+    contexts: list = []
+    try:
+        yield lambda url: open_learner(browser, url, contexts, **options)
+    except Exception:
+        keep_failure_artifacts(name, contexts)
+        raise
+    finally:
+        for context in contexts:
+            with contextlib.suppress(Exception):
+                context.close()

@@ -7,11 +7,12 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from deploy.classroom import healthy  # the health check the classroom's supervisor makes
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -47,15 +48,6 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def healthy(url: str) -> bool:
-    """Whether /_stcore/health answers ok."""
-    try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-            return response.status == 200 and response.read().decode().strip() == "ok"
-    except OSError:
-        return False
 
 
 @contextmanager

@@ -28,23 +28,23 @@ import pytest
 
 from deploy.classroom import COOKIE, STORE_ENV, Classroom, DeployError, classroom, find_nginx
 from tests.e2e.helpers import (
+    ARTIFACTS,
     REPO,
     TIMEOUT,
     alert,
+    call_failed,
     expect,
     go_to,
     heatmap_z,
+    keep_failure_artifacts,
     no_exception,
-    open_app,
+    open_learner,
     press_slider,
-    record_browser_log,
-    screenshot,
     settled,
     sidebar,
     sidebar_value,
     use_tutorial_pairs,
     widget,
-    write_browser_log,
 )
 from tests.e2e.server import streamlit_server
 from transformer import corpus
@@ -52,8 +52,6 @@ from transformer.data import parse_pairs
 
 pytestmark = pytest.mark.e2e
 
-ARTIFACTS = REPO / "test-artifacts"
-VIEWPORT = {"width": 1280, "height": 900}
 DATA, TRAIN, ATTENTION = "data", "train", "attention"
 D_MODEL_OPTIONS = ["8", "16", "32", "64", "128", "256"]  # the Train page's d_model choices
 TRAINERS_D_MODEL = ["16", "32", "8", "128"]  # one per training learner; the bundled model has d_model 64
@@ -180,22 +178,12 @@ def new_learner(browser, request):
     contexts, logs = [], []
 
     def make(url: str):
-        context = browser.new_context(viewport=VIEWPORT, locale="en-US", accept_downloads=True)
-        context.set_default_timeout(TIMEOUT)
-        contexts.append(context)
-        page = context.new_page()
-        logs.append(record_browser_log(page))
-        open_app(page, url)
-        return page
+        return open_learner(browser, url, contexts, logs, locale="en-US", accept_downloads=True)
 
     yield make
-    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
-    for i, (context, log) in enumerate(zip(contexts, logs)):
-        if failed:
-            write_browser_log(log, ARTIFACTS / "failures" / f"classroom-learner-{i}.log")
-            for page in context.pages:  # none when the test closed the context already
-                with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
-                    screenshot(page, f"classroom-learner-{i}", ARTIFACTS / "failures", wait=False)
+    if call_failed(request):
+        keep_failure_artifacts("classroom-learner", contexts, logs)
+    for context in contexts:
         context.close()
 
 

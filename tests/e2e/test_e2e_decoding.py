@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import expect, go_to, no_exception, plotly_data, press_slider, screenshot, settled
+from tests.e2e.helpers import expect, no_exception, plotly_data, press_slider, screenshot, settled, typed_sentence_box
 
 pytestmark = pytest.mark.e2e
 
@@ -35,10 +35,7 @@ _AT_PX = """(el, [x, row]) => {
 
 def _choose_view(page):
     """The "choose it yourself" view of a sentence whose first word has rivals; returns the next-token chart."""
-    go_to(page, "decoding")
-    page.get_by_role("radio", name="type a source sentence").check(force=True)
-    box = page.get_by_role("textbox", name="type a source sentence")
-    expect(box).to_be_visible()
+    box = typed_sentence_box(page)
     box.fill("个师")  # the model hesitates here: its first word has rivals
     box.press("Enter")
     _decoder_input(page, "S", "→", r"\S+")

@@ -22,6 +22,7 @@ from tests.e2e.helpers import (
     sidebar,
     sidebar_value,
     switch_language,
+    typed_sentence_box,
     use_tutorial_pairs,
 )
 
@@ -121,10 +122,7 @@ def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
 
 
 def test_a_very_long_typed_sentence_on_the_decoding_page(page):
-    go_to(page, "decoding")
-    page.get_by_role("radio", name="type a source sentence").check(force=True)
-    box = page.get_by_role("textbox", name="type a source sentence")
-    expect(box).to_be_visible()
+    box = typed_sentence_box(page)
     settled(page)
 
     # a 450-character paste: the box (max_chars=400) refuses it whole and keeps what it had
@@ -158,10 +156,7 @@ def test_a_very_long_typed_sentence_on_the_decoding_page(page):
 
 
 def test_an_unknown_word_and_an_empty_sentence_on_the_decoding_page(page):
-    go_to(page, "decoding")
-    page.get_by_role("radio", name="type a source sentence").check(force=True)
-    box = page.get_by_role("textbox", name="type a source sentence")
-    expect(box).to_be_visible()
+    box = typed_sentence_box(page)
     settled(page)
 
     box.fill("我喜欢龙")  # 龙 is not in the bundled model's vocabulary

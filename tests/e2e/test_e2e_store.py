@@ -7,8 +7,6 @@ Every server here keeps its published models in a folder of the test (PLAYGROUND
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import shutil
 import time
@@ -17,17 +15,17 @@ import pytest
 
 from tests.conftest import TINY
 from tests.e2e.helpers import (
+    ARTIFACTS,
     REPO,
-    TIMEOUT,
     alert,
     choose,
     copied_link,
     expect,
     go_to,
     heatmap_z,
+    learners,
     no_exception,
     open_app,
-    screenshot,
     settled,
     share_section,
     sidebar,
@@ -39,8 +37,6 @@ from transformer.store import fingerprint
 
 pytestmark = pytest.mark.e2e
 
-ARTIFACTS = REPO / "test-artifacts"
-VIEWPORT = {"width": 1280, "height": 900}
 PAIRS = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes())
 
 
@@ -129,17 +125,7 @@ def test_the_store_survives_a_server_restart(browser, tmp_path):
 
     env = {"PLAYGROUND_MODEL_STORE": str(tmp_path / "store")}
     key, path = lesson_model(tmp_path, seed=12)
-    contexts = []
-
-    def fresh_page(url):
-        context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-        context.set_default_timeout(TIMEOUT)
-        contexts.append(context)
-        page = context.new_page()
-        open_app(page, url)
-        return page
-
-    try:
+    with learners(browser, "store-restart", locale="en-US") as fresh_page:
         with streamlit_server(ARTIFACTS / "store-server-1.log", env) as first:
             teacher = fresh_page(first.url)
             upload_model(teacher, path)
@@ -150,16 +136,6 @@ def test_the_store_survives_a_server_restart(browser, tmp_path):
         with streamlit_server(ARTIFACTS / "store-server-2.log", env) as second:  # a new process, nothing in memory
             student = fresh_page(link.replace(first.url, second.url))
             expect_link_model(student, key, "before the restart")
-    except Exception:
-        for i, context in enumerate(contexts):
-            for page in context.pages:
-                with contextlib.suppress(Exception):
-                    screenshot(page, f"store-restart-{i}", ARTIFACTS / "failures", wait=False)
-        raise
-    finally:
-        for context in contexts:
-            with contextlib.suppress(Exception):
-                context.close()
 
 
 # ---------------------------------------------------------------- the classroom
@@ -168,15 +144,10 @@ def test_the_store_survives_a_server_restart(browser, tmp_path):
 @pytest.fixture(scope="module")
 def room(browser_available, tmp_path_factory):
     """deploy/classroom.py with 2 app processes behind nginx, every one given the same store folder."""
-    from deploy.classroom import DeployError, classroom, find_nginx
-    from tests.e2e.test_e2e_classroom import free_ports
+    from deploy.classroom import DeployError, classroom
+    from tests.e2e.test_e2e_classroom import free_ports, need_nginx
 
-    try:
-        find_nginx()
-    except DeployError as exc:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"the classroom test cannot run under CI: {exc}", pytrace=False)
-        pytest.skip(f"classroom test skipped: {exc}")
+    need_nginx()
     folder = tmp_path_factory.mktemp("classroom-store")
     port, *app_ports = free_ports(3)
     run_dir = ARTIFACTS / "classroom-store"
@@ -194,18 +165,12 @@ def test_a_model_published_on_one_classroom_process_opens_on_another(browser, ro
     from tests.e2e.test_e2e_classroom import process_of
 
     room, folder = room
-    contexts = []
-
-    def learner():
-        context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-        context.set_default_timeout(TIMEOUT)
-        contexts.append(context)
-        page = context.new_page()
-        open_app(page, room.url)
-        return page
-
     key, path = lesson_model(tmp_path, seed=13)
-    try:
+    with learners(browser, "store-classroom", locale="en-US") as learner_at:
+
+        def learner():
+            return learner_at(room.url)
+
         teacher = learner()
         upload_model(teacher, path)
         attention_view(teacher)
@@ -221,13 +186,3 @@ def test_a_model_published_on_one_classroom_process_opens_on_another(browser, ro
         open_app(student, link)  # a new session on the student's process, which never saw this model
         assert process_of(student) != process_of(teacher)
         expect_link_model(student, key, "for the class")
-    except Exception:
-        for i, context in enumerate(contexts):
-            for page in context.pages:
-                with contextlib.suppress(Exception):
-                    screenshot(page, f"store-classroom-{i}", ARTIFACTS / "failures", wait=False)
-        raise
-    finally:
-        for context in contexts:
-            with contextlib.suppress(Exception):
-                context.close()
