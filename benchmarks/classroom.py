@@ -40,7 +40,7 @@ from deploy.classroom import classroom  # noqa: E402
 from tests.e2e.helpers import TRAIN_TIMEOUT, VIEWPORT, alert, expect, go_to, open_app, press_slider  # noqa: E402
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.test_e2e_classroom import (  # noqa: E402
-    BUNDLED_PAIRS,
+    FRESH_PAIRS,
     TRAIN,
     free_ports,
     pairs_shown,
@@ -175,7 +175,7 @@ def _failover_round(browser, room, pairs: list[str], folder: Path) -> tuple[list
         watcher.start()
         working = []
         for page in hit:
-            expect(pairs_shown(page)).to_have_text(BUNDLED_PAIRS, timeout=120_000)
+            expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=120_000)
             working.append(time.perf_counter() - start)
         watcher.join(timeout=180)
         stop.set()
