@@ -5,7 +5,7 @@ import contextlib
 import streamlit as st
 
 from ui.browser import browser_scripts, lazy_parts
-from ui.fragment_runs import keep_fragment_runs_to_their_widgets
+from ui.compat import keep_fragment_runs_to_their_widgets
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.reconnect import rerun_on_reconnect
