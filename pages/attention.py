@@ -12,17 +12,16 @@ from transformer.heads import head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import error_text, t
-from ui.links import Param, link_view, picker
-from ui.state import current, end_page, page_setup
+from ui.links import link_view
+from ui.state import current, end_page, page_setup, usable_pairs
 from ui.training import current_job, start_replay
+from ui.view_state import Param, keep_option, picker
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
     computed_by,
-    keep_option,
     model_cached,
     sentence_picker,
-    usable_pairs,
     warn_if_data_changed,
     warn_unknown,
     wrapping_row,

@@ -25,7 +25,7 @@ from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import error_text, problem_text, t
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.state import (
     DATASETS,
     apply_editor_changes,
@@ -37,9 +37,10 @@ from ui.state import (
     pair_tags,
     pairs_summary,
     set_pairs,
+    usable_pairs,
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
-from ui.widgets import keep_in_range, keep_option, keep_options, usable_pairs
+from ui.view_state import Param, keep_in_range, keep_option, keep_options
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,

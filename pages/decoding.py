@@ -18,18 +18,10 @@ from transformer.strategies import (
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import error_text, t, word_list
-from ui.links import Param, cut, link_view, picker, replaced
-from ui.state import current, end_page, page_setup
-from ui.widgets import (
-    computed_by,
-    keep_in_range,
-    keep_option,
-    model_cached,
-    sentence_picker,
-    usable_pairs,
-    warn_if_data_changed,
-    wrapping_row,
-)
+from ui.links import link_view
+from ui.state import current, end_page, page_setup, usable_pairs
+from ui.view_state import Param, cut, keep_in_range, keep_option, picker, replaced
+from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, wrapping_row
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure

@@ -23,17 +23,10 @@ from ui.export import (
     text,
 )
 from ui.i18n import STRINGS, error_text, t
-from ui.links import Param, link_view, picker
+from ui.links import link_view
 from ui.state import current, end_page, page_setup
-from ui.widgets import (
-    computed_by,
-    keep_in_range,
-    keep_option,
-    model_cached,
-    sentence_picker,
-    warn_unknown,
-    wrapping_row,
-)
+from ui.view_state import Param, keep_in_range, keep_option, picker
+from ui.widgets import computed_by, model_cached, sentence_picker, warn_unknown, wrapping_row
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 CONTROLS_PX = 360  # the walk's controls beside the diagram

@@ -30,11 +30,12 @@ from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import error_text, t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import Param, link_view
-from ui.state import CurrentModel, current, end_page, page_setup, set_model
+from ui.links import link_view
+from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_lab, take_result
-from ui.widgets import attention_axes, keep_choice, keep_option, usable_pairs, wrapping_row
+from ui.view_state import Param, keep_choice, keep_option
+from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 

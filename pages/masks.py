@@ -8,18 +8,10 @@ from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import error_text, t
-from ui.links import Param, link_view, picker
+from ui.links import link_view
 from ui.state import current, end_page, page_setup
-from ui.widgets import (
-    computed_by,
-    keep_in_range,
-    keep_option,
-    model_cached,
-    sentence_picker,
-    warn_if_data_changed,
-    warn_unknown,
-    wrapping_row,
-)
+from ui.view_state import Param, keep_in_range, keep_option, picker
+from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, warn_unknown, wrapping_row
 from viz.masks import mask_effect_figures, mask_figure
 
 MASK_PX = 440  # one mask and its explanation

@@ -14,9 +14,10 @@ from transformer.model import (
 )
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import t
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.state import current, page_setup
-from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, model_cached, warn_if_data_changed
+from ui.view_state import Param, keep_in_range, keep_option, keep_options
+from ui.widgets import computed_by, model_cached, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own

@@ -17,7 +17,7 @@ from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import error_text, t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.state import (
     SETTINGS,
     CurrentModel,
@@ -30,10 +30,11 @@ from ui.state import (
     pairs_summary,
     set_model,
     trained_on_table,
+    usable_pairs,
 )
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
-from ui.widgets import keep_choice, keep_in_range, keep_option, usable_pairs
+from ui.view_state import Param, keep_choice, keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()

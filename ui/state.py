@@ -15,7 +15,7 @@ import torch
 
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
 from transformer.checkpoint import load_checkpoint
-from transformer.data import PairsSummary, parse_pairs, summarize_pairs
+from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
 from transformer.model import AttentionMaps
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
@@ -413,6 +413,11 @@ def set_pairs(pairs: list[tuple[str, str]]) -> None:
     st.session_state.pairs = list(pairs)
     st.session_state.editor_base = list(pairs)
     st.session_state.editor_version += 1
+
+
+def usable_pairs() -> list[tuple[str, str]]:
+    """The dataset's pairs with both sides typed (what training uses)."""
+    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
 def pairs_summary() -> PairsSummary:
