@@ -34,7 +34,7 @@ from ui.links import link_view
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_lab, take_result
-from ui.view_state import Param, keep_choice, keep_option
+from ui.view_state import Param, choose_one, keep_option
 from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -95,12 +95,12 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
-keep_option("lab_mode", MODES, "experiment")
-mode = st.radio(
+mode = choose_one(
+    st.radio,
     t("lab.mode", L),
     MODES,
     key="lab_mode",
-    persist_state="session",
+    default="experiment",
     horizontal=True,
     format_func=lambda m: t(f"lab.mode.{m}", L),
 )
@@ -123,12 +123,12 @@ def use_corpus() -> None:
 
 def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
-    keep_option("lab_experiment", CHOICES, "no_look_ahead")
-    name = st.selectbox(
+    name = choose_one(
+        st.selectbox,
         t("lab.experiment", L),
         CHOICES,
         key="lab_experiment",
-        persist_state="session",
+        default="no_look_ahead",
         format_func=lambda e: t(f"lab.exp.{e}", L),
     )
     text(t(f"lab.claim.{name}", L), "info")
@@ -146,13 +146,15 @@ def choose_experiment() -> None:
             "caption",
         )
         counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
-        keep_choice("lab_data", DATA_CHOICES, "lab.data.{}", "corpus", **counts)
         on_corpus = (
-            st.radio(
+            choose_one(
+                st.radio,
                 t("lab.data", L),
                 DATA_CHOICES,
                 key="lab_data",
-                persist_state="session",
+                default="corpus",
+                labels="lab.data.{}",
+                label_values=counts,
                 horizontal=True,
                 format_func=lambda d: t(f"lab.data.{d}", L, **counts),
             )
@@ -217,9 +219,8 @@ def custom_switches() -> dict:
             key = f"lab_{name}"
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
-                keep_option(key, kinds, default)
-                chosen[name] = st.radio(
-                    t(f"lab.switch.{name}", L), kinds, key=key, persist_state="session", horizontal=True
+                chosen[name] = choose_one(
+                    st.radio, t(f"lab.switch.{name}", L), kinds, key=key, default=default, horizontal=True
                 )
             else:
                 keep_option(key, (True, False), default)
@@ -370,26 +371,28 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     section(t("lab.attention", L), 3)
     n_layers = min(m.translator.config.n_layers for m in (a, b))
     n_heads = min(m.translator.config.n_heads for m in (a, b))
-    keep_option("lab_pair", range(len(pairs)), 0)
-    keep_option("lab_kind", KINDS, "dec_enc")
-    keep_option("lab_layer", range(n_layers), n_layers - 1)
-    keep_option("lab_head", range(n_heads), 0)
     c1, c2, c3, c4 = st.columns([4, 3, 1, 1])
-    index = c1.selectbox(
+    index = choose_one(
+        c1.selectbox,
         t("lab.pair", L),
         range(len(pairs)),
         key="lab_pair",
-        persist_state="session",
+        default=0,
         format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
     )
-    kind = c2.radio(
-        t("attn.kind", L), KINDS, key="lab_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+    kind = choose_one(
+        c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
     )
-    layer = c3.selectbox(
-        t("attn.layer", L), range(n_layers), key="lab_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+    layer = choose_one(
+        c3.selectbox,
+        t("attn.layer", L),
+        range(n_layers),
+        key="lab_layer",
+        default=n_layers - 1,
+        format_func=lambda i: f"{i + 1}",
     )
-    head = c4.selectbox(
-        t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+    head = choose_one(
+        c4.selectbox, t("attn.head", L), range(n_heads), key="lab_head", default=0, format_func=lambda i: f"{i + 1}"
     )
     source, target = pairs[index]
     # side by side when the window is wide enough for both maps and their labels, else one under the other

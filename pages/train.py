@@ -34,7 +34,7 @@ from ui.state import (
 )
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
-from ui.view_state import Param, keep_choice, keep_in_range, keep_option
+from ui.view_state import Param, choose_one, keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -105,21 +105,22 @@ with c2:
     st.number_input(
         t("train.seed", L), 0, MAX_SEED, step=1, key="seed", persist_state="session", help=t("help.seed", L)
     )
-    keep_option("holdout", HOLDOUT_CHOICES, 0.0)
-    holdout = st.select_slider(
+    holdout = choose_one(
+        st.select_slider,
         t("train.holdout", L),
         HOLDOUT_CHOICES,
         key="holdout",
-        persist_state="session",
+        default=0.0,
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    keep_choice("split", SPLITS, "split.{}", "random")
-    kind = st.radio(
+    kind = choose_one(
+        st.radio,
         t("train.split", L),
         SPLITS,
         key="split",
-        persist_state="session",
+        default="random",
+        labels="split.{}",
         horizontal=True,
         format_func=lambda k: t(f"split.{k}", L),
     )

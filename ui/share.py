@@ -10,7 +10,7 @@ from .i18n import t
 from .links import link_to_this_view, model_fingerprint
 from .published import origin, publish_section, published_entry
 from .state import CurrentModel, current, lang
-from .view_state import keep_option
+from .view_state import choose_one
 
 
 def share_sidebar() -> None:
@@ -27,12 +27,12 @@ def share_and_export(L: str, model: CurrentModel) -> None:
             st.caption(t("link.copy_help", L) + " " + t("link.carries_model" if entry else "link.lacks_model", L))
             st.code(link_to_this_view(), language=None, wrap_lines=True)
         publish_section(L, model, entry, problem)
-        keep_option("chart_format", IMAGE_FORMATS, "png")
-        st.radio(
+        choose_one(
+            st.radio,
             t("export.format", L),
             IMAGE_FORMATS,
             key="chart_format",
-            persist_state="session",
+            default="png",
             horizontal=True,
             format_func=str.upper,
             help=t("export.format_help", L),

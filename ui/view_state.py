@@ -213,3 +213,41 @@ def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
     if key not in ss or ss[key] != kept:  # set only to change it: a value set here is pushed to the browser
         ss[key] = kept
     return kept
+
+
+# ---------------------------------------------------------------- widgets drawn over their clamped, kept value
+
+
+def choose_one(
+    widget,
+    label: str,
+    options: Sequence,
+    *,
+    key: str,
+    default=None,
+    labels: str = "",
+    label_values=None,
+    **kw,
+):
+    """A choice widget (st.radio, st.selectbox, st.select_slider, or a column's) over options, its kept value made one
+    of them first (keep_option; keep_choice when `labels` is the key pattern of its translated labels, e.g.
+    "split.{}") and kept while it is not drawn; returns the chosen option."""
+    if labels:
+        keep_choice(key, options, labels, default, **(label_values or {}))
+    else:
+        keep_option(key, options, default)
+    return widget(label, options, key=key, persist_state="session", **kw)
+
+
+def choose_several(widget, label: str, options: Sequence, *, key: str, default: Sequence = (), **kw) -> list:
+    """A multiselect (st.multiselect or a column's) over options, its kept values cut to those among them first
+    (keep_options) and kept while it is not drawn; returns the chosen options."""
+    keep_options(key, options, default)
+    return widget(label, options, key=key, persist_state="session", **kw)
+
+
+def choose_number(widget, label: str, lo, hi, *, key: str, default=None, **kw):
+    """A slider or number box (st.slider, st.number_input, or a column's) from lo to hi, its kept value clamped into
+    that range first (keep_in_range) and kept while it is not drawn; returns the value."""
+    keep_in_range(key, lo, hi, default)
+    return widget(label, lo, hi, key=key, persist_state="session", **kw)
