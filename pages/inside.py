@@ -25,8 +25,8 @@ from ui.export import (
 from ui.i18n import STRINGS, error_text, t
 from ui.links import link_view
 from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_number, choose_one, keep_in_range, keep_option, picker
-from ui.widgets import computed_by, model_cached, sentence_picker, warn_unknown, wrapping_row
+from ui.view_state import Param, choose_one, keep_in_range, keep_option, padded_picker
+from ui.widgets import computed_by, model_cached, padded_sentence, warn_unknown, wrapping_row
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 CONTROLS_PX = 360  # the walk's controls beside the diagram
@@ -44,9 +44,7 @@ link_view(
     "inside",
     t("inside.title", L),
     {
-        **picker("inside"),
-        "src_pad": Param("inside_src_pad", "int"),
-        "tgt_pad": Param("inside_tgt_pad", "int"),
+        **padded_picker("inside", "inside"),
         "step": Param("inside_step", "int"),
         "head": Param("inside_head", "index"),
         "attention": Param("inside_attention"),
@@ -57,16 +55,8 @@ link_view(
 )
 text(t("inside.intro", L))
 
-c1, c2 = st.columns([3, 2], gap="large")
-with c1:
-    source, target = sentence_picker(L, "inside")
-with c2:
-    src_pad = choose_number(
-        st.slider, t("inside.src_pad", L), 0, 4, key="inside_src_pad", default=1, help=t("inside.pad_help", L)
-    )
-    tgt_pad = choose_number(
-        st.slider, t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", default=1, help=t("inside.pad_help", L)
-    )
+pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L))
+source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
 if target is None:
     text(t("inside.greedy_target", L), "caption")
 

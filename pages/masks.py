@@ -10,8 +10,15 @@ from ui.export import caption, chart, code, file_name, for_sentence, formula, se
 from ui.i18n import error_text, t
 from ui.links import link_view
 from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_number, choose_one, picker
-from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, warn_unknown, wrapping_row
+from ui.view_state import Param, choose_one, padded_picker
+from ui.widgets import (
+    computed_by,
+    model_cached,
+    padded_sentence,
+    warn_if_data_changed,
+    warn_unknown,
+    wrapping_row,
+)
 from viz.masks import mask_effect_figures, mask_figure
 
 MASK_PX = 440  # one mask and its explanation
@@ -28,9 +35,7 @@ link_view(
     "masks",
     t("masks.title", L),
     {
-        **picker("masks"),
-        "src_pad": Param("mask_src_pad", "int"),
-        "tgt_pad": Param("mask_tgt_pad", "int"),
+        **padded_picker("masks", "mask"),
         "kind": Param("mask_kind"),
         "layer": Param("mask_layer", "index"),
         "head": Param("mask_head", "index"),
@@ -42,16 +47,8 @@ switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(
 for name in switched_off:
     text(t(f"masks.{name}_off", L), "warning")
 
-c1, c2 = st.columns([3, 2], gap="large")
-with c1:
-    source, target = sentence_picker(L, "masks")
-with c2:
-    src_pad = choose_number(
-        st.slider, t("masks.src_pad", L), 0, 4, key="mask_src_pad", default=1, help=t("masks.pad_help", L)
-    )
-    tgt_pad = choose_number(
-        st.slider, t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", default=1, help=t("masks.pad_help", L)
-    )
+pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L))
+source, target, src_pad, tgt_pad = padded_sentence(L, "masks", "mask", pad_labels)
 if target is None:
     text(t("masks.greedy_target", L), "caption")
 

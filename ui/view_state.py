@@ -45,6 +45,15 @@ def picker(name: str) -> dict[str, Param]:
     }
 
 
+def padded_picker(name: str, pad_key: str) -> dict[str, Param]:
+    """The URL parameters of ui.widgets.padded_sentence(L, name, pad_key, …): the picker's and the two paddings."""
+    return {
+        **picker(name),
+        "src_pad": Param(f"{pad_key}_src_pad", "int"),
+        "tgt_pad": Param(f"{pad_key}_tgt_pad", "int"),
+    }
+
+
 def link_value(text: str, kind: str, version: str = LINK_VERSION):
     """The value of a link parameter of this kind, or ValueError."""
     if len(text) > MAX_VALUE_CHARS:

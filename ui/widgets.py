@@ -13,6 +13,7 @@ from transformer.text import markdown, visible
 from .export import text
 from .i18n import t, word_list
 from .state import current, trained_on_table, usable_pairs
+from .view_state import choose_number
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
@@ -52,6 +53,20 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
         help=t("pick.typed_help", L, n=MAX_TYPED_CHARS),
     )
     return text, None
+
+
+def padded_sentence(L: str, name: str, pad_key: str, labels: tuple[str, str, str]) -> tuple[str, str | None, int, int]:
+    """The sentence picker beside two sliders of padding added after the source and the target (kept as
+    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders' and their help) → (source, reference target or
+    None, source padding, target padding)."""
+    src_label, tgt_label, help_text = labels
+    c1, c2 = st.columns([3, 2], gap="large")
+    with c1:
+        source, target = sentence_picker(L, name)
+    with c2:
+        src_pad = choose_number(st.slider, src_label, 0, 4, key=f"{pad_key}_src_pad", default=1, help=help_text)
+        tgt_pad = choose_number(st.slider, tgt_label, 0, 4, key=f"{pad_key}_tgt_pad", default=1, help=help_text)
+    return source, target, src_pad, tgt_pad
 
 
 def warn_if_data_changed(L: str) -> None:
