@@ -5,10 +5,11 @@ import contextlib
 import streamlit as st
 
 from ui.browser import browser_scripts, lazy_parts
-from ui.fragment_runs import keep_fragment_runs_to_their_widgets
+from ui.compat import keep_fragment_runs_to_their_widgets
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.reconnect import rerun_on_reconnect
+from ui.share import share_sidebar
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, PageEnd, init_app_session, lang
 
@@ -34,5 +35,6 @@ pages = [
 ]
 with contextlib.suppress(PageEnd):  # a page that ends early (ui.state.end_page)
     st.navigation(pages).run()
-settle_view()  # the URL and Share and export, with the values the page settled on
+if settle_view():  # the URL, with the values the page settled on
+    share_sidebar()  # and Share and export with the link to it
 lazy_parts(L)  # last, after the page's own charts

@@ -12,6 +12,11 @@ from contextlib import asynccontextmanager
 import streamlit as st
 from streamlit.logger import get_logger
 
+try:
+    import ui.compat  # noqa: F401  (Streamlit's internals the app uses, checked before the server starts)
+except RuntimeError as changed:  # ui.compat.StreamlitChanged: one line naming the tested release, no traceback
+    raise SystemExit(str(changed)) from None
+
 
 @asynccontextmanager
 async def warmed(_app):

@@ -12,18 +12,17 @@ from transformer.heads import KINDS, head_stats, kind_inputs, study_heads, study
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import t
-from ui.links import Param, link_view, picker
+from ui.links import link_view
 from ui.messages import error_text
-from ui.state import current, end_page, page_setup
+from ui.state import current, end_page, page_setup, usable_pairs
 from ui.training import current_job, start_replay
+from ui.view_state import Param, choose_one, keep_option, picker
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
     computed_by,
-    keep_option,
     model_cached,
     sentence_picker,
-    usable_pairs,
     warn_if_data_changed,
     warn_unknown,
     wrapping_row,
@@ -110,29 +109,32 @@ formula(ATTENTION_FORMULA)
 
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
-keep_option("attn_kind", KINDS, "dec_enc")
-kind = c1.radio(
-    t("attn.kind", L), KINDS, key="attn_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+kind = choose_one(
+    c1.radio, t("attn.kind", L), KINDS, key="attn_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
 )
-keep_option("attn_layer", range(cfg.n_layers), cfg.n_layers - 1)
-layer = c2.selectbox(
-    t("attn.layer", L), range(cfg.n_layers), key="attn_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+layer = choose_one(
+    c2.selectbox,
+    t("attn.layer", L),
+    range(cfg.n_layers),
+    key="attn_layer",
+    default=cfg.n_layers - 1,
+    format_func=lambda i: f"{i + 1}",
 )
-keep_option("attn_heads", list(HEAD_MODES), "one")
-heads = c3.radio(
+heads = choose_one(
+    c3.radio,
     t("attn.heads", L),
     list(HEAD_MODES),
     key="attn_heads",
-    persist_state="session",
+    default="one",
     horizontal=True,
     format_func=lambda m: t(HEAD_MODES[m], L),
 )
-keep_option("attn_head", range(cfg.n_heads), 0)
-head = c4.selectbox(
+head = choose_one(
+    c4.selectbox,
     t("attn.head", L),
     range(cfg.n_heads),
     key="attn_head",
-    persist_state="session",
+    default=0,
     format_func=lambda i: f"{i + 1}",
     disabled=heads != "one",
 )
@@ -259,12 +261,12 @@ def head_statistics() -> None:
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = ("dataset", "sentence") if pairs else ("sentence",)
-    keep_option("attn_scope", scopes, "dataset")
-    scope = st.radio(
+    scope = choose_one(
+        st.radio,
         t("attn.scope", L),
         scopes,
         key="attn_scope",
-        persist_state="session",
+        default="dataset",
         horizontal=True,
         format_func=lambda s: t(
             "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else SCOPES[s][0],
@@ -349,9 +351,13 @@ def head_statistics() -> None:
     g1, g2 = st.columns([3, 2], gap="large")
     with g1:
         defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
-        keep_option("attn_stat", columns, "alignment" if "alignment" in columns else defaults[kind])
-        statistic = st.selectbox(
-            t("attn.stat_pick", L), columns, key="attn_stat", persist_state="session", format_func=names.get
+        statistic = choose_one(
+            st.selectbox,
+            t("attn.stat_pick", L),
+            columns,
+            key="attn_stat",
+            default="alignment" if "alignment" in columns else defaults[kind],
+            format_func=names.get,
         )
         grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
             ("heads_stat_figure", *data_key, kind, statistic, chosen, sentence, tuple(ss.attn_marks), L),
@@ -442,8 +448,7 @@ if model.snapshots:
     film_rows = decoder_row_labels(dec_tokens, translator.tgt_vocab.decode(batch.dec_outputs[0]))
     text(t("attn.training_intro", L, source=markdown(pair[0]), target=markdown(pair[1])))
     epochs = [e for e, _ in model.snapshots]
-    keep_option("attn_epoch", epochs, epochs[-1])
-    epoch = st.select_slider(t("attn.epoch", L), epochs, key="attn_epoch", persist_state="session")
+    epoch = choose_one(st.select_slider, t("attn.epoch", L), epochs, key="attn_epoch", default=epochs[-1])
     one = dict(model.snapshots)[epoch].pair(b, len(src_tokens), len(dec_tokens))  # without the batch's padding
     show(
         one,

@@ -25,7 +25,7 @@ from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.messages import error_text, problem_text
 from ui.state import (
     DATASETS,
@@ -38,9 +38,10 @@ from ui.state import (
     pair_tags,
     pairs_summary,
     set_pairs,
+    usable_pairs,
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
-from ui.widgets import keep_in_range, keep_option, keep_options, usable_pairs
+from ui.view_state import Param, choose_number, choose_one, choose_several, keep_in_range, keep_option
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -145,9 +146,8 @@ def _table_page() -> None:
     """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
     hint(t("data.large", L, n=f"{len(ss.pairs):,}", limit=f"{EDITABLE_ROWS:,}"), "info")
-    keep_in_range("data_table_page", 1, pages, 1)
-    page = st.number_input(
-        t("data.table_page", L, pages=f"{pages:,}"), 1, pages, step=1, key="data_table_page", persist_state="session"
+    page = choose_number(
+        st.number_input, t("data.table_page", L, pages=f"{pages:,}"), 1, pages, key="data_table_page", default=1, step=1
     )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
@@ -350,14 +350,14 @@ with right:
         text(t("data.ok", L), "success")
 
     section(t("data.file", L))
-    keep_option("data_upload_mode", ["replace", "append"], "replace")
-    st.radio(
+    choose_one(
+        st.radio,
         t("data.upload_mode", L),
         ["replace", "append"],
+        key="data_upload_mode",
+        default="replace",
         horizontal=True,
         format_func=lambda m: t({"replace": "data.upload_replace", "append": "data.upload_append"}[m], L),
-        key="data_upload_mode",
-        persist_state="session",
     )
     st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -418,12 +418,12 @@ section("make_data")
 text(t("data.make_data_intro", L))
 if valid:
     offered = list(dict.fromkeys(valid[:PICK_ROWS]))  # distinct pairs: a repeated pair adds nothing to see
-    keep_options("data_make_data_pairs", offered, _pairs_of_different_lengths(offered, ss.tokenizer))
-    chosen = st.multiselect(
+    chosen = choose_several(
+        st.multiselect,
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
-        persist_state="session",
+        default=_pairs_of_different_lengths(offered, ss.tokenizer),
         format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
         help=t("data.make_data_pairs_help", L),
     )

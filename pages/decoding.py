@@ -21,19 +21,11 @@ from transformer.errors import TransformerError
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import t, word_list
-from ui.links import Param, cut, link_view, picker, replaced
+from ui.links import link_view
 from ui.messages import error_text
-from ui.state import current, end_page, page_setup
-from ui.widgets import (
-    computed_by,
-    keep_in_range,
-    keep_option,
-    model_cached,
-    sentence_picker,
-    usable_pairs,
-    warn_if_data_changed,
-    wrapping_row,
-)
+from ui.state import current, end_page, page_setup, usable_pairs
+from ui.view_state import Param, choose_number, choose_one, cut, keep_in_range, picker, replaced
+from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, wrapping_row
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
@@ -89,12 +81,11 @@ text(t("dec.intro", L))
 warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
-keep_option("dec_strategy", list(STRATEGIES))
-strategy = st.radio(
+strategy = choose_one(
+    st.radio,
     t("dec.strategy", L),
     list(STRATEGIES),
     key="dec_strategy",
-    persist_state="session",
     horizontal=True,
     format_func=lambda s: t(STRATEGIES[s], L),
 )
@@ -198,8 +189,7 @@ def step_view(result, choose: bool) -> None:
     c1, c2 = wrapping_row([TOPK_PX, TOPK_PX])  # side by side in a wide window, the bars at their own width
     with c1:
         section(t("dec.probs", L))
-        keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-        k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
+        k = choose_number(st.slider, t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", default=5)
         figure = topk_figure(
             step.probs,
             tgt_vocab.itos,
@@ -230,12 +220,12 @@ def step_view(result, choose: bool) -> None:
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
         section(t("dec.cross", L))
-        keep_option("dec_layer", list(range(cfg.n_layers)), cfg.n_layers - 1)
-        layer = st.selectbox(
+        layer = choose_one(
+            st.selectbox,
             t("attn.layer", L),
-            range(cfg.n_layers),
+            list(range(cfg.n_layers)),
             key="dec_layer",
-            persist_state="session",
+            default=cfg.n_layers - 1,
             format_func=lambda i: f"{i + 1}",
         )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
@@ -273,12 +263,12 @@ def force_controls(step, result) -> None:
     order = [int(i) for i in step.probs.argsort(descending=True, stable=True) if can_output(int(i), tgt_vocab)]
     if ss.get("dec_force_for") != (ss.dec_for, tuple(ss.dec_prefix), step.step):
         ss.dec_force_for, ss.dec_force_pick = (ss.dec_for, tuple(ss.dec_prefix), step.step), step.token_id
-    keep_option("dec_force_pick", order, step.token_id)
-    st.selectbox(
+    choose_one(
+        st.selectbox,
         t("dec.force_pick", L),
         order,
         key="dec_force_pick",
-        persist_state="session",
+        default=step.token_id,
         format_func=lambda i: f"{tgt_vocab.itos[i]}  ·  {float(step.probs[i]):.3f}",
     )
     c1, c2 = st.columns(2)
@@ -319,16 +309,15 @@ def beam_section() -> None:
     text(t("dec.beam_intro", L))
     formula(r"\text{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}")
     c1, c2 = st.columns(2)
-    keep_in_range("dec_beam_size", 1, MAX_BEAM_SIZE, 4)
-    beam_size = c1.slider(t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", persist_state="session")
-    keep_in_range("dec_alpha", 0.0, MAX_ALPHA, 0.6)
-    alpha = c2.slider(
+    beam_size = choose_number(c1.slider, t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", default=4)
+    alpha = choose_number(
+        c2.slider,
         t("dec.alpha", L),
         0.0,
         MAX_ALPHA,
-        step=0.1,
         key="dec_alpha",
-        persist_state="session",
+        default=0.6,
+        step=0.1,
         help=t("dec.alpha_help", L),
     )
     alpha = round(alpha, 2)
@@ -441,21 +430,18 @@ def sample_section() -> None:
     formula(r"P_T(w) = \frac{\exp(z_w / T)}{\sum_{v} \exp(z_v / T)}")
     n_allowed = n_outputs(tgt_vocab)
     c1, c2, c3 = st.columns(3)
-    keep_in_range("dec_temperature", 0.1, 3.0, 1.0)
-    temperature = c1.slider(t("dec.temperature", L), 0.1, 3.0, step=0.1, key="dec_temperature", persist_state="session")
-    keep_in_range("dec_top_k", 0, n_allowed, 0)
-    top_k = c2.slider(
-        t("dec.top_k", L), 0, n_allowed, key="dec_top_k", persist_state="session", help=t("dec.top_k_help", L)
+    temperature = choose_number(
+        c1.slider, t("dec.temperature", L), 0.1, 3.0, key="dec_temperature", default=1.0, step=0.1
     )
-    keep_in_range("dec_top_p", 0.05, 1.0, 1.0)
-    top_p = c3.slider(
-        t("dec.top_p", L), 0.05, 1.0, step=0.05, key="dec_top_p", persist_state="session", help=t("dec.top_p_help", L)
+    top_k = choose_number(
+        c2.slider, t("dec.top_k", L), 0, n_allowed, key="dec_top_k", default=0, help=t("dec.top_k_help", L)
+    )
+    top_p = choose_number(
+        c3.slider, t("dec.top_p", L), 0.05, 1.0, key="dec_top_p", default=1.0, step=0.05, help=t("dec.top_p_help", L)
     )
     c1, c2 = st.columns(2)
-    keep_in_range("dec_seed", 0, 1_000_000, 0)
-    seed = c1.number_input(t("dec.seed", L), 0, 1_000_000, step=1, key="dec_seed", persist_state="session")
-    keep_in_range("dec_samples", 1, MAX_SAMPLES, 3)
-    n = c2.slider(t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples", persist_state="session")
+    seed = choose_number(c1.number_input, t("dec.seed", L), 0, 1_000_000, key="dec_seed", default=0, step=1)
+    n = choose_number(c2.slider, t("dec.samples", L), 1, MAX_SAMPLES, key="dec_samples", default=3)
     temperature, top_p = round(temperature, 2), round(top_p, 2)
     settings = (temperature, top_k, top_p)
     samples = model_cached(
@@ -472,20 +458,19 @@ def sample_section() -> None:
             text(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"), "caption")
 
     section(t("dec.sample_steps", L))
-    keep_option("dec_sample_pick", list(range(n)), 0)
-    pick = st.selectbox(
+    pick = choose_one(
+        st.selectbox,
         t("dec.sample_pick", L),
-        range(n),
+        list(range(n)),
         key="dec_sample_pick",
-        persist_state="session",
+        default=0,
         format_func=lambda i: t("dec.seed_n", L, seed=seed + i),
     )
     result = samples[pick]
     step_number = step_navigation(len(result.steps), "dec_sample_step", ("prev_sample_step", "next_sample_step"))
     step = result.steps[step_number - 1]
     text(f"{t('dec.input', L)} &nbsp; {badges(step.dec_input)} &nbsp; → &nbsp; {badges([step.token], 'red')}")
-    keep_in_range("dec_k", 2, min(15, len(tgt_vocab)), 5)
-    k = st.slider(t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", persist_state="session")
+    k = choose_number(st.slider, t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", default=5)
     chart(
         sampling_figure(
             step.probs,

@@ -23,18 +23,11 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
-from ui.links import Param, link_view, picker
+from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
-from ui.widgets import (
-    computed_by,
-    keep_in_range,
-    keep_option,
-    model_cached,
-    sentence_picker,
-    warn_unknown,
-    wrapping_row,
-)
+from ui.view_state import Param, choose_one, keep_in_range, keep_option, padded_picker
+from ui.widgets import computed_by, model_cached, padded_sentence, warn_unknown, wrapping_row
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 BLOCK_WORDS = {  # a block's kind (transformer.trace.Block.kind): its name
@@ -105,9 +98,7 @@ link_view(
     "inside",
     t("inside.title", L),
     {
-        **picker("inside"),
-        "src_pad": Param("inside_src_pad", "int"),
-        "tgt_pad": Param("inside_tgt_pad", "int"),
+        **padded_picker("inside", "inside"),
         "step": Param("inside_step", "int"),
         "head": Param("inside_head", "index"),
         "attention": Param("inside_attention"),
@@ -118,18 +109,8 @@ link_view(
 )
 text(t("inside.intro", L))
 
-c1, c2 = st.columns([3, 2], gap="large")
-with c1:
-    source, target = sentence_picker(L, "inside")
-with c2:
-    keep_in_range("inside_src_pad", 0, 4, 1)
-    src_pad = st.slider(
-        t("inside.src_pad", L), 0, 4, key="inside_src_pad", persist_state="session", help=t("inside.pad_help", L)
-    )
-    keep_in_range("inside_tgt_pad", 0, 4, 1)
-    tgt_pad = st.slider(
-        t("inside.tgt_pad", L), 0, 4, key="inside_tgt_pad", persist_state="session", help=t("inside.pad_help", L)
-    )
+pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L))
+source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
 if target is None:
     text(t("inside.greedy_target", L), "caption")
 
@@ -241,12 +222,11 @@ diagram = trace_figure(
 controls, drawing = wrapping_row([CONTROLS_PX, diagram.layout.width])
 with controls:
     ss.inside_block = step.block
-    keep_option("inside_block", list(range(len(blocks))))
-    st.selectbox(
+    choose_one(
+        st.selectbox,
         t("inside.block", L),
         list(range(len(blocks))),
         key="inside_block",
-        persist_state="session",
         format_func=lambda i: block_names[i],
         on_change=_choose_block,
     )
@@ -261,12 +241,11 @@ with controls:
     )
     run = blocks[step.block].steps[step.layer]
     ss.inside_substep = run.index(step.index)
-    keep_option("inside_substep", list(range(len(run))))
-    st.radio(
+    choose_one(
+        st.radio,
         t("inside.block_steps", L),
         list(range(len(run))),
         key="inside_substep",
-        persist_state="session",
         format_func=lambda i: steps[run[i]].name,
         on_change=_choose_substep,
         horizontal=True,
@@ -329,13 +308,8 @@ figure_labels = dict(
     vocab=translator.tgt_vocab.itos,
 )
 if shows_one_head(step.shape, step.axes):
-    keep_option("inside_head", list(range(cfg.n_heads)))
-    st.selectbox(
-        t("inside.head", L),
-        list(range(cfg.n_heads)),
-        key="inside_head",
-        persist_state="session",
-        format_func=lambda h: f"{h + 1}",
+    choose_one(
+        st.selectbox, t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}"
     )
 head = ss.get("inside_head", 0)
 
@@ -403,34 +377,28 @@ def _module_name(where: str) -> str:
 
 
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
-keep_option("inside_attention", modules)
-where = c1.selectbox(
-    t("inside.attention", L), modules, key="inside_attention", persist_state="session", format_func=_module_name
-)
+where = choose_one(c1.selectbox, t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
-keep_option("inside_cell_head", list(range(cfg.n_heads)))
-head = c2.selectbox(
+head = choose_one(
+    c2.selectbox,
     t("inside.head", L),
     list(range(cfg.n_heads)),
     key="inside_cell_head",
-    persist_state="session",
     format_func=lambda h: f"{h + 1}",
 )
-keep_option("inside_query", list(range(len(q_tokens))))
-query = c3.selectbox(
+query = choose_one(
+    c3.selectbox,
     t("inside.query", L),
     list(range(len(q_tokens))),
     key="inside_query",
-    persist_state="session",
     format_func=lambda i: f"{i}: {q_tokens[i]}",
 )
-keep_option("inside_key", list(range(len(k_tokens))))
-key = c4.selectbox(
+key = choose_one(
+    c4.selectbox,
     t("inside.key", L),
     list(range(len(k_tokens))),
     key="inside_key",
-    persist_state="session",
     format_func=lambda j: f"{j}: {k_tokens[j]}",
 )
 cell = trace.attention_cell(where, head, query, key)

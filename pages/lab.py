@@ -30,12 +30,13 @@ from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.messages import error_text
-from ui.state import CurrentModel, current, end_page, page_setup, set_model
+from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, phase_text, start_lab, take_result
-from ui.widgets import attention_axes, keep_choice, keep_option, usable_pairs, wrapping_row
+from ui.view_state import Param, choose_one, keep_option
+from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -125,12 +126,12 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
-keep_option("lab_mode", list(MODES), "experiment")
-mode = st.radio(
+mode = choose_one(
+    st.radio,
     t("lab.mode", L),
     list(MODES),
     key="lab_mode",
-    persist_state="session",
+    default="experiment",
     horizontal=True,
     format_func=lambda m: t(MODES[m], L),
 )
@@ -153,12 +154,12 @@ def use_corpus() -> None:
 
 def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
-    keep_option("lab_experiment", CHOICES, "no_look_ahead")
-    name = st.selectbox(
+    name = choose_one(
+        st.selectbox,
         t("lab.experiment", L),
         CHOICES,
         key="lab_experiment",
-        persist_state="session",
+        default="no_look_ahead",
         format_func=lambda e: t(f"lab.exp.{e}", L),
     )
     text(t(f"lab.claim.{name}", L), "info")
@@ -176,13 +177,15 @@ def choose_experiment() -> None:
             "caption",
         )
         counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
-        keep_choice("lab_data", list(DATA_CHOICES), DATA_CHOICES, "corpus", **counts)
         on_corpus = (
-            st.radio(
+            choose_one(
+                st.radio,
                 t("lab.data", L),
                 list(DATA_CHOICES),
                 key="lab_data",
-                persist_state="session",
+                default="corpus",
+                labels=DATA_CHOICES,
+                label_values=counts,
                 horizontal=True,
                 format_func=lambda d: t(DATA_CHOICES[d], L, **counts),
             )
@@ -247,9 +250,8 @@ def custom_switches() -> dict:
             key = f"lab_{name}"
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
-                keep_option(key, kinds, default)
-                chosen[name] = st.radio(
-                    t(SWITCHES[name][0], L), kinds, key=key, persist_state="session", horizontal=True
+                chosen[name] = choose_one(
+                    st.radio, t(SWITCHES[name][0], L), kinds, key=key, default=default, horizontal=True
                 )
             else:
                 keep_option(key, (True, False), default)
@@ -405,26 +407,28 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     section(t("lab.attention", L), 3)
     n_layers = min(m.translator.config.n_layers for m in (a, b))
     n_heads = min(m.translator.config.n_heads for m in (a, b))
-    keep_option("lab_pair", range(len(pairs)), 0)
-    keep_option("lab_kind", KINDS, "dec_enc")
-    keep_option("lab_layer", range(n_layers), n_layers - 1)
-    keep_option("lab_head", range(n_heads), 0)
     c1, c2, c3, c4 = st.columns([4, 3, 1, 1])
-    index = c1.selectbox(
+    index = choose_one(
+        c1.selectbox,
         t("lab.pair", L),
         range(len(pairs)),
         key="lab_pair",
-        persist_state="session",
+        default=0,
         format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
     )
-    kind = c2.radio(
-        t("attn.kind", L), KINDS, key="lab_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+    kind = choose_one(
+        c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
     )
-    layer = c3.selectbox(
-        t("attn.layer", L), range(n_layers), key="lab_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+    layer = choose_one(
+        c3.selectbox,
+        t("attn.layer", L),
+        range(n_layers),
+        key="lab_layer",
+        default=n_layers - 1,
+        format_func=lambda i: f"{i + 1}",
     )
-    head = c4.selectbox(
-        t("attn.head", L), range(n_heads), key="lab_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+    head = choose_one(
+        c4.selectbox, t("attn.head", L), range(n_heads), key="lab_head", default=0, format_func=lambda i: f"{i + 1}"
     )
     source, target = pairs[index]
     # side by side when the window is wide enough for both maps and their labels, else one under the other

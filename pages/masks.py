@@ -8,15 +8,14 @@ from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
-from ui.links import Param, link_view, picker
+from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
+from ui.view_state import Param, choose_one, padded_picker
 from ui.widgets import (
     computed_by,
-    keep_in_range,
-    keep_option,
     model_cached,
-    sentence_picker,
+    padded_sentence,
     warn_if_data_changed,
     warn_unknown,
     wrapping_row,
@@ -37,9 +36,7 @@ link_view(
     "masks",
     t("masks.title", L),
     {
-        **picker("masks"),
-        "src_pad": Param("mask_src_pad", "int"),
-        "tgt_pad": Param("mask_tgt_pad", "int"),
+        **padded_picker("masks", "mask"),
         "kind": Param("mask_kind"),
         "layer": Param("mask_layer", "index"),
         "head": Param("mask_head", "index"),
@@ -52,18 +49,8 @@ off_words = {"pad_mask": "masks.pad_mask_off", "look_ahead_mask": "masks.look_ah
 for name in switched_off:
     text(t(off_words[name], L), "warning")
 
-c1, c2 = st.columns([3, 2], gap="large")
-with c1:
-    source, target = sentence_picker(L, "masks")
-with c2:
-    keep_in_range("mask_src_pad", 0, 4, 1)
-    keep_in_range("mask_tgt_pad", 0, 4, 1)
-    src_pad = st.slider(
-        t("masks.src_pad", L), 0, 4, key="mask_src_pad", persist_state="session", help=t("masks.pad_help", L)
-    )
-    tgt_pad = st.slider(
-        t("masks.tgt_pad", L), 0, 4, key="mask_tgt_pad", persist_state="session", help=t("masks.pad_help", L)
-    )
+pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L))
+source, target, src_pad, tgt_pad = padded_sentence(L, "masks", "mask", pad_labels)
 if target is None:
     text(t("masks.greedy_target", L), "caption")
 
@@ -170,18 +157,25 @@ formula(
 )
 kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
-keep_option("mask_kind", list(kinds), "dec_self")
-kind = c1.radio(
-    t("attn.kind", L), list(kinds), key="mask_kind", persist_state="session", format_func=lambda k: t(f"attn.{k}", L)
+kind = choose_one(
+    c1.radio,
+    t("attn.kind", L),
+    list(kinds),
+    key="mask_kind",
+    default="dec_self",
+    format_func=lambda k: t(f"attn.{k}", L),
 )
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
-keep_option("mask_layer", list(range(n_layers)), 0)
-keep_option("mask_head", list(range(n_heads)), 0)
-layer = c2.selectbox(
-    t("attn.layer", L), range(n_layers), key="mask_layer", persist_state="session", format_func=lambda i: f"{i + 1}"
+layer = choose_one(
+    c2.selectbox,
+    t("attn.layer", L),
+    list(range(n_layers)),
+    key="mask_layer",
+    default=0,
+    format_func=lambda i: f"{i + 1}",
 )
-head = c3.selectbox(
-    t("attn.head", L), range(n_heads), key="mask_head", persist_state="session", format_func=lambda i: f"{i + 1}"
+head = choose_one(
+    c3.selectbox, t("attn.head", L), list(range(n_heads)), key="mask_head", default=0, format_func=lambda i: f"{i + 1}"
 )
 
 mask, rows, cols, _, _ = masks[kinds[kind]]

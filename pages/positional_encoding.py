@@ -14,9 +14,10 @@ from transformer.model import (
 )
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import t
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.state import current, page_setup
-from ui.widgets import computed_by, keep_in_range, keep_option, keep_options, model_cached, warn_if_data_changed
+from ui.view_state import Param, choose_number, choose_one, choose_several
+from ui.widgets import computed_by, model_cached, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own
@@ -64,12 +65,10 @@ if shown_id != model.id and ss.get("pe_d_model") == shown_d:  # the last model's
 ss.pe_model = (model.id, model_d)
 c1, c2 = st.columns(2)
 d_options = sorted({*D_MODELS, model_d})
-keep_option("pe_d_model", d_options, model_d)
-d_model = c1.select_slider(
-    "d_model", d_options, key="pe_d_model", persist_state="session", help=t("pe.d_model_help", L, d=model_d)
+d_model = choose_one(
+    c1.select_slider, "d_model", d_options, key="pe_d_model", default=model_d, help=t("pe.d_model_help", L, d=model_d)
 )
-keep_in_range("pe_positions", 2, MAX_POSITIONS, 50)
-positions = c2.slider(t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions", persist_state="session")
+positions = choose_number(c2.slider, t("pe.positions", L), 2, MAX_POSITIONS, key="pe_positions", default=50)
 
 own = d_model == model_d and kind != "none"  # the model's own table is on show (else the formula, for comparison)
 source = "model" if own else "formula"
@@ -81,12 +80,12 @@ source_words = {  # which table is shown
 }
 if own and kind == "learned":  # encoder and decoder each learned a table; the formula is there to compare
     sources = ["encoder", "decoder", "formula"]
-    keep_option("pe_source", sources, "encoder")
-    source = st.radio(
+    source = choose_one(
+        st.radio,
         t("pe.source", L),
         sources,
         key="pe_source",
-        persist_state="session",
+        default="encoder",
         horizontal=True,
         format_func=lambda s: t(source_words[s], L),
     )
@@ -111,12 +110,12 @@ sinusoidal = source == "formula" or kind == "sinusoidal"
 if ss.get("pe_dims_for", d_model) != d_model:  # a new d_model: spread the dimensions over it again
     ss.pe_dims = spread_dims(d_model)
 ss.pe_dims_for = d_model
-keep_options("pe_dims", list(range(d_model)), spread_dims(d_model))
-dims = st.multiselect(
+dims = choose_several(
+    st.multiselect,
     t("pe.dims", L),
     list(range(d_model)),
     key="pe_dims",
-    persist_state="session",
+    default=spread_dims(d_model),
     format_func=lambda d: f"{d} ({'sin' if d % 2 == 0 else 'cos'})",
 )
 

@@ -17,7 +17,7 @@ from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import Param, link_view
+from ui.links import link_view
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.state import (
@@ -32,10 +32,11 @@ from ui.state import (
     pairs_summary,
     set_model,
     trained_on_table,
+    usable_pairs,
 )
 from ui.tables import score_frame
 from ui.training import current_job, phase_text, start_training, take_result
-from ui.widgets import keep_choice, keep_in_range, keep_option, usable_pairs
+from ui.view_state import Param, choose_one, keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -66,6 +67,7 @@ D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
 LRS, BATCH_SIZES = (1e-4, 3e-4, 1e-3, 2e-3, 3e-3, 1e-2), (1, 2, 4, 8, 16, 32, 64)
 HOLDOUT_CHOICES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 UNSEEN_NAMED = 10  # unseen held-out words named; the rest are counted
+SPLIT_LABELS = {kind: f"split.{kind}" for kind in SPLITS}  # the radio's labels; a test checks the family against SPLITS
 pairs = [(s, g) for s, g in ss.pairs if s.strip() and g.strip()]
 errors = pairs_summary().errors
 job = current_job()
@@ -106,23 +108,24 @@ with c2:
     st.number_input(
         t("train.seed", L), 0, MAX_SEED, step=1, key="seed", persist_state="session", help=t("help.seed", L)
     )
-    keep_option("holdout", HOLDOUT_CHOICES, 0.0)
-    holdout = st.select_slider(
+    holdout = choose_one(
+        st.select_slider,
         t("train.holdout", L),
         HOLDOUT_CHOICES,
         key="holdout",
-        persist_state="session",
+        default=0.0,
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    keep_choice("split", SPLITS, {s: f"split.{s}" for s in SPLITS}, "random")
-    kind = st.radio(
+    kind = choose_one(
+        st.radio,
         t("train.split", L),
         SPLITS,
         key="split",
-        persist_state="session",
+        default="random",
+        labels=SPLIT_LABELS,
         horizontal=True,
-        format_func=lambda k: t(f"split.{k}", L),
+        format_func=lambda k: t(SPLIT_LABELS[k], L),
     )
     text(t(f"split_def.{kind}", L), "caption")
 

@@ -25,6 +25,7 @@ from transformer.model import AttentionMaps
 from transformer.plan import TrainingPlan
 from transformer.train import EpochRecord
 
+from .compat import server_running, session_alive
 from .slots import ENV as SLOTS_ENV
 from .slots import read_slots
 from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
@@ -114,19 +115,6 @@ class Job:
         return sum(r.last.seconds / r.last.epoch for r in self.runs)
 
 
-def _server_running() -> bool:
-    from streamlit.runtime import Runtime
-
-    return Runtime.exists()
-
-
-def _session_alive(session_id: str) -> bool:
-    """Whether the tab is still connected (always True outside a running server, e.g. under AppTest)."""
-    from streamlit.runtime import Runtime
-
-    return not Runtime.exists() or Runtime.instance().is_active_session(session_id)
-
-
 def _warm_up() -> None:
     """Start the fork server of the training processes before anyone presses Train (it imports torch, 2–4 s); then
     move everything imported so far out of the garbage collector's way."""
@@ -137,7 +125,7 @@ def _warm_up() -> None:
 class JobQueue:
     """First come, first served, at most `slots` jobs training at once, each in its own process."""
 
-    def __init__(self, slots: int, alive: Callable[[str], bool] = _session_alive):
+    def __init__(self, slots: int, alive: Callable[[str], bool] = session_alive):
         self.slots, self._alive = slots, alive
         self._lock = threading.Lock()
         self._waiting: deque[Job] = deque()
@@ -145,7 +133,7 @@ class JobQueue:
         self._gone_since: dict[str, float] = {}
         self._handed: dict[str, Job] = {}  # owner → the job submitted last, until its tab has stored it
         threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
-        if _server_running():  # not under AppTest, where a test process would pay for an import it never uses
+        if server_running():  # not under AppTest, where a test process would pay for an import it never uses
             threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
 
     def submit(self, job: Job) -> Job:
@@ -267,11 +255,3 @@ class JobQueue:
 def job_queue() -> JobQueue:
     """The server's one job queue (shared by every tab; each job holds only its own tab's models)."""
     return JobQueue(training_slots())
-
-
-def session_id() -> str:
-    """This tab's session id."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx else "no-session"

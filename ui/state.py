@@ -12,16 +12,16 @@ from typing import NoReturn
 
 import streamlit as st
 import torch
-from streamlit.runtime.pages_manager import PagesManager
 
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
 from transformer.checkpoint import load_checkpoint
-from transformer.data import PairsSummary, parse_pairs, summarize_pairs
+from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
 from transformer.model import AttentionMaps
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
+from .compat import leave_pages_directory_mode
 from .i18n import LANGUAGES, t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -386,8 +386,7 @@ def page_setup() -> str:
     multipage mode (a pages/ folder exists), without our sidebar and layout, for every session until someone
     opens the app's root. Then the page switches that mode off and runs again through app.py.
     """
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False  # what st.navigation in app.py would have set
+    if leave_pages_directory_mode():  # what st.navigation in app.py would have set
         st.rerun()
     if not st.session_state.pop("_initialised_by_app", False):
         init_session()
@@ -414,6 +413,11 @@ def set_pairs(pairs: list[tuple[str, str]]) -> None:
     st.session_state.pairs = list(pairs)
     st.session_state.editor_base = list(pairs)
     st.session_state.editor_version += 1
+
+
+def usable_pairs() -> list[tuple[str, str]]:
+    """The dataset's pairs with both sides typed (what training uses)."""
+    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
 def pairs_summary() -> PairsSummary:

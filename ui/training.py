@@ -14,8 +14,9 @@ from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
 
+from .compat import session_id
 from .i18n import t
-from .jobs import Job, Run, job_queue, session_id
+from .jobs import Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind

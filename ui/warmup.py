@@ -20,6 +20,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from .compat import SCRIPT_RUN_CONTEXT_LOGGER, script_cache
+
 ROOT = Path(__file__).resolve().parents[1]
 FORK_SERVER_WAIT_S = 30  # at most, before the server answers anyway (its first Train would then wait for the rest)
 NOT_HERE = {"ui.fork_server"}  # imported by the fork server of the training processes only (it says why)
@@ -42,7 +44,7 @@ def app_scripts() -> list[Path]:
 @contextlib.contextmanager
 def _no_session_warnings() -> Iterator[None]:
     """Streamlit's caches warn that no session is running, which is the point here."""
-    quiet = logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context")
+    quiet = logging.getLogger(SCRIPT_RUN_CONTEXT_LOGGER)
     level = quiet.level
     quiet.setLevel(logging.ERROR)
     try:
@@ -74,13 +76,6 @@ def compile_scripts(cache) -> list[Path]:
     return scripts
 
 
-def _script_cache():
-    """The running server's ScriptCache, or None (no server runs, or a Streamlit without one)."""
-    from streamlit.runtime import Runtime
-
-    return getattr(Runtime.instance(), "_script_cache", None) if Runtime.exists() else None
-
-
 def warm_up() -> dict[str, float]:
     """Start the fork server of the training processes, import what the pages use, build one figure of each kind,
     fill the caches, run the bundled model once, compile the scripts and wait until the fork server has imported torch
@@ -110,7 +105,7 @@ def warm_up() -> dict[str, float]:
     seconds["data and model"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    cache = _script_cache()
+    cache = script_cache()
     if cache is not None:
         compile_scripts(cache)
     seconds["scripts"] = time.perf_counter() - start

@@ -7,54 +7,13 @@ from collections.abc import Sequence
 import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
-from transformer.data import PAD, usable
+from transformer.data import PAD
 from transformer.text import markdown, visible
 
 from .export import text
-from .i18n import LANGUAGES, t, word_list
-from .links import replaced
-from .state import current, trained_on_table
-
-
-def keep_option(key: str, options: Sequence, default=None):
-    """Before a widget is drawn: reset st.session_state[key] to default (else the first option) unless it is one of
-    options, so a value kept from another model or dataset (or read from a link) can never be out of range. Returns
-    the value."""
-    ss = st.session_state
-    if key not in ss or ss[key] not in options:
-        new = default if default in options else options[0]
-        if key in ss:
-            replaced(key, ss[key], new)
-        ss[key] = new
-    return ss[key]
-
-
-def keep_choice(key: str, options: Sequence, labels: dict, default=None, **values):
-    """keep_option for a choice drawn with translated labels (t(labels[option])): a value that is one of
-    those labels in any language (what a radio can hold after a language switch) becomes its option again."""
-    ss = st.session_state
-    if key in ss and ss[key] not in options:
-        for option in options:
-            if any(ss[key] == t(labels[option], lang, **values) for lang in LANGUAGES):
-                ss[key] = option
-                break
-    return keep_option(key, options, default)
-
-
-def keep_in_range(key: str, lo, hi, default=None):
-    """Before a slider or number box is drawn: clamp st.session_state[key] into [lo, hi] (default, else lo, when
-    unset or not a number). Returns the value."""
-    ss = st.session_state
-    fallback = lo if default is None else default
-    value = ss.get(key, fallback)
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        value = fallback
-    new = min(max(value, lo), hi)
-    if key in ss and ss[key] != new:
-        replaced(key, ss[key], new)
-    if key not in ss or ss[key] != new:  # set only to change it: a value set here is pushed to the browser
-        ss[key] = new
-    return ss[key]
+from .i18n import t, word_list
+from .state import current, trained_on_table, usable_pairs
+from .view_state import choose_number
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
@@ -96,9 +55,18 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     return text, None
 
 
-def usable_pairs() -> list[tuple[str, str]]:
-    """The dataset's pairs with both sides typed (what training uses)."""
-    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
+def padded_sentence(L: str, name: str, pad_key: str, labels: tuple[str, str, str]) -> tuple[str, str | None, int, int]:
+    """The sentence picker beside two sliders of padding added after the source and the target (kept as
+    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders' and their help) → (source, reference target or
+    None, source padding, target padding)."""
+    src_label, tgt_label, help_text = labels
+    c1, c2 = st.columns([3, 2], gap="large")
+    with c1:
+        source, target = sentence_picker(L, name)
+    with c2:
+        src_pad = choose_number(st.slider, src_label, 0, 4, key=f"{pad_key}_src_pad", default=1, help=help_text)
+        tgt_pad = choose_number(st.slider, tgt_label, 0, 4, key=f"{pad_key}_tgt_pad", default=1, help=help_text)
+    return source, target, src_pad, tgt_pad
 
 
 def warn_if_data_changed(L: str) -> None:
@@ -133,24 +101,6 @@ def model_cached(key, compute):
 def pad_positions(tokens: list[str]) -> list[int]:
     """Indexes of the padding token P (a word typed as "P" is read as <unk>, so P here is always padding)."""
     return [i for i, tok in enumerate(tokens) if tok == PAD]
-
-
-def keep_options(key: str, options: Sequence, default: Sequence = ()) -> list:
-    """Before a multiselect is drawn: keep the values of st.session_state[key] that are among options (default when
-    unset, or when none of its values is left). Returns the kept list."""
-    ss = st.session_state
-    allowed = set(options)
-    chosen = ss.get(key)
-    if not isinstance(chosen, (list, tuple)):
-        chosen = None
-    kept = [v for v in chosen if v in allowed] if chosen is not None else None
-    if kept is None or (chosen and not kept):
-        kept = [v for v in default if v in allowed]
-    if key in ss and list(ss[key] or []) != kept:
-        replaced(key, ss[key], kept)
-    if key not in ss or ss[key] != kept:  # set only to change it: a value set here is pushed to the browser
-        ss[key] = kept
-    return kept
 
 
 # multi-head attention as the Attention page writes it

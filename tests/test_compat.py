@@ -1,0 +1,133 @@
+"""ui.compat, the one module that touches Streamlit's internals: its fragment-run filter, driven without a browser,
+and its guard, which refuses a Streamlit whose internals are not the tested ones."""
+
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.state.common import WidgetMetadata
+from streamlit.runtime.state.session_state import SessionState
+
+from ui import compat
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE, STATUS = "$$ID-table", "$$ID-status"  # a page's widget, and one drawn in the job-status fragment
+
+
+def widget_states(**values: int) -> WidgetStates:
+    """What the browser sends with a run: the value of each widget it holds (ids as keyword names)."""
+    states = WidgetStates()
+    for widget_id, value in values.items():
+        state = states.widgets.add()
+        state.id, state.int_value = widget_id, value
+    return states
+
+
+@pytest.fixture
+def session(monkeypatch) -> SessionState:
+    """A session whose page drew TABLE (value 5, outside any fragment) and STATUS (value 1, in fragment "status"),
+    with the filter installed (SessionState is put back as it was after the test)."""
+    monkeypatch.setattr(SessionState, "on_script_will_rerun", SessionState.on_script_will_rerun)
+    compat.keep_fragment_runs_to_their_widgets()
+    state = SessionState()
+    for widget_id, key, fragment in ((TABLE, "table", None), (STATUS, "status", "status")):
+        metadata = WidgetMetadata(widget_id, lambda v: v, lambda v: v, "int_value", fragment_id=fragment)
+        state.register_widget(metadata, key)
+    state.on_script_finished({TABLE, STATUS})
+    monkeypatch.setattr(compat, "get_script_run_ctx", lambda: None)  # a run of the whole page
+    state.on_script_will_rerun(widget_states(**{TABLE: 5, STATUS: 1}))
+    return state
+
+
+def test_a_fragments_run_keeps_the_values_of_widgets_outside_it_as_the_server_holds_them(session, monkeypatch):
+    monkeypatch.setattr(compat, "get_script_run_ctx", lambda: SimpleNamespace(fragment_ids_this_run=["status"]))
+    session.on_script_will_rerun(widget_states(**{TABLE: 0, STATUS: 2}))  # the browser's table value is older
+    assert (session["table"], session["status"]) == (5, 2)
+
+
+def test_a_run_of_the_whole_page_takes_every_value_the_browser_sends(session, monkeypatch):
+    monkeypatch.setattr(compat, "get_script_run_ctx", lambda: SimpleNamespace(fragment_ids_this_run=None))
+    session.on_script_will_rerun(widget_states(**{TABLE: 0, STATUS: 2}))
+    assert (session["table"], session["status"]) == (0, 2)
+
+
+def test_the_filter_keeps_a_fragments_widgets_and_those_the_server_has_not_seen_drawn(session):
+    kept = compat.fragment_widget_states(widget_states(**{TABLE: 0, STATUS: 2, "$$ID-new": 3}), session, {"status"})
+    assert [state.id for state in kept.widgets] == [STATUS, "$$ID-new"]
+
+
+def test_the_filter_is_installed_once_however_often_app_py_runs(monkeypatch):
+    monkeypatch.setattr(SessionState, "on_script_will_rerun", SessionState.on_script_will_rerun)
+    compat.keep_fragment_runs_to_their_widgets()
+    installed = SessionState.on_script_will_rerun
+    compat.keep_fragment_runs_to_their_widgets()
+    assert SessionState.on_script_will_rerun is installed
+    assert installed.keeps_fragment_runs_to_their_widgets
+
+
+def test_the_installed_streamlit_has_every_internal_as_tested():
+    assert compat.changed_internals() == []
+    assert version("streamlit").startswith(compat.TESTED_STREAMLIT.rsplit(".", 1)[0] + ".")
+
+
+def test_requirements_pin_the_tested_minor_release():
+    pins = [line.split("#")[0].strip() for line in (ROOT / "requirements.txt").read_text().splitlines()]
+    minor = compat.TESTED_STREAMLIT.rsplit(".", 1)[0]
+    assert f"streamlit~={minor}.0" in pins
+
+
+class Old:
+    """A stand-in for a Streamlit class as a later release might change it."""
+
+    flag = None
+
+    def __init__(self):
+        self._cache = None
+
+    def on_script_will_rerun(self, fresh_widget_states, *, replay_trigger_states=None):
+        """A signature with a keyword fewer than the tested one."""
+
+
+@pytest.mark.parametrize(
+    ("internals", "said"),
+    [
+        (dict(methods={(Old, "on_script_will_rerun"): "(self, fresh_widget_states)"}), "changed the signature of Old"),
+        (dict(methods={(Old, "get_widget_metadata"): "(self, widget_id)"}), "has no Old.get_widget_metadata"),
+        (dict(attributes={(Old, "uses_pages_directory")}), "has no Old.uses_pages_directory"),
+        (dict(instance_attributes={(Old, "_script_cache")}), "has no Old._script_cache"),
+    ],
+)
+def test_the_guard_refuses_a_missing_or_changed_internal_in_one_line_naming_the_tested_release(internals, said):
+    nothing = dict(methods={}, attributes=set(), instance_attributes=set())
+    with pytest.raises(compat.StreamlitChanged) as refused:
+        compat.check_streamlit(**{**nothing, **internals})
+    message = str(refused.value)
+    assert said in message and f"tested with Streamlit {compat.TESTED_STREAMLIT}" in message
+    assert "\n" not in message
+
+
+def test_the_guard_accepts_internals_as_tested():
+    compat.check_streamlit(
+        methods={(Old, "on_script_will_rerun"): "(self, fresh_widget_states, *, replay_trigger_states=None)"},
+        attributes={(Old, "flag")},
+        instance_attributes={(Old, "_cache")},
+    )
+
+
+def test_the_server_refuses_to_start_on_a_changed_streamlit_with_one_line():
+    changed = (
+        "from streamlit.runtime.state.session_state import SessionState\n"
+        "del SessionState.get_widget_metadata\n"
+        "import serve\n"
+    )
+    done = subprocess.run([sys.executable, "-c", changed], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if "Streamlit" in line]
+    assert lines == [
+        f"This app was tested with Streamlit {compat.TESTED_STREAMLIT}; the installed Streamlit {version('streamlit')} "
+        "has no SessionState.get_widget_metadata: install the tested release (pip install -r requirements.txt)."
+    ]

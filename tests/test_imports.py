@@ -1,0 +1,65 @@
+"""No two modules of the app import each other, not even through a late import inside a function: two modules that
+do are a sign that a third should own what they share. The imports are read from the source (ast), not run."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("transformer", "ui", "viz", "pages")
+SCRIPTS = ("app.py", "serve.py")
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the app by dotted name (a package by its own name, from its __init__.py)."""
+    files = {path.stem: ROOT / path for path in map(Path, SCRIPTS)}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+def imported(name: str, path: Path, modules: set[str]) -> set[str]:
+    """The app's modules that the module `name` (its source at path) imports anywhere in its code."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            base = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:  # `from package import module` imports the module; else a name of base
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base)
+    return (found & modules) - {name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module → the app's modules it imports."""
+    files = module_files()
+    return {name: imported(name, path, set(files)) for name, path in files.items()}
+
+
+def test_the_import_reader_sees_late_relative_and_package_imports(tmp_path):
+    source = tmp_path / "links.py"
+    source.write_text(
+        "from .state import lang\n\ndef f():\n    from .widgets import keep\n    from transformer import data\n"
+    )
+    modules = {"ui.state", "ui.widgets", "transformer", "transformer.data", "ui.links"}
+    assert imported("ui.links", source, modules) == {"ui.state", "ui.widgets", "transformer.data"}
+    package = tmp_path / "__init__.py"
+    package.write_text("from . import greedy\nfrom .beam import beam_search\nfrom ..config import X\n")
+    modules = {"transformer.decoding", "transformer.decoding.greedy", "transformer.decoding.beam", "transformer.config"}
+    assert imported("transformer.decoding", package, modules) == modules - {"transformer.decoding"}
+
+
+def test_the_graph_covers_every_package_and_script():
+    graph = import_graph()
+    assert {"app", "serve", "ui.links", "ui.view_state", "transformer.model", "viz.common"} <= set(graph)
+    assert "ui.view_state" in graph["ui.links"]
+
+
+def test_no_two_modules_import_each_other():
+    graph = import_graph()
+    pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets if a in graph.get(b, ())})
+    assert pairs == [], f"modules that import each other: {pairs}"
