@@ -4,6 +4,7 @@ defined. Keys are found as string literals in the code; the few key families bui
 
 import ast
 import re
+import tomllib
 from functools import cache
 from pathlib import Path
 
@@ -101,20 +102,22 @@ def test_every_key_has_english_and_chinese():
     assert [key for key, texts in STRINGS.items() if not all(texts[lang].strip() for lang in LANGUAGES)] == []
 
 
-def test_no_key_is_defined_twice():
-    """Across modules ui.strings' import stops on a repeat; inside one module's dict literal a repeat would silently
-    win, so the source is read."""
-    for path in sorted(Path(screen.__file__) for screen in strings.SCREENS):
-        table = next(n.value for n in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(n, ast.AnnAssign))
-        keys = [k.value for k in table.keys]
-        assert len(keys) == len(set(keys)), (path.name, sorted({k for k in keys if keys.count(k) > 1}))
-    assert sum(len(screen.STRINGS) for screen in strings.SCREENS) == len(STRINGS)
+def test_no_key_is_defined_twice(tmp_path, monkeypatch):
+    """Inside one screen's file tomllib refuses a repeated key; across files the merge does."""
+    assert sum(len(strings.read_screen(name)) for name in strings.SCREENS) == len(STRINGS)
+    (tmp_path / "twice.toml").write_text('["a.b"]\nen = "A"\nzh = "甲"\n\n["a.b"]\nen = "B"\nzh = "乙"\n')
+    monkeypatch.setattr(strings, "HERE", tmp_path)
+    with pytest.raises(tomllib.TOMLDecodeError):
+        strings.read_screen("twice")
 
 
 def test_a_key_defined_twice_stops_the_import():
-    one, two = type("one", (), {"STRINGS": {"a.b": {}}}), type("two", (), {"STRINGS": {"a.b": {}}})
-    with pytest.raises(ValueError, match="'a.b' is defined twice"):
-        strings.merged([one, two])
+    with pytest.raises(ValueError, match="'a.b' is defined twice: in one.toml and in two.toml"):
+        strings.merged({"one": {"a.b": {}}, "two": {"a.b": {}}})
+
+
+def test_every_screen_file_is_read():
+    assert sorted(p.stem for p in STRINGS_DIR.glob("*.toml")) == sorted(strings.SCREENS)
 
 
 def test_every_key_used_in_the_code_is_defined():

@@ -1,52 +1,49 @@
-"""Every UI string, English and Chinese side by side, one module per screen; STRINGS merges them into one table.
+"""Every UI string, English and Chinese side by side: one TOML file per screen (ui/strings/<screen>.toml, read with the
+standard library's tomllib), and STRINGS, the one table merged from them.
 
-A key defined in two modules stops the import: each key has one home."""
+The strings are data, not code: a translator edits a screen's file without reading Python. A key written twice in one
+file stops tomllib; a key defined in two files stops the merge, so each key has one home.
+"""
 
 from __future__ import annotations
 
-from . import (
-    attention,
-    common,
-    data,
-    decoding,
-    errors,
-    inside,
-    jobs,
-    lab,
-    masks,
-    positional_encoding,
-    sheet,
-    sidebar,
-    train,
-)
+import tomllib
+from pathlib import Path
 
-SCREENS = (
-    sidebar,
-    sheet,
-    jobs,
-    common,
-    errors,
-    data,
-    train,
-    positional_encoding,
-    masks,
-    inside,
-    attention,
-    decoding,
-    lab,
+HERE = Path(__file__).parent
+SCREENS = (  # the files, in the order of the app: the sidebar first, then the pages
+    "sidebar",
+    "sheet",
+    "jobs",
+    "common",
+    "errors",
+    "data",
+    "train",
+    "positional_encoding",
+    "masks",
+    "inside",
+    "attention",
+    "decoding",
+    "lab",
 )
 
 
-def merged(screens) -> dict[str, dict[str, str]]:
-    """One table from the screens' tables; a key defined twice raises ValueError naming both modules."""
+def read_screen(name: str) -> dict[str, dict[str, str]]:
+    """One screen's table: key → {"en": …, "zh": …}."""
+    with open(HERE / f"{name}.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+def merged(tables: dict[str, dict[str, dict[str, str]]]) -> dict[str, dict[str, str]]:
+    """One table from the screens' tables (name → table); a key defined twice raises ValueError naming both screens."""
     table: dict[str, dict[str, str]] = {}
     home: dict[str, str] = {}
-    for screen in screens:
-        for key, texts in screen.STRINGS.items():
+    for name, screen in tables.items():
+        for key, texts in screen.items():
             if key in table:
-                raise ValueError(f"UI string {key!r} is defined twice: in {home[key]} and in {screen.__name__}")
-            table[key], home[key] = texts, screen.__name__
+                raise ValueError(f"UI string {key!r} is defined twice: in {home[key]}.toml and in {name}.toml")
+            table[key], home[key] = texts, name
     return table
 
 
-STRINGS: dict[str, dict[str, str]] = merged(SCREENS)
+STRINGS: dict[str, dict[str, str]] = merged({name: read_screen(name) for name in SCREENS})
