@@ -234,14 +234,14 @@ def choose_one(
     *,
     key: str,
     default=None,
-    labels: str = "",
+    labels=None,
     label_values=None,
     **kw,
 ):
     """A choice widget (st.radio, st.selectbox, st.select_slider, or a column's) over options, its kept value made one
-    of them first (keep_option; keep_choice when `labels` is the key pattern of its translated labels, e.g.
-    "split.{}") and kept while it is not drawn; returns the chosen option."""
-    if labels:
+    of them first (keep_option; keep_choice, with its label_key and values, when `labels` names the keys of its
+    translated labels) and kept while it is not drawn; returns the chosen option."""
+    if labels is not None:
         keep_choice(key, options, labels, default, **(label_values or {}))
     else:
         keep_option(key, options, default)
