@@ -26,7 +26,7 @@ E2E = REPO / "tests" / "e2e"
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
 
 # PyTorch repeats a result bit for bit on one machine, not across CPUs: results pinned on one machine are compared
-# within these (tests/test_switches.py shows they still catch the smallest real change)
+# within these (tests/transformer/test_switches.py shows they still catch the smallest real change)
 LOSS_RTOL = 1e-4  # relative, on a training's losses: an Intel Xeon and an AMD EPYC differ at about 1e-5
 OUTPUT_TOL = 1e-4  # absolute, on logits (up to 14) and attention weights: another CPU differs at about 1e-6
 

@@ -20,7 +20,7 @@ from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_m
 from transformer import store
 from ui import jobs, slots
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 SCRIPT = REPO / "deploy" / "classroom.py"
 
 

@@ -14,7 +14,7 @@ from transformer.corpus import DESCRIPTIONS, PHENOMENA, generate, grammar, looku
 from transformer.data import parse_pairs, parse_tagged_pairs, tokenize
 from transformer.errors import ConfigError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SMALL = 200  # the size the fast tests draw
 
 

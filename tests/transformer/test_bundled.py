@@ -11,7 +11,7 @@ from transformer.data import check_pairs, parse_pairs, tokenize
 from transformer.scores import ALL, score_table
 from transformer.splits import pairs_sha256, split_pairs
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def test_bundled_dataset_is_large_varied_and_clean():
@@ -80,7 +80,7 @@ def test_the_bundled_model_knows_every_word_of_the_corpus_it_trained_on_and_stay
 def test_its_recorded_data_settings_and_seed_reproduce_its_training():
     """What the Attention page's replay relies on: the default corpus without the recorded held-out rows, then the
     bundled pairs, with the recorded settings, retrain the bundled model (its first epoch here), within the rounding
-    of another CPU (tests/test_switches.py justifies the tolerance)."""
+    of another CPU (tests/transformer/test_switches.py justifies the tolerance)."""
     bundled = load_checkpoint(ASSETS / "model.safetensors")
     pairs = [(p.source, p.target) for p in corpus.generate()]
     held = set(bundled.summary["holdout_rows"])

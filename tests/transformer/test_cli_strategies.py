@@ -13,7 +13,7 @@ from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.decoding import beam_search
 
-MODEL = str(Path(__file__).resolve().parents[1] / "assets" / "model.safetensors")
+MODEL = str(Path(__file__).resolve().parents[2] / "assets" / "model.safetensors")
 SENTENCES = ["我喜欢猫", "猫喜欢我", "我有一只猫和一只狗", "今天我很好"]  # two bundled, two unseen
 N_BEST_LINE = re.compile(r"^(-?\d+\.\d+)\t(-?\d+\.\d+)\t(.+)$")
 

@@ -15,7 +15,7 @@ from transformer.corpus import PHENOMENA, max_size
 from transformer.data import parse_pairs, parse_tagged_pairs, tokenize
 from transformer.splits import pairs_sha256
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TUTORIAL = str(REPO / "assets" / "pairs.tsv")
 MODEL = str(REPO / "assets" / "model.safetensors")
 TINY = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32", "--n-layers", "1"]

@@ -2,9 +2,9 @@
 
 What only a process of its own can show runs as one (`… | head -1` ending quietly, Ctrl-C in mid-training: the exit
 status and what the interpreter itself would print); the rest goes through the same main() in-process, with what a
-terminal would show of warnings counted on stderr (more bad input in tests/test_cli_inprocess.py). Every process pays
-for importing torch, so both start together in one fixture, the in-process runs go on meanwhile, and the tests only
-read the results.
+terminal would show of warnings counted on stderr (more bad input in tests/transformer/test_cli_inprocess.py).
+Every process pays for importing torch, so both start together in one fixture, the in-process runs go on meanwhile,
+and the tests only read the results.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pytest
 
 from transformer.__main__ import main
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 MODEL = REPO / "assets" / "model.safetensors"
 TINY_FLAGS = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32"]
 # the warnings Python shows on stderr unless told otherwise (its default filters): every other kind is counted

@@ -25,7 +25,7 @@ from transformer.decoding import (
     teacher_forcing_vs_free_running,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 1}
 SENTENCES = ["我吃饭", "你追她吗", "猫喜欢我"]
 

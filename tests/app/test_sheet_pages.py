@@ -18,7 +18,7 @@ from ui.i18n import t
 from ui.sheet import Chart, Code, Formula, LessonSheet, Table, Text, lesson_sheet_html
 from ui.state import CurrentModel
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # what a page may still draw with Streamlit itself: layout, widgets, the title (the sheet's own), downloads, progress
 DRAWN_BY_EXPORT = {
     *("markdown", "caption", "info", "warning", "error", "success", "latex", "dataframe", "table", "code", "metric"),

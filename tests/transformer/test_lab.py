@@ -32,7 +32,7 @@ from transformer.model import AttentionMaps
 from transformer.splits import reordered_groups
 from transformer.translator import Evaluation
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_longest_rows_hold_out_targets_longer_than_every_kept_one(bundled_pairs):

@@ -14,7 +14,7 @@ import pytest
 import torch
 from torch import nn
 
-from tests.test_switches import VARIANTS
+from tests.transformer.test_switches import VARIANTS
 from transformer import Transformer, TransformerConfig, Translator
 from transformer.__main__ import main
 from transformer.checkpoint import save_checkpoint
@@ -22,7 +22,7 @@ from transformer.data import PAD_ID
 from transformer.trace import format_values, trace_pass, trace_sentence
 from viz.trace import MAX_COLUMNS, architecture_figure, softmax_row_figure, step_figure
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PAIR = ("我 喜 欢 你", "I love you .")
 SEED_SIZES = {"d_model": 4, "d_ff": 8, "n_heads": 2, "n_layers": 2}  # seed 004's hyperparameters
 # seed 004's make_data output for 我 喜 欢 你 P → S I love you . P (its vocabularies: 5 source, 7 target tokens)

@@ -77,7 +77,9 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_beam_search_says_pruned_only_when_it_pruned_greedys_path(pairs20, lang):
-    translator = random_translator(pairs20, 3, 5)  # K = 2 prunes greedy's path at step 4 (tests/test_strategies.py)
+    translator = random_translator(
+        pairs20, 3, 5
+    )  # K = 2 prunes greedy's path at step 4 (tests/transformer/test_decoding_strategies.py)
     at = open_app(lang, DEC, model=CurrentModel(translator, "uploaded"), pairs=pairs20, dec_strategy="beam")
     at.session_state.pick_dec_mode, at.session_state.pick_dec_text = "typed", "他们去公园"
     at.slider(key="dec_beam_size").set_value(2).run()

@@ -19,7 +19,7 @@ from transformer.store import ModelStore, fingerprint
 from ui.state import CurrentModel
 
 ATTN = "pages/attention.py"
-PAIRS = parse_pairs((Path(__file__).resolve().parents[1] / "assets" / "pairs.tsv").read_bytes())
+PAIRS = parse_pairs((Path(__file__).resolve().parents[2] / "assets" / "pairs.tsv").read_bytes())
 TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 

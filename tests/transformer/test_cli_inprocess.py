@@ -1,4 +1,5 @@
-"""More bad input for the command line, run in-process (tests/test_cli.py runs the real `python -m transformer`)."""
+"""More bad input for the command line, run in-process (tests/transformer/test_cli.py runs the real
+`python -m transformer`)."""
 
 import contextlib
 import os

@@ -36,7 +36,7 @@ from transformer.decoding import (
 )
 from transformer.errors import ConfigError, DataError
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 2}
 UNSEEN = ["我喜欢狗", "他有一只猫", "你喜欢音乐吗", "猫喜欢我", "今天我很好", "我有一只龙"]  # 龙 is unknown
 

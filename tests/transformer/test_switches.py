@@ -18,7 +18,7 @@ from transformer.data import parse_pairs
 from transformer.errors import ConfigError
 from transformer.model import Recorder, parameter_count
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PINNED = json.loads((REPO / "tests" / "fixtures" / "pinned_model.json").read_text())
 # the bundled checkpoint's logits and decoder–encoder attention on the first 8 bundled pairs, computed by the code that
 # matched the hashes pinned before the switches existed (float32, as computed)

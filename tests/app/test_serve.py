@@ -10,7 +10,7 @@ from streamlit.web.server.app_discovery import discover_asgi_app
 
 from ui.warmup import our_modules
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_streamlit_run_finds_the_app_in_serve_py_and_it_serves_app_py():

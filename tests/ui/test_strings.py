@@ -21,7 +21,7 @@ from ui.i18n import LANGUAGES
 from ui.state import DATASETS
 from ui.strings import STRINGS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STRINGS_DIR = ROOT / "ui" / "strings"
 CODE = sorted(
     [ROOT / "app.py", ROOT / "serve.py"]

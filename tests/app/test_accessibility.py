@@ -20,7 +20,7 @@ from viz.common import ATTN_COLORS, CELL_TEXT, ENTROPY_COLORS, NO_BREAK, SIGNED_
 from viz.heads import head_stat_figure
 from viz.trace import step_figure
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def app_sources() -> list[Path]:

@@ -294,7 +294,10 @@ def test_viz_never_imports_streamlit(module):
     assert "streamlit" not in _imports(module)
 
 
-@pytest.mark.parametrize("module", sorted(Path(transformer.__file__).parent.glob("*.py")), ids=lambda p: p.name)
+PACKAGE = Path(transformer.__file__).parent
+
+
+@pytest.mark.parametrize("module", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_model_package_imports_only_torch_and_safetensors_besides_the_standard_library(module):
     allowed = {"torch", "safetensors", "transformer"} | ({"sacrebleu"} if module.name == "scores.py" else set())
     assert _imports(module) - set(sys.stdlib_module_names) <= allowed

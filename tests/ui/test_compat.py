@@ -14,7 +14,7 @@ from streamlit.runtime.state.session_state import SessionState
 
 from ui import compat
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TABLE, STATUS = "$$ID-table", "$$ID-status"  # a page's widget, and one drawn in the job-status fragment
 
 

@@ -36,7 +36,7 @@ from transformer.data import SPECIALS, check_pairs
 from transformer.errors import CheckpointError
 from transformer.model import Transformer, buffer_count, parameter_count
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 class _Payload:
