@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from deploy import classroom as deploy
+from deploy import processes
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
 from transformer import store
 from ui import jobs, slots
@@ -298,7 +299,7 @@ def test_an_app_process_that_exits_at_start_is_one_line_naming_it_and_its_log(ng
 
 
 def test_an_app_process_that_does_not_answer_in_time_is_one_line_naming_its_log(nginx, tmp_path, monkeypatch):
-    monkeypatch.setattr(deploy, "START_TIMEOUT", 0.05)  # Streamlit alone takes longer than this to import and listen
+    monkeypatch.setattr(processes, "START_TIMEOUT", 0.05)  # Streamlit alone takes longer than this to import and listen
     port, app_port = _free_port(), _free_port()
     run_dir = tmp_path / "run"
     with (

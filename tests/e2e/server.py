@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.classroom import healthy  # the health check the classroom's supervisor makes
+from deploy.processes import healthy  # the health check the classroom's supervisor makes
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from deploy.classroom import COOKIE, STORE_ENV, Classroom, DeployError, classroom, find_nginx
+from deploy.classroom import STORE_ENV, Classroom, DeployError, classroom, find_nginx
+from deploy.nginx import COOKIE
 from tests.e2e.helpers import (
     ARTIFACTS,
     REPO,

@@ -1,0 +1,247 @@
+"""The running classroom and its supervisor: one thread per process restarts a dead app process (after growing
+pauses) or nginx, watches a remote backend, tells the teacher, and warms every app process that has started again."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from deploy.nginx import start_nginx
+from deploy.processes import (
+    POLL_SECONDS,
+    START_TIMEOUT,
+    DeployError,
+    died_message,
+    end_group,
+    healthy,
+    how_it_ended,
+    say,
+    start_app,
+    warm_up,
+)
+
+RESTART_DELAYS = (1, 2, 4, 8, 16, 30)  # seconds before restarting a dead process, one more each time in a row
+STEADY_SECONDS = 60  # a process that ran this long before it died starts again from the first delay
+QUICK_DEATHS = 3  # a process that dies this many times in a row before it answers is not started again
+REMOTE_POLL_SECONDS = 2.0  # how often the supervisor asks a remote backend whether it answers
+
+
+@dataclass
+class _Kept:
+    """One process the supervisor keeps running: how to start it, where it answers and logs, how to find it."""
+
+    what: str  # "nginx" or "the app process at IP:PORT", as the teacher reads it
+    start: Callable[[], subprocess.Popen]
+    get: Callable[[], subprocess.Popen]
+    put: Callable[[subprocess.Popen], None]
+    url: str  # answers /_stcore/health when up
+    log: Path
+    meanwhile: str  # what learners see while it is down
+    warm: str | None = None  # the backend to warm up when it is back
+
+
+class Supervisor:
+    """Keeps the classroom serving: restarts a dead app process (after growing pauses) or nginx, tells the teacher,
+    and warms every app process that has started again. One thread per process; the first problem it cannot fix is
+    kept in `error` and sets `failed`."""
+
+    def __init__(self, room: Classroom, nginx_binary: str, app_env: dict[str, str]) -> None:
+        self.room = room
+        self.nginx_binary = nginx_binary
+        self.app_env = app_env
+        self.stopping = threading.Event()
+        self.failed = threading.Event()
+        self.error: DeployError | None = None
+        self.threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        """One thread for nginx and one for each backend: kept running when started here, else watched."""
+        room = self.room
+        jobs: list[tuple[str, Callable[[], None]]] = [("nginx", lambda: self._keep(self._nginx()))]
+        for b in room.backends:
+            jobs.append((b, (lambda b=b: self._keep(self._app(b))) if room.local else (lambda b=b: self._watch(b))))
+        for name, job in jobs:
+            thread = threading.Thread(target=self._guard, args=(job,), name=f"classroom {name}", daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def stop(self) -> None:
+        """No restart from now on: every thread ends (a start in progress is left to the caller to stop)."""
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+    def _nginx(self) -> _Kept:
+        room = self.room
+        return _Kept(
+            "nginx",
+            lambda: start_nginx(self.nginx_binary, room.run_dir),
+            lambda: room._nginx,
+            lambda process: setattr(room, "_nginx", process),
+            room.url,
+            room.run_dir / "nginx-error.log",
+            "learners' pages reconnect when it is back",
+        )
+
+    def _app(self, backend: str) -> _Kept:
+        room, port = self.room, int(backend.rpartition(":")[2])
+        log = room.run_dir / f"app-{port}.log"
+        return _Kept(
+            f"the app process at {backend}",
+            lambda: start_app(port, log, self.app_env),
+            lambda: room._apps[backend],
+            lambda process: room._apps.__setitem__(backend, process),
+            f"http://{backend}",
+            log,
+            "its learners go on in a fresh session on the others",
+            warm=backend,
+        )
+
+    def _guard(self, job: Callable[[], None]) -> None:
+        try:
+            job()
+        except DeployError as exc:
+            self.error = self.error or exc
+            self.failed.set()
+
+    def _say(self, message: str) -> None:
+        say(message, self.room.log)
+
+    def _exited(self, process: subprocess.Popen) -> bool:
+        """Wait until the process exits (True) or the classroom stops (False)."""
+        while not self.stopping.is_set():
+            try:
+                process.wait(timeout=POLL_SECONDS)
+                return True
+            except subprocess.TimeoutExpired:
+                continue
+        return False
+
+    def _answers(self, kept: _Kept, process: subprocess.Popen) -> bool | None:
+        """Wait until the new process answers (True), exits or stays silent START_TIMEOUT s (False), or the
+        classroom stops (None)."""
+        deadline = time.monotonic() + START_TIMEOUT
+        while not healthy(kept.url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                return False
+            if self.stopping.wait(0.2):
+                return None
+        return True
+
+    def _keep(self, kept: _Kept) -> None:
+        """Restart the process whenever it exits, until the classroom stops."""
+        in_a_row = 0  # restarts since the process last ran STEADY_SECONDS
+        since = time.monotonic()
+        while self._exited(process := kept.get()):
+            end_group(process)
+            ran = time.monotonic() - since
+            in_a_row = 0 if ran >= STEADY_SECONDS else in_a_row
+            self._say(f"{kept.what} exited ({how_it_ended(process.returncode)}) after {ran:.0f} s; {kept.meanwhile}")
+            attempts = self._restart(kept, in_a_row)
+            if attempts is None:
+                return
+            in_a_row += attempts
+            since = time.monotonic()
+            self._say(f"{kept.what} is back (process {kept.get().pid})")
+            if kept.warm:
+                self._warm(kept.warm)
+
+    def _restart(self, kept: _Kept, in_a_row: int) -> int | None:
+        """Start the process again, after a pause that grows with each restart in a row, until it answers; the
+        number of starts it took, None when the classroom stops meanwhile, DeployError when it died QUICK_DEATHS
+        times in a row before it answered."""
+        for attempt in range(1, QUICK_DEATHS + 1):
+            delay = RESTART_DELAYS[min(in_a_row + attempt - 1, len(RESTART_DELAYS) - 1)]
+            self._say(f"restarting {kept.what} in {delay} s (its log: {kept.log})")
+            if self.stopping.wait(delay):
+                return None
+            process = kept.start()
+            kept.put(process)
+            answered = self._answers(kept, process)
+            if answered is None:
+                return None
+            if answered:
+                return attempt
+            if process.poll() is None:  # alive, but silent all this time
+                process.kill()
+                process.wait()
+                problem = f"{kept.what} did not answer within {START_TIMEOUT} s"
+            else:
+                problem = died_message(kept.what, process.returncode, kept.log)
+            end_group(process)
+            if attempt == QUICK_DEATHS:
+                raise DeployError(f"{problem}; that is {QUICK_DEATHS} times in a row, see {kept.log}.")
+            self._say(problem)
+        return None  # not reached
+
+    def _warm(self, backend: str) -> None:
+        try:
+            seconds = warm_up(backend, self.stopping)
+        except Exception as exc:  # noqa: BLE001 - a warm-up is a courtesy: the process serves without it
+            self._say(f"the warm-up request to {backend} failed ({exc}); its first learner waits for its first run")
+            return
+        if seconds is not None:
+            self._say(f"the app process at {backend} ran its first page in {seconds:.1f} s (warm-up)")
+
+    def _watch(self, backend: str) -> None:
+        """A backend this script did not start: say when it stops or starts answering, and warm it when it is back."""
+        up = True
+        while not self.stopping.wait(REMOTE_POLL_SECONDS):
+            if healthy(f"http://{backend}") == up:
+                continue
+            up = not up
+            if up:
+                self._say(f"the app process at {backend} answers again")
+                self._warm(backend)
+            else:
+                self._say(f"the app process at {backend} does not answer; nginx sends its learners to the others")
+
+
+class Classroom:
+    """A running classroom: where learners connect, the app processes behind it, and the run directory."""
+
+    def __init__(self, url: str, backends: Sequence[str], run_dir: Path, model_store: Path | None) -> None:
+        self.url = url
+        self.backends = list(backends)  # "IP:PORT" of every app process, in nginx's round-robin order
+        self.run_dir = run_dir  # nginx.conf, access.log, nginx-error.log, classroom.log, app-PORT.log of each
+        self.model_store = model_store  # the folder every local app process publishes to and opens from
+        self.local = model_store is not None  # the app processes were started here (not --backends)
+        self._nginx: subprocess.Popen | None = None
+        self._apps: dict[str, subprocess.Popen] = {}
+        self._supervisor: Supervisor | None = None
+
+    @property
+    def nginx(self) -> subprocess.Popen:
+        """nginx's process now (a new one after a restart)."""
+        assert self._nginx is not None
+        return self._nginx
+
+    @property
+    def apps(self) -> list[subprocess.Popen]:
+        """The app processes started here, now (none with remote backends), in the order of `backends`."""
+        return [self._apps[b] for b in self.backends if b in self._apps]
+
+    def app(self, backend: str) -> subprocess.Popen:
+        """The process serving backend ("127.0.0.1:PORT") now."""
+        return self._apps[backend]
+
+    @property
+    def access_log(self) -> Path:
+        """nginx's log of every request: one JSON object a line (status, method, uri, upstream, cookie)."""
+        return self.run_dir / "access.log"
+
+    @property
+    def log(self) -> Path:
+        """What the supervisor told the teacher: processes that died, restarts, warm-ups."""
+        return self.run_dir / "classroom.log"
+
+    def wait(self) -> None:
+        """Serve until interrupted; DeployError when a process cannot be kept running."""
+        assert self._supervisor is not None
+        while not self._supervisor.failed.wait(POLL_SECONDS):
+            pass
+        raise self._supervisor.error or DeployError("the classroom stopped")
