@@ -5,7 +5,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("transformer", "ui", "viz", "pages")
+PACKAGES = ("transformer", "ui", "viz", "pages", "deploy")
 SCRIPTS = ("app.py", "serve.py")
 
 
