@@ -22,7 +22,7 @@ from ..plan import TrainingPlan
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
-from .common import check_writable, read_pairs
+from .common import add_numbers, check_writable, read_pairs, required_file
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -36,83 +36,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     """The train command and its flags."""
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
     t = sub.add_parser("train", help="train a model on sentence pairs and save it")
-    t.add_argument(
+    required_file(
+        t,
         "--pairs",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of "
-        "phenomena; required",
+        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of phenomena",
     )
-    t.add_argument(
-        "--out",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="where to write the .safetensors checkpoint (checked before training); required",
-    )
-    t.add_argument(
-        "--epochs",
-        type=int,
-        default=defaults.epochs,
-        metavar="N",
-        help=f"passes over the training pairs, 1 to {MAX_EPOCHS:,} (default: %(default)s)",
-    )
-    t.add_argument(
-        "--d-model",
-        type=int,
-        default=model.d_model,
-        metavar="N",
-        help="size of each token's vector (default: %(default)s)",
-    )
-    t.add_argument(
-        "--d-ff",
-        type=int,
-        default=model.d_ff,
-        metavar="N",
-        help="inner size of each feed-forward layer (default: %(default)s)",
-    )
-    t.add_argument(
-        "--n-heads",
-        type=int,
-        default=model.n_heads,
-        metavar="N",
-        help="attention heads per layer; must divide --d-model (default: %(default)s)",
-    )
-    t.add_argument(
-        "--n-layers",
-        type=int,
-        default=model.n_layers,
-        metavar="N",
-        help="layers in the encoder and in the decoder (default: %(default)s)",
-    )
-    t.add_argument(
-        "--dropout",
-        type=float,
-        default=model.dropout,
-        metavar="P",
-        help="dropout probability while training, at least 0 and below 1 (default: %(default)s)",
-    )
-    t.add_argument(
-        "--lr",
-        type=float,
-        default=defaults.lr,
-        metavar="LR",
-        help="Adam's learning rate, above 0 and at most 1 (default: %(default)s)",
-    )
-    t.add_argument(
-        "--batch-size",
-        type=int,
-        default=defaults.batch_size,
-        metavar="N",
-        help="pairs per training step (default: %(default)s)",
-    )
-    t.add_argument(
-        "--seed",
-        type=int,
-        default=defaults.seed,
-        metavar="S",
-        help=f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,} (default: %(default)s)",
+    required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
+    add_numbers(
+        t,
+        ("--epochs", int, defaults.epochs, "N", f"passes over the training pairs, 1 to {MAX_EPOCHS:,}"),
+        ("--d-model", int, model.d_model, "N", "size of each token's vector"),
+        ("--d-ff", int, model.d_ff, "N", "inner size of each feed-forward layer"),
+        ("--n-heads", int, model.n_heads, "N", "attention heads per layer; must divide --d-model"),
+        ("--n-layers", int, model.n_layers, "N", "layers in the encoder and in the decoder"),
+        ("--dropout", float, model.dropout, "P", "dropout probability while training, at least 0 and below 1"),
+        ("--lr", float, defaults.lr, "LR", "Adam's learning rate, above 0 and at most 1"),
+        ("--batch-size", int, defaults.batch_size, "N", "pairs per training step"),
+        (
+            "--seed",
+            int,
+            defaults.seed,
+            "S",
+            f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,}",
+        ),
     )
     t.add_argument(
         "--tokenizer",
@@ -122,12 +68,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "token, other text is split at spaces and punctuation; whitespace: at spaces only; char: every "
         "character (default: %(default)s)",
     )
-    t.add_argument(
-        "--holdout",
-        type=float,
-        default=0.0,
-        metavar="FRACTION",
-        help="share of the pairs held out of training and scored apart, at least 0 and below 1 (default: %(default)s)",
+    add_numbers(
+        t,
+        (
+            "--holdout",
+            float,
+            0.0,
+            "FRACTION",
+            "share of the pairs held out of training and scored apart, at least 0 and below 1",
+        ),
     )
     t.add_argument(
         "--split",
