@@ -31,6 +31,15 @@ _SPLIT_HELP = {
     "word": "every pair holding a word never trained on",
 }
 
+_SWITCHES = (  # the architecture switches in the order --help lists them: (config field, help, choices or None)
+    ("look_ahead_mask", "the decoder may see later target tokens", None),
+    ("pad_mask", "attention may look at padding", None),
+    ("pe", "positional encoding: the paper's sinusoidal table, a learned table, or none", PE_KINDS),
+    ("scale", "no division of the scores by √d_k", None),
+    ("residual", "no residual connections", None),
+    ("norm", "LayerNorm after each residual sum (post, the paper), before each sublayer (pre), or none", NORM_KINDS),
+)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The train command and its flags."""
@@ -98,23 +107,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "√d_model scaling of the embeddings, an output projection not tied to the target embeddings, no label "
         "smoothing.",
     )
-    arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
-    arch.add_argument("--no-pad-mask", action="store_true", help="attention may look at padding")
-    arch.add_argument(
-        "--pe",
-        choices=PE_KINDS,
-        default=model.pe,
-        help="positional encoding: the paper's sinusoidal table, a learned table, or none (default: %(default)s)",
-    )
-    arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
-    arch.add_argument("--no-residual", action="store_true", help="no residual connections")
-    arch.add_argument(
-        "--norm",
-        choices=NORM_KINDS,
-        default=model.norm,
-        help="LayerNorm after each residual sum "
-        "(post, the paper), before each sublayer (pre), or none (default: %(default)s)",
-    )
+    for field, text, kinds in _SWITCHES:
+        if kinds is None:  # on by default: --no-<field> turns it off
+            arch.add_argument(f"--no-{field.replace('_', '-')}", action="store_true", help=text)
+        else:
+            arch.add_argument(
+                f"--{field}", choices=kinds, default=getattr(model, field), help=f"{text} (default: %(default)s)"
+            )
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -165,13 +164,9 @@ def run(args: argparse.Namespace) -> None:
         n_heads=args.n_heads,
         n_layers=args.n_layers,
         dropout=args.dropout,
-        look_ahead_mask=not args.no_look_ahead_mask,
-        pad_mask=not args.no_pad_mask,
-        pe=args.pe,
-        scale=not args.no_scale,
-        residual=not args.no_residual,
-        norm=args.norm,
     )
+    for field, _, kinds in _SWITCHES:
+        sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
     pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)
