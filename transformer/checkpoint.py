@@ -296,19 +296,23 @@ HISTORY_FIELDS = {  # name: (check, required)
     "seconds": (_finite, False),
 }
 
+_WHOLE = (_whole, "a whole number of at least 0")  # (check, what it wants), as SUMMARY_FIELDS holds them
+_FINITE = (_finite, "a finite number")
+_FRACTION = (_fraction, "a number from 0 to 1")
+
 SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
-    "epochs": (_whole, "a whole number of at least 0"),
-    "loss": (_finite, "a finite number"),
-    "accuracy": (_fraction, "a number from 0 to 1"),
-    "seconds": (_finite, "a finite number"),
-    "exact_match": (_fraction, "a number from 0 to 1"),
+    "epochs": _WHOLE,
+    "loss": _FINITE,
+    "accuracy": _FRACTION,
+    "seconds": _FINITE,
+    "exact_match": _FRACTION,
     "history": (_history, "a list of epoch records (epoch, loss, accuracy; holdout_loss, holdout_accuracy, seconds)"),
     "train_config": (_train_config, "training settings this app accepts"),
-    "holdout_exact_match": (_fraction, "a number from 0 to 1"),
+    "holdout_exact_match": _FRACTION,
     "holdout_rows": (_rows, "a list of row numbers"),
     "split": (_split, "a split (kind, holdout, seed, held_out)"),
     "data_sha256": (_sha256, "a SHA-256 in hexadecimal"),
-    "always_trained": (_whole, "a whole number of at least 0"),
+    "always_trained": _WHOLE,
     "scores": (_scores, "a table of scores by phenomenon and part"),
 }
 

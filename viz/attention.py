@@ -20,6 +20,7 @@ from .common import (
     indexes,
     label_px,
     mark_padding,
+    matrix_labels,
     matrix_trace,
     note,
     pad_extra,
@@ -53,8 +54,7 @@ def attention_figure(
     carries the hover, so a click selects the cell in Streamlit (read it back with clicked_cell).
     """
     a = floats(attn, 2, "attn")  # (Lq, Lk)
-    rows = token_labels(row_tokens, a.shape[0], "row_tokens", "rows")
-    cols = token_labels(col_tokens, a.shape[1], "col_tokens", "columns")
+    rows, cols = matrix_labels(row_tokens, col_tokens, *a.shape)
     pr = indexes(pad_rows, a.shape[0], "pad_rows")
     pc = indexes(pad_cols, a.shape[1], "pad_cols")
     line = f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"
@@ -118,8 +118,7 @@ def attention_grid_figure(
     (row, column) cells outlined in red in every head."""
     a = floats(attn, 3, "attn")  # (H, Lq, Lk)
     n_heads, n_rows, n_cols = a.shape
-    rows = token_labels(row_tokens, n_rows, "row_tokens", "rows")
-    cols = token_labels(col_tokens, n_cols, "col_tokens", "columns")
+    rows, cols = matrix_labels(row_tokens, col_tokens, n_rows, n_cols)
     pr = indexes(pad_rows, n_rows, "pad_rows")
     pc = indexes(pad_cols, n_cols, "pad_cols")
     grid_cols = min(4, n_heads)

@@ -65,6 +65,14 @@ def token_labels(tokens: Iterable, n: int, what: str, axis: str) -> list[str]:
     return out
 
 
+def matrix_labels(row_tokens: Iterable, col_tokens: Iterable, n_rows: int, n_cols: int) -> tuple[list[str], list[str]]:
+    """The row and the column labels of an n_rows × n_cols matrix (token_labels of row_tokens and col_tokens)."""
+    return (
+        token_labels(row_tokens, n_rows, "row_tokens", "rows"),
+        token_labels(col_tokens, n_cols, "col_tokens", "columns"),
+    )
+
+
 def indexes(idx: Iterable[int], n: int, what: str) -> list[int]:
     out = sorted({int(i) for i in idx})
     if any(i < 0 or i >= n for i in out):

@@ -17,10 +17,10 @@ from .common import (
     floats,
     height,
     hover,
+    matrix_labels,
     matrix_trace,
     set_layout,
     token_axes,
-    token_labels,
 )
 from .layers import values_figure
 
@@ -40,8 +40,7 @@ def mask_figure(
     if mask is None:
         mask = np.zeros((len(list(row_tokens)), len(list(col_tokens))), dtype=bool)
     m = as_array(mask, 2, "mask").astype(bool)  # (Lq, Lk)
-    rows = token_labels(row_tokens, m.shape[0], "row_tokens", "rows")
-    cols = token_labels(col_tokens, m.shape[1], "col_tokens", "columns")
+    rows, cols = matrix_labels(row_tokens, col_tokens, *m.shape)
     scale = [[0, ALLOWED_COLOR], [0.5, ALLOWED_COLOR], [0.5, BLOCKED_COLOR], [1, BLOCKED_COLOR]]
     trace = matrix_trace(
         m.astype(int),
@@ -158,8 +157,7 @@ def _matrix_figure(
 ) -> go.Figure:
     """values [Lq, Lk] as a heatmap on token axes; −∞ or masked cells drawn dark with "−∞" written in them."""
     v = floats(values, 2, "values")  # (Lq, Lk)
-    rows = token_labels(row_tokens, v.shape[0], "row_tokens", "rows")
-    cols = token_labels(col_tokens, v.shape[1], "col_tokens", "columns")
+    rows, cols = matrix_labels(row_tokens, col_tokens, *v.shape)
     blocked = np.isneginf(v)
     if mask is not None:
         m = as_array(mask, 2, "mask").astype(bool)

@@ -28,6 +28,18 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def required_file(parser: argparse.ArgumentParser, flag: str, text: str) -> None:
+    """Add a required flag naming a FILE; its help is text, then "; required"."""
+    parser.add_argument(flag, required=True, type=Path, metavar="FILE", help=f"{text}; required")
+
+
+def add_numbers(parser: argparse.ArgumentParser, *flags: tuple[str, type, object, str, str]) -> None:
+    """Add number flags, each (flag, type, default, metavar, text), in this order; each help is text, then its
+    default."""
+    for flag, kind, default, metavar, text in flags:
+        parser.add_argument(flag, type=kind, default=default, metavar=metavar, help=f"{text} (default: %(default)s)")
+
+
 def run_command(command: Callable[[argparse.Namespace], None], args: argparse.Namespace) -> int:
     """Run one command and give its exit status: bad input is one line on stderr and 2; Ctrl-C and a closed output
     pipe end it quietly, as they end other command-line tools."""

@@ -3,39 +3,23 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from .. import corpus
 from ..config import MAX_SEED
 from ..errors import ConfigError, TransformerError
 from ..scores import PHENOMENA
 from ..text import visible
-from .common import check_writable
+from .common import add_numbers, check_writable, required_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The corpus command and its flags."""
     c = sub.add_parser("corpus", help="write the teaching corpus: zh→en pairs tagged with the phenomena they show")
-    c.add_argument(
-        "--out",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="where to write the TSV of source, target, phenomena (checked first); required",
-    )
-    c.add_argument(
-        "--size",
-        type=int,
-        default=corpus.DEFAULT_SIZE,
-        metavar="N",
-        help=f"distinct pairs drawn from the grammar, 1 to {corpus.max_size():,} (default: %(default)s)",
-    )
-    c.add_argument(
-        "--seed",
-        type=int,
-        default=corpus.DEFAULT_SEED,
-        metavar="S",
-        help=f"the same size and seed give the same pairs, 0 to {MAX_SEED:,} (default: %(default)s)",
+    required_file(c, "--out", "where to write the TSV of source, target, phenomena (checked first)")
+    add_numbers(
+        c,
+        ("--size", int, corpus.DEFAULT_SIZE, "N", f"distinct pairs drawn from the grammar, 1 to {corpus.max_size():,}"),
+        ("--seed", int, corpus.DEFAULT_SEED, "S", f"the same size and seed give the same pairs, 0 to {MAX_SEED:,}"),
     )
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from ..checkpoint import load_checkpoint
 from ..scores import score_pairs, table_of
 from ..splits import pairs_sha256
 from ..text import visible
-from .common import read_pairs
+from .common import read_pairs, required_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,14 +17,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
     )
-    ev.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
-    ev.add_argument(
+    required_file(ev, "--model", "a .safetensors checkpoint")
+    required_file(
+        ev,
         "--pairs",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the "
-        "rows it held out are scored apart from the rows it trained on; required",
+        "UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the rows "
+        "it held out are scored apart from the rows it trained on",
     )
 
 

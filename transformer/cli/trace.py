@@ -10,7 +10,7 @@ from ..checkpoint import load_checkpoint
 from ..errors import TransformerError
 from ..text import visible
 from ..trace import format_values, trace_sentence
-from .common import check_writable
+from .common import add_numbers, check_writable, required_file
 
 SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed
 
@@ -25,22 +25,13 @@ def _count(text: str) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """The trace command and its flags."""
     tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
-    tc.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
+    required_file(tc, "--model", "a .safetensors checkpoint")
     tc.add_argument("source", metavar="SOURCE", help="the source sentence")
     tc.add_argument("--target", help="the reference translation (default: the model's own greedy output)")
-    tc.add_argument(
-        "--pad-source",
-        type=_count,
-        default=0,
-        metavar="N",
-        help="padding positions after the source (default: %(default)s)",
-    )
-    tc.add_argument(
-        "--pad-target",
-        type=_count,
-        default=0,
-        metavar="N",
-        help="padding positions after the target (default: %(default)s)",
+    add_numbers(
+        tc,
+        ("--pad-source", _count, 0, "N", "padding positions after the source"),
+        ("--pad-target", _count, 0, "N", "padding positions after the target"),
     )
     tc.add_argument(
         "--json",

@@ -22,7 +22,7 @@ from ..plan import TrainingPlan
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
-from .common import check_writable, read_pairs
+from .common import add_numbers, check_writable, read_pairs, required_file
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -31,88 +31,43 @@ _SPLIT_HELP = {
     "word": "every pair holding a word never trained on",
 }
 
+_SWITCHES = (  # the architecture switches in the order --help lists them: (config field, help, choices or None)
+    ("look_ahead_mask", "the decoder may see later target tokens", None),
+    ("pad_mask", "attention may look at padding", None),
+    ("pe", "positional encoding: the paper's sinusoidal table, a learned table, or none", PE_KINDS),
+    ("scale", "no division of the scores by √d_k", None),
+    ("residual", "no residual connections", None),
+    ("norm", "LayerNorm after each residual sum (post, the paper), before each sublayer (pre), or none", NORM_KINDS),
+)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The train command and its flags."""
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
     t = sub.add_parser("train", help="train a model on sentence pairs and save it")
-    t.add_argument(
+    required_file(
+        t,
         "--pairs",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of "
-        "phenomena; required",
+        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of phenomena",
     )
-    t.add_argument(
-        "--out",
-        required=True,
-        type=Path,
-        metavar="FILE",
-        help="where to write the .safetensors checkpoint (checked before training); required",
-    )
-    t.add_argument(
-        "--epochs",
-        type=int,
-        default=defaults.epochs,
-        metavar="N",
-        help=f"passes over the training pairs, 1 to {MAX_EPOCHS:,} (default: %(default)s)",
-    )
-    t.add_argument(
-        "--d-model",
-        type=int,
-        default=model.d_model,
-        metavar="N",
-        help="size of each token's vector (default: %(default)s)",
-    )
-    t.add_argument(
-        "--d-ff",
-        type=int,
-        default=model.d_ff,
-        metavar="N",
-        help="inner size of each feed-forward layer (default: %(default)s)",
-    )
-    t.add_argument(
-        "--n-heads",
-        type=int,
-        default=model.n_heads,
-        metavar="N",
-        help="attention heads per layer; must divide --d-model (default: %(default)s)",
-    )
-    t.add_argument(
-        "--n-layers",
-        type=int,
-        default=model.n_layers,
-        metavar="N",
-        help="layers in the encoder and in the decoder (default: %(default)s)",
-    )
-    t.add_argument(
-        "--dropout",
-        type=float,
-        default=model.dropout,
-        metavar="P",
-        help="dropout probability while training, at least 0 and below 1 (default: %(default)s)",
-    )
-    t.add_argument(
-        "--lr",
-        type=float,
-        default=defaults.lr,
-        metavar="LR",
-        help="Adam's learning rate, above 0 and at most 1 (default: %(default)s)",
-    )
-    t.add_argument(
-        "--batch-size",
-        type=int,
-        default=defaults.batch_size,
-        metavar="N",
-        help="pairs per training step (default: %(default)s)",
-    )
-    t.add_argument(
-        "--seed",
-        type=int,
-        default=defaults.seed,
-        metavar="S",
-        help=f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,} (default: %(default)s)",
+    required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
+    add_numbers(
+        t,
+        ("--epochs", int, defaults.epochs, "N", f"passes over the training pairs, 1 to {MAX_EPOCHS:,}"),
+        ("--d-model", int, model.d_model, "N", "size of each token's vector"),
+        ("--d-ff", int, model.d_ff, "N", "inner size of each feed-forward layer"),
+        ("--n-heads", int, model.n_heads, "N", "attention heads per layer; must divide --d-model"),
+        ("--n-layers", int, model.n_layers, "N", "layers in the encoder and in the decoder"),
+        ("--dropout", float, model.dropout, "P", "dropout probability while training, at least 0 and below 1"),
+        ("--lr", float, defaults.lr, "LR", "Adam's learning rate, above 0 and at most 1"),
+        ("--batch-size", int, defaults.batch_size, "N", "pairs per training step"),
+        (
+            "--seed",
+            int,
+            defaults.seed,
+            "S",
+            f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,}",
+        ),
     )
     t.add_argument(
         "--tokenizer",
@@ -122,12 +77,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "token, other text is split at spaces and punctuation; whitespace: at spaces only; char: every "
         "character (default: %(default)s)",
     )
-    t.add_argument(
-        "--holdout",
-        type=float,
-        default=0.0,
-        metavar="FRACTION",
-        help="share of the pairs held out of training and scored apart, at least 0 and below 1 (default: %(default)s)",
+    add_numbers(
+        t,
+        (
+            "--holdout",
+            float,
+            0.0,
+            "FRACTION",
+            "share of the pairs held out of training and scored apart, at least 0 and below 1",
+        ),
     )
     t.add_argument(
         "--split",
@@ -149,23 +107,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "√d_model scaling of the embeddings, an output projection not tied to the target embeddings, no label "
         "smoothing.",
     )
-    arch.add_argument("--no-look-ahead-mask", action="store_true", help="the decoder may see later target tokens")
-    arch.add_argument("--no-pad-mask", action="store_true", help="attention may look at padding")
-    arch.add_argument(
-        "--pe",
-        choices=PE_KINDS,
-        default=model.pe,
-        help="positional encoding: the paper's sinusoidal table, a learned table, or none (default: %(default)s)",
-    )
-    arch.add_argument("--no-scale", action="store_true", help="no division of the scores by √d_k")
-    arch.add_argument("--no-residual", action="store_true", help="no residual connections")
-    arch.add_argument(
-        "--norm",
-        choices=NORM_KINDS,
-        default=model.norm,
-        help="LayerNorm after each residual sum "
-        "(post, the paper), before each sublayer (pre), or none (default: %(default)s)",
-    )
+    for field, text, kinds in _SWITCHES:
+        if kinds is None:  # on by default: --no-<field> turns it off
+            arch.add_argument(f"--no-{field.replace('_', '-')}", action="store_true", help=text)
+        else:
+            arch.add_argument(
+                f"--{field}", choices=kinds, default=getattr(model, field), help=f"{text} (default: %(default)s)"
+            )
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -216,13 +164,9 @@ def run(args: argparse.Namespace) -> None:
         n_heads=args.n_heads,
         n_layers=args.n_layers,
         dropout=args.dropout,
-        look_ahead_mask=not args.no_look_ahead_mask,
-        pad_mask=not args.no_pad_mask,
-        pe=args.pe,
-        scale=not args.no_scale,
-        residual=not args.no_residual,
-        norm=args.norm,
     )
+    for field, _, kinds in _SWITCHES:
+        sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
     pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)

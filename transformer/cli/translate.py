@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..checkpoint import load_checkpoint
 from ..config import MAX_BEAM_SIZE, MAX_LENGTH_PENALTY, MAX_SEED
@@ -12,6 +11,7 @@ from ..data import UNK
 from ..decoding import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from ..errors import TransformerError
 from ..text import visible
+from .common import required_file
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
 _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
@@ -20,7 +20,7 @@ _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
 def register(sub: argparse._SubParsersAction) -> None:
     """The translate command and its flags."""
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
-    tr.add_argument("--model", required=True, type=Path, metavar="FILE", help="a .safetensors checkpoint; required")
+    required_file(tr, "--model", "a .safetensors checkpoint")
     tr.add_argument("--steps", action="store_true", help="also print every step (top-3 tokens, or the beams)")
     tr.add_argument(
         "--beam",
