@@ -29,12 +29,12 @@ from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t
-from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
+from ui.jobs import LIVE_CHART, REFRESH_SECONDS
 from ui.links import link_view
 from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
-from ui.training import RUN_LABELS, current_job, phase_text, start_lab, take_result
+from ui.training import RUN_LABELS, current_job, live_job, phase_text, start_lab
 from ui.view_state import Param, choose_one, keep_option
 from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
@@ -266,14 +266,8 @@ def custom_switches() -> dict:
 @st.fragment(run_every=REFRESH_SECONDS)
 def live_lab() -> None:
     """Both runs' progress and curves, redrawn every second while the experiment trains."""
-    job = current_job()
-    if job is None or job.kind != "lab":
-        return
-    if job.finished:
-        take_result(job)
-        st.rerun()
-    if job.state == "queued":  # its place in line only: no empty charts to redraw every second
-        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+    job = live_job("lab", L)
+    if job is None:
         return
     st.caption(t("lab.running", L))
     for run in job.runs:

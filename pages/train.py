@@ -35,7 +35,7 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import score_frame
-from ui.training import current_job, phase_text, start_training, take_result
+from ui.training import current_job, live_job, phase_text, start_training
 from ui.view_state import Param, choose_one, keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
@@ -289,14 +289,8 @@ def history_title(model, epochs: int) -> str:
 @st.fragment(run_every=REFRESH_SECONDS)
 def live_training() -> None:
     """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
-    job = current_job()
-    if job is None or job.kind != "train":
-        return
-    if job.finished:
-        take_result(job)
-        st.rerun()
-    if job.state == "queued":  # its place in line only: no empty chart to redraw every second
-        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+    job = live_job("train", L)
+    if job is None:
         return
     run = job.runs[0]
     last = run.last

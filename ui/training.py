@@ -183,6 +183,21 @@ def take_result(job: Job) -> None:
         st.session_state.pending_toast = (message, icon)
 
 
+def live_job(kind: str, L: str) -> Job | None:
+    """In a live fragment: this tab's running job of this kind, or None when there is nothing to redraw (no such job;
+    one still queued, whose place in line is shown instead; a finished one, whose result is taken before a rerun)."""
+    job = current_job()
+    if job is None or job.kind != kind:
+        return None
+    if job.finished:
+        take_result(job)
+        st.rerun()
+    if job.state == "queued":  # its place in line only: no empty charts to redraw every second
+        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+        return None
+    return job
+
+
 def phase_text(job: Job, L: str) -> str | None:
     """What a running job is doing when the learner waits on it: the epoch it finishes after Stop (how long it has
     taken, and how long an epoch takes), then the evaluation; None while it simply trains."""
