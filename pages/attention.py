@@ -16,7 +16,7 @@ from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
 from ui.training import current_job, start_replay
-from ui.view_state import Param, choose_one, keep_option, picker
+from ui.view_state import Param, choose_labelled, choose_one, keep_option, picker
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
@@ -120,15 +120,7 @@ layer = choose_one(
     default=cfg.n_layers - 1,
     format_func=lambda i: f"{i + 1}",
 )
-heads = choose_one(
-    c3.radio,
-    t("attn.heads", L),
-    list(HEAD_MODES),
-    key="attn_heads",
-    default="one",
-    horizontal=True,
-    format_func=lambda m: t(HEAD_MODES[m], L),
-)
+heads = choose_labelled(c3.radio, t("attn.heads", L), HEAD_MODES, L, key="attn_heads", default="one", horizontal=True)
 head = choose_one(
     c4.selectbox,
     t("attn.head", L),
@@ -261,19 +253,19 @@ def head_statistics() -> None:
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = ("dataset", "sentence") if pairs else ("sentence",)
-    scope = choose_one(
+    scope_labels = {s: SCOPES[s][0] for s in scopes}
+    if "dataset" in scope_labels and len(every) > len(pairs):
+        scope_labels["dataset"] = "attn.scope_dataset_first"
+    counts = dict(n=len(pairs), total=len(every))
+    scope = choose_labelled(
         st.radio,
         t("attn.scope", L),
-        scopes,
+        scope_labels,
+        L,
         key="attn_scope",
         default="dataset",
+        values=counts,
         horizontal=True,
-        format_func=lambda s: t(
-            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else SCOPES[s][0],
-            L,
-            n=len(pairs),
-            total=len(every),
-        ),
     )
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
     scope_text = t(SCOPES[scope][0], L, n=len(pairs))

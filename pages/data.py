@@ -41,7 +41,7 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
-from ui.view_state import Param, choose_number, choose_one, choose_several, keep_in_range, keep_option
+from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -350,14 +350,9 @@ with right:
         text(t("data.ok", L), "success")
 
     section(t("data.file", L))
-    choose_one(
-        st.radio,
-        t("data.upload_mode", L),
-        ["replace", "append"],
-        key="data_upload_mode",
-        default="replace",
-        horizontal=True,
-        format_func=lambda m: t({"replace": "data.upload_replace", "append": "data.upload_append"}[m], L),
+    upload_modes = {"replace": "data.upload_replace", "append": "data.upload_append"}
+    choose_labelled(
+        st.radio, t("data.upload_mode", L), upload_modes, L, key="data_upload_mode", default="replace", horizontal=True
     )
     st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),

@@ -24,7 +24,16 @@ from ui.i18n import t, word_list
 from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
-from ui.view_state import Param, choose_number, choose_one, cut, keep_in_range, picker, replaced
+from ui.view_state import (
+    Param,
+    choose_labelled,
+    choose_number,
+    choose_one,
+    cut,
+    keep_in_range,
+    picker,
+    replaced,
+)
 from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, wrapping_row
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
@@ -81,14 +90,7 @@ text(t("dec.intro", L))
 warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
-strategy = choose_one(
-    st.radio,
-    t("dec.strategy", L),
-    list(STRATEGIES),
-    key="dec_strategy",
-    horizontal=True,
-    format_func=lambda s: t(STRATEGIES[s], L),
-)
+strategy = choose_labelled(st.radio, t("dec.strategy", L), STRATEGIES, L, key="dec_strategy", horizontal=True)
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:

@@ -35,7 +35,7 @@ from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_job, phase_text, start_lab
-from ui.view_state import Param, choose_one, keep_option
+from ui.view_state import Param, choose_labelled, choose_one, keep_option
 from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -126,15 +126,7 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
-mode = choose_one(
-    st.radio,
-    t("lab.mode", L),
-    list(MODES),
-    key="lab_mode",
-    default="experiment",
-    horizontal=True,
-    format_func=lambda m: t(MODES[m], L),
-)
+mode = choose_labelled(st.radio, t("lab.mode", L), MODES, L, key="lab_mode", default="experiment", horizontal=True)
 job = current_job()
 pairs = usable_pairs()
 
@@ -177,20 +169,18 @@ def choose_experiment() -> None:
             "caption",
         )
         counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
-        on_corpus = (
-            choose_one(
-                st.radio,
-                t("lab.data", L),
-                list(DATA_CHOICES),
-                key="lab_data",
-                default="corpus",
-                labels=DATA_CHOICES,
-                label_values=counts,
-                horizontal=True,
-                format_func=lambda d: t(DATA_CHOICES[d], L, **counts),
-            )
-            == "corpus"
+        data = choose_labelled(
+            st.radio,
+            t("lab.data", L),
+            DATA_CHOICES,
+            L,
+            key="lab_data",
+            default="corpus",
+            values=counts,
+            keep_labels=True,
+            horizontal=True,
         )
+        on_corpus = data == "corpus"
         if on_corpus:
             run_pairs, tokenizer = lab_corpus(name), "auto"
             cfg = experiment.corpus_config(int(ss.seed))

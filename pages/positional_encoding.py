@@ -16,7 +16,7 @@ from ui.export import caption, chart, file_name, formula, section, sheet_setting
 from ui.i18n import t
 from ui.links import link_view
 from ui.state import current, page_setup
-from ui.view_state import Param, choose_number, choose_one, choose_several
+from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
@@ -79,15 +79,9 @@ source_words = {  # which table is shown
     "formula": "pe.source_formula",
 }
 if own and kind == "learned":  # encoder and decoder each learned a table; the formula is there to compare
-    sources = ["encoder", "decoder", "formula"]
-    source = choose_one(
-        st.radio,
-        t("pe.source", L),
-        sources,
-        key="pe_source",
-        default="encoder",
-        horizontal=True,
-        format_func=lambda s: t(source_words[s], L),
+    sources = {s: source_words[s] for s in ("encoder", "decoder", "formula")}
+    source = choose_labelled(
+        st.radio, t("pe.source", L), sources, L, key="pe_source", default="encoder", horizontal=True
     )
 if d_model != model_d:
     text(t("pe.not_model", L, d=model_d), "info")

@@ -36,7 +36,7 @@ from ui.state import (
 )
 from ui.tables import score_frame
 from ui.training import current_job, live_job, phase_text, start_training
-from ui.view_state import Param, choose_one, keep_in_range, keep_option
+from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -117,15 +117,8 @@ with c2:
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    kind = choose_one(
-        st.radio,
-        t("train.split", L),
-        SPLITS,
-        key="split",
-        default="random",
-        labels=SPLIT_LABELS,
-        horizontal=True,
-        format_func=lambda k: t(SPLIT_LABELS[k], L),
+    kind = choose_labelled(
+        st.radio, t("train.split", L), SPLIT_LABELS, L, key="split", default="random", keep_labels=True, horizontal=True
     )
     text(t(f"split_def.{kind}", L), "caption")
 
