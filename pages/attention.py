@@ -16,7 +16,7 @@ from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
 from ui.training import current_job, start_replay
-from ui.view_state import Param, choose_labelled, choose_one, keep_option, picker
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
@@ -112,22 +112,13 @@ c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
 kind = choose_one(
     c1.radio, t("attn.kind", L), KINDS, key="attn_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
 )
-layer = choose_one(
-    c2.selectbox,
-    t("attn.layer", L),
-    range(cfg.n_layers),
-    key="attn_layer",
-    default=cfg.n_layers - 1,
-    format_func=lambda i: f"{i + 1}",
-)
+layer = choose_numbered(c2.selectbox, t("attn.layer", L), cfg.n_layers, key="attn_layer", default=cfg.n_layers - 1)
 heads = choose_labelled(c3.radio, t("attn.heads", L), HEAD_MODES, L, key="attn_heads", default="one", horizontal=True)
-head = choose_one(
+head = choose_numbered(
     c4.selectbox,
     t("attn.head", L),
-    range(cfg.n_heads),
+    cfg.n_heads,
     key="attn_head",
-    default=0,
-    format_func=lambda i: f"{i + 1}",
     disabled=heads != "one",
 )
 if target is None:

@@ -28,6 +28,7 @@ from ui.view_state import (
     Param,
     choose_labelled,
     choose_number,
+    choose_numbered,
     choose_one,
     cut,
     keep_in_range,
@@ -222,13 +223,12 @@ def step_view(result, choose: bool) -> None:
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
         section(t("dec.cross", L))
-        layer = choose_one(
+        layer = choose_numbered(
             st.selectbox,
             t("attn.layer", L),
-            list(range(cfg.n_layers)),
+            cfg.n_layers,
             key="dec_layer",
             default=cfg.n_layers - 1,
-            format_func=lambda i: f"{i + 1}",
         )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         chart(

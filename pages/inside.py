@@ -26,7 +26,7 @@ from ui.i18n import t
 from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_one, keep_in_range, keep_option, padded_picker
+from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
 from ui.widgets import computed_by, model_cached, padded_sentence, warn_unknown, wrapping_row
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
@@ -308,9 +308,7 @@ figure_labels = dict(
     vocab=translator.tgt_vocab.itos,
 )
 if shows_one_head(step.shape, step.axes):
-    choose_one(
-        st.selectbox, t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}"
-    )
+    choose_numbered(st.selectbox, t("inside.head", L), cfg.n_heads, key="inside_head")
 head = ss.get("inside_head", 0)
 
 
@@ -380,13 +378,7 @@ c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 where = choose_one(c1.selectbox, t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
-head = choose_one(
-    c2.selectbox,
-    t("inside.head", L),
-    list(range(cfg.n_heads)),
-    key="inside_cell_head",
-    format_func=lambda h: f"{h + 1}",
-)
+head = choose_numbered(c2.selectbox, t("inside.head", L), cfg.n_heads, key="inside_cell_head")
 query = choose_one(
     c3.selectbox,
     t("inside.query", L),

@@ -35,7 +35,7 @@ from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_job, phase_text, start_lab
-from ui.view_state import Param, choose_labelled, choose_one, keep_option
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
 from ui.widgets import attention_axes, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
@@ -403,17 +403,8 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     kind = choose_one(
         c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
     )
-    layer = choose_one(
-        c3.selectbox,
-        t("attn.layer", L),
-        range(n_layers),
-        key="lab_layer",
-        default=n_layers - 1,
-        format_func=lambda i: f"{i + 1}",
-    )
-    head = choose_one(
-        c4.selectbox, t("attn.head", L), range(n_heads), key="lab_head", default=0, format_func=lambda i: f"{i + 1}"
-    )
+    layer = choose_numbered(c3.selectbox, t("attn.layer", L), n_layers, key="lab_layer", default=n_layers - 1)
+    head = choose_numbered(c4.selectbox, t("attn.head", L), n_heads, key="lab_head")
     source, target = pairs[index]
     # side by side when the window is wide enough for both maps and their labels, else one under the other
     for column, label, model, side in zip(wrapping_row([MAP_PX, MAP_PX]), labels, (a, b), ("a", "b")):

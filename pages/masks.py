@@ -11,7 +11,7 @@ from ui.i18n import t
 from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_one, padded_picker
+from ui.view_state import Param, choose_numbered, choose_one, padded_picker
 from ui.widgets import (
     computed_by,
     model_cached,
@@ -166,17 +166,8 @@ kind = choose_one(
     format_func=lambda k: t(f"attn.{k}", L),
 )
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
-layer = choose_one(
-    c2.selectbox,
-    t("attn.layer", L),
-    list(range(n_layers)),
-    key="mask_layer",
-    default=0,
-    format_func=lambda i: f"{i + 1}",
-)
-head = choose_one(
-    c3.selectbox, t("attn.head", L), list(range(n_heads)), key="mask_head", default=0, format_func=lambda i: f"{i + 1}"
-)
+layer = choose_numbered(c2.selectbox, t("attn.layer", L), n_layers, key="mask_layer")
+head = choose_numbered(c3.selectbox, t("attn.head", L), n_heads, key="mask_head")
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:

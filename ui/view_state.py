@@ -280,3 +280,10 @@ def choose_labelled(
         format_func=lambda option: t(labels[option], L, **values),
         **kw,
     )
+
+
+def choose_numbered(widget, label: str, count: int, *, key: str, default=0, **kw):
+    """choose_one of `count` layers or heads (0 to count - 1 in session state), each shown numbered from 1."""
+    return choose_one(
+        widget, label, list(range(count)), key=key, default=default, format_func=lambda i: f"{i + 1}", **kw
+    )
