@@ -12,7 +12,6 @@ from transformer.heads import KINDS, head_stats, kind_inputs, study_heads, study
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
 from ui.training import current_job, start_replay
@@ -22,6 +21,7 @@ from ui.widgets import (
     attention_axes,
     computed_by,
     model_cached,
+    page_header,
     sentence_picker,
     warn_if_data_changed,
     warn_unknown,
@@ -87,23 +87,18 @@ for clicked_key in (PATTERNS, STAT_GRID):
     if new_click(clicked_key, picked):
         open_head(*picked)
 
-st.title(t("attn.title", L))
-link_view(
-    "attention",
-    t("attn.title", L),
-    {
-        **picker("attn"),
-        "kind": Param("attn_kind"),
-        "layer": Param("attn_layer", "index"),
-        "heads": Param("attn_heads"),
-        "head": Param("attn_head", "index"),
-        "greedy": Param("attn_greedy", "bool"),
-        "scope": Param("attn_scope"),
-        "stat": Param("attn_stat"),
-        "epoch": Param("attn_epoch", "int"),
-    },
-)
-text(t("attn.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **picker("attn"),
+    "kind": Param("attn_kind"),
+    "layer": Param("attn_layer", "index"),
+    "heads": Param("attn_heads"),
+    "head": Param("attn_head", "index"),
+    "greedy": Param("attn_greedy", "bool"),
+    "scope": Param("attn_scope"),
+    "stat": Param("attn_stat"),
+    "epoch": Param("attn_epoch", "int"),
+}
+page_header(L, "attention", "attn.title", "attn.intro", VIEW)
 warn_if_data_changed(L)
 formula(ATTENTION_FORMULA)
 

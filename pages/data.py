@@ -25,7 +25,6 @@ from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text, problem_text
 from ui.state import (
     DATASETS,
@@ -42,6 +41,7 @@ from ui.state import (
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
 from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
+from ui.widgets import page_header
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -63,9 +63,7 @@ PROBLEMS_SHOWN = 10  # problems listed per box
 L = page_setup()
 ss = st.session_state
 
-st.title(t("data.title", L))
-link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
-text(t("data.intro", L))
+page_header(L, "data", "data.title", "data.intro", {"tokenizer": Param("tokenizer")})
 
 
 def _apply_edits(key: str) -> None:

@@ -23,11 +23,10 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
-from ui.widgets import computed_by, model_cached, padded_sentence, warn_unknown, wrapping_row
+from ui.widgets import computed_by, model_cached, padded_sentence, page_header, warn_unknown, wrapping_row
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 BLOCK_WORDS = {  # a block's kind (transformer.trace.Block.kind): its name
@@ -89,25 +88,19 @@ EMPTY = "–"  # a table cell with no number, for a reason the page gives beside
 
 L = page_setup()
 ss = st.session_state
-model = current()
-translator = model.translator
+translator = current().translator
 cfg = translator.config
 
-st.title(t("inside.title", L))
-link_view(
-    "inside",
-    t("inside.title", L),
-    {
-        **padded_picker("inside", "inside"),
-        "step": Param("inside_step", "int"),
-        "head": Param("inside_head", "index"),
-        "attention": Param("inside_attention"),
-        "cell_head": Param("inside_cell_head", "index"),
-        "query": Param("inside_query", "int"),
-        "key": Param("inside_key", "int"),
-    },
-)
-text(t("inside.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **padded_picker("inside", "inside"),
+    "step": Param("inside_step", "int"),
+    "head": Param("inside_head", "index"),
+    "attention": Param("inside_attention"),
+    "cell_head": Param("inside_cell_head", "index"),
+    "query": Param("inside_query", "int"),
+    "key": Param("inside_key", "int"),
+}
+page_header(L, "inside", "inside.title", "inside.intro", VIEW)
 
 pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)

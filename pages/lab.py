@@ -30,13 +30,12 @@ from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS
-from ui.links import link_view
 from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_job, phase_text, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
-from ui.widgets import attention_axes, wrapping_row
+from ui.widgets import attention_axes, page_header, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -75,22 +74,17 @@ CAUSES = {
 }
 RUNS = {"baseline": "lab.baseline", "variant": "lab.variant"}  # Run.name: a model's label
 
-st.title(t("lab.title", L))
-link_view(
-    "lab",
-    t("lab.title", L),
-    {
-        "mode": Param("lab_mode"),
-        "experiment": Param("lab_experiment"),
-        "data": Param("lab_data"),
-        **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
-        "pair": Param("lab_pair", "int"),
-        "kind": Param("lab_kind"),
-        "layer": Param("lab_layer", "index"),
-        "head": Param("lab_head", "index"),
-    },
-)
-text(t("lab.intro", L))
+VIEW = {  # the link parameters of this page's view
+    "mode": Param("lab_mode"),
+    "experiment": Param("lab_experiment"),
+    "data": Param("lab_data"),
+    **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
+    "pair": Param("lab_pair", "int"),
+    "kind": Param("lab_kind"),
+    "layer": Param("lab_layer", "index"),
+    "head": Param("lab_head", "index"),
+}
+page_header(L, "lab", "lab.title", "lab.intro", VIEW)
 
 
 def pct(value: float | None) -> str:

@@ -8,7 +8,6 @@ from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, padded_picker
@@ -16,6 +15,7 @@ from ui.widgets import (
     computed_by,
     model_cached,
     padded_sentence,
+    page_header,
     warn_if_data_changed,
     warn_unknown,
     wrapping_row,
@@ -26,23 +26,16 @@ MASK_PX = 440  # one mask and its explanation
 EFFECT_PX, EFFECT_HEADING_PX = 300, 130  # one of the three steps of "what a mask does", and its heading
 
 L = page_setup()
-ss = st.session_state
-model = current()
-translator = model.translator
+translator = current().translator
 cfg = translator.config
 
-st.title(t("masks.title", L))
-link_view(
-    "masks",
-    t("masks.title", L),
-    {
-        **padded_picker("masks", "mask"),
-        "kind": Param("mask_kind"),
-        "layer": Param("mask_layer", "index"),
-        "head": Param("mask_head", "index"),
-    },
-)
-text(t("masks.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **padded_picker("masks", "mask"),
+    "kind": Param("mask_kind"),
+    "layer": Param("mask_layer", "index"),
+    "head": Param("mask_head", "index"),
+}
+page_header(L, "masks", "masks.title", "masks.intro", VIEW)
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
 off_words = {"pad_mask": "masks.pad_mask_off", "look_ahead_mask": "masks.look_ahead_mask_off"}

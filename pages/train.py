@@ -17,7 +17,6 @@ from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import link_view
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.state import (
@@ -37,30 +36,26 @@ from ui.state import (
 from ui.tables import score_frame
 from ui.training import current_job, live_job, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
+from ui.widgets import page_header
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state
 
-st.title(t("train.title", L))
-link_view(
-    "train",
-    t("train.title", L),
-    {
-        "d_model": Param("d_model", "int"),
-        "n_heads": Param("n_heads", "int"),
-        "d_ff": Param("d_ff", "int"),
-        "n_layers": Param("n_layers", "int"),
-        "dropout": Param("dropout", "float"),
-        "lr": Param("lr", "float"),
-        "epochs": Param("epochs", "int"),
-        "batch_size": Param("batch_size", "int"),
-        "seed": Param("seed", "int"),
-        "holdout": Param("holdout", "float"),
-        "split": Param("split"),
-    },
-)
-text(t("train.intro", L))
+VIEW = {  # the link parameters of this page's view
+    "d_model": Param("d_model", "int"),
+    "n_heads": Param("n_heads", "int"),
+    "d_ff": Param("d_ff", "int"),
+    "n_layers": Param("n_layers", "int"),
+    "dropout": Param("dropout", "float"),
+    "lr": Param("lr", "float"),
+    "epochs": Param("epochs", "int"),
+    "batch_size": Param("batch_size", "int"),
+    "seed": Param("seed", "int"),
+    "holdout": Param("holdout", "float"),
+    "split": Param("split"),
+}
+page_header(L, "train", "train.title", "train.intro", VIEW)
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)

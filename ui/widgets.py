@@ -12,8 +12,9 @@ from transformer.text import markdown, visible
 
 from .export import text
 from .i18n import t, word_list
+from .links import link_view
 from .state import current, trained_on_table, usable_pairs
-from .view_state import choose_number
+from .view_state import Param, choose_number
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
@@ -127,3 +128,12 @@ def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[st
         pad_note=t("fig.pad_note", L),
     )
     return rows, cols, labels
+
+
+def page_header(L: str, page: str, title_key: str, intro_key: str, view: dict[str, Param]) -> None:
+    """The top of a page: its title, its view read from a link (ui.links.link_view, with the view spec `view`) and
+    its introduction."""
+    title = t(title_key, L)
+    st.title(title)
+    link_view(page, title, view)
+    text(t(intro_key, L))
