@@ -13,7 +13,7 @@ from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import t
 from ui.messages import error_text
-from ui.state import current, end_page, page_setup, usable_pairs
+from ui.state import current, page_setup, usable_pairs
 from ui.training import current_job, start_replay
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker
 from ui.widgets import (
@@ -21,6 +21,7 @@ from ui.widgets import (
     attention_axes,
     computed_by,
     model_cached,
+    model_cached_or_end,
     page_header,
     sentence_picker,
     warn_if_data_changed,
@@ -123,11 +124,7 @@ elif kind != "enc_self":  # the encoder reads the source only: the toggle would 
     st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
-try:
-    view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+view = model_cached_or_end(L, ("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 warn_unknown(view.unknown, L)
 
 

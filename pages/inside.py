@@ -5,7 +5,6 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from transformer.errors import TransformerError
 from transformer.text import markdown
 from transformer.trace import trace_sentence
 from ui.export import (
@@ -23,10 +22,17 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
-from ui.messages import error_text
-from ui.state import current, end_page, page_setup
+from ui.state import current, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
-from ui.widgets import computed_by, model_cached, padded_sentence, page_header, warn_unknown, wrapping_row
+from ui.widgets import (
+    computed_by,
+    model_cached,
+    model_cached_or_end,
+    padded_sentence,
+    page_header,
+    warn_unknown,
+    wrapping_row,
+)
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 BLOCK_WORDS = {  # a block's kind (transformer.trace.Block.kind): its name
@@ -102,19 +108,13 @@ VIEW = {  # the link parameters of this page's view
 }
 page_header(L, "inside", "inside.title", "inside.intro", VIEW)
 
-pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L))
+pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L), t("inside.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
-if target is None:
-    text(t("inside.greedy_target", L), "caption")
-
-try:
-    trace = model_cached(
-        ("trace", source, target, src_pad, tgt_pad),
-        lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
-    )
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+trace = model_cached_or_end(
+    L,
+    ("trace", source, target, src_pad, tgt_pad),
+    lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
+)
 warn_unknown(trace.unknown, L)
 
 

@@ -4,16 +4,15 @@ from functools import partial
 
 import streamlit as st
 
-from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
-from ui.messages import error_text
-from ui.state import current, end_page, page_setup
+from ui.state import current, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, padded_picker
 from ui.widgets import (
     computed_by,
     model_cached,
+    model_cached_or_end,
     padded_sentence,
     page_header,
     warn_if_data_changed,
@@ -42,18 +41,11 @@ off_words = {"pad_mask": "masks.pad_mask_off", "look_ahead_mask": "masks.look_ah
 for name in switched_off:
     text(t(off_words[name], L), "warning")
 
-pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L))
+pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L), t("masks.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "masks", "mask", pad_labels)
-if target is None:
-    text(t("masks.greedy_target", L), "caption")
-
-try:
-    view = model_cached(
-        ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
-    )
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+view = model_cached_or_end(
+    L, ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
+)
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens

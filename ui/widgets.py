@@ -8,12 +8,14 @@ import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
+from transformer.errors import TransformerError
 from transformer.text import markdown, visible
 
 from .export import text
 from .i18n import t, word_list
 from .links import link_view
-from .state import current, trained_on_table, usable_pairs
+from .messages import error_text
+from .state import current, end_page, trained_on_table, usable_pairs
 from .view_state import Param, choose_number
 
 
@@ -56,17 +58,22 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     return text, None
 
 
-def padded_sentence(L: str, name: str, pad_key: str, labels: tuple[str, str, str]) -> tuple[str, str | None, int, int]:
+def padded_sentence(
+    L: str, name: str, pad_key: str, labels: tuple[str, str, str, str]
+) -> tuple[str, str | None, int, int]:
     """The sentence picker beside two sliders of padding added after the source and the target (kept as
-    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders' and their help) → (source, reference target or
-    None, source padding, target padding)."""
-    src_label, tgt_label, help_text = labels
+    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders', their help, and the note under them when the
+    sentence is typed, so has no reference target) → (source, reference target or None, source padding, target
+    padding)."""
+    src_label, tgt_label, help_text, typed_note = labels
     c1, c2 = st.columns([3, 2], gap="large")
     with c1:
         source, target = sentence_picker(L, name)
     with c2:
         src_pad = choose_number(st.slider, src_label, 0, 4, key=f"{pad_key}_src_pad", default=1, help=help_text)
         tgt_pad = choose_number(st.slider, tgt_label, 0, 4, key=f"{pad_key}_tgt_pad", default=1, help=help_text)
+    if target is None:
+        text(typed_note, "caption")
     return source, target, src_pad, tgt_pad
 
 
@@ -97,6 +104,15 @@ def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
 def model_cached(key, compute):
     """compute() once per current model and key (a per-tab cache that goes away with the model)."""
     return current().cached(key, compute)
+
+
+def model_cached_or_end(L: str, key, compute):
+    """model_cached(key, compute); when compute raises a TransformerError, the error is shown and the page ends."""
+    try:
+        return model_cached(key, compute)
+    except TransformerError as exc:
+        text(error_text(exc, L), "error")
+        end_page()
 
 
 def pad_positions(tokens: list[str]) -> list[int]:
