@@ -367,25 +367,20 @@ def _module_name(where: str) -> str:
     return f"{t(BLOCK_WORDS[kinds[where.rsplit('.', 1)[-1]]], L)} · {t('inside.layer', L)} {s.layer + 1}"
 
 
+def choose_position(column, label: str, tokens: list[str], key: str) -> int:
+    """A selectbox in column over the positions of tokens, each shown as its index and token."""
+    return choose_one(
+        column.selectbox, label, list(range(len(tokens))), key=key, format_func=lambda i: f"{i}: {tokens[i]}"
+    )
+
+
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 where = choose_one(c1.selectbox, t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
 head = choose_numbered(c2.selectbox, t("inside.head", L), cfg.n_heads, key="inside_cell_head")
-query = choose_one(
-    c3.selectbox,
-    t("inside.query", L),
-    list(range(len(q_tokens))),
-    key="inside_query",
-    format_func=lambda i: f"{i}: {q_tokens[i]}",
-)
-key = choose_one(
-    c4.selectbox,
-    t("inside.key", L),
-    list(range(len(k_tokens))),
-    key="inside_key",
-    format_func=lambda j: f"{j}: {k_tokens[j]}",
-)
+query = choose_position(c3, t("inside.query", L), q_tokens, "inside_query")
+key = choose_position(c4, t("inside.key", L), k_tokens, "inside_key")
 cell = trace.attention_cell(where, head, query, key)
 
 
