@@ -29,11 +29,11 @@ from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t
-from ui.jobs import LIVE_CHART, REFRESH_SECONDS
+from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
-from ui.training import RUN_LABELS, current_job, live_job, phase_text, start_lab
+from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
 from ui.widgets import attention_axes, page_header, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
@@ -247,12 +247,9 @@ def custom_switches() -> dict:
     return switches
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
-def live_lab() -> None:
+@live_fragment("lab")
+def live_lab(job: Job) -> None:
     """Both runs' progress and curves, redrawn every second while the experiment trains."""
-    job = live_job("lab", L)
-    if job is None:
-        return
     st.caption(t("lab.running", L))
     for run in job.runs:
         last = run.last

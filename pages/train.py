@@ -16,7 +16,7 @@ from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
-from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
+from ui.jobs import LIVE_CHART, Job, job_queue
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.state import (
@@ -34,7 +34,7 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import score_frame
-from ui.training import current_job, live_job, phase_text, start_training
+from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from ui.widgets import page_header
 from viz.training import loss_accuracy_figure
@@ -274,12 +274,9 @@ def history_title(model, epochs: int) -> str:
     return title
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
-def live_training() -> None:
+@live_fragment("train")
+def live_training(job: Job) -> None:
     """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
-    job = live_job("train", L)
-    if job is None:
-        return
     run = job.runs[0]
     last = run.last
     line = (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -16,7 +17,7 @@ from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
 from .i18n import t
-from .jobs import Job, Run, job_queue
+from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
@@ -196,6 +197,23 @@ def live_job(kind: str, L: str) -> Job | None:
         st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
         return None
     return job
+
+
+def live_fragment(kind: str):
+    """Decorator: draw(job) as a fragment redrawn every REFRESH_SECONDS while this tab's job of this kind runs
+    (live_job; the fragment keeps draw's name)."""
+
+    def decorate(draw: Callable[[Job], None]) -> Callable[[], None]:
+        @st.fragment(run_every=REFRESH_SECONDS)
+        @functools.wraps(draw)
+        def live() -> None:
+            job = live_job(kind, lang())
+            if job is not None:
+                draw(job)
+
+        return live
+
+    return decorate
 
 
 def phase_text(job: Job, L: str) -> str | None:
