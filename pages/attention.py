@@ -23,6 +23,7 @@ from ui.widgets import (
     model_cached,
     model_cached_or_end,
     page_header,
+    pair_text,
     sentence_picker,
     warn_if_data_changed,
     warn_unknown,
@@ -413,7 +414,7 @@ if model.snapshots:
         recorded,
         key="attn_film_pair",
         persist_state="session",
-        format_func=lambda p: f"{visible(p[0])}  →  {visible(p[1])}",
+        format_func=pair_text,
         help=t("attn.film_pair_help", L, n=len(recorded)),
     )
     b = recorded.index(pair)

@@ -41,7 +41,7 @@ from ui.state import (
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
 from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
-from ui.widgets import page_header
+from ui.widgets import page_header, pair_text
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -417,7 +417,7 @@ if valid:
         offered,
         key="data_make_data_pairs",
         default=_pairs_of_different_lengths(offered, ss.tokenizer),
-        format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
+        format_func=pair_text,
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:

@@ -35,7 +35,7 @@ from ui.state import CurrentModel, current, end_page, page_setup, set_model, usa
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
-from ui.widgets import attention_axes, page_header, wrapping_row
+from ui.widgets import attention_axes, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -384,12 +384,7 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     n_heads = min(m.translator.config.n_heads for m in (a, b))
     c1, c2, c3, c4 = st.columns([4, 3, 1, 1])
     index = choose_one(
-        c1.selectbox,
-        t("lab.pair", L),
-        range(len(pairs)),
-        key="lab_pair",
-        default=0,
-        format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
+        c1.selectbox, t("lab.pair", L), range(len(pairs)), key="lab_pair", format_func=lambda i: pair_text(pairs[i])
     )
     kind = choose_one(
         c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)

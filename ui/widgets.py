@@ -19,6 +19,11 @@ from .state import current, end_page, trained_on_table, usable_pairs
 from .view_state import Param, choose_number
 
 
+def pair_text(pair: tuple[str, str]) -> str:
+    """A sentence pair as a picker lists it: the source, an arrow, the target (hidden characters made visible)."""
+    return f"{visible(pair[0])}  →  {visible(pair[1])}"
+
+
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     """A dataset pair or a typed source sentence → (source, reference target, or None for a typed sentence)."""
     ss = st.session_state
@@ -44,7 +49,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             range(len(pairs)),
             key=f"{key}_pair",
             persist_state="session",
-            format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
+            format_func=lambda i: pair_text(pairs[i]),
         )
         return pairs[index]
     ss.setdefault(f"{key}_text", "我 喜 欢 你")
