@@ -43,7 +43,7 @@ L = page_setup()
 ss = st.session_state
 
 MODES = {"experiment": "lab.mode.experiment", "checkpoint": "lab.mode.checkpoint"}  # what to compare: its words
-CHOICES = (*EXPERIMENTS, "custom")
+EXPERIMENT_LABELS = {name: f"lab.exp.{name}" for name in (*EXPERIMENTS, "custom")}  # the Lab's choices: their words
 KINDS = ("enc_self", "dec_self", "dec_enc")
 MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
@@ -140,13 +140,8 @@ def use_corpus() -> None:
 
 def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
-    name = choose_one(
-        st.selectbox,
-        t("lab.experiment", L),
-        CHOICES,
-        key="lab_experiment",
-        default="no_look_ahead",
-        format_func=lambda e: t(f"lab.exp.{e}", L),
+    name = choose_labelled(
+        st.selectbox, t("lab.experiment", L), EXPERIMENT_LABELS, L, key="lab_experiment", default="no_look_ahead"
     )
     text(t(f"lab.claim.{name}", L), "info")
     if name == "custom":
