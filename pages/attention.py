@@ -236,21 +236,11 @@ def head_statistics() -> None:
     text(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
-    scopes = ("dataset", "sentence") if pairs else ("sentence",)
-    scope_labels = {s: SCOPES[s][0] for s in scopes}
-    if "dataset" in scope_labels and len(every) > len(pairs):
-        scope_labels["dataset"] = "attn.scope_dataset_first"
+    scopes = {s: SCOPES[s][0] for s in (("dataset", "sentence") if pairs else ("sentence",))}  # the first: the default
+    if "dataset" in scopes and len(every) > len(pairs):
+        scopes["dataset"] = "attn.scope_dataset_first"
     counts = dict(n=len(pairs), total=len(every))
-    scope = choose_labelled(
-        st.radio,
-        t("attn.scope", L),
-        scope_labels,
-        L,
-        key="attn_scope",
-        default="dataset",
-        values=counts,
-        horizontal=True,
-    )
+    scope = choose_labelled(st.radio, t("attn.scope", L), scopes, L, key="attn_scope", values=counts, horizontal=True)
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
     scope_text = t(SCOPES[scope][0], L, n=len(pairs))
     if scope == "sentence":

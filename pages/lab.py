@@ -125,7 +125,7 @@ job = current_job()
 pairs = usable_pairs()
 
 
-DATA_CHOICES = {"corpus": "lab.data.corpus", "table": "lab.data.table"}  # what to train on: its words
+DATA_CHOICES = {"corpus": "lab.data.corpus", "table": "lab.data.table"}  # what to train on: its words; default first
 
 
 @st.cache_data(max_entries=len(EXPERIMENTS))
@@ -164,7 +164,6 @@ def choose_experiment() -> None:
             DATA_CHOICES,
             L,
             key="lab_data",
-            default="corpus",
             values=counts,
             keep_labels=True,
             horizontal=True,

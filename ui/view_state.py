@@ -265,9 +265,10 @@ def choose_number(widget, label: str, lo, hi, *, key: str, default=None, **kw):
 def choose_labelled(
     widget, label: str, labels: dict, L: str, *, key: str, default=None, values=None, keep_labels: bool = False, **kw
 ):
-    """choose_one over the options of `labels` (each option → the key of its label), each shown as its label in
-    language L (its placeholders filled from `values`); keep_labels: a kept value that is one of those labels in any
-    language becomes its option again (keep_choice). Returns the chosen option."""
+    """choose_one over the options of `labels` (each option → the key of its label; without a default, the first is
+    the default), each shown as its label in language L (its placeholders filled from `values`); keep_labels: a kept
+    value that is one of those labels in any language becomes its option again (keep_choice). Returns the chosen
+    option."""
     values = values or {}
     return choose_one(
         widget,
