@@ -1,4 +1,5 @@
-"""Widgets several pages share: the sentence picker and the note naming the package function behind a chart."""
+"""Widgets several pages share: the page header, the sentence picker (and its padded form), and the note naming the
+package function behind a chart."""
 
 from __future__ import annotations
 
