@@ -12,16 +12,18 @@ from transformer.heads import KINDS, head_stats, kind_inputs, study_heads, study
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text
-from ui.state import current, end_page, page_setup, usable_pairs
+from ui.state import current, page_setup, usable_pairs
 from ui.training import current_job, start_replay
-from ui.view_state import Param, choose_one, keep_option, picker
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
     computed_by,
     model_cached,
+    model_cached_or_end,
+    page_header,
+    pair_text,
     sentence_picker,
     warn_if_data_changed,
     warn_unknown,
@@ -87,23 +89,18 @@ for clicked_key in (PATTERNS, STAT_GRID):
     if new_click(clicked_key, picked):
         open_head(*picked)
 
-st.title(t("attn.title", L))
-link_view(
-    "attention",
-    t("attn.title", L),
-    {
-        **picker("attn"),
-        "kind": Param("attn_kind"),
-        "layer": Param("attn_layer", "index"),
-        "heads": Param("attn_heads"),
-        "head": Param("attn_head", "index"),
-        "greedy": Param("attn_greedy", "bool"),
-        "scope": Param("attn_scope"),
-        "stat": Param("attn_stat"),
-        "epoch": Param("attn_epoch", "int"),
-    },
-)
-text(t("attn.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **picker("attn"),
+    "kind": Param("attn_kind"),
+    "layer": Param("attn_layer", "index"),
+    "heads": Param("attn_heads"),
+    "head": Param("attn_head", "index"),
+    "greedy": Param("attn_greedy", "bool"),
+    "scope": Param("attn_scope"),
+    "stat": Param("attn_stat"),
+    "epoch": Param("attn_epoch", "int"),
+}
+page_header(L, "attention", "attn.title", "attn.intro", VIEW)
 warn_if_data_changed(L)
 formula(ATTENTION_FORMULA)
 
@@ -112,30 +109,13 @@ c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
 kind = choose_one(
     c1.radio, t("attn.kind", L), KINDS, key="attn_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
 )
-layer = choose_one(
-    c2.selectbox,
-    t("attn.layer", L),
-    range(cfg.n_layers),
-    key="attn_layer",
-    default=cfg.n_layers - 1,
-    format_func=lambda i: f"{i + 1}",
-)
-heads = choose_one(
-    c3.radio,
-    t("attn.heads", L),
-    list(HEAD_MODES),
-    key="attn_heads",
-    default="one",
-    horizontal=True,
-    format_func=lambda m: t(HEAD_MODES[m], L),
-)
-head = choose_one(
+layer = choose_numbered(c2.selectbox, t("attn.layer", L), cfg.n_layers, key="attn_layer", default=cfg.n_layers - 1)
+heads = choose_labelled(c3.radio, t("attn.heads", L), HEAD_MODES, L, key="attn_heads", default="one", horizontal=True)
+head = choose_numbered(
     c4.selectbox,
     t("attn.head", L),
-    range(cfg.n_heads),
+    cfg.n_heads,
     key="attn_head",
-    default=0,
-    format_func=lambda i: f"{i + 1}",
     disabled=heads != "one",
 )
 if target is None:
@@ -145,11 +125,7 @@ elif kind != "enc_self":  # the encoder reads the source only: the toggle would 
     st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
-try:
-    view = model_cached(("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+view = model_cached_or_end(L, ("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
 warn_unknown(view.unknown, L)
 
 
@@ -260,21 +236,11 @@ def head_statistics() -> None:
     text(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
-    scopes = ("dataset", "sentence") if pairs else ("sentence",)
-    scope = choose_one(
-        st.radio,
-        t("attn.scope", L),
-        scopes,
-        key="attn_scope",
-        default="dataset",
-        horizontal=True,
-        format_func=lambda s: t(
-            "attn.scope_dataset_first" if s == "dataset" and len(every) > len(pairs) else SCOPES[s][0],
-            L,
-            n=len(pairs),
-            total=len(every),
-        ),
-    )
+    scopes = {s: SCOPES[s][0] for s in (("dataset", "sentence") if pairs else ("sentence",))}  # the first: the default
+    if "dataset" in scopes and len(every) > len(pairs):
+        scopes["dataset"] = "attn.scope_dataset_first"
+    counts = dict(n=len(pairs), total=len(every))
+    scope = choose_labelled(st.radio, t("attn.scope", L), scopes, L, key="attn_scope", values=counts, horizontal=True)
     data_key = ("dataset", tuple(pairs)) if scope == "dataset" else ("sentence", *sentence)
     scope_text = t(SCOPES[scope][0], L, n=len(pairs))
     if scope == "sentence":
@@ -438,7 +404,7 @@ if model.snapshots:
         recorded,
         key="attn_film_pair",
         persist_state="session",
-        format_func=lambda p: f"{visible(p[0])}  →  {visible(p[1])}",
+        format_func=pair_text,
         help=t("attn.film_pair_help", L, n=len(recorded)),
     )
     b = recorded.index(pair)

@@ -25,7 +25,6 @@ from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
-from ui.links import link_view
 from ui.messages import error_text, problem_text
 from ui.state import (
     DATASETS,
@@ -41,7 +40,8 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import make_data_tables, token_preview, vocab_tables
-from ui.view_state import Param, choose_number, choose_one, choose_several, keep_in_range, keep_option
+from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
+from ui.widgets import page_header, pair_text
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -63,9 +63,7 @@ PROBLEMS_SHOWN = 10  # problems listed per box
 L = page_setup()
 ss = st.session_state
 
-st.title(t("data.title", L))
-link_view("data", t("data.title", L), {"tokenizer": Param("tokenizer")})
-text(t("data.intro", L))
+page_header(L, "data", "data.title", "data.intro", {"tokenizer": Param("tokenizer")})
 
 
 def _apply_edits(key: str) -> None:
@@ -350,14 +348,9 @@ with right:
         text(t("data.ok", L), "success")
 
     section(t("data.file", L))
-    choose_one(
-        st.radio,
-        t("data.upload_mode", L),
-        ["replace", "append"],
-        key="data_upload_mode",
-        default="replace",
-        horizontal=True,
-        format_func=lambda m: t({"replace": "data.upload_replace", "append": "data.upload_append"}[m], L),
+    upload_modes = {"replace": "data.upload_replace", "append": "data.upload_append"}
+    choose_labelled(
+        st.radio, t("data.upload_mode", L), upload_modes, L, key="data_upload_mode", default="replace", horizontal=True
     )
     st.file_uploader(
         t("data.upload", L, mb=MAX_DATA_BYTES // 1_000_000),
@@ -424,7 +417,7 @@ if valid:
         offered,
         key="data_make_data_pairs",
         default=_pairs_of_different_lengths(offered, ss.tokenizer),
-        format_func=lambda pair: f"{visible(pair[0])}  →  {visible(pair[1])}",
+        format_func=pair_text,
         help=t("data.make_data_pairs_help", L),
     )
     if len(valid) > PICK_ROWS:

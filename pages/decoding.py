@@ -21,11 +21,20 @@ from transformer.errors import TransformerError
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import t, word_list
-from ui.links import link_view
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
-from ui.view_state import Param, choose_number, choose_one, cut, keep_in_range, picker, replaced
-from ui.widgets import computed_by, model_cached, sentence_picker, warn_if_data_changed, wrapping_row
+from ui.view_state import (
+    Param,
+    choose_labelled,
+    choose_number,
+    choose_numbered,
+    choose_one,
+    cut,
+    keep_in_range,
+    picker,
+    replaced,
+)
+from ui.widgets import computed_by, model_cached, page_header, sentence_picker, warn_if_data_changed, wrapping_row
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
@@ -54,41 +63,29 @@ translator = model.translator
 cfg = translator.config
 tgt_vocab = translator.tgt_vocab
 
-st.title(t("dec.title", L))
-link_view(
-    "decoding",
-    t("dec.title", L),
-    {
-        **picker("dec"),
-        "strategy": Param("dec_strategy"),
-        "step": Param("dec_step", "int"),
-        "forced": Param("dec_prefix", "ints"),
-        "k": Param("dec_k", "int"),
-        "layer": Param("dec_layer", "index"),
-        "beam": Param("dec_beam_size", "int"),
-        "alpha": Param("dec_alpha", "float"),
-        "temperature": Param("dec_temperature", "float"),
-        "top_k": Param("dec_top_k", "int"),
-        "top_p": Param("dec_top_p", "float"),
-        "seed": Param("dec_seed", "int"),
-        "samples": Param("dec_samples", "int"),
-        "sample": Param("dec_sample_pick", "int"),
-        "sample_step": Param("dec_sample_step", "int"),
-        "reference": Param("dec_reference"),
-    },
-)
-text(t("dec.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **picker("dec"),
+    "strategy": Param("dec_strategy"),
+    "step": Param("dec_step", "int"),
+    "forced": Param("dec_prefix", "ints"),
+    "k": Param("dec_k", "int"),
+    "layer": Param("dec_layer", "index"),
+    "beam": Param("dec_beam_size", "int"),
+    "alpha": Param("dec_alpha", "float"),
+    "temperature": Param("dec_temperature", "float"),
+    "top_k": Param("dec_top_k", "int"),
+    "top_p": Param("dec_top_p", "float"),
+    "seed": Param("dec_seed", "int"),
+    "samples": Param("dec_samples", "int"),
+    "sample": Param("dec_sample_pick", "int"),
+    "sample_step": Param("dec_sample_step", "int"),
+    "reference": Param("dec_reference"),
+}
+page_header(L, "decoding", "dec.title", "dec.intro", VIEW)
 warn_if_data_changed(L)
 
 source, reference = sentence_picker(L, "dec")
-strategy = choose_one(
-    st.radio,
-    t("dec.strategy", L),
-    list(STRATEGIES),
-    key="dec_strategy",
-    horizontal=True,
-    format_func=lambda s: t(STRATEGIES[s], L),
-)
+strategy = choose_labelled(st.radio, t("dec.strategy", L), STRATEGIES, L, key="dec_strategy", horizontal=True)
 try:
     enc_input, src_tokens, unknown = translator.encode_source(source)
 except TransformerError as exc:
@@ -220,13 +217,12 @@ def step_view(result, choose: bool) -> None:
         computed_by(f"{function} → DecodeStep.probs", L)
     with c2:
         section(t("dec.cross", L))
-        layer = choose_one(
+        layer = choose_numbered(
             st.selectbox,
             t("attn.layer", L),
-            list(range(cfg.n_layers)),
+            cfg.n_layers,
             key="dec_layer",
             default=cfg.n_layers - 1,
-            format_func=lambda i: f"{i + 1}",
         )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         chart(

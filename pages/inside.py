@@ -5,7 +5,6 @@ from collections import Counter
 import pandas as pd
 import streamlit as st
 
-from transformer.errors import TransformerError
 from transformer.text import markdown
 from transformer.trace import trace_sentence
 from ui.export import (
@@ -23,11 +22,17 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
-from ui.links import link_view
-from ui.messages import error_text
-from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_one, keep_in_range, keep_option, padded_picker
-from ui.widgets import computed_by, model_cached, padded_sentence, warn_unknown, wrapping_row
+from ui.state import current, page_setup
+from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
+from ui.widgets import (
+    computed_by,
+    model_cached,
+    model_cached_or_end,
+    padded_sentence,
+    page_header,
+    warn_unknown,
+    wrapping_row,
+)
 from viz.trace import architecture_figure, shows_one_head, softmax_row_figure, step_figure
 
 BLOCK_WORDS = {  # a block's kind (transformer.trace.Block.kind): its name
@@ -89,39 +94,27 @@ EMPTY = "–"  # a table cell with no number, for a reason the page gives beside
 
 L = page_setup()
 ss = st.session_state
-model = current()
-translator = model.translator
+translator = current().translator
 cfg = translator.config
 
-st.title(t("inside.title", L))
-link_view(
-    "inside",
-    t("inside.title", L),
-    {
-        **padded_picker("inside", "inside"),
-        "step": Param("inside_step", "int"),
-        "head": Param("inside_head", "index"),
-        "attention": Param("inside_attention"),
-        "cell_head": Param("inside_cell_head", "index"),
-        "query": Param("inside_query", "int"),
-        "key": Param("inside_key", "int"),
-    },
-)
-text(t("inside.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **padded_picker("inside", "inside"),
+    "step": Param("inside_step", "int"),
+    "head": Param("inside_head", "index"),
+    "attention": Param("inside_attention"),
+    "cell_head": Param("inside_cell_head", "index"),
+    "query": Param("inside_query", "int"),
+    "key": Param("inside_key", "int"),
+}
+page_header(L, "inside", "inside.title", "inside.intro", VIEW)
 
-pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L))
+pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L), t("inside.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
-if target is None:
-    text(t("inside.greedy_target", L), "caption")
-
-try:
-    trace = model_cached(
-        ("trace", source, target, src_pad, tgt_pad),
-        lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
-    )
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+trace = model_cached_or_end(
+    L,
+    ("trace", source, target, src_pad, tgt_pad),
+    lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
+)
 warn_unknown(trace.unknown, L)
 
 
@@ -308,9 +301,7 @@ figure_labels = dict(
     vocab=translator.tgt_vocab.itos,
 )
 if shows_one_head(step.shape, step.axes):
-    choose_one(
-        st.selectbox, t("inside.head", L), list(range(cfg.n_heads)), key="inside_head", format_func=lambda h: f"{h + 1}"
-    )
+    choose_numbered(st.selectbox, t("inside.head", L), cfg.n_heads, key="inside_head")
 head = ss.get("inside_head", 0)
 
 
@@ -376,31 +367,20 @@ def _module_name(where: str) -> str:
     return f"{t(BLOCK_WORDS[kinds[where.rsplit('.', 1)[-1]]], L)} · {t('inside.layer', L)} {s.layer + 1}"
 
 
+def choose_position(column, label: str, tokens: list[str], key: str) -> int:
+    """A selectbox in column over the positions of tokens, each shown as its index and token."""
+    return choose_one(
+        column.selectbox, label, list(range(len(tokens))), key=key, format_func=lambda i: f"{i}: {tokens[i]}"
+    )
+
+
 c1, c2, c3, c4 = st.columns([3, 1, 2, 2])
 where = choose_one(c1.selectbox, t("inside.attention", L), modules, key="inside_attention", format_func=_module_name)
 attn_step = trace.step("attn", where)
 q_tokens, k_tokens = trace.axis_tokens(attn_step)[2:]
-head = choose_one(
-    c2.selectbox,
-    t("inside.head", L),
-    list(range(cfg.n_heads)),
-    key="inside_cell_head",
-    format_func=lambda h: f"{h + 1}",
-)
-query = choose_one(
-    c3.selectbox,
-    t("inside.query", L),
-    list(range(len(q_tokens))),
-    key="inside_query",
-    format_func=lambda i: f"{i}: {q_tokens[i]}",
-)
-key = choose_one(
-    c4.selectbox,
-    t("inside.key", L),
-    list(range(len(k_tokens))),
-    key="inside_key",
-    format_func=lambda j: f"{j}: {k_tokens[j]}",
-)
+head = choose_numbered(c2.selectbox, t("inside.head", L), cfg.n_heads, key="inside_cell_head")
+query = choose_position(c3, t("inside.query", L), q_tokens, "inside_query")
+key = choose_position(c4, t("inside.key", L), k_tokens, "inside_key")
 cell = trace.attention_cell(where, head, query, key)
 
 

@@ -29,14 +29,13 @@ from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t
-from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import link_view
+from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
 from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
-from ui.training import RUN_LABELS, current_job, phase_text, start_lab, take_result
-from ui.view_state import Param, choose_one, keep_option
-from ui.widgets import attention_axes, wrapping_row
+from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
+from ui.widgets import attention_axes, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -44,7 +43,7 @@ L = page_setup()
 ss = st.session_state
 
 MODES = {"experiment": "lab.mode.experiment", "checkpoint": "lab.mode.checkpoint"}  # what to compare: its words
-CHOICES = (*EXPERIMENTS, "custom")
+EXPERIMENT_LABELS = {name: f"lab.exp.{name}" for name in (*EXPERIMENTS, "custom")}  # the Lab's choices: their words
 KINDS = ("enc_self", "dec_self", "dec_enc")
 MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
@@ -75,22 +74,17 @@ CAUSES = {
 }
 RUNS = {"baseline": "lab.baseline", "variant": "lab.variant"}  # Run.name: a model's label
 
-st.title(t("lab.title", L))
-link_view(
-    "lab",
-    t("lab.title", L),
-    {
-        "mode": Param("lab_mode"),
-        "experiment": Param("lab_experiment"),
-        "data": Param("lab_data"),
-        **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
-        "pair": Param("lab_pair", "int"),
-        "kind": Param("lab_kind"),
-        "layer": Param("lab_layer", "index"),
-        "head": Param("lab_head", "index"),
-    },
-)
-text(t("lab.intro", L))
+VIEW = {  # the link parameters of this page's view
+    "mode": Param("lab_mode"),
+    "experiment": Param("lab_experiment"),
+    "data": Param("lab_data"),
+    **{name: Param(f"lab_{name}", "str" if name in ("pe", "norm") else "bool") for name in SWITCHES},
+    "pair": Param("lab_pair", "int"),
+    "kind": Param("lab_kind"),
+    "layer": Param("lab_layer", "index"),
+    "head": Param("lab_head", "index"),
+}
+page_header(L, "lab", "lab.title", "lab.intro", VIEW)
 
 
 def pct(value: float | None) -> str:
@@ -126,20 +120,12 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
-mode = choose_one(
-    st.radio,
-    t("lab.mode", L),
-    list(MODES),
-    key="lab_mode",
-    default="experiment",
-    horizontal=True,
-    format_func=lambda m: t(MODES[m], L),
-)
+mode = choose_labelled(st.radio, t("lab.mode", L), MODES, L, key="lab_mode", default="experiment", horizontal=True)
 job = current_job()
 pairs = usable_pairs()
 
 
-DATA_CHOICES = {"corpus": "lab.data.corpus", "table": "lab.data.table"}  # what to train on: its words
+DATA_CHOICES = {"corpus": "lab.data.corpus", "table": "lab.data.table"}  # what to train on: its words; default first
 
 
 @st.cache_data(max_entries=len(EXPERIMENTS))
@@ -154,13 +140,8 @@ def use_corpus() -> None:
 
 def choose_experiment() -> None:
     """The experiment picker, its claim and settings, and Run."""
-    name = choose_one(
-        st.selectbox,
-        t("lab.experiment", L),
-        CHOICES,
-        key="lab_experiment",
-        default="no_look_ahead",
-        format_func=lambda e: t(f"lab.exp.{e}", L),
+    name = choose_labelled(
+        st.selectbox, t("lab.experiment", L), EXPERIMENT_LABELS, L, key="lab_experiment", default="no_look_ahead"
     )
     text(t(f"lab.claim.{name}", L), "info")
     if name == "custom":
@@ -177,20 +158,17 @@ def choose_experiment() -> None:
             "caption",
         )
         counts = dict(size=f"{experiment.corpus_size:,}", n=f"{len(pairs):,}")
-        on_corpus = (
-            choose_one(
-                st.radio,
-                t("lab.data", L),
-                list(DATA_CHOICES),
-                key="lab_data",
-                default="corpus",
-                labels=DATA_CHOICES,
-                label_values=counts,
-                horizontal=True,
-                format_func=lambda d: t(DATA_CHOICES[d], L, **counts),
-            )
-            == "corpus"
+        data = choose_labelled(
+            st.radio,
+            t("lab.data", L),
+            DATA_CHOICES,
+            L,
+            key="lab_data",
+            values=counts,
+            keep_labels=True,
+            horizontal=True,
         )
+        on_corpus = data == "corpus"
         if on_corpus:
             run_pairs, tokenizer = lab_corpus(name), "auto"
             cfg = experiment.corpus_config(int(ss.seed))
@@ -263,18 +241,9 @@ def custom_switches() -> dict:
     return switches
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
-def live_lab() -> None:
+@live_fragment("lab")
+def live_lab(job: Job) -> None:
     """Both runs' progress and curves, redrawn every second while the experiment trains."""
-    job = current_job()
-    if job is None or job.kind != "lab":
-        return
-    if job.finished:
-        take_result(job)
-        st.rerun()
-    if job.state == "queued":  # its place in line only: no empty charts to redraw every second
-        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
-        return
     st.caption(t("lab.running", L))
     for run in job.runs:
         last = run.last
@@ -409,27 +378,13 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     n_heads = min(m.translator.config.n_heads for m in (a, b))
     c1, c2, c3, c4 = st.columns([4, 3, 1, 1])
     index = choose_one(
-        c1.selectbox,
-        t("lab.pair", L),
-        range(len(pairs)),
-        key="lab_pair",
-        default=0,
-        format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
+        c1.selectbox, t("lab.pair", L), range(len(pairs)), key="lab_pair", format_func=lambda i: pair_text(pairs[i])
     )
     kind = choose_one(
         c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
     )
-    layer = choose_one(
-        c3.selectbox,
-        t("attn.layer", L),
-        range(n_layers),
-        key="lab_layer",
-        default=n_layers - 1,
-        format_func=lambda i: f"{i + 1}",
-    )
-    head = choose_one(
-        c4.selectbox, t("attn.head", L), range(n_heads), key="lab_head", default=0, format_func=lambda i: f"{i + 1}"
-    )
+    layer = choose_numbered(c3.selectbox, t("attn.layer", L), n_layers, key="lab_layer", default=n_layers - 1)
+    head = choose_numbered(c4.selectbox, t("attn.head", L), n_heads, key="lab_head")
     source, target = pairs[index]
     # side by side when the window is wide enough for both maps and their labels, else one under the other
     for column, label, model, side in zip(wrapping_row([MAP_PX, MAP_PX]), labels, (a, b), ("a", "b")):

@@ -4,18 +4,17 @@ from functools import partial
 
 import streamlit as st
 
-from transformer.errors import TransformerError
 from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
-from ui.links import link_view
-from ui.messages import error_text
-from ui.state import current, end_page, page_setup
-from ui.view_state import Param, choose_one, padded_picker
+from ui.state import current, page_setup
+from ui.view_state import Param, choose_numbered, choose_one, padded_picker
 from ui.widgets import (
     computed_by,
     model_cached,
+    model_cached_or_end,
     padded_sentence,
+    page_header,
     warn_if_data_changed,
     warn_unknown,
     wrapping_row,
@@ -26,41 +25,27 @@ MASK_PX = 440  # one mask and its explanation
 EFFECT_PX, EFFECT_HEADING_PX = 300, 130  # one of the three steps of "what a mask does", and its heading
 
 L = page_setup()
-ss = st.session_state
-model = current()
-translator = model.translator
+translator = current().translator
 cfg = translator.config
 
-st.title(t("masks.title", L))
-link_view(
-    "masks",
-    t("masks.title", L),
-    {
-        **padded_picker("masks", "mask"),
-        "kind": Param("mask_kind"),
-        "layer": Param("mask_layer", "index"),
-        "head": Param("mask_head", "index"),
-    },
-)
-text(t("masks.intro", L))
+VIEW = {  # the link parameters of this page's view
+    **padded_picker("masks", "mask"),
+    "kind": Param("mask_kind"),
+    "layer": Param("mask_layer", "index"),
+    "head": Param("mask_head", "index"),
+}
+page_header(L, "masks", "masks.title", "masks.intro", VIEW)
 warn_if_data_changed(L)
 switched_off = [name for name in ("pad_mask", "look_ahead_mask") if not getattr(cfg, name)]
 off_words = {"pad_mask": "masks.pad_mask_off", "look_ahead_mask": "masks.look_ahead_mask_off"}
 for name in switched_off:
     text(t(off_words[name], L), "warning")
 
-pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L))
+pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L), t("masks.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "masks", "mask", pad_labels)
-if target is None:
-    text(t("masks.greedy_target", L), "caption")
-
-try:
-    view = model_cached(
-        ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
-    )
-except TransformerError as exc:
-    text(error_text(exc, L), "error")
-    end_page()
+view = model_cached_or_end(
+    L, ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
+)
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
 src, tgt = view.src_tokens, view.dec_tokens
@@ -166,17 +151,8 @@ kind = choose_one(
     format_func=lambda k: t(f"attn.{k}", L),
 )
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
-layer = choose_one(
-    c2.selectbox,
-    t("attn.layer", L),
-    list(range(n_layers)),
-    key="mask_layer",
-    default=0,
-    format_func=lambda i: f"{i + 1}",
-)
-head = choose_one(
-    c3.selectbox, t("attn.head", L), list(range(n_heads)), key="mask_head", default=0, format_func=lambda i: f"{i + 1}"
-)
+layer = choose_numbered(c2.selectbox, t("attn.layer", L), n_layers, key="mask_layer")
+head = choose_numbered(c3.selectbox, t("attn.head", L), n_heads, key="mask_head")
 
 mask, rows, cols, _, _ = masks[kinds[kind]]
 if mask is None:

@@ -14,10 +14,9 @@ from transformer.model import (
 )
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import t
-from ui.links import link_view
 from ui.state import current, page_setup
-from ui.view_state import Param, choose_number, choose_one, choose_several
-from ui.widgets import computed_by, model_cached, warn_if_data_changed
+from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
+from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own
@@ -30,18 +29,13 @@ model = current()
 cfg = model.translator.config
 model_d, max_len, kind = cfg.d_model, cfg.max_len, cfg.pe
 
-st.title(t("pe.title", L))
-link_view(
-    "positional_encoding",
-    t("pe.title", L),
-    {
-        "d_model": Param("pe_d_model", "int"),
-        "positions": Param("pe_positions", "int"),
-        "dims": Param("pe_dims", "ints"),
-        "table": Param("pe_source"),
-    },
-)
-text(t("pe.intro", L))
+VIEW = {  # the link parameters of this page's view
+    "d_model": Param("pe_d_model", "int"),
+    "positions": Param("pe_positions", "int"),
+    "dims": Param("pe_dims", "ints"),
+    "table": Param("pe_source"),
+}
+page_header(L, "positional_encoding", "pe.title", "pe.intro", VIEW)
 warn_if_data_changed(L)
 formula(
     r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right) \qquad "
@@ -79,15 +73,9 @@ source_words = {  # which table is shown
     "formula": "pe.source_formula",
 }
 if own and kind == "learned":  # encoder and decoder each learned a table; the formula is there to compare
-    sources = ["encoder", "decoder", "formula"]
-    source = choose_one(
-        st.radio,
-        t("pe.source", L),
-        sources,
-        key="pe_source",
-        default="encoder",
-        horizontal=True,
-        format_func=lambda s: t(source_words[s], L),
+    sources = {s: source_words[s] for s in ("encoder", "decoder", "formula")}
+    source = choose_labelled(
+        st.radio, t("pe.source", L), sources, L, key="pe_source", default="encoder", horizontal=True
     )
 if d_model != model_d:
     text(t("pe.not_model", L, d=model_d), "info")

@@ -16,8 +16,7 @@ from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
-from ui.jobs import LIVE_CHART, REFRESH_SECONDS, job_queue
-from ui.links import link_view
+from ui.jobs import LIVE_CHART, Job, job_queue
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.state import (
@@ -35,32 +34,28 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import score_frame
-from ui.training import current_job, phase_text, start_training, take_result
-from ui.view_state import Param, choose_one, keep_in_range, keep_option
+from ui.training import current_job, live_fragment, phase_text, start_training
+from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
+from ui.widgets import page_header
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state
 
-st.title(t("train.title", L))
-link_view(
-    "train",
-    t("train.title", L),
-    {
-        "d_model": Param("d_model", "int"),
-        "n_heads": Param("n_heads", "int"),
-        "d_ff": Param("d_ff", "int"),
-        "n_layers": Param("n_layers", "int"),
-        "dropout": Param("dropout", "float"),
-        "lr": Param("lr", "float"),
-        "epochs": Param("epochs", "int"),
-        "batch_size": Param("batch_size", "int"),
-        "seed": Param("seed", "int"),
-        "holdout": Param("holdout", "float"),
-        "split": Param("split"),
-    },
-)
-text(t("train.intro", L))
+VIEW = {  # the link parameters of this page's view
+    "d_model": Param("d_model", "int"),
+    "n_heads": Param("n_heads", "int"),
+    "d_ff": Param("d_ff", "int"),
+    "n_layers": Param("n_layers", "int"),
+    "dropout": Param("dropout", "float"),
+    "lr": Param("lr", "float"),
+    "epochs": Param("epochs", "int"),
+    "batch_size": Param("batch_size", "int"),
+    "seed": Param("seed", "int"),
+    "holdout": Param("holdout", "float"),
+    "split": Param("split"),
+}
+page_header(L, "train", "train.title", "train.intro", VIEW)
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)
@@ -117,15 +112,8 @@ with c2:
         format_func=lambda f: f"{f:.0%}",
         help=t("help.holdout", L),
     )
-    kind = choose_one(
-        st.radio,
-        t("train.split", L),
-        SPLITS,
-        key="split",
-        default="random",
-        labels=SPLIT_LABELS,
-        horizontal=True,
-        format_func=lambda k: t(SPLIT_LABELS[k], L),
+    kind = choose_labelled(
+        st.radio, t("train.split", L), SPLIT_LABELS, L, key="split", default="random", keep_labels=True, horizontal=True
     )
     text(t(f"split_def.{kind}", L), "caption")
 
@@ -286,18 +274,9 @@ def history_title(model, epochs: int) -> str:
     return title
 
 
-@st.fragment(run_every=REFRESH_SECONDS)
-def live_training() -> None:
+@live_fragment("train")
+def live_training(job: Job) -> None:
     """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
-    job = current_job()
-    if job is None or job.kind != "train":
-        return
-    if job.finished:
-        take_result(job)
-        st.rerun()
-    if job.state == "queued":  # its place in line only: no empty chart to redraw every second
-        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
-        return
     run = job.runs[0]
     last = run.last
     line = (

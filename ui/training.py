@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -16,7 +17,7 @@ from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
 from .i18n import t
-from .jobs import Job, Run, job_queue
+from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
@@ -181,6 +182,38 @@ def take_result(job: Job) -> None:
         message = t(JOB_ENDS[job.state, job.kind], L, epochs=epochs)
         icon = ":material/check_circle:" if job.state == "done" else ":material/stop_circle:"
         st.session_state.pending_toast = (message, icon)
+
+
+def live_job(kind: str, L: str) -> Job | None:
+    """In a live fragment: this tab's running job of this kind, or None when there is nothing to redraw (no such job;
+    one still queued, whose place in line is shown instead; a finished one, whose result is taken before a rerun)."""
+    job = current_job()
+    if job is None or job.kind != kind:
+        return None
+    if job.finished:
+        take_result(job)
+        st.rerun()
+    if job.state == "queued":  # its place in line only: no empty charts to redraw every second
+        st.info(t("job.queued", L, place=job_queue().position(job), running=job_queue().busy()[0]))
+        return None
+    return job
+
+
+def live_fragment(kind: str):
+    """Decorator: draw(job) as a fragment redrawn every REFRESH_SECONDS while this tab's job of this kind runs
+    (live_job; the fragment keeps draw's name)."""
+
+    def decorate(draw: Callable[[Job], None]) -> Callable[[], None]:
+        @st.fragment(run_every=REFRESH_SECONDS)
+        @functools.wraps(draw)
+        def live() -> None:
+            job = live_job(kind, lang())
+            if job is not None:
+                draw(job)
+
+        return live
+
+    return decorate
 
 
 def phase_text(job: Job, L: str) -> str | None:

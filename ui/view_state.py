@@ -260,3 +260,31 @@ def choose_number(widget, label: str, lo, hi, *, key: str, default=None, **kw):
     that range first (keep_in_range) and kept while it is not drawn; returns the value."""
     keep_in_range(key, lo, hi, default)
     return widget(label, lo, hi, key=key, persist_state="session", **kw)
+
+
+def choose_labelled(
+    widget, label: str, labels: dict, L: str, *, key: str, default=None, values=None, keep_labels: bool = False, **kw
+):
+    """choose_one over the options of `labels` (each option → the key of its label; without a default, the first is
+    the default), each shown as its label in language L (its placeholders filled from `values`); keep_labels: a kept
+    value that is one of those labels in any language becomes its option again (keep_choice). Returns the chosen
+    option."""
+    values = values or {}
+    return choose_one(
+        widget,
+        label,
+        list(labels),
+        key=key,
+        default=default,
+        labels=labels if keep_labels else None,
+        label_values=values,
+        format_func=lambda option: t(labels[option], L, **values),
+        **kw,
+    )
+
+
+def choose_numbered(widget, label: str, count: int, *, key: str, default=0, **kw):
+    """choose_one of `count` layers or heads (0 to count - 1 in session state), each shown numbered from 1."""
+    return choose_one(
+        widget, label, list(range(count)), key=key, default=default, format_func=lambda i: f"{i + 1}", **kw
+    )

@@ -1,4 +1,5 @@
-"""Widgets several pages share: the sentence picker and the note naming the package function behind a chart."""
+"""Widgets several pages share: the page header, the sentence picker (and its padded form), and the note naming the
+package function behind a chart."""
 
 from __future__ import annotations
 
@@ -8,12 +9,20 @@ import streamlit as st
 
 from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
+from transformer.errors import TransformerError
 from transformer.text import markdown, visible
 
 from .export import text
 from .i18n import t, word_list
-from .state import current, trained_on_table, usable_pairs
-from .view_state import choose_number
+from .links import link_view
+from .messages import error_text
+from .state import current, end_page, trained_on_table, usable_pairs
+from .view_state import Param, choose_number
+
+
+def pair_text(pair: tuple[str, str]) -> str:
+    """A sentence pair as a picker lists it: the source, an arrow, the target (hidden characters made visible)."""
+    return f"{visible(pair[0])}  →  {visible(pair[1])}"
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
@@ -41,7 +50,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             range(len(pairs)),
             key=f"{key}_pair",
             persist_state="session",
-            format_func=lambda i: f"{visible(pairs[i][0])}  →  {visible(pairs[i][1])}",
+            format_func=lambda i: pair_text(pairs[i]),
         )
         return pairs[index]
     ss.setdefault(f"{key}_text", "我 喜 欢 你")
@@ -55,17 +64,22 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     return text, None
 
 
-def padded_sentence(L: str, name: str, pad_key: str, labels: tuple[str, str, str]) -> tuple[str, str | None, int, int]:
+def padded_sentence(
+    L: str, name: str, pad_key: str, labels: tuple[str, str, str, str]
+) -> tuple[str, str | None, int, int]:
     """The sentence picker beside two sliders of padding added after the source and the target (kept as
-    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders' and their help) → (source, reference target or
-    None, source padding, target padding)."""
-    src_label, tgt_label, help_text = labels
+    {pad_key}_src_pad and {pad_key}_tgt_pad; labels: the two sliders', their help, and the note under them when the
+    sentence is typed, so has no reference target) → (source, reference target or None, source padding, target
+    padding)."""
+    src_label, tgt_label, help_text, typed_note = labels
     c1, c2 = st.columns([3, 2], gap="large")
     with c1:
         source, target = sentence_picker(L, name)
     with c2:
         src_pad = choose_number(st.slider, src_label, 0, 4, key=f"{pad_key}_src_pad", default=1, help=help_text)
         tgt_pad = choose_number(st.slider, tgt_label, 0, 4, key=f"{pad_key}_tgt_pad", default=1, help=help_text)
+    if target is None:
+        text(typed_note, "caption")
     return source, target, src_pad, tgt_pad
 
 
@@ -98,6 +112,15 @@ def model_cached(key, compute):
     return current().cached(key, compute)
 
 
+def model_cached_or_end(L: str, key, compute):
+    """model_cached(key, compute); when compute raises a TransformerError, the error is shown and the page ends."""
+    try:
+        return model_cached(key, compute)
+    except TransformerError as exc:
+        text(error_text(exc, L), "error")
+        end_page()
+
+
 def pad_positions(tokens: list[str]) -> list[int]:
     """Indexes of the padding token P (a word typed as "P" is read as <unk>, so P here is always padding)."""
     return [i for i, tok in enumerate(tokens) if tok == PAD]
@@ -127,3 +150,12 @@ def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[st
         pad_note=t("fig.pad_note", L),
     )
     return rows, cols, labels
+
+
+def page_header(L: str, page: str, title_key: str, intro_key: str, view: dict[str, Param]) -> None:
+    """The top of a page: its title, its view read from a link (ui.links.link_view, with the view spec `view`) and
+    its introduction."""
+    title = t(title_key, L)
+    st.title(title)
+    link_view(page, title, view)
+    text(t(intro_key, L))
