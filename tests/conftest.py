@@ -129,10 +129,15 @@ def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """The number of processes for `-n auto` (pyproject's addopts): the fast tests spread over the cores, but a run
-    that includes the browser tests stays in one process (0), since they share one app server and some of them
-    measure the app while a core is busy."""
-    return 0 if _runs_browser_tests(config) else max(1, min(os.cpu_count() or 1, 4))
+    """The number of processes for `-n auto` (pyproject's addopts): the tests spread over the cores (at most 4).
+
+    A run that includes the browser tests hands them out a whole file at a time (--dist loadfile): each process starts
+    its own app server and browser for the files it runs (tests/e2e/conftest.py), and a file's module fixtures (a
+    classroom, a store's servers) are made once. Two processes take the browser suite from 21 to about 14 minutes on
+    2 cores (docs/performance.md)."""
+    if _runs_browser_tests(config):
+        config.option.dist = "loadfile"
+    return max(1, min(os.cpu_count() or 1, 4))
 
 
 def _runs_browser_tests(config) -> bool:

@@ -1,4 +1,4 @@
-"""Real-browser harness: one Streamlit server for the whole run, Debian's Chromium driven by Playwright.
+"""Real-browser harness: one Streamlit server and one Debian Chromium (driven by Playwright) for each test process.
 
 Locally the suite is skipped (with the reason) when /usr/bin/chromium or Playwright is missing; under CI
 (CI=true) the same situation is a failure, so a broken install can never pass as "all skipped".
