@@ -25,7 +25,7 @@ VIEWPORT = {"width": 1280, "height": 900}  # a learner's browser window, unless 
 TIMEOUT = 30_000  # ms, for anything that waits on the app
 TRAIN_TIMEOUT = 120_000  # ms, for a training run on a busy 2-core machine
 
-# the navigation titles, in the order app.py lists the pages (ui/strings/sidebar.py nav.*)
+# the navigation titles, in the order app.py lists the pages (ui/strings/sidebar.toml nav.*)
 NAV = {
     "en": ["Data", "Train", "Positional encoding", "Masks", "Inside the model", "Attention", "Decoding", "Lab"],
     "zh": ["数据", "训练", "位置编码", "掩码", "模型内部", "注意力", "解码", "实验室"],
