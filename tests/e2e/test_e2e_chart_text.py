@@ -41,6 +41,16 @@ def _check(page, where: str) -> int:
     return assert_text_fits(page, where=where)
 
 
+def _show_heads(page, choice: str, title: str) -> None:
+    """Choose one head or all heads on the Attention page and wait until its map's title says so: the click's run may
+    start a moment after the click, and a check made before it would measure the old map as it is replaced."""
+    page.get_by_role("radio", name=choice).check(force=True)
+    attention_map = page.locator(".st-key-click_attn_chart:not([data-stale='true']) .js-plotly-plot")
+    expect(attention_map).to_have_count(1)
+    expect(attention_map).to_contain_text(title)
+    settled(page)
+
+
 def _walk(page, width: int) -> dict[str, int]:
     """Every page, and the views that draw other charts, checked at this window width: charts checked per view."""
     page.set_viewport_size({"width": width, "height": 900})
@@ -50,10 +60,9 @@ def _walk(page, width: int) -> dict[str, int]:
         no_exception(page)
         checked[slug] = _check(page, f"on {slug} at {width} px")
         if slug == "attention":  # every head side by side: a chart of its own
-            page.get_by_role("radio", name="all heads").check(force=True)
+            _show_heads(page, "all heads", "· all heads")
             checked["attention, all heads"] = _check(page, f"on attention (all heads) at {width} px")
-            page.get_by_role("radio", name="one head").check(force=True)
-            settled(page)
+            _show_heads(page, "one head", "· head ")
         if slug == "decoding":
             for strategy in STRATEGIES:
                 page.get_by_role("radio", name=strategy).check(force=True)
