@@ -4,6 +4,7 @@ decoding continues from it."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -34,7 +35,8 @@ _AT_PX = """(el, [x, row]) => {
 
 
 def _choose_view(page):
-    """The "choose it yourself" view of a sentence whose first word has rivals; returns the next-token chart."""
+    """The "choose it yourself" view of a sentence whose first word has rivals; returns the next-token chart and how
+    many rows it shows."""
     box = typed_sentence_box(page)
     box.fill("个师")  # the model hesitates here: its first word has rivals
     box.press("Enter")
@@ -42,14 +44,21 @@ def _choose_view(page):
     page.get_by_role("radio", name="choose it yourself").check(force=True)
     expect(page.get_by_role("button", name="Force it")).to_be_visible()
     settled(page)
-    press_slider(page, "tokens shown", "End")  # every row the chart can show: the last ones are the least likely
-    return page.locator(CHART)
+    # every row the chart can show: the last ones are the least likely
+    shown = press_slider(page, "tokens shown", "End")
+    return page.locator(CHART), int(shown)
 
 
-def _rows(chart) -> list[tuple[str, float]]:
-    """(token, probability) of every row of the next-token chart, top first (its last trace spans the rows)."""
-    hit = plotly_data(chart)[-1]
-    return [(row[0], float(p)) for row, p in zip(hit["customdata"], hit["text"])]
+def _rows(chart, count: int) -> list[tuple[str, float]]:
+    """(token, probability) of every row of the next-token chart, top first (its last trace spans the rows), once it
+    shows `count` rows: the slider's run starts a moment after the slider moves, and the old chart has fewer."""
+    deadline = time.monotonic() + 30
+    while True:
+        hit = plotly_data(chart)[-1]
+        rows = [(row[0], float(p)) for row, p in zip(hit["customdata"], hit["text"])]
+        if len(rows) == count or time.monotonic() > deadline:
+            return rows
+        time.sleep(0.05)
 
 
 def _forced(page, word: str) -> None:
@@ -72,8 +81,8 @@ def _back_to_greedy(page) -> None:
 
 
 def test_a_click_on_a_rows_label_or_its_empty_space_forces_that_token_however_unlikely(page):
-    chart = _choose_view(page)
-    rows = _rows(chart)
+    chart, shown = _choose_view(page)
+    rows = _rows(chart, shown)
     assert len({token for token, _ in rows}) == len(rows) >= 10
     (other, q), (word, p) = rows[-2:]  # the least likely rows: bars a pixel or two wide
     assert p <= q < 0.02, rows
