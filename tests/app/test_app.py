@@ -38,9 +38,8 @@ def test_english_strings_hold_no_chinese_punctuation():
 def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(picker):
     page = {"dec": "pages/decoding.py", "inside": "pages/inside.py", "attn": "pages/attention.py"}
     unknown = ["龙", "鸭", "蛇"]  # words the bundled vocabulary lacks (checked below): listed in a warning
-    at = open_app("en", page.get(picker, f"pages/{picker}.py"))
-    at.session_state[f"pick_{picker}_mode"], at.session_state[f"pick_{picker}_text"] = "typed", "我有一只龙鸭蛇"
-    at.run()
+    typed = {f"pick_{picker}_mode": "typed", f"pick_{picker}_text": "我有一只龙鸭蛇"}
+    at = open_app("en", page.get(picker, f"pages/{picker}.py"), **typed)  # the page's first run has the typed sentence
     assert not at.exception
     (said,) = [w for w in texts(at, "warning") if w.startswith("Not in the model's vocabulary")]
     assert "read as `<unk>`: 龙, 鸭, 蛇. Translation still runs." in said
