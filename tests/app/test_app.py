@@ -7,7 +7,7 @@ import signal
 import pytest
 import torch
 
-from tests.apptest_helpers import PAGES, finish_job, open_app, texts, wait_for_epochs
+from tests.apptest_helpers import PAGES, finish_job, open_app, opened_page, texts, wait_for_epochs
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
@@ -53,7 +53,7 @@ def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(pi
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders_in_both_languages(page, lang):
-    at = open_app(lang, page)
+    at = opened_page(lang, page)
     assert not at.exception
     prefix = {"positional_encoding": "pe", "masks": "masks", "attention": "attn", "decoding": "dec"}
     name = page.split("/")[1][:-3]

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import finish_job, open_app, texts, wait_for_epochs
+from tests.apptest_helpers import finish_job, open_app, opened_page, texts, wait_for_epochs
 from ui.strings import STRINGS
 from viz.common import CELL_TEXT, CHOSEN_COLOR, NEG_INF
 
@@ -283,7 +283,7 @@ def chart_labels(spec: dict) -> list[str]:
     [(PE, "位置"), (MASKS, "查询 (query)"), (ATTN, "编码器-解码器注意力 · 层 2 · 头 1"), (DEC, "概率")],
 )
 def test_pages_in_chinese_have_chinese_chart_labels(page, expected):
-    at = open_app("zh", page)
+    at = opened_page("zh", page)
     assert not at.exception
     prefix = {PE: "pe", MASKS: "masks", ATTN: "attn", DEC: "dec"}[page]
     assert at.title[0].value == STRINGS[f"{prefix}.title"]["zh"]

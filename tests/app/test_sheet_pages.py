@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_helpers import PAGES, open_app
+from tests.apptest_helpers import PAGES, open_app, opened_page
 from transformer import TrainConfig, Translator, train
 from transformer.trace import trace_sentence
 from ui.i18n import t
@@ -75,7 +75,7 @@ def _main_texts(at) -> list[str]:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
-    at = open_app("en", page)
+    at = opened_page("en", page)
     assert not at.exception
     sheet = _sheet(at)
     recorded = [b.markdown for b in _blocks(sheet, Text)] + [f"`{b.text}`" for b in _blocks(sheet, Code)]  # export.ids
