@@ -63,7 +63,7 @@ def test_every_page_renders_in_both_languages(page, lang):
 
 
 def test_bundled_model_is_there_on_first_load():
-    at = open_app()
+    at = opened_page()
     model = at.session_state.model
     assert model.source == "bundled"
     assert model.translator.translate("我 喜 欢 你").text == "I love you ."
