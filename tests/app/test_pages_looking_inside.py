@@ -79,7 +79,7 @@ def test_pe_another_d_model_is_computed_for_comparison():
 
 
 def test_masks_of_the_first_pair_with_one_pad_each_side():
-    at = open_app(page=MASKS)
+    at = opened_page("en", MASKS)
     assert not at.exception
     src, tgt = ["我", "喜", "欢", "你", "P"], ["S", "I", "love", "you", ".", "P"]
     shapes = {"enc_pad": (src, src), "subsequent": (tgt, tgt), "dec_pad": (tgt, tgt), "dec_self": (tgt, tgt)}
@@ -98,7 +98,7 @@ def test_masks_of_the_first_pair_with_one_pad_each_side():
 
 
 def test_masked_scores_show_minus_infinity_and_softmax_gives_blocked_cells_zero():
-    at = open_app(page=MASKS)  # decoder self-attention by default
+    at = opened_page("en", MASKS)  # decoder self-attention by default
     blocked = z(chart(at, "mask_fig_dec_self")) == 1
     scores = z(chart(at, "mask_scores"))
     masked = chart(at, "mask_masked")

@@ -92,7 +92,7 @@ def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
 
 
 def test_the_inside_sheet_holds_the_arithmetic_of_one_weight_and_the_loss_table():
-    at = open_app("en", "pages/inside.py")
+    at = opened_page("en", "pages/inside.py")
     sheet = _sheet(at)
     titles = [s.title for s in sheet.sections]
     assert t("inside.cell", "en") in titles and t("inside.loss", "en") in titles
