@@ -1,5 +1,6 @@
 """Helpers for AppTest-driven page tests."""
 
+import functools
 import re
 import time
 from pathlib import Path
@@ -45,6 +46,13 @@ def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:
         at.switch_page(page)
     at.run()
     return at
+
+
+@functools.cache
+def opened_page(lang: str = "en", page: str | None = None) -> AppTest:
+    """open_app(lang, page), made once per test process: the first run of a fresh tab on a page, shared by the tests
+    that only read what it shows (they never run it again, click, set a value or change its session state)."""
+    return open_app(lang, page)
 
 
 def shown(markdown_source: str) -> str:

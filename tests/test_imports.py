@@ -4,6 +4,8 @@ do are a sign that a third should own what they share. The imports are read from
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("transformer", "ui", "viz", "pages", "deploy")
 SCRIPTS = ("app.py", "serve.py")
@@ -40,6 +42,12 @@ def import_graph() -> dict[str, set[str]]:
     return {name: imported(name, path, set(files)) for name, path in files.items()}
 
 
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The app's import graph, read once for the tests that only read it."""
+    return import_graph()
+
+
 def test_the_import_reader_sees_late_relative_and_package_imports(tmp_path):
     source = tmp_path / "links.py"
     source.write_text(
@@ -53,13 +61,11 @@ def test_the_import_reader_sees_late_relative_and_package_imports(tmp_path):
     assert imported("transformer.decoding", package, modules) == modules - {"transformer.decoding"}
 
 
-def test_the_graph_covers_every_package_and_script():
-    graph = import_graph()
+def test_the_graph_covers_every_package_and_script(graph):
     assert {"app", "serve", "ui.links", "ui.view_state", "transformer.model", "viz.common"} <= set(graph)
     assert "ui.view_state" in graph["ui.links"]
 
 
-def test_no_two_modules_import_each_other():
-    graph = import_graph()
+def test_no_two_modules_import_each_other(graph):
     pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets if a in graph.get(b, ())})
     assert pairs == [], f"modules that import each other: {pairs}"

@@ -155,6 +155,9 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     is what a learner who pressed Stop waits for."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
+    # the fork server runs on torch's default threads (one per core); a training sets its own at its first epoch, but
+    # a Stop before that would evaluate on the default, several times slower when other work shares the cores
+    torch.set_num_threads(threads or 1)
     try:
         translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]

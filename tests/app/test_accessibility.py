@@ -12,7 +12,7 @@ import plotly.colors
 import pytest
 import torch
 
-from tests.apptest_helpers import open_app
+from tests.apptest_helpers import opened_page
 from ui.strings import STRINGS
 from viz import masks
 from viz.attention import attention_figure
@@ -82,7 +82,7 @@ def test_every_page_in_the_navigation_has_a_material_icon_and_a_plain_title():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_language_switch_is_labelled_in_words_of_both_languages(lang):
-    at = open_app(lang)
+    at = opened_page(lang)
     label = at.sidebar.radio(key="lang").label
     assert "Language" in label and "语言" in label and not needs_emoji_font(label)
 

@@ -7,7 +7,7 @@ import signal
 import pytest
 import torch
 
-from tests.apptest_helpers import PAGES, finish_job, open_app, texts, wait_for_epochs
+from tests.apptest_helpers import PAGES, finish_job, open_app, opened_page, texts, wait_for_epochs
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
@@ -38,9 +38,8 @@ def test_english_strings_hold_no_chinese_punctuation():
 def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(picker):
     page = {"dec": "pages/decoding.py", "inside": "pages/inside.py", "attn": "pages/attention.py"}
     unknown = ["龙", "鸭", "蛇"]  # words the bundled vocabulary lacks (checked below): listed in a warning
-    at = open_app("en", page.get(picker, f"pages/{picker}.py"))
-    at.session_state[f"pick_{picker}_mode"], at.session_state[f"pick_{picker}_text"] = "typed", "我有一只龙鸭蛇"
-    at.run()
+    typed = {f"pick_{picker}_mode": "typed", f"pick_{picker}_text": "我有一只龙鸭蛇"}
+    at = open_app("en", page.get(picker, f"pages/{picker}.py"), **typed)  # the page's first run has the typed sentence
     assert not at.exception
     (said,) = [w for w in texts(at, "warning") if w.startswith("Not in the model's vocabulary")]
     assert "read as `<unk>`: 龙, 鸭, 蛇. Translation still runs." in said
@@ -54,7 +53,7 @@ def test_english_pages_show_no_chinese_punctuation_outside_the_learners_words(pi
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders_in_both_languages(page, lang):
-    at = open_app(lang, page)
+    at = opened_page(lang, page)
     assert not at.exception
     prefix = {"positional_encoding": "pe", "masks": "masks", "attention": "attn", "decoding": "dec"}
     name = page.split("/")[1][:-3]
@@ -64,7 +63,7 @@ def test_every_page_renders_in_both_languages(page, lang):
 
 
 def test_bundled_model_is_there_on_first_load():
-    at = open_app()
+    at = opened_page()
     model = at.session_state.model
     assert model.source == "bundled"
     assert model.translator.translate("我 喜 欢 你").text == "I love you ."

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from tests.apptest_helpers import finish_job, open_app, shown, texts
+from tests.apptest_helpers import finish_job, open_app, opened_page, shown, texts
 from transformer import corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.data import tokenize
@@ -107,7 +107,7 @@ def test_the_sentence_pickers_start_on_the_tutorial_example_whatever_the_dataset
 
 
 def test_the_bundled_models_score_table_is_shown_from_the_first_second():
-    at = open_app(page=TRAIN)
+    at = opened_page("en", TRAIN)
     summary = load_checkpoint(BUNDLED_MODEL.read_bytes()).summary
     table = ScoreTable.from_dict(summary["scores"])
     frame = _frame(at, "exact match")

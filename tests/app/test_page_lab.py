@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.apptest_helpers import finish_job, open_app, open_link, texts
+from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts
 from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
@@ -152,7 +152,7 @@ def test_the_current_model_is_compared_with_an_uploaded_checkpoint():
 
 
 def test_the_lab_in_chinese():
-    at = open_app("zh", page=LAB)
+    at = opened_page("zh", LAB)
     assert not at.exception
     assert at.title[0].value == "实验室：故意把模型弄坏"
     assert at.button(key="run_lab").label == "运行实验"

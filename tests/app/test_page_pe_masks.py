@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import open_app, opened_page, texts
 from transformer import Translator
 from transformer.model import (
     pe_similarity_by_distance,
@@ -160,7 +160,7 @@ def test_kept_values_out_of_range_are_made_valid():
 
 
 def test_the_three_effect_figures_share_one_layout_with_readable_numbers():
-    at = open_app(page=MASKS)
+    at = opened_page("en", MASKS)
     specs = [chart(at, key) for key in ("mask_scores", "mask_masked", "mask_weights")]
     bars = [{k: v for k, v in s["data"][0]["colorbar"].items() if k != "title"} for s in specs]
     layouts = [(s["layout"]["height"], s["layout"]["margin"], bar) for s, bar in zip(specs, bars, strict=True)]

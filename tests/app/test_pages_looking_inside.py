@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import finish_job, open_app, texts, wait_for_epochs
+from tests.apptest_helpers import finish_job, open_app, opened_page, texts, wait_for_epochs
 from ui.strings import STRINGS
 from viz.common import CELL_TEXT, CHOSEN_COLOR, NEG_INF
 
@@ -79,7 +79,7 @@ def test_pe_another_d_model_is_computed_for_comparison():
 
 
 def test_masks_of_the_first_pair_with_one_pad_each_side():
-    at = open_app(page=MASKS)
+    at = opened_page("en", MASKS)
     assert not at.exception
     src, tgt = ["我", "喜", "欢", "你", "P"], ["S", "I", "love", "you", ".", "P"]
     shapes = {"enc_pad": (src, src), "subsequent": (tgt, tgt), "dec_pad": (tgt, tgt), "dec_self": (tgt, tgt)}
@@ -98,7 +98,7 @@ def test_masks_of_the_first_pair_with_one_pad_each_side():
 
 
 def test_masked_scores_show_minus_infinity_and_softmax_gives_blocked_cells_zero():
-    at = open_app(page=MASKS)  # decoder self-attention by default
+    at = opened_page("en", MASKS)  # decoder self-attention by default
     blocked = z(chart(at, "mask_fig_dec_self")) == 1
     scores = z(chart(at, "mask_scores"))
     masked = chart(at, "mask_masked")
@@ -283,7 +283,7 @@ def chart_labels(spec: dict) -> list[str]:
     [(PE, "位置"), (MASKS, "查询 (query)"), (ATTN, "编码器-解码器注意力 · 层 2 · 头 1"), (DEC, "概率")],
 )
 def test_pages_in_chinese_have_chinese_chart_labels(page, expected):
-    at = open_app("zh", page)
+    at = opened_page("zh", page)
     assert not at.exception
     prefix = {PE: "pe", MASKS: "masks", ATTN: "attn", DEC: "dec"}[page]
     assert at.title[0].value == STRINGS[f"{prefix}.title"]["zh"]

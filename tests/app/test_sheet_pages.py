@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_helpers import PAGES, open_app
+from tests.apptest_helpers import PAGES, open_app, opened_page
 from transformer import TrainConfig, Translator, train
 from transformer.trace import trace_sentence
 from ui.i18n import t
@@ -75,7 +75,7 @@ def _main_texts(at) -> list[str]:
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
-    at = open_app("en", page)
+    at = opened_page("en", page)
     assert not at.exception
     sheet = _sheet(at)
     recorded = [b.markdown for b in _blocks(sheet, Text)] + [f"`{b.text}`" for b in _blocks(sheet, Code)]  # export.ids
@@ -92,7 +92,7 @@ def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
 
 
 def test_the_inside_sheet_holds_the_arithmetic_of_one_weight_and_the_loss_table():
-    at = open_app("en", "pages/inside.py")
+    at = opened_page("en", "pages/inside.py")
     sheet = _sheet(at)
     titles = [s.title for s in sheet.sections]
     assert t("inside.cell", "en") in titles and t("inside.loss", "en") in titles

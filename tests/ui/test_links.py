@@ -119,11 +119,12 @@ def test_links_number_layers_and_heads_as_the_page_does_and_old_links_still_open
     query = dict(at.query_params)
     assert (query["v"], query["layer"], query["head"]) == ("2", "1", "3")  # what the page shows
     old = {k: v for k, v in query.items() if k != "v"} | {"layer": "0", "head": "2"}  # before: from 0, no v
-    for fresh in (open_link(page, query), open_link(page, old)):
+    new_link, old_link = open_link(page, query), open_link(page, old)
+    for fresh in (new_link, old_link):
         assert not fresh.exception and not fresh.warning
         assert (fresh.selectbox(key=layer).value, fresh.selectbox(key=head).value) == (0, 2)
         assert _charts(fresh) == _charts(at)
-    assert dict(open_link(page, old).query_params)["layer"] == "1"  # and it is rewritten the new way
+    assert dict(old_link.query_params)["layer"] == "1"  # and it is rewritten the new way
 
 
 def test_the_link_holds_what_the_page_settled_on_after_its_widgets():

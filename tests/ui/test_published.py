@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_helpers import open_app, open_link, texts
+from tests.apptest_helpers import open_app, open_link, opened_page, texts
 from tests.conftest import TINY
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
@@ -75,7 +75,7 @@ def test_publishing_the_same_model_from_another_tab_stores_nothing_new(store):
 
 
 def test_an_old_link_with_8_digits_still_names_the_model():
-    bundled = open_app().session_state["model"].fingerprint
+    bundled = opened_page().session_state["model"].fingerprint
     fresh = open_link(ATTN, {"model": bundled[:8], "model_name": "bundled", "head": "1"})
     assert not fresh.exception and not texts(fresh, "warning")  # the tab's own model: nothing to say
     assert dict(fresh.query_params)["model"] == bundled  # written back with all 16 digits

@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from tests.apptest_helpers import open_app
+from tests.apptest_helpers import open_app, opened_page
 from transformer import Translator, corpus
 from transformer.config import MAX_TOKEN_CHARS
 from transformer.trace import trace_sentence
@@ -267,7 +267,7 @@ def _history_title(at) -> str:
 def test_the_train_chart_names_the_bundled_model_and_its_pairs():
     """The bundled model was trained on the default corpus less the rows its checkpoint holds out, and on the bundled
     pairs (always trained): the title says so, in numbers taken from the checkpoint, not "on the 50 bundled pairs"."""
-    at = open_app(page="pages/train.py")
+    at = opened_page("en", "pages/train.py")
     model = at.session_state.model
     summary = model.translator.summary
     held, bundled = len(summary["holdout_rows"]), summary["always_trained"]
@@ -277,7 +277,7 @@ def test_the_train_chart_names_the_bundled_model_and_its_pairs():
     assert f"{summary['epochs']} epochs" in title
     assert f"{corpus.DEFAULT_SIZE - held} corpus + {bundled} bundled pairs · {held} held out" in title
     assert "not the pairs in your table" not in title  # the table holds the bundled pairs
-    zh = _history_title(open_app("zh", page="pages/train.py"))
+    zh = _history_title(opened_page("zh", "pages/train.py"))
     assert f"语料 {corpus.DEFAULT_SIZE - held} 对 + 内置 {bundled} 对 · 留出 {held} 对" in zh
 
 
