@@ -129,15 +129,20 @@ def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
 
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """The number of processes for `-n auto` (pyproject's addopts): the tests spread over the cores (at most 4).
+    """The number of processes for `-n auto` (pyproject's addopts): the fast tests spread over the cores (at most 4).
 
-    A run that includes the browser tests hands them out a whole file at a time (--dist loadfile): each process starts
-    its own app server and browser for the files it runs (tests/e2e/conftest.py), and a file's module fixtures (a
-    classroom, a store's servers) are made once. Two processes take the browser suite from 21 to about 14 minutes on
-    2 cores (docs/performance.md)."""
-    if _runs_browser_tests(config):
+    A run that includes the browser tests stays in one process, unless E2E_PROCESSES asks for more: then they are
+    handed out a whole file at a time (--dist loadfile), each process with its own app server and browser
+    (tests/e2e/conftest.py). Two processes take the browser suite from 21 to about 14 minutes on 2 cores, but the
+    slower page runs expose tests that read a page before the run of their last click has started; three such were
+    found and fixed (docs/performance.md), so one process stays the default until the rest are."""
+    if not _runs_browser_tests(config):
+        return max(1, min(os.cpu_count() or 1, 4))
+    processes = int(os.environ.get("E2E_PROCESSES", "1"))
+    if processes > 1:
         config.option.dist = "loadfile"
-    return max(1, min(os.cpu_count() or 1, 4))
+        return processes
+    return 0
 
 
 def _runs_browser_tests(config) -> bool:
