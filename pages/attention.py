@@ -8,7 +8,7 @@ import streamlit as st
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
-from transformer.heads import KINDS, head_stats, kind_inputs, study_heads, study_maps
+from transformer.heads import KINDS, SHARES, head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.i18n import t
@@ -41,18 +41,7 @@ translator = model.translator
 cfg = translator.config
 
 HEAD_MODES = {"one": "attn.heads_one", "grid": "attn.heads_grid", "average": "attn.heads_average"}  # mode: its words
-STATISTICS = ("entropy_bits", "same", "previous", "next", "padding", "on_S", "on_E", "diagonal")  # table columns
-STAT_WORDS = {  # each statistic (STATISTICS, and alignment when the pairs allow it): its column, its help
-    "entropy_bits": ("attn.stat_entropy_bits", "attn.help_entropy_bits"),
-    "same": ("attn.stat_same", "attn.help_same"),
-    "previous": ("attn.stat_previous", "attn.help_previous"),
-    "next": ("attn.stat_next", "attn.help_next"),
-    "padding": ("attn.stat_padding", "attn.help_padding"),
-    "on_S": ("attn.stat_on_S", "attn.help_on_S"),
-    "on_E": ("attn.stat_on_E", "attn.help_on_E"),
-    "diagonal": ("attn.stat_diagonal", "attn.help_diagonal"),
-    "alignment": ("attn.stat_alignment", "attn.help_alignment"),
-}
+STATISTICS = ("entropy_bits", *(s for s in SHARES if s != "alignment"))  # table columns; alignment when marked
 SCOPES = {
     "dataset": ("attn.scope_dataset", "attn.patterns_dataset"),
     "sentence": ("attn.scope_sentence", "attn.patterns_sentence"),
@@ -284,7 +273,7 @@ def head_statistics() -> None:
             if scope == "dataset":
                 text(t("attn.marks_sentence", L), "caption")
 
-    names = {c: t(STAT_WORDS[c][0], L) for c in columns}
+    names = {c: t(f"attn.stat_{c}", L) for c in columns}
     frame = pd.DataFrame(
         [
             {
@@ -295,7 +284,7 @@ def head_statistics() -> None:
             for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
         ]
     )
-    helps = {c: t(STAT_WORDS[c][1], L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
+    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
     config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
     row = layer * cfg.n_heads + head if heads == "one" else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head

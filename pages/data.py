@@ -183,10 +183,8 @@ def _summary() -> None:
         length_label=t("data.length", L), count_label=t("data.sentences", L), title=t("data.lengths_title", L)
     )
     lengths = (summary.src_lengths, summary.tgt_lengths)
-    spec = _per_table("lengths", lambda: length_histogram_spec(*lengths, **labels, **sides))
-    vega_chart(
-        spec, "data_lengths_chart", labels["title"], lambda: length_histogram_figure(*lengths, **labels, **sides)
-    )
+    lengths_spec = _per_table("lengths", lambda: length_histogram_spec(*lengths, **labels, **sides))
+    vega_chart(lengths_spec, "data_lengths_chart", labels["title"], lambda: length_histogram_figure(lengths_spec))
     text(t("data.lengths_caption", L, n=f"{summary.usable:,}"), "caption")
     tops = (("source", "data.top_source", SOURCE_COLOR), ("target", "data.top_target", TARGET_COLOR))
     for column, (side, title_key, color) in zip(st.columns(2), tops):

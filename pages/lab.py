@@ -9,7 +9,7 @@ import streamlit as st
 
 from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
-from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, TransformerConfig
+from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, SWITCHES, TransformerConfig
 from transformer.data import check_pairs, tokenize
 from transformer.errors import DataError, TransformerError
 from transformer.lab import (
@@ -47,14 +47,6 @@ EXPERIMENT_LABELS = {name: f"lab.exp.{name}" for name in (*EXPERIMENTS, "custom"
 KINDS = ("enc_self", "dec_self", "dec_enc")
 MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
-SWITCHES = {  # a TransformerConfig switch: its name, and what to expect without it
-    "look_ahead_mask": ("lab.switch.look_ahead_mask", "lab.predict.look_ahead_mask"),
-    "pad_mask": ("lab.switch.pad_mask", "lab.predict.pad_mask"),
-    "pe": ("lab.switch.pe", "lab.predict.pe"),
-    "scale": ("lab.switch.scale", "lab.predict.scale"),
-    "residual": ("lab.switch.residual", "lab.predict.residual"),
-    "norm": ("lab.switch.norm", "lab.predict.norm"),
-}
 NEEDS = {  # Experiment.needs: what data shows the effect
     "any": "lab.needs.any",
     "many": "lab.needs.many",
@@ -229,12 +221,12 @@ def custom_switches() -> dict:
             if name in ("pe", "norm"):
                 kinds = PE_KINDS if name == "pe" else NORM_KINDS
                 chosen[name] = choose_one(
-                    st.radio, t(SWITCHES[name][0], L), kinds, key=key, default=default, horizontal=True
+                    st.radio, t(f"lab.switch.{name}", L), kinds, key=key, default=default, horizontal=True
                 )
             else:
                 keep_option(key, (True, False), default)
-                chosen[name] = st.toggle(t(SWITCHES[name][0], L), key=key, persist_state="session")
-            text(t(SWITCHES[name][1], L), "caption")
+                chosen[name] = st.toggle(t(f"lab.switch.{name}", L), key=key, persist_state="session")
+            text(t(f"lab.predict.{name}", L), "caption")
     switches = {k: v for k, v in chosen.items() if v != getattr(STANDARD, k)}
     if not switches:
         text(t("lab.same_as_baseline", L), "warning")

@@ -33,6 +33,7 @@ MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
 NORM_KINDS = ("post", "pre", "none")  # LayerNorm after the residual sum (the paper), before each sublayer, or none
+SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")  # the architecture switches, as named
 
 
 def _check_positive(obj, names: tuple[str, ...]) -> None:
@@ -117,11 +118,7 @@ class TransformerConfig:
     def variant(self) -> dict[str, object]:
         """The architecture switches that differ from the defaults, by name (empty for the standard model)."""
         standard = TransformerConfig(1, 1)
-        return {
-            name: getattr(self, name)
-            for name in ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")
-            if getattr(self, name) != getattr(standard, name)
-        }
+        return {name: getattr(self, name) for name in SWITCHES if getattr(self, name) != getattr(standard, name)}
 
     def to_dict(self) -> dict:
         """Plain dict for JSON metadata."""

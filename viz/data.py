@@ -38,7 +38,8 @@ def length_histogram_spec(
     count_label: str = "sentences",
     title: str = "",
 ) -> dict:
-    """length_histogram_figure as a Vega-Lite spec: one bar per length and side, the sources beside the targets."""
+    """How many sentences have each length in tokens, as a Vega-Lite spec: one bar per length and side, the sources
+    beside the targets (length_histogram_figure draws it with plotly)."""
     lengths, src_counts, tgt_counts = _length_counts(src_lengths, tgt_lengths)
     values = [
         {"length": n, "side": side, "sentences": counts.get(n, 0)}
@@ -110,24 +111,18 @@ def top_tokens_spec(
     }
 
 
-def length_histogram_figure(
-    src_lengths: Sequence[int],
-    tgt_lengths: Sequence[int],
-    source_label: str = "source",
-    target_label: str = "target",
-    length_label: str = "tokens in the sentence",
-    count_label: str = "sentences",
-    title: str = "",
-) -> go.Figure:
-    """How many sentences have each length in tokens: one bar per length, the sources beside the targets."""
-    lengths, src_counts, tgt_counts = _length_counts(src_lengths, tgt_lengths)
-    longest = lengths[-1]
+def length_histogram_figure(spec: dict) -> go.Figure:
+    """length_histogram_spec drawn as a plotly figure for the lesson sheet: the same bars, labels and title."""
+    encoding = spec["encoding"]
+    length_label, count_label = encoding["x"]["title"], encoding["y"]["title"]
+    lengths = sorted({v["length"] for v in spec["data"]["values"]})
     fig = go.Figure()
-    for counts, name, color in ((src_counts, source_label, SOURCE_COLOR), (tgt_counts, target_label, TARGET_COLOR)):
+    for name, color in zip(encoding["color"]["scale"]["domain"], encoding["color"]["scale"]["range"]):
+        counts = {v["length"]: v["sentences"] for v in spec["data"]["values"] if v["side"] == name}
         fig.add_trace(
             go.Bar(
                 x=lengths,
-                y=[counts.get(n, 0) for n in lengths],
+                y=[counts[n] for n in lengths],
                 name=name,
                 marker_color=color,
                 hovertemplate=f"{name}: %{{y}} {count_label} · %{{x}} {length_label}<extra></extra>",
@@ -138,12 +133,12 @@ def length_histogram_figure(
         dict(
             barmode="group",
             bargap=0.15,
-            xaxis=dict(title=dict(text=length_label), tickformat="d", dtick=1 if longest <= 20 else 5),
+            xaxis=dict(title=dict(text=length_label), tickformat="d", dtick=1 if lengths[-1] <= 20 else 5),
             yaxis=dict(title=dict(text=count_label), rangemode="tozero"),
             legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0),
         ),
     )
-    return finish(fig, title, 340)
+    return finish(fig, spec.get("title", {}).get("text", ""), 340)
 
 
 def top_tokens_figure(

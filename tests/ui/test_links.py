@@ -17,10 +17,22 @@ def _charts(at) -> dict[str, dict]:
     return {el.proto.id.rsplit("-", 1)[-1]: json.loads(el.proto.spec)["data"] for el in at.get("plotly_chart")}
 
 
-def _round_trip(page: str, actions) -> tuple:
+CLICK = object()  # the value that clicks a button
+WIDGET_KINDS = ("selectbox", "slider", "select_slider", "multiselect", "radio", "number_input", "button")
+
+
+def _set(at, key: str, value) -> None:
+    """Set the widget of this key to value (a function of the page for a value it depends on), or click a button."""
+    widget = next((w for kind in WIDGET_KINDS for w in at.get(kind) if w.key == key), None)
+    assert widget is not None, f"the page has no widget {key!r}"
+    widget.click() if value is CLICK else widget.set_value(value(at) if callable(value) else value)
+
+
+def _round_trip(page: str, settings: dict) -> tuple:
+    """Set the page's widgets one run at a time, then open the link the page gives in a fresh tab."""
     at = open_app(page=page)
-    for act in actions:
-        act(at)
+    for key, value in settings.items():
+        _set(at, key, value)
         at.run()
     assert not at.exception
     query = dict(at.query_params)
@@ -32,11 +44,7 @@ def _round_trip(page: str, actions) -> tuple:
 def test_positional_encoding_view_round_trips():
     at, fresh, query = _round_trip(
         PE,
-        [
-            lambda at: at.select_slider(key="pe_d_model").set_value(16),
-            lambda at: at.slider(key="pe_positions").set_value(30),
-            lambda at: at.multiselect(key="pe_dims").set_value([1, 4, 9]),
-        ],
+        {"pe_d_model": 16, "pe_positions": 30, "pe_dims": [1, 4, 9]},
     )
     assert query["d_model"] == "16" and query["dims"] == "1,4,9" and query["positions"] == "30"
     assert fresh.select_slider(key="pe_d_model").value == 16
@@ -48,13 +56,7 @@ def test_positional_encoding_view_round_trips():
 def test_masks_view_with_a_dataset_pair_round_trips():
     at, fresh, query = _round_trip(
         MASKS,
-        [
-            lambda at: at.selectbox(key="pick_masks_pair").set_value(5),
-            lambda at: at.slider(key="mask_src_pad").set_value(3),
-            lambda at: at.radio(key="mask_kind").set_value("dec_enc"),
-            lambda at: at.selectbox(key="mask_layer").set_value(1),
-            lambda at: at.selectbox(key="mask_head").set_value(2),
-        ],
+        {"pick_masks_pair": 5, "mask_src_pad": 3, "mask_kind": "dec_enc", "mask_layer": 1, "mask_head": 2},
     )
     assert query["pair"] == at.session_state["pairs"][5][0] and query["kind"] == "dec_enc"
     for key in ("pick_masks_pair", "mask_layer", "mask_head"):
@@ -154,12 +156,7 @@ INSIDE, ATTN, DEC, TRAIN, DATA = (f"pages/{p}.py" for p in ("inside", "attention
 def test_inside_the_model_view_round_trips():
     at, fresh, query = _round_trip(
         INSIDE,
-        [
-            lambda at: at.selectbox(key="pick_inside_pair").set_value(3),
-            lambda at: at.slider(key="inside_step").set_value(40),
-            lambda at: at.selectbox(key="inside_query").set_value(2),
-            lambda at: at.selectbox(key="inside_key").set_value(1),
-        ],
+        {"pick_inside_pair": 3, "inside_step": 40, "inside_query": 2, "inside_key": 1},
     )
     assert query["step"] == "40" and query["query"] == "2" and query["key"] == "1"
     assert fresh.slider(key="inside_step").value == 40
@@ -170,12 +167,7 @@ def test_inside_the_model_view_round_trips():
 def test_attention_view_round_trips():
     at, fresh, query = _round_trip(
         ATTN,
-        [
-            lambda at: at.selectbox(key="pick_attn_pair").set_value(7),
-            lambda at: at.radio(key="attn_kind").set_value("dec_self"),
-            lambda at: at.selectbox(key="attn_layer").set_value(0),
-            lambda at: at.selectbox(key="attn_head").set_value(3),
-        ],
+        {"pick_attn_pair": 7, "attn_kind": "dec_self", "attn_layer": 0, "attn_head": 3},
     )
     assert query["kind"] == "dec_self" and query["layer"] == "1" and query["head"] == "4"  # as the page shows them
     for key in ("pick_attn_pair", "attn_layer", "attn_head"):
@@ -185,20 +177,13 @@ def test_attention_view_round_trips():
 
 @pytest.mark.parametrize("strategy", ["greedy", "beam", "sample", "choose"])
 def test_decoding_view_round_trips(strategy):
-    actions = [lambda at: at.radio(key="dec_strategy").set_value(strategy)]
-    if strategy == "greedy":
-        actions.append(lambda at: at.slider(key="dec_step").set_value(3))
-    if strategy == "beam":
-        actions.append(lambda at: at.slider(key="dec_beam_size").set_value(3))
-    if strategy == "sample":
-        actions += [
-            lambda at: at.slider(key="dec_temperature").set_value(1.7),
-            lambda at: at.number_input(key="dec_seed").set_value(5),
-        ]
-    if strategy == "choose":
-        actions.append(lambda at: at.selectbox(key="dec_force_pick").set_value(at.session_state["dec_force_pick"] + 1))
-        actions.append(lambda at: at.button(key="force_token").click())
-    at, fresh, query = _round_trip(DEC, actions)
+    settings = {"dec_strategy": strategy} | {
+        "greedy": {"dec_step": 3},
+        "beam": {"dec_beam_size": 3},
+        "sample": {"dec_temperature": 1.7, "dec_seed": 5},
+        "choose": {"dec_force_pick": lambda at: at.session_state["dec_force_pick"] + 1, "force_token": CLICK},
+    }[strategy]
+    at, fresh, query = _round_trip(DEC, settings)
     assert query["strategy"] == strategy
     if strategy == "choose":
         assert query["forced"] and fresh.session_state["dec_prefix"] == at.session_state["dec_prefix"]
@@ -208,11 +193,7 @@ def test_decoding_view_round_trips(strategy):
 def test_train_settings_travel_in_a_link():
     at, fresh, query = _round_trip(
         TRAIN,
-        [
-            lambda at: at.select_slider(key="d_model").set_value(32),
-            lambda at: at.slider(key="epochs").set_value(120),
-            lambda at: at.select_slider(key="holdout").set_value(0.2),
-        ],
+        {"d_model": 32, "epochs": 120, "holdout": 0.2},
     )
     assert (query["d_model"], query["epochs"], query["holdout"]) == ("32", "120", "0.2")
     assert fresh.select_slider(key="d_model").value == 32 and fresh.slider(key="epochs").value == 120

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from transformer import corpus
+from transformer.config import SWITCHES
 from transformer.data import SPECIALS, TOKENIZERS
-from transformer.heads import KINDS
+from transformer.heads import KINDS, SHARES
 from transformer.lab import EXPERIMENTS
 from transformer.scores import ALL
 from transformer.splits import SPLITS
@@ -47,6 +48,10 @@ FAMILIES = {
     "lab.exp.{}": (*EXPERIMENTS, "custom"),  # the Lab's choices: each experiment, or your own switches
     "lab.claim.{}": (*EXPERIMENTS, "custom"),
     "lab.evidence.{}": EXPERIMENTS,
+    "lab.switch.{}": SWITCHES,  # each architecture switch: its name
+    "lab.predict.{}": SWITCHES,  # and what to expect without it
+    "attn.stat_{}": ("entropy_bits", *SHARES),  # each column of the head statistics: its name
+    "attn.help_{}": ("entropy_bits", *SHARES),  # and what it measures
 }
 
 

@@ -6,7 +6,9 @@ from viz.data import length_histogram_figure, length_histogram_spec, top_tokens_
 
 
 def test_the_length_histogram_counts_sentences_of_each_length_per_side():
-    fig = length_histogram_figure([1, 3, 3, 3], [2, 2, 5], source_label="源句", target_label="目标句")
+    fig = length_histogram_figure(
+        length_histogram_spec([1, 3, 3, 3], [2, 2, 5], source_label="源句", target_label="目标句")
+    )
     source, target = fig.data
     assert (source.name, target.name) == ("源句", "目标句")
     assert list(source.x) == list(target.x) == [1, 2, 3, 4, 5]  # every length up to the longest, gaps as 0
@@ -16,7 +18,7 @@ def test_the_length_histogram_counts_sentences_of_each_length_per_side():
 
 
 def test_the_length_histogram_of_no_sentences_is_empty_not_an_error():
-    fig = length_histogram_figure([], [])
+    fig = length_histogram_figure(length_histogram_spec([], []))
     assert [sum(trace.y) for trace in fig.data] == [0, 0]
 
 
@@ -33,7 +35,7 @@ def test_top_tokens_are_labels_shown_literally_most_frequent_on_top():
 def test_the_length_histogram_spec_has_the_figures_counts_sources_beside_targets():
     kwargs = dict(source_label="源句", target_label="目标句", title="句子长度")
     spec = length_histogram_spec([1, 3, 3, 3], [2, 2, 5], **kwargs)
-    figure = length_histogram_figure([1, 3, 3, 3], [2, 2, 5], **kwargs)
+    figure = length_histogram_figure(spec)
     bars = {(v["side"], v["length"]): v["sentences"] for v in spec["data"]["values"]}
     for trace in figure.data:  # the page's chart and the sheet's say the same
         assert [bars[trace.name, x] for x in trace.x] == list(trace.y)
