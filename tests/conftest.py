@@ -190,7 +190,7 @@ def _reuse_what_every_apptest_redoes() -> None:
     from streamlit.testing.v1 import app_test, local_script_runner
 
     manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
-    app_test.ScriptCache = functools.cache(ScriptCache)
+    app_test.ScriptCache = local_script_runner.ScriptCache = functools.cache(ScriptCache)  # the page's, and app.py's
     local_script_runner.require_widgets_deltas = _wait_for_the_script_run
 
 

@@ -142,6 +142,8 @@ def publish_section(L: str, model: CurrentModel, entry: Entry | None, problem: s
             help=t("store.published_help", L, date=entry.published_date or "?"),
         )
     else:
+        if ss.get("publish_name_for") != model.id:  # a name typed for another model never labels this one
+            ss.publish_name, ss.publish_name_for = "", model.id
         st.text_input(
             t("store.name", L),
             key="publish_name",

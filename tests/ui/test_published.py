@@ -187,3 +187,15 @@ def test_a_published_name_is_shown_as_text(store):
     source = next(m.value for m in fresh.sidebar.markdown if m.value.startswith("- From:"))
     assert r"\*\*bold\*\* \$x\$ \<b\>y\<\/b\> \\x1b\[31m" in source.split("\n")[0]
     assert "\x1b" not in " ".join(texts(fresh, "info"))
+
+
+def test_the_name_typed_for_one_model_is_cleared_when_another_becomes_the_current_one(store):
+    at = open_app(page=ATTN, model=CurrentModel(tiny(3), "uploaded", name="lesson.safetensors"))
+    at.text_input(key="publish_name").input("Lesson 5: word order").run()
+    at.selectbox(key="attn_head").set_value(1).run()  # other clicks keep it
+    assert at.text_input(key="publish_name").value == "Lesson 5: word order"
+    at.session_state["model"] = CurrentModel(tiny(4), "trained")  # a new training, or the bundled model restored
+    at.run()
+    assert at.text_input(key="publish_name").value == ""
+    at.button(key="publish").click().run()
+    assert store.find(fingerprint(at.session_state["model"].translator)).name != "Lesson 5: word order"
