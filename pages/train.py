@@ -388,11 +388,15 @@ if model.results is not None:
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
                 text(t(key, L, words=words, **facts), "info")
     columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
-    rows = [(s, g, out, "✓" if ok else "✗") for s, g, out, ok in train_eval.results]
+    parts = [(held_eval, t("train.part_held", L))] if held_eval else []  # held-out rows first: the ones to discuss
+    parts.append((train_eval, t("train.part_train", L)))
+    rows = [  # and in each part its errors first
+        (s, g, out, "✓" if ok else "✗", *([part] if held_eval else []))
+        for evaluation, part in parts
+        for s, g, out, ok in sorted(evaluation.results, key=lambda result: result[3])
+    ]
     if held_eval:  # one more column says which part each pair belongs to
         columns.append(t("train.part", L))
-        rows = [(*r, t("train.part_train", L)) for r in rows]
-        rows += [(s, g, out, "✓" if ok else "✗", t("train.part_held", L)) for s, g, out, ok in held_eval.results]
     table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
 
 # --- checkpoints ------------------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     assert model.translator.config.d_model == 16
     table = at.dataframe[-1].value
     assert len(table) == n + 1
-    assert table.iloc[-1, 0] == "我爱猫"
+    assert "我爱猫" in list(table.iloc[:, 0])  # the new pair is scored with the others, errors first
     assert set(table.iloc[:, 3]) <= {"✓", "✗"}
     assert any("Trained 15 epochs" in s for s in texts(at, "success"))
 
@@ -196,6 +196,10 @@ def test_held_out_pairs_are_reported_apart():
     assert model.translator.summary["history"][-1]["holdout_loss"] > 0
     table = at.dataframe[-1].value
     assert list(table.iloc[:, -1]).count("held out") == held.total
+    parts, marks = list(table.iloc[:, -1]), list(table.iloc[:, 3])
+    assert parts == ["held out"] * held.total + ["trained on"] * (n - held.total)  # the rows worth discussing first
+    for first, last in ((0, held.total), (held.total, n)):  # and in each part its errors first
+        assert marks[first:last] == sorted(marks[first:last], key=lambda mark: mark == "✓")
     chart = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-history_chart")][0]
     assert any("(held out)" in trace["name"] for trace in __import__("json").loads(chart.proto.spec)["data"])
 
