@@ -198,7 +198,8 @@ class ModelStore:
     def open(self, link_hash: str) -> tuple[Translator, Entry] | None:
         """The published model a link names and its entry, or None when it is not in the store; marks it opened.
 
-        A file the loader refuses, or whose weights do not match its name, is set aside and refused with StoreError.
+        A file the loader refuses, or whose weights do not match its name, is set aside and refused with StoreError;
+        where it cannot be set aside (a read-only store) it is refused, and not read again while it is unchanged.
         """
         _check(link_hash)
         with self._folder() as dirfd:
@@ -239,8 +240,8 @@ class ModelStore:
     def publish(self, translator: Translator, name: str = "") -> tuple[Entry, bool]:
         """Store the model (once: a model already there is kept as it is) and return its entry and whether it is new.
 
-        Refused with StoreError when its checkpoint is larger than the store takes, or when the store is full of
-        models opened within the last hour."""
+        Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
+        models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
         key = fingerprint(translator)
         data = save_checkpoint(translator)
         limit = min(MAX_CHECKPOINT_BYTES, self.max_bytes)
