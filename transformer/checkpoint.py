@@ -107,10 +107,20 @@ def save_checkpoint(translator: Translator, path: str | Path | None = None) -> b
         "tokenizer": translator.tokenizer,
         "summary": json.dumps(translator.summary, ensure_ascii=False),
     }
-    data = safetensors_save(tensors, metadata=metadata)
+    data = _sorted_header(safetensors_save(tensors, metadata=metadata))
     if path is not None:
         Path(path).write_bytes(data)
     return data
+
+
+def _sorted_header(data: bytes) -> bytes:
+    """safetensors bytes with their header's keys sorted: the library writes the metadata in a random order, so the
+    same model would give other bytes on every save."""
+    (size,) = struct.unpack("<Q", data[:8])
+    header = json.dumps(json.loads(data[8 : 8 + size]), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = header.encode()
+    text += b" " * (-len(text) % 8)  # padded to 8 bytes, as the library pads it
+    return struct.pack("<Q", len(text)) + text + data[8 + size :]
 
 
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')

@@ -1,9 +1,10 @@
 """Published models: one folder of .safetensors files named by the model's fingerprint, shared by every app process.
 
 An entry is two files: HASH.safetensors, written by checkpoint.save_checkpoint and read only through
-checkpoint.load_checkpoint (which never unpickles), and HASH.json (its name and when it was published). The model
-file's modification time says when it was last opened. Entries are immutable: publishing a model that is there
-already stores nothing.
+checkpoint.load_checkpoint (which never unpickles), and HASH.json (its name and size). Both hold only what the model
+and its name determine, so the same model published under the same name gives the same bytes anywhere; times live in
+modification times: the model file's says when it was last opened, HASH.json's when it was published. Entries are
+immutable: publishing a model that is there already stores nothing.
 
 Every file is written under a temporary name in the folder, synced, then renamed into place, so a reader sees a whole
 file or none. Publishing, evicting, removing and setting aside hold an exclusive lock on the folder's .lock file, so
@@ -12,7 +13,11 @@ two processes (on one machine, or on one shared volume) never make room or write
 A hash is checked against a strict pattern before any file name is built from it; files are opened relative to the
 folder and never through a symbolic link, so nothing outside the folder is read or written. A file the loader
 refuses, or whose weights do not match the name it is stored under, is set aside (renamed HASH-TIME.damaged) and is
-never served again; `prune` deletes it.
+never served again; `prune` deletes it. In a store this process may not write, such a file cannot be set aside: it is
+refused as damaged, and remembered (until it changes) so that this process does not read it again.
+
+Names in the folder that are not regular files (a folder, a socket, a symbolic link) were not made by the store: they
+are never entries, and are reported (`others`, `prune`) but never deleted.
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ import hashlib
 import json
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterator, Mapping
@@ -37,6 +41,18 @@ import torch
 from .checkpoint import load_checkpoint, save_checkpoint
 from .config import MAX_CHECKPOINT_BYTES
 from .errors import CheckpointError, StoreError
+from .store_files import (
+    NO_FOLLOW,
+    PARTIAL,
+    NotAFile,
+    identity,
+    non_file_kind,
+    non_files,
+    open_file,
+    scan,
+    sync,
+    write_atomically,
+)
 from .text import visible
 from .translator import Translator
 
@@ -52,12 +68,12 @@ MAX_NAME_CHARS = 200  # longest name kept for a published model
 MAX_META_BYTES = 4096  # largest HASH.json read
 
 MODEL, META, DAMAGED = ".safetensors", ".json", ".damaged"
-_PARTIAL = ".partial-"  # a file being written: .partial-RANDOM-NAME
 _LOCK = ".lock"
 _FULL_HASH = re.compile(r"[0-9a-f]{16}")
 _LINK_HASH = re.compile(r"[0-9a-f]{8}(?:[0-9a-f]{8})?")
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
-_NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
+MAX_UNMOVED = 1000  # damaged files remembered by one process
+# (folder, hash) → (file identity, reason): damaged files that could not be set aside, not read again while unchanged
+_UNMOVED: dict[tuple[str, str], tuple[tuple[int, ...], str]] = {}
 
 
 def fingerprint(translator: Translator) -> str:
@@ -122,6 +138,20 @@ class Entry:
         return self.published[:10]
 
 
+@dataclass(frozen=True)
+class PruneReport:
+    """What prune did: files and models deleted, names left alone, and the models the one-hour guard kept."""
+
+    removed: list[str]  # one line per file or model deleted
+    left: list[str]  # one line per name that is not a regular file: reported, never deleted
+    kept: list[Entry]  # models the limits would remove but that were opened within the hour, least recent first
+
+    @property
+    def over(self) -> bool:
+        """Whether the store is still over its limits (only the one-hour guard can leave it so)."""
+        return bool(self.kept)
+
+
 class ModelStore:
     """The folder of published models, with its quota in bytes and in models."""
 
@@ -156,12 +186,20 @@ class ModelStore:
     def damaged(self) -> list[str]:
         """The names of files set aside as damaged (deleted by prune)."""
         with self._folder() as dirfd:
-            return [] if dirfd is None else sorted(n for n in self._names(dirfd) if n.endswith(DAMAGED))
+            found = {} if dirfd is None else scan(dirfd)
+        return sorted(n for n, info in found.items() if n.endswith(DAMAGED) and stat.S_ISREG(info.st_mode))
+
+    def others(self) -> list[str]:
+        """One line per name in the folder that is not a regular file ("NAME (a folder)"): left alone, never deleted."""
+        with self._folder() as dirfd:
+            found = {} if dirfd is None else scan(dirfd)
+        return non_files(found)
 
     def open(self, link_hash: str) -> tuple[Translator, Entry] | None:
         """The published model a link names and its entry, or None when it is not in the store; marks it opened.
 
-        A file the loader refuses, or whose weights do not match its name, is set aside and refused with StoreError.
+        A file the loader refuses, or whose weights do not match its name, is set aside and refused with StoreError;
+        where it cannot be set aside (a read-only store) it is refused, and not read again while it is unchanged.
         """
         _check(link_hash)
         with self._folder() as dirfd:
@@ -171,21 +209,24 @@ class ModelStore:
             if entry is None:
                 return None
             try:
-                fd = _open_file(dirfd, entry.hash + MODEL)
+                fd = open_file(dirfd, entry.hash + MODEL)
             except FileNotFoundError:  # removed since it was listed
                 return None
-            except _NotAFile:
+            except NotAFile:
                 self._damaged(dirfd, entry.hash, None, "it is not a regular file")
             except OSError as exc:
                 if exc.errno != errno.ELOOP:  # a symbolic link put in its place
                     raise self._error("read", exc) from None
                 self._damaged(dirfd, entry.hash, None, "it is a symbolic link")
             try:
-                inode = os.fstat(fd).st_ino
+                info = os.fstat(fd)
+                known = _UNMOVED.get((str(self.folder), entry.hash))
+                if known is not None and known[0] == identity(info):  # refused before and unchanged: not read again
+                    self._damaged(dirfd, entry.hash, info, known[1])
                 try:
                     translator = _load(fd, entry.hash)
                 except CheckpointError as exc:
-                    self._damaged(dirfd, entry.hash, inode, str(exc))
+                    self._damaged(dirfd, entry.hash, info, str(exc))
                 with suppress(OSError):  # another user's file on a shared volume: it just is not marked
                     os.utime(fd)
             except OSError as exc:
@@ -199,8 +240,8 @@ class ModelStore:
     def publish(self, translator: Translator, name: str = "") -> tuple[Entry, bool]:
         """Store the model (once: a model already there is kept as it is) and return its entry and whether it is new.
 
-        Refused with StoreError when its checkpoint is larger than the store takes, or when the store is full of
-        models opened within the last hour."""
+        Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
+        models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
         key = fingerprint(translator)
         data = save_checkpoint(translator)
         limit = min(MAX_CHECKPOINT_BYTES, self.max_bytes)
@@ -220,11 +261,12 @@ class ModelStore:
                     with suppress(OSError):  # published again: someone has it open now
                         os.utime(key + MODEL, dir_fd=dirfd, follow_symlinks=False)
                     return existing, False
+                for taken in (key + META, key + MODEL):
+                    _refuse_a_non_file(dirfd, taken, self.folder, symlink_ok=True)  # a link is replaced, not followed
                 self._make_room(dirfd, len(data))
-                published = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-                meta = json.dumps({"name": name, "published": published, "size": len(data)}, ensure_ascii=False)
-                _write(dirfd, key + META, meta.encode())
-                _write(dirfd, key + MODEL, data)  # last: the entry exists from this rename on
+                meta = json.dumps({"name": name, "size": len(data)}, ensure_ascii=False, sort_keys=True)
+                write_atomically(dirfd, key + META, meta.encode())  # its modification time is when it was published
+                write_atomically(dirfd, key + MODEL, data)  # last: the entry exists from this rename on
                 entry = self._entry(dirfd, key)
         except OSError as exc:
             raise self._error("write to", exc) from None
@@ -254,48 +296,51 @@ class ModelStore:
             )
         return entry
 
-    def prune(self) -> list[str]:
+    def prune(self) -> PruneReport:
         """Delete damaged files, unfinished writes over an hour old and metadata without a model, then the least
         recently opened models (never one opened within the hour) until the store is within its limits.
 
-        Returns one line per file or model deleted."""
+        Names that are not regular files (a folder, a socket…) are reported and left alone. The report also names the
+        models the one-hour guard kept when the store is still over its limits."""
         removed: list[str] = []
         try:
             with self._folder() as dirfd:
                 if dirfd is None:
-                    return removed
+                    return PruneReport([], [], [])
                 with self._locked(dirfd):
                     old = time.time() - KEEP_OPENED_SECONDS
-                    for name in self._names(dirfd):
-                        info = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
+                    found = scan(dirfd)
+                    for name, info in found.items():
+                        if not stat.S_ISREG(info.st_mode) or name == _LOCK:
+                            continue  # not made by the store: reported below, never deleted
                         base, _, suffix = name.rpartition(".")
                         why = None
                         if name.endswith(DAMAGED):
                             why = "damaged, set aside"
-                        elif name.startswith(_PARTIAL) and info.st_mtime < old:
+                        elif name.startswith(PARTIAL) and info.st_mtime < old:
                             why = "an unfinished write"
                         elif f".{suffix}" == META and _FULL_HASH.fullmatch(base) and self._entry(dirfd, base) is None:
                             why = "metadata without a model"
-                        elif f".{suffix}" == MODEL and _FULL_HASH.fullmatch(base) and not stat.S_ISREG(info.st_mode):
-                            why = "not a regular file"
                         if why:
                             with suppress(FileNotFoundError):
                                 os.unlink(name, dir_fd=dirfd)
                             removed.append(f"{name} ({why})")
                     entries = sorted(self._entries(dirfd), key=lambda e: e.opened)
                     count, total = len(entries), sum(e.size for e in entries)
+                    kept = []
                     for entry in entries:
                         if count <= self.max_models and total <= self.max_bytes:
                             break
                         if entry.opened > old:
-                            break  # this one and every later one were opened within the hour
-                        self._delete(dirfd, entry.hash)
+                            kept.append(entry)  # opened within the hour: never removed, though the limits would
+                        else:
+                            self._delete(dirfd, entry.hash)
+                            line = f"{entry.hash} (least recently opened, {entry.size:,} bytes) {entry.name}"
+                            removed.append(line.rstrip())
                         count, total = count - 1, total - entry.size
-                        line = f"{entry.hash} (least recently opened, {entry.size:,} bytes) {entry.name}"
-                        removed.append(line.rstrip())
         except OSError as exc:
             raise self._error("write to", exc) from None
-        return removed
+        return PruneReport(removed, non_files(found), kept)
 
     # ------------------------------------------------------------ inside
 
@@ -319,7 +364,11 @@ class ModelStore:
     @contextmanager
     def _locked(self, dirfd: int) -> Iterator[None]:
         """Hold the store's exclusive lock (every process that writes takes it)."""
-        fd = os.open(_LOCK, os.O_RDONLY | os.O_CREAT | _NO_FOLLOW, 0o644, dir_fd=dirfd)
+        try:
+            fd = os.open(_LOCK, os.O_RDONLY | os.O_CREAT | NO_FOLLOW, 0o644, dir_fd=dirfd)
+        except OSError:
+            _refuse_a_non_file(dirfd, _LOCK, self.folder)  # a folder or a link where the lock file goes
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -336,12 +385,8 @@ class ModelStore:
             reason=reason,
         )
 
-    @staticmethod
-    def _names(dirfd: int) -> list[str]:
-        return [n for n in os.listdir(dirfd) if n != _LOCK]
-
     def _entries(self, dirfd: int) -> list[Entry]:
-        found = (self._entry(dirfd, n[: -len(MODEL)]) for n in self._names(dirfd) if n.endswith(MODEL))
+        found = (self._entry(dirfd, n[: -len(MODEL)]) for n in os.listdir(dirfd) if n.endswith(MODEL))
         return [e for e in found if e is not None]
 
     def _entry(self, dirfd: int, key: str) -> Entry | None:
@@ -354,8 +399,8 @@ class ModelStore:
             return None
         if not stat.S_ISREG(info.st_mode):
             return None
-        meta = _read_meta(dirfd, key)
-        return Entry(key, info.st_size, info.st_mtime, meta.get("published", ""), meta.get("name", ""))
+        published, name = _read_meta(dirfd, key)
+        return Entry(key, info.st_size, info.st_mtime, published, name)
 
     def _find(self, dirfd: int, link_hash: str) -> Entry | None:
         if len(link_hash) == HASH_DIGITS:
@@ -366,7 +411,7 @@ class ModelStore:
     def _intact(self, dirfd: int, key: str) -> bool:
         """Whether the stored file of key loads and has that fingerprint; if not, it is set aside (lock held)."""
         try:
-            fd = _open_file(dirfd, key + MODEL)
+            fd = open_file(dirfd, key + MODEL)
         except FileNotFoundError:
             return False
         except OSError:
@@ -381,10 +426,19 @@ class ModelStore:
             os.close(fd)
         return True
 
-    def _damaged(self, dirfd: int, key: str, inode: int | None, reason: str) -> NoReturn:
-        """Set a damaged entry aside and refuse it."""
-        with self._locked(dirfd):
-            self._set_aside(dirfd, key, inode)
+    def _damaged(self, dirfd: int, key: str, info: os.stat_result | None, reason: str) -> NoReturn:
+        """Set a damaged entry aside and refuse it; in a store this process may not write, refuse it and remember it."""
+        try:
+            with self._locked(dirfd):
+                self._set_aside(dirfd, key, None if info is None else info.st_ino)
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            if info is not None:
+                if len(_UNMOVED) >= MAX_UNMOVED:
+                    _UNMOVED.clear()
+                _UNMOVED[(str(self.folder), key)] = (identity(info), reason)
+            raise _damaged_unmoved(key, reason, why) from None
+        _UNMOVED.pop((str(self.folder), key), None)
         raise StoreError(
             f"the published model {key} is damaged ({reason.rstrip('.')}); it was set aside and will not be opened "
             "again. Publish it again from a tab that has it.",
@@ -405,7 +459,7 @@ class ModelStore:
         os.replace(key + MODEL, f"{key}-{time.time_ns()}{DAMAGED}", src_dir_fd=dirfd, dst_dir_fd=dirfd)
         with suppress(FileNotFoundError):
             os.unlink(key + META, dir_fd=dirfd)
-        _sync(dirfd)
+        sync(dirfd)
 
     def _make_room(self, dirfd: int, size: int) -> None:
         """Evict the least recently opened models (none opened within the hour) until one of size bytes fits."""
@@ -441,11 +495,7 @@ class ModelStore:
         for name in (key + MODEL, key + META):
             with suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=dirfd)
-        _sync(dirfd)
-
-
-class _NotAFile(OSError):
-    """A name in the store that is a folder, a fifo or a device rather than a file."""
+        sync(dirfd)
 
 
 def _check(link_hash: object) -> None:
@@ -458,15 +508,6 @@ def _check(link_hash: object) -> None:
             "store_bad_hash",
             text=shown,
         )
-
-
-def _open_file(dirfd: int, name: str) -> int:
-    """A read-only descriptor of the regular file name in the folder; never through a symbolic link."""
-    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | _NO_FOLLOW, dir_fd=dirfd)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise _NotAFile(f"{name} is not a regular file")
-    return fd
 
 
 def _load(fd: int, key: str) -> Translator:
@@ -484,50 +525,52 @@ def _load(fd: int, key: str) -> Translator:
     return translator
 
 
-def _read_meta(dirfd: int, key: str) -> dict:
-    """HASH.json's name and publish time, each dropped when missing or malformed."""
+def _read_meta(dirfd: int, key: str) -> tuple[str, str]:
+    """When the model was published (HASH.json's modification time, 2026-11-25T14:40:00Z) and its name, each "" when
+    HASH.json is missing or malformed."""
     try:
-        fd = _open_file(dirfd, key + META)
+        fd = open_file(dirfd, key + META)
     except OSError:
-        return {}
+        return "", ""
     try:
+        published = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.fstat(fd).st_mtime))
         data = os.read(fd, MAX_META_BYTES + 1)
     except OSError:
-        return {}
+        return "", ""
     finally:
         os.close(fd)
     try:
         meta = json.loads(data.decode("utf-8")) if len(data) <= MAX_META_BYTES else None
     except (ValueError, RecursionError):
-        return {}
+        return "", ""
     if not isinstance(meta, dict):
-        return {}
-    kept = {}
-    if isinstance(meta.get("name"), str):
-        kept["name"] = meta["name"][:MAX_NAME_CHARS]
-    if isinstance(meta.get("published"), str) and _TIME.fullmatch(meta["published"]):
-        kept["published"] = meta["published"]
-    return kept
+        return "", ""
+    name = meta.get("name")
+    return published, name[:MAX_NAME_CHARS] if isinstance(name, str) else ""
 
 
-def _write(dirfd: int, name: str, data: bytes) -> None:
-    """Write name in the folder atomically: a temporary file, synced, then renamed over name."""
-    temp = f"{_PARTIAL}{secrets.token_hex(8)}-{name}"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_FOLLOW, 0o644, dir_fd=dirfd)
-    try:
-        with os.fdopen(fd, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, name, src_dir_fd=dirfd, dst_dir_fd=dirfd)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temp, dir_fd=dirfd)
-        raise
-    _sync(dirfd)
+def _refuse_a_non_file(dirfd: int, name: str, folder: Path, symlink_ok: bool = False) -> None:
+    """StoreError when name in the folder is there and is not a regular file (nor, when symlink_ok, a link)."""
+    what = non_file_kind(dirfd, name)
+    if what is None or (symlink_ok and what == "a symbolic link"):
+        return
+    raise StoreError(
+        f"{name} in the model store at {folder} is {what}, where the store keeps a file: whoever runs the server "
+        "should move it out of that folder.",
+        "store_blocked",
+        name=name,
+        folder=str(folder),
+    )
 
 
-def _sync(dirfd: int) -> None:
-    """Make the folder's renames and deletions durable (some file systems cannot sync a folder: nothing to do)."""
-    with suppress(OSError):
-        os.fsync(dirfd)
+def _damaged_unmoved(key: str, reason: str, why: str) -> StoreError:
+    """The refusal of a damaged model that could not be set aside (a store this process may not write)."""
+    reason = reason.rstrip(".")
+    return StoreError(
+        f"the published model {key} is damaged ({reason}), and the model store would not let it be set aside ({why}): "
+        f"it will not be opened, and whoever runs the server should delete {key}{MODEL} from the store.",
+        "store_damaged_unmoved",
+        hash=key,
+        reason=reason,
+        why=why,
+    )

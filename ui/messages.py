@@ -17,6 +17,8 @@ ERRORS = {
     "split_no_word": "error.split_no_word",
     "store_bad_hash": "error.store_bad_hash",
     "store_damaged": "error.store_damaged",
+    "store_damaged_unmoved": "error.store_damaged_unmoved",
+    "store_blocked": "error.store_blocked",
     "store_full": "error.store_full",
     "store_model_too_large": "error.store_model_too_large",
     "store_unusable": "error.store_unusable",

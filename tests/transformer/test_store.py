@@ -1,6 +1,8 @@
 """The model store (transformer.store) and `python -m transformer store`: published once and immutable, atomic under
 concurrent processes, evicted least recently opened first (never within the hour), hostile hashes refused before any
-file is touched, damaged files refused and never served again (issue 22)."""
+file is touched, damaged files refused and never served again (issue 22); what the store did not make left alone,
+the one-hour guard reported by prune, a damaged file in a read-only store refused and remembered, byte-repeatable
+files (issue 31)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import errno
 import multiprocessing
 import os
 import pickle
+import socket
 import time
 from pathlib import Path
 
@@ -15,6 +18,7 @@ import pytest
 
 from tests.conftest import SEED_PAIRS, TINY
 from transformer import Translator
+from transformer import store as store_module
 from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.errors import StoreError
@@ -177,7 +181,7 @@ def test_a_damaged_file_is_refused_with_a_message_and_never_served_again(tmp_pat
     assert new and fingerprint(store.open(key)[0]) == key
     set_aside = store.damaged()[0]
     assert set_aside.startswith(f"{key}-") and set_aside.endswith(".damaged")
-    assert store.prune() == [f"{set_aside} (damaged, set aside)"] and store.damaged() == []
+    assert store.prune().removed == [f"{set_aside} (damaged, set aside)"] and store.damaged() == []
 
 
 def test_publishing_over_a_damaged_copy_replaces_it(tmp_path):
@@ -243,7 +247,7 @@ def test_prune_brings_the_store_within_its_limits_and_clears_leftovers(tmp_path)
     os.utime(tmp_path / ".partial-0123-x.safetensors", (time.time() - 2 * HOUR,) * 2)
     (tmp_path / ".partial-4567-y.safetensors").write_bytes(b"being written")  # young: perhaps still being written
     (tmp_path / f"{'f' * 16}.json").write_text("{}")
-    assert sorted(store.prune()) == [  # within its limits: only leftovers go
+    assert sorted(store.prune().removed) == [  # within its limits: only leftovers go
         ".partial-0123-x.safetensors (an unfinished write)",
         f"{'f' * 16}.json (metadata without a model)",
     ]
@@ -251,7 +255,7 @@ def test_prune_brings_the_store_within_its_limits_and_clears_leftovers(tmp_path)
         [f"{k}.safetensors" for k in keys] + [f"{k}.json" for k in keys] + [".partial-4567-y.safetensors"]
     )
     tight = ModelStore(tmp_path, max_models=1)
-    removed = tight.prune()
+    removed = tight.prune().removed
     assert [line.split()[0] for line in removed] == keys[:2]  # the oldest first; the one opened now stays
     assert [x.hash for x in tight.entries()] == keys[2:]
 
@@ -389,3 +393,163 @@ def test_store_prune_says_what_it_removed(cli_store, capsys, monkeypatch):
     assert capsys.readouterr().err == (
         "error: PLAYGROUND_MODEL_STORE_MODELS must be a whole number of at least 1, got 'none'.\n"
     )
+
+
+# ---------------------------------------------------------------- what the store did not make, and what it cannot do
+
+
+def test_folders_and_sockets_in_the_store_are_reported_and_left_alone_and_prune_still_evicts(
+    cli_store, capsys, monkeypatch
+):
+    keys = [cli_store.publish(tiny(seed))[0].hash for seed in (1, 2)]
+    opened_ago(cli_store, keys[0], 2 * HOUR)
+    folder = cli_store.folder
+    strays = ["0123456789abcdef.safetensors", f"{'e' * 16}.json", "0123-1.damaged", ".partial-old-x.safetensors"]
+    for name in strays:
+        (folder / name).mkdir()
+        (folder / name / "kept.txt").write_text("someone's")
+    os.utime(folder / ".partial-old-x.safetensors", (time.time() - 2 * HOUR,) * 2)
+    os.mkfifo(folder / "pipe.damaged")
+    monkeypatch.chdir(folder)  # a socket's path must be short: bound by its name in the folder
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind("listening.safetensors")
+        monkeypatch.setenv("PLAYGROUND_MODEL_STORE_MODELS", "1")
+        assert main(["store", "prune"]) == 0
+        out, err = capsys.readouterr()
+        assert main(["store", "list"]) == 0
+        listed = capsys.readouterr().out
+    left = [
+        "left 0123-1.damaged (a folder) as it is",
+        "left 0123456789abcdef.safetensors (a folder) as it is",
+        "left .partial-old-x.safetensors (a folder) as it is",
+        f"left {'e' * 16}.json (a folder) as it is",
+        "left listening.safetensors (a socket) as it is",
+        "left pipe.damaged (a named pipe) as it is",
+    ]
+    assert err == "" and "cannot write" not in out
+    assert out.splitlines()[0].startswith(f"removed {keys[0]} (least recently opened, ")  # eviction still ran
+    for text in (out, listed):
+        assert [line for line in left if line in text] == left
+    assert "not a file the store made; move it out of the folder" in listed
+    assert all((folder / name / "kept.txt").read_text() == "someone's" for name in strays)
+    assert [e.hash for e in cli_store.entries()] == keys[1:] and cli_store.damaged() == []
+
+    blocked = fingerprint(tiny(3))  # a folder where a model's file goes: publishing it says so
+    (folder / f"{blocked}.safetensors").mkdir()
+    with pytest.raises(StoreError) as refused:
+        ModelStore(folder, max_models=5).publish(tiny(3))
+    assert refused.value.code == "store_blocked"
+    assert str(refused.value) == (
+        f"{blocked}.safetensors in the model store at {folder} is a folder, where the store keeps a file: whoever "
+        "runs the server should move it out of that folder."
+    )
+    (folder / ".lock").unlink()
+    (folder / ".lock").mkdir()
+    with pytest.raises(StoreError, match=r"^\.lock in the model store at .* is a folder, where the store keeps"):
+        cli_store.prune()
+
+
+def test_prune_says_what_the_one_hour_guard_kept_and_exits_1_while_the_store_is_over_its_limits(
+    cli_store, capsys, monkeypatch
+):
+    keys = [cli_store.publish(tiny(seed), f"model {seed}")[0].hash for seed in (1, 2, 3)]
+    for key, minutes in zip(keys, (50, 30, 10)):
+        opened_ago(cli_store, key, minutes * 60)
+    monkeypatch.setenv("PLAYGROUND_MODEL_STORE_MODELS", "1")
+    assert main(["store", "prune"]) == 1
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert [line.split(" (")[0] for line in lines[:2]] == [f"kept {keys[0]}", f"kept {keys[1]}"]  # oldest first
+    assert lines[0].endswith(", within the hour; " + f"{cli_store.entries()[0].size:,} bytes) model 1")
+    assert "nothing to remove" not in out and lines[2].startswith(f"{cli_store.folder}: 3 models of at most 1, ")
+    again = time.strftime("%Y-%m-%d %H:%M", time.localtime(cli_store.find(keys[1]).opened + HOUR + 60))
+    assert err.startswith("prune: the model store is still over its limits (3 models, ")
+    assert err.endswith(
+        "at most 1 models and 1,000,000,000 bytes): the 2 models above were opened within the last hour, and prune "
+        f"never removes such a model. Run it again after {again}, or raise PLAYGROUND_MODEL_STORE_MODELS or "
+        "PLAYGROUND_MODEL_STORE_BYTES.\n"
+    )
+    assert sorted(e.hash for e in cli_store.entries()) == sorted(keys)  # the guard holds
+    opened_ago(cli_store, keys[0], 2 * HOUR)
+    assert main(["store", "prune"]) == 1  # one could go; the other is still kept
+    out, err = capsys.readouterr()
+    assert out.startswith(f"removed {keys[0]} (") and f"kept {keys[1]}" in out and "the model above was" in err
+    monkeypatch.setenv("PLAYGROUND_MODEL_STORE_MODELS", "2")
+    assert main(["store", "prune"]) == 0  # within its limits: nothing kept, nothing said on stderr
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith(f"nothing to remove\n{cli_store.folder}: 2 models of at most 2, ")
+
+
+READ_ONLY = ["chmod", "read-only file system"]
+
+
+def _chmod_does_not_stop(tmp_path: Path) -> bool:
+    """Whether this user writes in a folder whose mode forbids it (root, unless its DAC capabilities are dropped)."""
+    probe = tmp_path / "probe"
+    probe.mkdir(mode=0o555)
+    try:
+        (probe / "x").touch()
+    except PermissionError:
+        return False
+    finally:
+        probe.chmod(0o755)
+    return True
+
+
+@pytest.mark.parametrize("how", READ_ONLY)
+def test_a_damaged_model_in_a_read_only_store_is_refused_as_damaged_and_not_read_again(tmp_path, monkeypatch, how):
+    if how == "chmod" and _chmod_does_not_stop(tmp_path):
+        pytest.skip("root may write anywhere: the read-only file system case makes the rename fail for root")
+    store, model = ModelStore(tmp_path / "store"), tiny(1)
+    key = fingerprint(model)
+    store.publish(model)
+    path = store.folder / f"{key}.safetensors"
+    path.write_bytes(path.read_bytes()[:1000])  # truncated
+    reads = []
+    monkeypatch.setattr(store_module, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
+    reason = os.strerror(errno.EACCES if how == "chmod" else errno.EROFS)
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, reason)
+
+    with monkeypatch.context() as read_only_store:
+        if how == "chmod":
+            store.folder.chmod(0o555)
+        else:
+            read_only_store.setattr(os, "replace", read_only)  # as on a file system mounted read-only
+        try:
+            for visit in range(3):
+                with pytest.raises(StoreError) as refused:
+                    store.open(key)
+                assert refused.value.code == "store_damaged_unmoved", visit
+                assert str(refused.value).startswith(f"the published model {key} is damaged (")
+                assert str(refused.value).endswith(
+                    f"and the model store would not let it be set aside ({reason}): it will not be opened, and "
+                    f"whoever runs the server should delete {key}.safetensors from the store."
+                )
+            assert reads == [1]  # read once; remembered for this process
+        finally:
+            store.folder.chmod(0o755)
+    with pytest.raises(StoreError) as refused:  # the store can be written again: set aside, still without a read
+        store.open(key)
+    assert refused.value.code == "store_damaged" and reads == [1]
+    assert store.open(key) is None and len(store.damaged()) == 1
+    path.write_bytes(b"another file since")  # a new file under that name is read
+    with pytest.raises(StoreError):
+        store.open(key)
+    assert reads == [1, 1]
+
+
+def test_the_same_model_published_under_the_same_name_gives_the_same_bytes(tmp_path, monkeypatch):
+    first, second = ModelStore(tmp_path / "first"), ModelStore(tmp_path / "second")
+    key = first.publish(tiny(1), "Lesson 3")[0].hash
+    real_gmtime, real_time = time.gmtime, time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + 86_400)  # published a day later
+    monkeypatch.setattr(time, "gmtime", lambda secs=None: real_gmtime(real_time() + 86_400 if secs is None else secs))
+    entry, new = second.publish(tiny(1), "Lesson 3")
+    monkeypatch.undo()
+    assert new and entry.hash == key
+    for name in (f"{key}.safetensors", f"{key}.json"):
+        assert (first.folder / name).read_bytes() == (second.folder / name).read_bytes(), name
+    assert save_checkpoint(tiny(1)) == save_checkpoint(tiny(1))  # a download from the Train page too
+    assert first.find(key).published_date == time.strftime("%Y-%m-%d", time.gmtime())  # HASH.json's time

@@ -4,6 +4,7 @@ to the learner's own model."""
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from pathlib import Path
@@ -13,7 +14,8 @@ import pytest
 from tests.apptest_helpers import open_app, open_link, opened_page, texts
 from tests.conftest import TINY
 from transformer import Translator
-from transformer.checkpoint import save_checkpoint
+from transformer import store as store_module
+from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.data import parse_pairs
 from transformer.store import ModelStore, fingerprint
 from ui.state import CurrentModel
@@ -126,6 +128,32 @@ def test_a_damaged_published_model_is_refused_with_a_message_and_not_served_agai
     assert "it was set aside and will not be opened again" in warning
     again = open_link(ATTN, {"model": key, "model_name": "broken"})
     assert " ".join(texts(again, "warning")).startswith("That model is not in this server's model store")
+
+
+def test_a_damaged_model_in_a_read_only_store_is_said_to_be_damaged_on_every_visit_and_read_once(store, monkeypatch):
+    key = store.publish(tiny(5), "broken")[0].hash
+    path = store.folder / f"{key}.safetensors"
+    path.write_bytes(path.read_bytes()[:1000])  # truncated
+    reads = []
+    monkeypatch.setattr(store_module, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
+
+    def read_only(*args, **kwargs):  # as on a store mounted read-only (chmod does not stop root)
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(os, "replace", read_only)
+    for visit in range(2):
+        fresh = open_link(ATTN, {"model": key, "model_name": "broken"})
+        assert not fresh.exception and fresh.session_state["model"].source == "bundled"
+        warning = next(w for w in texts(fresh, "warning") if "This link was made with" in w)
+        assert warning.startswith(
+            f"That model could not be opened from this server's model store: the published model {key} is damaged ("
+        ), visit
+        assert (
+            "and the model store would not let it be set aside (Read-only file system): it will not be opened, and "
+            f"whoever runs the server should delete {key}.safetensors from the store."
+        ) in warning
+        assert "cannot be used" not in warning
+    assert reads == [1]  # the second visit did not read it again
 
 
 def test_a_links_model_replaces_the_learners_own_only_with_a_notice_and_they_can_go_back(store):

@@ -40,11 +40,11 @@ def add_numbers(parser: argparse.ArgumentParser, *flags: tuple[str, type, object
         parser.add_argument(flag, type=kind, default=default, metavar=metavar, help=f"{text} (default: %(default)s)")
 
 
-def run_command(command: Callable[[argparse.Namespace], None], args: argparse.Namespace) -> int:
-    """Run one command and give its exit status: bad input is one line on stderr and 2; Ctrl-C and a closed output
-    pipe end it quietly, as they end other command-line tools."""
+def run_command(command: Callable[[argparse.Namespace], int | None], args: argparse.Namespace) -> int:
+    """Run one command and give its exit status (the command's own, else 0): bad input is one line on stderr and 2;
+    Ctrl-C and a closed output pipe end it quietly, as they end other command-line tools."""
     try:
-        command(args)
+        status = command(args)
         sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
     except TransformerError as exc:
         print(f"error: {visible(str(exc))}", file=sys.stderr)
@@ -54,7 +54,7 @@ def run_command(command: Callable[[argparse.Namespace], None], args: argparse.Na
     except BrokenPipeError:
         _discard_output()
         return PIPE_CLOSED
-    return 0
+    return status or 0
 
 
 def _discard_output() -> None:

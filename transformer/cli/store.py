@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
-from ..store import MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore
+from ..store import KEEP_OPENED_SECONDS, MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore, PruneReport
 from ..text import visible
 from .common import Parser
 
@@ -23,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rm = actions.add_parser("remove", help="delete one published model")
     rm.add_argument("hash", metavar="HASH", help="its fingerprint (16 hex digits, or 8 that start only it)")
     actions.add_parser(
-        "prune", help="delete damaged files, then the least recently opened models until within the limits"
+        "prune",
+        help="delete damaged files, then the least recently opened models until within the limits (never one opened "
+        "within the hour: exits with status 1 when the store is still over its limits)",
     )
 
 
@@ -31,19 +34,38 @@ def _when(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
 
 
-def run(args: argparse.Namespace) -> None:
-    """Remove one model or prune, then say how full the store is; list: every model too."""
+def _report(report: PruneReport) -> None:
+    for line in report.removed:
+        print(f"removed {visible(line)}")
+    for e in report.kept:
+        line = f"kept {e.hash} (last opened {_when(e.opened)}, within the hour; {e.size:,} bytes) {visible(e.name)}"
+        print(line.rstrip())
+    if not report.removed and not report.kept:
+        print("nothing to remove")
+
+
+def _still_over(store: ModelStore, report: PruneReport, count: int, total: int) -> str:
+    """The line that says the store is still over its limits, why, and when prune can do more."""
+    models = "the model above was" if len(report.kept) == 1 else f"the {len(report.kept)} models above were"
+    again = _when(report.kept[-1].opened + KEEP_OPENED_SECONDS + 60)
+    return (
+        f"the model store is still over its limits ({count} models, {total:,} bytes; at most {store.max_models} models "
+        f"and {store.max_bytes:,} bytes): {models} opened within the last hour, and prune never removes such a "
+        f"model. Run it again after {again}, or raise {MAX_MODELS_ENV} or {MAX_BYTES_ENV}."
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Remove one model or prune, then say how full the store is; list: every model too. Exit status 1 when prune
+    leaves the store over its limits."""
     store = ModelStore.from_env()
     if args.action == "remove":
         entry = store.remove(args.hash)
         print(f"removed {entry.hash} ({entry.size:,} bytes) {visible(entry.name)}".rstrip())
-        return
-    if args.action == "prune":
-        removed = store.prune()
-        for line in removed:
-            print(f"removed {visible(line)}")
-        if not removed:
-            print("nothing to remove")
+        return 0
+    report = store.prune() if args.action == "prune" else None
+    if report is not None:
+        _report(report)
     entries = sorted(store.entries(), key=lambda e: e.opened, reverse=True)
     total = sum(e.size for e in entries)
     print(
@@ -59,3 +81,10 @@ def run(args: argparse.Namespace) -> None:
         damaged = store.damaged()
         if damaged:
             print(f"{len(damaged)} damaged file(s) set aside, never served: `store prune` deletes them")
+    others = report.left if report is not None else store.others()
+    for line in others:
+        print(f"left {visible(line)} as it is: not a file the store made; move it out of the folder")
+    if report is not None and report.over:
+        print(f"prune: {_still_over(store, report, len(entries), total)}", file=sys.stderr)
+        return 1
+    return 0
