@@ -4,6 +4,7 @@ stands for the server); each test takes a second or two, most of it a fresh proc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -54,7 +55,7 @@ def test_a_training_process_whose_server_has_gone_ends_without_a_traceback():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["0", "0"]  # each ended at its first message, as a process that had nothing to do
-    assert "Traceback" not in done.stderr and "Error" not in done.stderr, done.stderr
+    assert not [word for word in ("Traceback", "BrokenPipeError", "EOFError") if word in done.stderr], done.stderr
 
 
 def _parents() -> dict[int, int]:
@@ -86,6 +87,7 @@ def test_a_server_killed_with_sigkill_leaves_no_process_behind():
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    left: set[int] = set()
     try:
         ready, _, _ = select.select([server.stdout], [], [], 120)  # the fork server imports torch first
         assert ready, "the server did not start its training process"
@@ -100,7 +102,8 @@ def test_a_server_killed_with_sigkill_leaves_no_process_behind():
             time.sleep(0.02)
         assert not left, f"processes of the killed server still running after {GONE_WITHIN_S} s: {sorted(left)}"
         assert "Traceback" not in server.stderr.read()
-    finally:
+    finally:  # whatever the test found left
         server.kill()
-        for pid in _descendants(server.pid):
-            os.kill(pid, signal.SIGKILL)
+        for pid in left | _descendants(server.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
