@@ -15,6 +15,12 @@ changed them: in a classroom, a learner's uploaded table became the corpus again
 A learner who changes a widget outside a fragment starts a run of the whole page, which brings its value; in a
 fragment's run only the fragment's widgets can have been changed. So here a fragment's run drops the values of every
 other widget before Streamlit takes them: they keep the values the server holds.
+
+A fragment's id is its place in the page (its function's name and the position where it is drawn), and the browser
+sends a click in a fragment under the id of the last run it received. An element drawn before a fragment on some runs
+only would give the fragment a new id on a run that draws it or stops drawing it, and a click sent under the old id
+would then be dropped here. So the sidebar holds the place of its optional button above the job status, whose Stop
+must never be lost (ui.sidebar); ui.browser's lazy_parts, after the page's own elements, tries its click again.
 """
 
 from __future__ import annotations

@@ -43,7 +43,11 @@ def draw_sidebar() -> None:
                 )
             )
         )
-        back_button(L)
+        # the back button's place is held while it is not drawn (an empty placeholder takes no room), so that the job
+        # status after it keeps its fragment id from run to run: a Stop clicked under the id of the run before (the
+        # browser's) would otherwise be dropped by ui.compat's fragment-run filter after a run that drew the button
+        with st.empty():
+            back_button(L)
         # redrawn every second while this tab has a job, every few seconds while only others train
         refresh = REFRESH_SECONDS if current_job() else SERVER_REFRESH_SECONDS if any(job_queue().busy()) else None
         st.fragment(job_status, run_every=refresh)()

@@ -46,6 +46,9 @@ _CONTEXT.set_forkserver_preload(["ui.fork_server", __name__, "torch._dynamo"])
 POLL_SECONDS = 0.05  # how often the job's thread looks for news while the child trains
 STOP = b"stop"
 ONE_THREAD = b"one thread"  # another training now shares the cores
+# what the child's end of the pipe raises once the server's end has closed: on a write, and on a read (a message
+# seen by poll() that turns out to be the end of the pipe)
+SERVER_GONE = (BrokenPipeError, ConnectionResetError, EOFError)
 
 
 def start_fork_server() -> None:
@@ -152,7 +155,7 @@ def _send(conn, message: tuple) -> None:
 def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -> None:
     """In the child: train the runs one epoch each in turn, send every record, the torch threads in use when they
     change, then the results, or why it failed; and what it is doing (the epoch it starts, then the evaluation), which
-    is what a learner who pressed Stop waits for."""
+    is what a learner who pressed Stop waits for. When the server has gone, it ends quietly at its next message."""
     with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
         os.setpriority(os.PRIO_PROCESS, 0, niceness)  # page runs in the server go first
     # the fork server runs on torch's default threads (one per core); a training sets its own at its first epoch, but
@@ -192,8 +195,11 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
             evaluations = evaluate_run(translator, spec.pairs, spec.holdout, data)
             results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
+    except SERVER_GONE:  # stopped or killed while this process trained: there is no one to tell, and no traceback
+        pass  # for the server's log (this process writes to its terminal)
     except Exception as exc:  # the server shows it on the tab; the tab keeps its current model
-        _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
+        with contextlib.suppress(*SERVER_GONE):
+            _send(conn, ("failed", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()
 

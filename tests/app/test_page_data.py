@@ -10,8 +10,10 @@ import pyarrow.ipc
 import pytest
 
 import ui.state as ui_state
+from deploy.nginx import upload_cap_mb
 from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
+from transformer.config import MAX_DATA_BYTES
 from transformer.data import build_vocabs, summarize_pairs
 from ui.state import bundled_pairs
 
@@ -95,6 +97,29 @@ def test_a_failed_upload_is_said_until_the_table_changes_and_names_the_file_lite
     at.session_state["pairs"] = [("我", "I")]
     at.run()
     assert not at.error
+
+
+WINDOWS_MB = 1024 * 1024  # Streamlit's uploader counts a megabyte as this in a browser on Windows, 1,000,000 elsewhere
+
+
+def test_a_file_only_a_windows_browser_sends_reaches_the_app_and_is_refused_with_its_size_and_the_limit():
+    """The uploader refuses a file over its limit before sending it, counting megabytes of 1,000,000 bytes, but of
+    1,048,576 in a browser on Windows: there a file of 8,000,001 to 8,388,608 bytes is sent. The server takes it (its
+    own cap, and nginx's in a classroom, is larger), and the app refuses it, saying its size and the limit."""
+    at = open_app()
+    before = list(at.session_state.pairs)
+    limit_mb = at.file_uploader(key="pairs_upload").proto.max_upload_size_mb
+    assert limit_mb * 1_000_000 == MAX_DATA_BYTES  # what other browsers send at most
+    largest = limit_mb * WINDOWS_MB  # 8,388,608: what a Windows browser sends at most
+    assert largest <= upload_cap_mb() * 1024 * 1024  # Streamlit's server counts its cap in megabytes of 1,048,576
+    for size in (MAX_DATA_BYTES + 1, largest):
+        data = (GOOD_FILE * (size // len(GOOD_FILE) + 1))[:size]
+        at.file_uploader(key="pairs_upload").upload("big.tsv", data, "text/tab-separated-values").run()
+        assert texts(at, "error") == [
+            f"big.tsv was not loaded: big.tsv is {size:,} bytes; the limit is 8,000,000. Use a smaller file. "
+            "Your table is unchanged."
+        ]
+        assert at.session_state.pairs == before
 
 
 def test_restore_the_sample_pairs():

@@ -3,9 +3,11 @@ that training never saw."""
 
 import pytest
 
+from deploy.nginx import upload_cap_mb
 from tests.apptest_helpers import open_app, texts
 from transformer import Translator
 from transformer.checkpoint import checkpoint_bytes
+from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs
 from ui.state import CurrentModel
 
@@ -107,3 +109,21 @@ def test_the_loss_curve_is_built_once_per_model_not_on_every_rerun(monkeypatch, 
     at.session_state["lang"] = "zh"  # another language: its own curve, in Chinese
     at.run()
     assert len(built) == 2
+
+
+def test_a_checkpoint_only_a_windows_browser_sends_reaches_the_app_and_is_refused_with_the_limit():
+    """The checkpoint uploader has the server's cap (50 MB), which the uploader counts in megabytes of 1,048,576 bytes
+    in a browser on Windows: there a file of 50,000,001 to 52,428,800 bytes is sent, and the app refuses it
+    (tests/transformer/test_checkpoint.py refuses 50,000,001 bytes as well)."""
+    at = open_app(page=TRAIN)
+    before = at.session_state.model
+    limit_mb = at.file_uploader(key="model_upload").proto.max_upload_size_mb
+    assert limit_mb * 1_000_000 == MAX_CHECKPOINT_BYTES  # what other browsers send at most
+    largest = limit_mb * 1024 * 1024  # 52,428,800: what a Windows browser sends at most
+    assert largest <= upload_cap_mb() * 1024 * 1024  # Streamlit's server counts its cap in megabytes of 1,048,576
+    at.file_uploader(key="model_upload").upload("big.safetensors", b"\0" * largest).run()
+    assert texts(at, "error") == [
+        "big.safetensors was not loaded: the file is larger than 50,000,000 bytes; it is not a checkpoint of this "
+        "app. The current model is unchanged."
+    ]
+    assert at.session_state.model is before

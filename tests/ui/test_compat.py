@@ -1,6 +1,7 @@
 """ui.compat, the one module that touches Streamlit's internals: its fragment-run filter, driven without a browser,
 and its guard, which refuses a Streamlit whose internals are not the tested ones."""
 
+import contextvars
 import subprocess
 import sys
 from importlib.metadata import version
@@ -9,10 +10,15 @@ from types import SimpleNamespace
 
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
+from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 from streamlit.runtime.state.common import WidgetMetadata
 from streamlit.runtime.state.session_state import SessionState
 
+from tests.apptest_helpers import open_app
+from transformer import TrainConfig
 from ui import compat
+from ui.jobs import Job, Run
+from ui.state import CurrentModel
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE, STATUS = "$$ID-table", "$$ID-status"  # a page's widget, and one drawn in the job-status fragment
@@ -131,3 +137,50 @@ def test_the_server_refuses_to_start_on_a_changed_streamlit_with_one_line():
         f"This app was tested with Streamlit {compat.TESTED_STREAMLIT}; the installed Streamlit {version('streamlit')} "
         "has no SessionState.get_widget_metadata: install the tested release (pip install -r requirements.txt)."
     ]
+
+
+@pytest.mark.parametrize("button_appears", [True, False], ids=["back-button-drawn", "back-button-gone"])
+def test_a_stop_clicked_before_a_full_run_that_draws_or_removes_the_back_button_still_stops(
+    monkeypatch, button_appears
+):
+    """The browser sends a click in the sidebar's job status under the fragment id of the run it last received. A full
+    run that draws (or no longer draws) the optional "Back to your model" button above it must not give the fragment
+    another id, or the filter would drop the Stop that arrives after that run."""
+    at = open_app(page="pages/masks.py")
+    model = at.session_state["model"]
+    job = Job("train", "no-session", [Run("model", model.translator, [("我", "I")], TrainConfig(epochs=3))])
+    job.state = "running"
+    at.session_state["job"] = job
+    back = {
+        "own_model": CurrentModel(model.translator, "trained"),
+        "_link_store": {"state": "opened", "model_id": model.id, "hash": "0" * 16, "page": "elsewhere"},
+    }
+
+    def show_back_button(shown: bool) -> None:
+        for key, value in back.items():
+            if shown:
+                at.session_state[key] = value
+            elif key in at.session_state:
+                del at.session_state[key]
+        at.run()
+        assert [b.key for b in at.sidebar.button].count("back_to_own_model") == shown
+
+    show_back_button(not button_appears)
+    state: SessionState = at._session_state._state
+    stop_id = state._key_id_mapper.get_id_from_key("job_stop")
+    browsers_fragment = state.get_widget_metadata(stop_id).fragment_id  # the id the browser holds
+    show_back_button(button_appears)  # a full run reaches the server before the click does
+    click = state.get_widget_states()
+    next(s for s in click if s.id == stop_id).trigger_value = True
+    monkeypatch.setattr(
+        compat, "get_script_run_ctx", lambda: SimpleNamespace(fragment_ids_this_run=[browsers_fragment])
+    )
+    states = WidgetStates()
+    states.widgets.extend(click)
+
+    def fragments_run() -> None:  # as the script runner's thread takes a run's values (its callbacks need this)
+        ThreadState.initialize()
+        state.on_script_will_rerun(states)
+
+    contextvars.copy_context().run(fragments_run)
+    assert job.stop_requested
