@@ -71,7 +71,7 @@ def checkpoint_bytes(cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab,
     """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies after epochs epochs of
     training with held_out pairs held out, from the sizes alone (nothing is allocated)."""
     twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
-    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).state_dict())
+    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).saved_tensors())
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
     return 8 + tensors + vocabs + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
 
@@ -97,7 +97,8 @@ def checkpoint_too_large(
 
 def save_checkpoint(translator: Translator, path: str | Path | None = None) -> bytes:
     """The translator as .safetensors bytes (weights + metadata); also written to path when given."""
-    tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in translator.model.state_dict().items()}
+    saved = translator.model.saved_tensors()  # a tied projection is stored once, as the target embedding
+    tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in saved.items()}
     metadata = {
         "format": FORMAT,
         "format_version": str(FORMAT_VERSION),
@@ -304,6 +305,8 @@ HISTORY_FIELDS = {  # name: (check, required)
     "holdout_loss": (_finite, False),
     "holdout_accuracy": (_fraction, False),
     "seconds": (_finite, False),
+    "step": (_whole, False),
+    "lr": (_finite, False),
 }
 
 _WHOLE = (_whole, "a whole number of at least 0")  # (check, what it wants), as SUMMARY_FIELDS holds them
@@ -312,6 +315,7 @@ _FRACTION = (_fraction, "a number from 0 to 1")
 
 SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "epochs": _WHOLE,
+    "steps": _WHOLE,
     "loss": _FINITE,
     "accuracy": _FRACTION,
     "seconds": _FINITE,
@@ -398,7 +402,7 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
 
     found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
     model = Transformer(cfg)  # at most MAX_MODEL_NUMBERS numbers, like the tensors of a file of the largest size
-    expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    expected = {k: tuple(v.shape) for k, v in model.saved_tensors().items()}
     if expected != found:
         missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
         wrong = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
@@ -414,6 +418,6 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
         raise CheckpointError(f"the checkpoint could not be read: {exc}.") from None
     if not all(torch.isfinite(t).all() for t in tensors.values()):
         raise CheckpointError("the checkpoint's weights contain NaN or infinity.")
-    model.load_state_dict(tensors, strict=True)
+    model.load_saved_tensors(tensors)  # names checked above; a tied projection is the embedding again
     model.eval()
     return Translator(model, src_vocab, tgt_vocab, tokenizer, summary)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from ..checkpoint import save_checkpoint
@@ -19,10 +20,12 @@ from ..config import (
 from ..data import TOKENIZERS
 from ..errors import ConfigError, TransformerError
 from ..plan import TrainingPlan
+from ..recipe import under_trained, verdict_line
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
 from .common import add_numbers, check_writable, read_pairs, required_file
+from .recipe_flags import recipe_settings, register_recipe
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -114,6 +117,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             arch.add_argument(
                 f"--{field}", choices=kinds, default=getattr(model, field), help=f"{text} (default: %(default)s)"
             )
+    register_recipe(t)
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -168,6 +172,10 @@ def run(args: argparse.Namespace) -> None:
     for field, _, kinds in _SWITCHES:
         sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
+    recipe, cfg = recipe_settings(args, len(plan.train_pairs))  # steps → epochs, and the paper's recipe
+    if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
+        recipe.pop("dropout", None)
+    plan = replace(plan, sizes={**plan.sizes, **recipe}, config=cfg)
     pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)
     translator = plan.build()
@@ -199,4 +207,7 @@ def run(args: argparse.Namespace) -> None:
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {translator.summary['seconds']:.1f} s")
+    said = verdict_line(under_trained(translator.summary["history"], evaluations["train"].exact_match), cfg, len(pairs))
+    if said:
+        print(said)
     print(f"saved {visible(str(args.out))}")
