@@ -19,6 +19,7 @@ from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job, job_queue
 from ui.messages import error_text
 from ui.published import SOURCES
+from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
 from ui.state import (
     SETTINGS,
     CurrentModel,
@@ -37,7 +38,7 @@ from ui.tables import score_frame
 from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from ui.widgets import page_header
-from viz.training import loss_accuracy_figure
+from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state
@@ -54,6 +55,9 @@ VIEW = {  # the link parameters of this page's view
     "seed": Param("seed", "int"),
     "holdout": Param("holdout", "float"),
     "split": Param("split"),
+    "label_smoothing": Param("label_smoothing", "float"),
+    "warmup": Param("warmup", "int"),
+    **{key: Param(key, "bool") for key in ("warmup_on", "paper_adam", "emb_scale", "tie_output")},
 }
 page_header(L, "train", "train.title", "train.intro", VIEW)
 
@@ -133,7 +137,8 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
     kept = {k: v for k, v in kept.items() if ss.get(k) == v[0]}
     if applied:
         items = ", ".join(_setting_text(k, v) for k, v in applied.items())
-        text(t("train.recipe", L, dataset=name, items=items), "info")
+        key = "train.recipe_own" if dataset == "own" else "train.recipe"  # own pairs: fitted by steps
+        text(t(key, L, dataset=name, items=items, n=f"{len(pairs):,}"), "info")
     if kept:
         items = ", ".join(_setting_text(k, v[0]) for k, v in kept.items())
         recipe = ", ".join(_setting_text(k, v[1]) for k, v in kept.items())
@@ -154,7 +159,13 @@ def _split(pairs: list, kind: str, fraction: float, seed: int):
     return cached[2]
 
 
+held_guess = round(holdout * len(pairs)) if holdout else 0  # the split below holds out about this many
+train_count = max(1, len(pairs) - held_guess)
+recipe_model, recipe_train, recipe_ok = recipe_panel(
+    L, int(ss.epochs) * -(-train_count // int(ss.batch_size)), ss.d_model
+)
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+sizes.update({k: v for k, v in recipe_model.items() if v})  # only when on: the model's config stays the seeds'
 sheet_settings(
     L,
     [
@@ -208,6 +219,7 @@ if pairs:
         text(line, "caption")
     else:
         text(t("train.holdout_none", L, n=len(pairs)), "caption")
+    text(steps_line(L, int(ss.epochs), max(1, len(pairs) - len(held)), int(ss.batch_size)), "caption")
 
 # --- training ---------------------------------------------------------------------------------------------
 
@@ -222,8 +234,9 @@ def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainC
 b1, b2, _ = st.columns([2, 2, 6])
 cannot_train = (
     bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None or bool(refused)
-)
-cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+) or not recipe_ok
+extra = recipe_train if recipe_ok else {}
+cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed), **extra)
 b1.button(
     t("train.train", L),
     type="primary",
@@ -316,6 +329,11 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.stopped", L, epochs=info["epochs"]), "warning")
     else:
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
+    if model.results is not None:  # a training that ended under-trained says so, and what to change
+        trained = model.evaluations["train"]
+        said = under_trained_line(L, summary, trained.exact_match, trained.total)
+        if said:
+            text(said, "warning")
 
 
 def _score_table(model: CurrentModel) -> None:
@@ -354,6 +372,27 @@ if summary.get("history"):
     )
     if any("holdout_loss" in h for h in summary["history"]):
         text(t("train.held_curves", L), "caption")
+    if any("lr" in h for h in summary["history"]):  # the learning rate of every step, as the schedule set it
+        try:
+            run_cfg = TrainConfig(**summary.get("train_config", {}))
+        except (TypeError, TransformerError):
+            run_cfg = None
+        if run_cfg is not None:
+            d_model = model.translator.config.d_model
+            chart(
+                model.cached(
+                    ("lr_figure", L),
+                    lambda: learning_rate_figure(
+                        summary["history"],
+                        lambda step: run_cfg.learning_rate(d_model, step),
+                        t("train.lr", L),
+                        t("train.step", L),
+                    ),
+                ),
+                "lr_chart",
+                file_name("training", f"{summary.get('steps', 0)}-steps", "learning-rate"),
+                caption(t("train.lr_chart", L)),
+            )
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")

@@ -17,6 +17,7 @@ from transformer import TrainConfig, TransformerConfig, Translator, corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
 from transformer.model import AttentionMaps
+from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
@@ -275,7 +276,53 @@ def sync_dataset() -> None:
         ss.data_dataset = "own"
     if ss.data_dataset == "own":
         ss.own_pairs = ss.pairs
+        fit_own_recipe()
     ss.dataset_shown = ss.data_dataset
+
+
+OWN_HOLDOUT = 0.1  # the share of the learner's own pairs held out by their recipe, as the corpus's
+
+
+def own_recipe(n_pairs: int) -> dict:
+    """The recipe of the learner's own pairs: OWN_STEPS optimiser steps (transformer.recipe) at its learning rate and
+    batch size, as the epochs that take on this many pairs less the 10 % held out (within the Train page's slider)."""
+    batch = OWN_CONFIG.batch_size
+    epochs = epochs_for(OWN_STEPS, n_pairs - round(OWN_HOLDOUT * n_pairs), batch)
+    return {
+        "epochs": min(400, max(5, 5 * round(epochs / 5))),
+        "lr": OWN_CONFIG.lr,
+        "batch_size": batch,
+        "holdout": OWN_HOLDOUT,
+    }
+
+
+def _recipe_in_force() -> dict:
+    """The recipe the settings follow now: a dataset's, or the one fitted to the learner's own pairs."""
+    ss = st.session_state
+    if ss.get("recipe_of") == "own" and "own_recipe" in ss:
+        return ss.own_recipe
+    return RECIPES.get(ss.get("recipe_of", DEFAULT_DATASET), RECIPES[DEFAULT_DATASET])
+
+
+def fit_own_recipe() -> None:
+    """The learner's own pairs train by steps, not epochs: the settings the learner has not set follow own_recipe for
+    the number of pairs now (30 pairs get 200 epochs of 2 steps, not the corpus's 20 of 1); the values the learner set
+    are kept, and ss.recipe_note says which (as choose_dataset does)."""
+    ss = st.session_state
+    new = own_recipe(len(usable_pairs()))
+    old = _recipe_in_force()
+    if old == new and ss.get("recipe_of") == "own":
+        return
+    applied, kept = {}, {}
+    for key in RECIPE_KEYS:
+        value = ss.get(key, SETTINGS[key])
+        if value == old[key]:
+            ss[key] = new[key]
+            applied[key] = new[key]
+        elif value != new[key]:
+            kept[key] = (value, new[key])
+    ss.recipe_of, ss.own_recipe = "own", new
+    ss.recipe_note = ("own", applied, kept)
 
 
 def choose_dataset(name: str) -> None:
@@ -287,7 +334,7 @@ def choose_dataset(name: str) -> None:
     if name == ss.get("dataset_shown"):  # the same dataset (its label in another language): nothing changes
         ss.data_dataset = name
         return
-    old = RECIPES.get(ss.get("recipe_of", DEFAULT_DATASET), RECIPES[DEFAULT_DATASET])
+    old = _recipe_in_force()
     ss.data_dataset = ss.dataset_shown = name
     set_pairs(dataset_pairs(name))
     if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
