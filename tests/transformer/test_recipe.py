@@ -4,6 +4,7 @@ weights in the model and in the checkpoint, the recipe by steps, and the under-t
 import json
 import math
 import struct
+from pathlib import Path
 
 import pytest
 import torch
@@ -28,39 +29,10 @@ from transformer.recipe import (
 )
 from transformer.train import smoothed_cross_entropy
 
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
 # 30 everyday Chinese→English pairs, written for these tests (not made by the corpus's grammar)
-EVERYDAY = [
-    ("我饿了。", "I'm hungry."),
-    ("今天很冷。", "It's cold today."),
-    ("你叫什么名字？", "What's your name?"),
-    ("我喜欢喝茶。", "I like drinking tea."),
-    ("他在看书。", "He is reading a book."),
-    ("我们走吧。", "Let's go."),
-    ("这是我的朋友。", "This is my friend."),
-    ("请坐。", "Please sit down."),
-    ("我不知道。", "I don't know."),
-    ("她会说中文。", "She can speak Chinese."),
-    ("外面在下雨。", "It's raining outside."),
-    ("我明天去北京。", "I'm going to Beijing tomorrow."),
-    ("你几岁了？", "How old are you?"),
-    ("我很累。", "I'm very tired."),
-    ("谢谢你的帮助。", "Thank you for your help."),
-    ("这本书很有意思。", "This book is very interesting."),
-    ("我住在上海。", "I live in Shanghai."),
-    ("他是老师。", "He is a teacher."),
-    ("我们是学生。", "We are students."),
-    ("你喜欢猫吗？", "Do you like cats?"),
-    ("我的妈妈做饭。", "My mother is cooking."),
-    ("火车几点到？", "What time does the train arrive?"),
-    ("我想喝水。", "I want to drink water."),
-    ("门开着。", "The door is open."),
-    ("她很高兴。", "She is very happy."),
-    ("我忘了我的钥匙。", "I forgot my keys."),
-    ("你在哪儿工作？", "Where do you work?"),
-    ("天黑了。", "It's getting dark."),
-    ("别担心。", "Don't worry."),
-    ("我爱我的家人。", "I love my family."),
-]
+EVERYDAY = [tuple(line.split("\t")) for line in (FIXTURES / "everyday30.tsv").read_text("utf-8").splitlines()]
 TINY = dict(d_model=8, n_heads=2, d_ff=8, n_layers=1)
 
 
