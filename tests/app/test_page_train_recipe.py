@@ -75,3 +75,10 @@ def test_the_page_says_when_a_training_ended_under_trained(epochs):
     else:  # learned: every pair exact, the loss levelled off
         assert exact == 1.0 and warnings == []
     assert "lr_chart" in [e.key for e in at.get("plotly_chart")]  # the learning rate of every step
+
+
+def test_an_epsilon_that_is_not_a_number_is_set_back_with_one_line():
+    at = open_app(page=TRAIN, pairs=list(EVERYDAY), label_smoothing=float("nan"))
+    assert not at.exception
+    assert texts(at, "error") == ["Label smoothing ε nan is not a number: it was set back to 0."]
+    assert at.number_input(key="label_smoothing").value == 0.0 and not at.button(key="train_button").disabled

@@ -16,7 +16,7 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
     g = t.add_argument_group(
         "the paper's recipe",
         "Each is off by default (the seeds' settings, which teach faster on tiny data); --paper turns on every one "
-        "not given: label smoothing 0.1, warmup over a tenth of the steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the "
+        "not given: label smoothing 0.1, warmup over a quarter of the steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the "
         "√d_model embedding scale, and the output projection tied to the target embeddings.",
     )
     g.add_argument("--paper", action="store_true", help="the paper's training recipe, every item below")
