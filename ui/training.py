@@ -132,15 +132,18 @@ def start_lab(
     cfg: TrainConfig,
     tokenizer: str,
     holdout_rows: list[int],
+    configs: tuple[TrainConfig, TrainConfig] | None = None,
 ) -> Job:
-    """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side."""
+    """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side (each with
+    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself)."""
     _check_free()
     plan = TrainingPlan.from_rows(pairs, holdout_rows, tokenizer, sizes, cfg)  # the job builds the two models
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(plan.train_pairs))
+    both = configs or (cfg, cfg)
     runs = [
-        Run(name, replace(plan, sizes=s), plan.train_pairs, cfg, plan.held_pairs, every, snap)
-        for name, s in (("baseline", sizes), ("variant", {**sizes, **switches}))
+        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap)
+        for name, s, c in (("baseline", sizes, both[0]), ("variant", {**sizes, **switches}, both[1]))
     ]
     return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
 
