@@ -484,7 +484,8 @@ def higher_sentence(result) -> None:
     parts = {"train": t("train.part_train", L), "holdout": t("train.part_held", L)}
     items = []
     for measure, part, b, v in found:
-        shown = (pct(b), pct(v)) if measure in ("exact_match", "token_accuracy") else (f"{b:.1f}", f"{v:.1f}")
+        percent = measure in ("exact_match", "token_accuracy")  # as the score table shows them
+        shown = (f"{b:.1%}", f"{v:.1%}") if percent else (f"{b:.1f}", f"{v:.1f}")
         where = f" ({parts[part]})" if part in parts and len({p for _, p, _, _ in found}) > 1 else ""
         items.append(t("lab.higher_item", L, measure=t(MEASURE_WORDS[measure][0], L) + where, b=shown[0], v=shown[1]))
     whys = dict.fromkeys(MEASURE_WORDS[m][1] for m, *_ in found)  # each reason once, in the order found

@@ -196,7 +196,8 @@ MEASURES = ("exact_match", "token_accuracy", "bleu", "chrf")  # the score table'
 
 def higher_measures(baseline: ScoreTable, variant: ScoreTable) -> list[tuple[str, str, float, float]]:
     """(measure, part, baseline's score, variant's score) for every measure of every part on which the variant
-    scores higher than the baseline (every pair's row): what a verdict must name beside the table."""
+    scores higher than the baseline (every pair's row) as the score table shows them (percentages to 0.1 %, BLEU and
+    chrF to 0.1): what a verdict must name beside the table."""
     found = []
     parts = [p for p in baseline.parts if p in variant.parts]
     for part in [p for p in parts if p != ALL] or parts:  # every pair's part only when the pairs are not divided
@@ -205,7 +206,8 @@ def higher_measures(baseline: ScoreTable, variant: ScoreTable) -> list[tuple[str
             continue
         for measure in MEASURES:
             bv, vv = getattr(b, measure), getattr(v, measure)
-            if math.isfinite(bv) and math.isfinite(vv) and vv > bv + 1e-9:
+            digits = 3 if measure in ("exact_match", "token_accuracy") else 1  # as the table shows them: 99.8 %, 74.8
+            if math.isfinite(bv) and math.isfinite(vv) and round(vv, digits) > round(bv, digits):
                 found.append((measure, part, bv, vv))
     return found
 

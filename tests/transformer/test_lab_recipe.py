@@ -34,6 +34,7 @@ def test_higher_measures_names_each_measure_the_variant_wins():
     baseline, variant = _table(9, 48, 74.8, 94.4), _table(7, 40, 79.6, 88.9)  # the no-PE run
     assert higher_measures(baseline, variant) == [("bleu", "train", 74.8, 79.6)]
     assert higher_measures(baseline, _table(9, 48, 74.8, 94.4)) == []  # equal is not higher
+    assert higher_measures(baseline, _table(9, 48, 74.84, 94.4)) == []  # nor a difference the table does not show
     assert higher_measures(baseline, _table(2, 10, 20.0, 30.0)) == []
     both = higher_measures(_table(5, 30, 50.0, 60.0), _table(6, 31, 51.0, 61.0))
     assert [m for m, *_ in both] == ["exact_match", "token_accuracy", "bleu", "chrf"]
