@@ -433,7 +433,7 @@ def show_evidence(result) -> None:
         elif key.endswith("_peak"):
             values[key] = f"{value:.2f}"
         elif key.endswith("_loss"):
-            values[key] = f"{value:.4f}"
+            values[key] = f"{value:.4f}" if math.isfinite(value) else "–"
         elif key.endswith("_epochs"):
             values[key] = t("lab.never", L) if value is None else str(value)
         else:

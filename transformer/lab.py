@@ -318,7 +318,7 @@ def _peak_lr(side: Side) -> float:
     """The largest learning rate a side's history recorded (nan when it recorded none)."""
     rates = [float(r["lr"] if isinstance(r, Mapping) else r.lr or "nan") for r in side.history]
     rates = [r for r in rates if math.isfinite(r)]
-    return max(rates) if rates else float("nan")
+    return max(rates) if rates else WARMUP_PEAK  # none recorded yet: the rate the experiment sets
 
 
 def _first_loss(side: Side) -> float:

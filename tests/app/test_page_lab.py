@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 
-from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts
+from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts, wait_for_epochs
 from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
 from transformer.lab import EXPERIMENTS
 from transformer.plan import TrainingPlan
+from ui.jobs import job_queue
 
 LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
@@ -210,3 +211,20 @@ def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baselin
     (higher,) = [i for i in texts(at, "info") if i.startswith("The variant scores higher")]
     assert higher.startswith("The variant scores higher than the baseline on ") and "BLEU (79.6 against 74.8)" in higher
     assert "BLEU and chrF count the words and characters an output shares with its reference" in higher
+
+
+def test_an_experiment_on_the_training_trains_each_side_with_its_own_settings():
+    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_warmup", lab_data="table")
+    assert not at.exception and not at.button(key="run_lab").disabled  # no switch of the model, one of its training
+    at.button(key="run_lab").click().run()
+    baseline, variant = (run.config for run in at.session_state.job.runs)
+    assert (baseline.warmup, variant.warmup) == (50, None)
+    assert variant.lr == EXPERIMENTS["no_warmup"].variant_train["lr"]
+    job = at.session_state.job
+    wait_for_epochs(at, 2)
+    job_queue().stop(job)  # what the page shows is the point here, not a whole training
+    finish_job(at)
+    assert not at.exception
+    assert any(h.value == "Results: No warmup" for h in at.header)
+    (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
+    assert measured.startswith("Measured at the peak learning rate 0.0177: final loss **")
