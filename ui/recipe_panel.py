@@ -134,7 +134,7 @@ def under_trained_line(L: str, summary: dict, exact: float, pairs: int) -> str |
         cfg = TrainConfig()
     cfg = TrainConfig(**{**cfg.to_dict(), "epochs": summary.get("epochs", cfg.epochs)})
     tip = advice(verdict, cfg, pairs)
-    values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.1%}")
+    values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.0%}")
     values["line"] = f"{EXACT_LEARNED:.0%}"
     key = "train.under_exact" if exact < EXACT_LEARNED else "train.under_falling"
     return t(key, L, **values)

@@ -53,7 +53,7 @@ def test_the_baseline_verdict_is_the_recipes_stopping_test():
     learned = _side([4.0, 1.0, 0.3, 0.1, 0.05, 0.04, 0.03, 0.03, 0.03, 0.03], 1.0)
     assert not baseline_verdict(learned).under_trained
     assert baseline_verdict(_side([4.0, 1.0, 0.3, 0.1, 0.05, 0.04, 0.03, 0.03, 0.03, 0.03], 0.8)).under_trained
-    still_falling = _side([4.0 - 0.35 * i for i in range(10)], 1.0)
+    still_falling = _side([4.0, 3.0, 2.0, 1.5, 1.2, 1.0, 0.8, 0.6, 0.4, 0.3], 1.0)
     assert baseline_verdict(still_falling).falling
 
 
