@@ -176,6 +176,9 @@ sheet_settings(
         (t("train.seed", L), ss.seed),
         (t("train.holdout", L), f"{ss.holdout:.0%}"),
         (t("train.split", L), t(f"split.{kind}", L)),
+        (t("train.label_smoothing", L), f"{ss.label_smoothing:g}"),
+        (t("train.warmup", L), ss.warmup if ss.warmup_on else "–"),
+        (t("train.paper_adam", L), "✓" if ss.paper_adam else "–"),
     ],
 )
 held: list[int] = []
