@@ -24,7 +24,8 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
         "--steps",
         type=int,
         metavar="N",
-        help="train for about N optimiser steps: the epochs follow from the pairs and --batch-size (replaces --epochs)",
+        help="train for about N optimiser steps: the epochs follow from the pairs and --batch-size (default: none, "
+        "--epochs counts)",
     )
     g.add_argument(
         "--label-smoothing",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -208,6 +209,6 @@ def run(args: argparse.Namespace) -> None:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {translator.summary['seconds']:.1f} s")
     said = verdict_line(under_trained(translator.summary["history"], evaluations["train"].exact_match), cfg, len(pairs))
-    if said:
-        print(said)
+    if said:  # on stderr, as a warning: the lines on stdout keep their shape
+        print(said, file=sys.stderr)
     print(f"saved {visible(str(args.out))}")
