@@ -49,7 +49,7 @@ def measure(name: str, epochs: int | None) -> None:
         side_plan = replace(plan, sizes=model_sizes, config=side_cfg)
         translator = side_plan.build()
         started = time.perf_counter()
-        records = list(side_plan.train(translator))
+        records = list(side_plan.train(translator, snapshot_every=1, snapshot_pairs=range(8)))  # as the Lab's job
         evaluations = side_plan.finish(translator)
         table = ScoreTable.from_dict(translator.summary["scores"])
         s = table.get(ALL, "train")
@@ -57,7 +57,8 @@ def measure(name: str, epochs: int | None) -> None:
             f"{name:<16} {label:<8} {cfg.epochs:3d} epochs  exact {s.exact_match:6.1%}  BLEU {s.bleu:5.1f}  "
             f"chrF {s.chrf:5.1f}  loss {records[-1].loss:.3f}  {time.perf_counter() - started:5.1f} s"
         )
-        sides.append(Side(translator, records, evaluations, [], side_plan.train_pairs))
+        snapshots = [(r.epoch, r.snapshot) for r in records if r.snapshot is not None]
+        sides.append(Side(translator, records, evaluations, snapshots, side_plan.train_pairs))
         tables.append(table)
     verdict = baseline_verdict(sides[0])
     held_claim, _ = evidence(name, sides[0], sides[1], plan.held_pairs)
