@@ -62,7 +62,7 @@ class Experiment:
         return [(p.source, p.target) for p in corpus.generate(self.corpus_size, corpus.DEFAULT_SEED)]
 
     def corpus_config(self, seed: int = 0) -> TrainConfig:
-        """How both models train on that corpus: the corpus's recipe (transformer.corpus.TRAIN_CONFIG), its own epochs."""
+        """How both models train on that corpus: the corpus's recipe (corpus.TRAIN_CONFIG), with its own epochs."""
         recipe = corpus.TRAIN_CONFIG
         fields = {"lr": recipe.lr, "batch_size": recipe.batch_size, **self.train}
         return TrainConfig(epochs=self.epochs, seed=seed, **fields)

@@ -12,7 +12,7 @@ from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAP
 from transformer.errors import ConfigError
 from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_epoch, under_trained
 
-from .export import hint, text
+from .export import text
 from .i18n import t, word_list
 
 # the panel's session keys and their defaults: the seeds' settings (TrainConfig's and TransformerConfig's)
@@ -63,7 +63,7 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps):  # from a link
         text(t("train.bad_smoothing_nan", L, value=str(eps)), "error")
         ss.label_smoothing = eps = 0.0
-    hint(f"**{t('train.recipe_title', L)}**", "markdown")
+    text(f"**{t('train.recipe_title', L)}**")  # in the lesson sheet too, above the settings it lists
     b1, b2, _ = st.columns([3, 3, 4])
     b1.button(t("train.paper_button", L), key="paper_recipe", on_click=use_paper_recipe, args=(steps,), width="stretch")
     b2.button(t("train.defaults_button", L), key="seed_defaults", on_click=use_seed_defaults, width="stretch")
