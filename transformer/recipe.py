@@ -15,7 +15,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .config import MAX_EPOCHS, PAPER_MODEL, PAPER_TRAIN, TrainConfig
+from .config import MAX_EPOCHS, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN, TrainConfig
 
 OWN_STEPS = 400  # optimiser steps of the recipe for a learner's own pairs (30 everyday pairs: 100 % exact, ~5 s)
 OWN_CONFIG = TrainConfig(lr=3e-3, batch_size=16)  # its learning rate and batch size
@@ -41,8 +41,8 @@ def epochs_for(steps: int, pairs: int, batch_size: int) -> int:
 
 
 def paper_warmup(steps: int) -> int:
-    """The warmup of the paper's preset for a training of `steps` steps: WARMUP_SHARE of them, at least 1."""
-    return max(1, round(WARMUP_SHARE * steps))
+    """The warmup of the paper's preset for a training of `steps` steps: WARMUP_SHARE of them, 1 to MAX_WARMUP."""
+    return max(1, min(MAX_WARMUP, round(WARMUP_SHARE * steps)))
 
 
 def paper_recipe(steps: int) -> tuple[dict, dict]:

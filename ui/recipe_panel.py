@@ -14,6 +14,7 @@ from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_ep
 
 from .export import text
 from .i18n import t, word_list
+from .view_state import keep_in_range
 
 # the panel's session keys and their defaults: the seeds' settings (TrainConfig's and TransformerConfig's)
 _DEFAULTS = TrainConfig()
@@ -59,6 +60,7 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
     ss = st.session_state
     for key, value in RECIPE_DEFAULTS.items():
         ss.setdefault(key, value)
+    keep_in_range("warmup", 0, MAX_WARMUP, RECIPE_DEFAULTS["warmup"])  # a link's value never breaks the box
     eps = ss.label_smoothing
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps):  # from a link
         text(t("train.bad_smoothing_nan", L, value=str(eps)), "error")

@@ -170,6 +170,7 @@ def test_steps_fix_the_training_and_epochs_follow():
     assert epochs_for(OWN_STEPS, 27, OWN_CONFIG.batch_size) == 200  # 30 pairs less 10 % held out
     assert epochs_for(OWN_STEPS, 3000, OWN_CONFIG.batch_size) == 2
     assert epochs_for(OWN_STEPS, 100_000, OWN_CONFIG.batch_size) == 1  # never 0
+    assert paper_recipe(10**7)[1]["warmup"] == 100_000  # never beyond what TrainConfig accepts
     model, cfg = paper_recipe(400)
     assert model == {"dropout": 0.1, "emb_scale": True, "tie_output": True}
     assert cfg == {"label_smoothing": 0.1, "beta2": 0.98, "eps": 1e-9, "warmup": 100}
