@@ -228,10 +228,18 @@ class Supervisor:
         return None  # not reached
 
     def _warm(self, backend: str) -> None:
+        """Warm the process up in a thread of its own: its health is checked meanwhile (a process can hang in its
+        warm-up too, which waits up to WARM_UP_TIMEOUT)."""
+        thread = threading.Thread(target=self._warm_now, args=(backend,), name=f"warm {backend}", daemon=True)
+        thread.start()
+        self.threads.append(thread)
+
+    def _warm_now(self, backend: str) -> None:
         try:
             seconds = warm_up(backend, self.stopping)
         except Exception as exc:  # noqa: BLE001 - a warm-up is a courtesy: the process serves without it
-            self._say(f"the warm-up request to {backend} failed ({exc}); its first learner waits for its first run")
+            if not self.stopping.is_set():  # else the classroom is stopping the process
+                self._say(f"the warm-up request to {backend} failed ({exc}); its first learner waits for its first run")
             return
         if seconds is not None:
             self._say(f"the app process at {backend} ran its first page in {seconds:.1f} s (warm-up)")
