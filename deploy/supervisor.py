@@ -147,8 +147,9 @@ class Supervisor:
         answered = checked = time.monotonic()  # it has just answered: started, or warmed up
         silent = 0  # checks in a row without an answer
         while not self.stopping.is_set():
+            next_check = checked + health.interval - time.monotonic() if kept.warm else POLL_SECONDS
             try:
-                process.wait(timeout=max(0.01, min(POLL_SECONDS, checked + health.interval - time.monotonic())))
+                process.wait(timeout=max(0.01, min(POLL_SECONDS, next_check)))
                 ran = time.monotonic() - since
                 return f"{kept.what} exited ({how_it_ended(process.returncode)}) after {ran:.0f} s; {kept.meanwhile}"
             except subprocess.TimeoutExpired:
