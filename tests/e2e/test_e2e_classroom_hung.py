@@ -1,6 +1,7 @@
 """A classroom with a hung app process, without a browser: deploy/classroom.py's real app processes behind the real
 nginx. One of two processes is stopped (`kill -STOP`): its learners and new ones are served by the other within
-15 s, and the supervisor kills it and starts it again within 30 s, saying so. A process whose script runs hang but
+15 s, and the supervisor kills it and starts it again within 30 s, saying so; the websocket of a tab open on it
+closes at the kill, and a new one (the browser's reconnection) reaches a live process. A process whose script runs hang but
 whose server loop answers is not taken for hung (what the supervisor cannot see; docs/robustness.md).
 
 Short health-check settings keep the test short; benchmarks/classroom.py --hung measures the defaults.
@@ -22,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
 
 from deploy import classroom as deploy
 from deploy import supervisor
@@ -71,6 +74,32 @@ def get(room: Classroom, path: str, backend: str | None) -> tuple[int, str]:
         return response.status, ours[0].partition(";")[0].partition("=")[2] if ours else ""
 
 
+def stream(room: Classroom, backend: str) -> ClientConnection:
+    """A learner's websocket through nginx, its cookie naming `backend` (no pings of its own: only the other end
+    closes it)."""
+    url = f"ws://{room.url.removeprefix('http://')}/_stcore/stream"
+    cookie = {"Cookie": f"{COOKIE}={backend}"}
+    return connect(url, subprotocols=["streamlit"], additional_headers=cookie, ping_interval=None, proxy=None)
+
+
+def pinned_to(ws: ClientConnection) -> str:
+    """The process named by the cookie nginx sent with the websocket's handshake."""
+    ours = [v for k, v in ws.response.headers.raw_items() if k.lower() == "set-cookie" and v.startswith(COOKIE)]
+    return ours[0].partition(";")[0].partition("=")[2]
+
+
+def closes(ws: ClientConnection, seconds: float) -> bool:
+    """Whether the websocket is closed by the other end within `seconds` (what it sends meanwhile is read)."""
+    deadline = time.monotonic() + seconds
+    with contextlib.suppress(TimeoutError):
+        while time.monotonic() < deadline:
+            try:
+                ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+            except ConnectionClosed:
+                return True
+    return False
+
+
 def said(room: Classroom) -> str:
     """What the supervisor has told the teacher so far (classroom.log)."""
     return room.log.read_text(encoding="utf-8") if room.log.exists() else ""
@@ -88,10 +117,12 @@ def group_left(pgid: int) -> list[int]:
 
 
 def test_a_stopped_process_is_passed_over_within_15_s_and_replaced_within_30_s(tmp_path):
-    with a_classroom("classroom-hung", tmp_path / "store", 2, TEST_HEALTH) as room:
+    with a_classroom("classroom-hung", tmp_path / "store", 2, TEST_HEALTH) as room, contextlib.ExitStack() as tabs:
         status, hung = get(room, "/", None)  # a learner, pinned to one process
         assert status == 200 and hung in room.backends
         (other,) = set(room.backends) - {hung}
+        open_tab = tabs.enter_context(stream(room, hung))  # the websocket of a tab open on it
+        assert pinned_to(open_tab) == hung
         stopped = room.app(hung)
         os.kill(stopped.pid, signal.SIGSTOP)  # the kernel still accepts connections for it: nothing answers
         stopped_at = time.monotonic()
@@ -110,6 +141,13 @@ def test_a_stopped_process_is_passed_over_within_15_s_and_replaced_within_30_s(t
         assert pinned["upstream"] == f"{hung}, {other}"  # nginx tried the stopped process, then went on
 
         # the supervisor kills it with its children and starts it again, and says so
+        # the open tab's websocket stays open while the process is stopped, closes when it is killed, and the
+        # browser's reconnection (with the old cookie) reaches a live process
+        assert not closes(open_tab, 0.5)
+        wait_until(lambda: "hangs" in said(room), "the script to say it hangs", REPLACED_SECONDS)
+        assert closes(open_tab, 5)
+        with stream(room, hung) as reconnected:
+            assert pinned_to(reconnected) in room.backends and not closes(reconnected, 0.5)
         wait_until(lambda: "is back" in said(room), "the new process", REPLACED_SECONDS)
         replaced = time.monotonic() - stopped_at
         assert replaced < REPLACED_SECONDS
