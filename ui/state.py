@@ -21,7 +21,7 @@ from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
-from .compat import leave_pages_directory_mode
+from .compat import leave_pages_directory_mode, resumed_session_id, session_id
 from .i18n import LANGUAGES, t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -354,6 +354,10 @@ def init_session() -> None:
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
+        # a new session for a browser that asked to resume another: the process that held it has gone (restarted, or
+        # a classroom's process that hung or died), and everything of the tab's old session with it
+        resumed = resumed_session_id(st.context.headers)
+        ss.session_lost = resumed is not None and resumed != session_id()
         ss.model = bundled_model()
     if "pairs" not in ss:  # the tab's first run: its dataset (the default one), with that dataset's recipe
         ss.data_dataset = dataset_named(ss.get("data_dataset")) or DEFAULT_DATASET

@@ -280,6 +280,8 @@ _TUTORIAL = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes(), "pairs.tsv
 _CORPUS = [(p.source, p.target) for p in corpus.generate()]
 FRESH_PAIRS = f"{len(_CORPUS) + len(set(_TUTORIAL) - set(_CORPUS)):,}"
 FAILOVER_SECONDS = 15  # a learner whose process died has a working page again within this long
+# what a learner whose session was lost with its process reads
+LOST = re.compile(r"^This tab lost its connection, and the server process that held its session has gone")
 
 
 def pairs_shown(page):
@@ -347,6 +349,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
         for page in hit:
             expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
             settled(page, timeout=FAILOVER_SECONDS * 1000)
+            expect(page.get_by_text(LOST)).to_be_visible()  # and are told why their table has gone
         assert time.monotonic() - killed_at < FAILOVER_SECONDS
         for page in hit:
             no_exception(page)
@@ -385,6 +388,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
             settled(page, timeout=60_000)  # reconnected
             switch_pages(page)
             expect(pairs_shown(page)).to_have_text("3")
+            expect(page.get_by_text(LOST)).to_have_count(0)  # their session was resumed: nothing was lost
             no_exception(page)
 
 
@@ -432,7 +436,8 @@ HUNG_REPLACED_SECONDS = 30  # the tab on a hung process shows the app again with
 def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learner, tmp_path):
     """`kill -STOP` of a process (a deadlock, a swap storm): a newcomer is served by another at once; the supervisor
     kills the hung process, so the websocket of the tab open on it closes, and that tab reconnects to a live process
-    and shows the app again in a fresh session, not a spinner forever; the others keep their sessions."""
+    and shows the app again in a fresh session, with a message, not a spinner forever; the others keep
+    their sessions."""
     with a_classroom("classroom-hung-browser", tmp_path / "store") as room:
         learners = [new_learner(room.url) for _ in range(3)]  # round-robin: one on each process
         processes = [process_of(page) for page in learners]
@@ -459,11 +464,14 @@ def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learn
             # the supervisor kills it: the tab reconnects and shows the app again, in a fresh session
             wait_until(lambda: "hangs" in room.log.read_text(encoding="utf-8"), "the script to say so", 30)
             settled(hit, timeout=HUNG_REPLACED_SECONDS * 1000)  # reconnected, the page drawn: no spinner left
-            expect(hit.locator("h1").first).to_have_text("Attention")  # the page the learner asked for
+            # the page it was on (the click went to the hung process, and was lost with it), with a message saying
+            # what happened
+            expect(hit.locator("h1").first).to_have_text("Sentence pairs")
+            expect(hit.get_by_text(LOST)).to_be_visible()
             no_exception(hit)
             assert process_of(hit) in room.backends
-            to_data(hit)  # the page works, in a fresh session: the corpus, not the learner's table
-            expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS)
+            expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS)  # a fresh session: the corpus, not the learner's table
+            to_attention(hit)  # and the page it asked for works now
             no_exception(hit)
         finally:
             with contextlib.suppress(ProcessLookupError):

@@ -1,8 +1,8 @@
 """A classroom with a hung app process, without a browser: deploy/classroom.py's real app processes behind the real
 nginx. One of two processes is stopped (`kill -STOP`): its learners and new ones are served by the other within
 15 s, and the supervisor kills it and starts it again within 30 s, saying so; the websocket of a tab open on it
-closes at the kill, and a new one (the browser's reconnection) reaches a live process. A process whose script runs hang but
-whose server loop answers is not taken for hung (what the supervisor cannot see; docs/robustness.md).
+closes at the kill, and a new one (the browser's reconnection) reaches a live process. A process whose script runs
+hang but whose server loop answers is not taken for hung (what the supervisor cannot see; docs/robustness.md).
 
 Short health-check settings keep the test short; benchmarks/classroom.py --hung measures the defaults.
 """
