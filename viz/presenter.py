@@ -2,9 +2,9 @@
 
 ui.export.chart applies presenter_figure to every plotly figure when the presenter view is on, so no figure builder
 needs to know about it. The copy's fonts (layout, titles, axes, colour bars, annotations, trace text) are
-PRESENTER_SCALE times larger; the numbers written in heatmap cells keep at most CELL_DECIMALS decimals (the hover
-still gives them to four) and their cells are made tall enough for CELL_FONT_PX text, so that plotly, which fits cell
-text to its cell, writes them at least that large; the figure grows to keep its titles and labels inside it.
+PRESENTER_SCALE times larger; the numbers written in heatmap cells (and on bars) keep at most CELL_DECIMALS decimals
+(the hover still gives them to four) and their cells are made tall enough for CELL_FONT_PX text, so that plotly,
+which fits cell text to its cell, writes them at least that large; the figure grows to keep its labels inside it.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ MIN_CELL_FONT_PX = 14  # the smallest a cell number may be drawn at in the prese
 CELL_DECIMALS = 2  # cell numbers with more decimals are rounded to this many
 LINE_SPACING = 1.3  # plotly.js's line height of cell text, in font sizes
 CHAR_EM = 0.65  # how wide plotly.js takes one character of cell text to be, in font sizes
+TITLE_SCALE = 1.25  # a figure's title, this much larger than its other text
 HEIGHT_SCALE = 1.2  # a figure's height, times this: larger titles and tick labels take more of it
 _LONG_DECIMAL = re.compile(rf"^([-−]?)(\d+)\.(\d{{{CELL_DECIMALS + 1},}})$")
 
@@ -42,11 +43,16 @@ def _scaled(size, base: float) -> float:
     return round((size or base) * PRESENTER_SCALE, 1)
 
 
-def _scale_font(obj, key: str = "font") -> None:
-    """obj[key].size scaled, when it is set (an unset size follows the layout's font, which is scaled itself)."""
+def _scale_font(obj, key: str = "font", unset: float | None = None) -> None:
+    """obj[key].size PRESENTER_SCALE times larger; an unset size becomes `unset` (Streamlit's chart theme gives titles,
+    tick labels and colour bars sizes of its own, which the layout's font does not change), or stays unset if None."""
     font = getattr(obj, key, None)
-    if font is not None and isinstance(font.size, (int, float)):
+    if font is None:
+        return
+    if isinstance(font.size, (int, float)):
         font.size = _scaled(font.size, FONT["size"])
+    elif unset is not None:
+        font.size = unset
 
 
 def _cells_text(fig: go.Figure) -> list[tuple[int, int]]:
@@ -95,7 +101,8 @@ def _cell_room(fig: go.Figure, longest: int) -> None:
     if not height:
         return
     margin = fig.layout.margin
-    chrome = (margin.t or 0) + (margin.b or 0) + 60  # the margins, and about the x tick labels under the plot
+    # the margins, and the x tick labels and axis title under the plot: about four lines of the enlarged text
+    chrome = (margin.t or 0) + (margin.b or 0) + 4 * (fig.layout.font.size or CELL_FONT_PX)
     need = height
     for index, n_rows in _cells_text(fig):
         trace = fig.data[index]
@@ -114,25 +121,27 @@ def presenter_figure(fig: go.Figure) -> go.Figure:
     CELL_DECIMALS and given cells that fit them at CELL_FONT_PX, margins and height grown to match. fig is unchanged."""
     out = go.Figure(fig)
     layout = out.layout
-    layout.font.size = _scaled(layout.font.size, FONT["size"])
+    layout.font.size = text = _scaled(layout.font.size, FONT["size"])
     if layout.title.text:
-        _scale_font(layout.title)
-        _scale_font(layout.title.subtitle)
-    _scale_font(layout.legend)
-    _scale_font(layout.hoverlabel)
+        _scale_font(layout.title, unset=round(text * TITLE_SCALE, 1))
+        _scale_font(layout.title.subtitle, unset=text)
+    _scale_font(layout.legend, unset=text)
+    _scale_font(layout.hoverlabel, unset=text)
     for axis in [*out.select_xaxes(), *out.select_yaxes()]:
-        _scale_font(axis, "tickfont")
-        _scale_font(axis.title)
+        _scale_font(axis, "tickfont", unset=text)
+        _scale_font(axis.title, unset=text)
     for note in layout.annotations:
-        _scale_font(note)
+        _scale_font(note, unset=text)
     for trace in out.data:
+        if trace.type == "bar" and trace.text is not None and not isinstance(trace.text, str):
+            trace.text = [fewer_decimals(str(v)) for v in trace.text]  # a bar's number, as a cell's: two decimals
         for key in ("textfont", "insidetextfont", "outsidetextfont"):
-            if key in trace:
-                _scale_font(trace, key)
+            if key in trace:  # a heatmap's unset size: plotly fits its cell numbers to the cells (see _cell_room)
+                _scale_font(trace, key, unset=None if trace.type == "heatmap" else text)
         bar = trace.colorbar if "colorbar" in trace else None
         if bar is not None:
-            _scale_font(bar, "tickfont")
-            _scale_font(bar.title)
+            _scale_font(bar, "tickfont", unset=text)
+            _scale_font(bar.title, unset=text)
     if layout.width:  # a figure drawn in px (the architecture diagram): all of it larger, so its text fits its boxes
         layout.width = math.ceil(layout.width * PRESENTER_SCALE)
         if layout.height:

@@ -60,6 +60,10 @@ def test_a_heatmap_gets_larger_fonts_and_readable_cell_numbers_and_the_original_
     shown = presenter_figure(fig)
     assert fig.to_plotly_json() == before  # the lesson sheet keeps the figure as it was
     assert shown.layout.font.size >= CELL_FONT_PX > fig.layout.font.size
+    # Streamlit's chart theme sizes titles, tick labels and colour bars itself: each is given its larger size
+    fonts = [shown.layout.xaxis.tickfont, shown.layout.yaxis.title.font, shown.data[0].colorbar.tickfont]
+    assert all(font.size == shown.layout.font.size for font in fonts)
+    assert shown.layout.title.font.size > shown.layout.font.size
     cells = written(shown)
     assert all(len(v.split(".")[-1]) == 2 for row in cells for v in row)  # "0.1234" → "0.12"
     assert written(fig)[0][0].startswith(cells[0][0][:3])
