@@ -12,6 +12,7 @@ import pytest
 from tests.apptest_helpers import open_app, open_link
 from transformer import Translator
 from transformer.trace import trace_sentence
+from ui.presenter import PRESENTER_CSS
 from viz.common import CELL_TEXT, written
 from viz.presenter import (
     CELL_FONT_PX,
@@ -96,6 +97,10 @@ def test_axis_titles_say_words_and_the_hover_keeps_the_code_name():
     assert (plain.layout.yaxis.title.text, plain.layout.xaxis.title.text) == ("len_q", "len_k")
 
 
+def _html(at) -> list[str]:
+    return [el.proto.body for el in at.get("html")]
+
+
 def _font_sizes(at) -> list[float]:
     return [json.loads(el.proto.spec)["layout"]["font"]["size"] for el in at.get("plotly_chart")]
 
@@ -106,7 +111,9 @@ def test_the_switch_enlarges_the_charts_and_travels_in_the_link():
     at = open_app(page=MASKS)
     plain = _font_sizes(at)
     assert plain and "present" not in at.query_params
+    assert PRESENTER_CSS not in _html(at)
     at.sidebar.toggle(key="presenter").set_value(True).run()
+    assert _html(at).count(PRESENTER_CSS) == 1  # the page's text grows too, by the app's one constant rule
     larger = _font_sizes(at)
     assert len(larger) == len(plain) and all(a > b for a, b in zip(larger, plain))
     query = {key: value[0] if isinstance(value, list) else value for key, value in at.query_params.items()}
