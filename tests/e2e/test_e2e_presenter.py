@@ -58,9 +58,12 @@ def test_the_switch_makes_every_cell_number_readable_on_a_projector(new_page):
     go_to(page, "inside")
     before = _cell_numbers(page)
     assert min(px for _, px in before["sizes"]) < MIN_CELL_FONT_PX  # the 4-decimal cell arithmetic, before
+    text_px = page.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p').first
+    plain = text_px.evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
     switch = sidebar(page).get_by_role("switch", name="Presenter view")
     switch.click(force=True)
     expect(switch).to_be_checked()
+    expect(text_px).to_have_css("font-size", f"{plain * 1.3:g}px")  # the page's text grows too (ui/presenter.py)
     _every_number_reads(page)
     expect(page).to_have_url(re.compile(r"[?&]present=1(&|$)"))  # a link made now opens the presenter view
 
