@@ -98,6 +98,7 @@ AXIS_WORDS = {  # an axis's code name (transformer.trace): its name in words, fo
     "d_ff": "inside.axis_d_ff",
     "d_k": "inside.axis_d_k",
     "d_v": "inside.axis_d_v",
+    "heads·d_k": "inside.axis_heads_d_k",
     "heads·d_v": "inside.axis_heads_d_v",
     "tgt_vocab": "inside.axis_tgt_vocab",
 }
