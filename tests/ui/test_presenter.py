@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import open_app, open_link
+from tests.apptest_helpers import open_link
 from transformer import Translator
 from transformer.trace import trace_sentence
 from ui.presenter import PRESENTER_CSS
@@ -105,18 +105,15 @@ def _font_sizes(at) -> list[float]:
     return [json.loads(el.proto.spec)["layout"]["font"]["size"] for el in at.get("plotly_chart")]
 
 
-def test_the_switch_enlarges_the_charts_and_travels_in_the_link():
-    # three runs of the Masks page (about 2 s): the switch's value survives page switches as every widget's does
-    # (persist_state, tests/ui/test_state.py)
-    at = open_app(page=MASKS)
-    plain = _font_sizes(at)
-    assert plain and "present" not in at.query_params
-    assert PRESENTER_CSS not in _html(at)
-    at.sidebar.toggle(key="presenter").set_value(True).run()
+def test_a_link_with_present_1_turns_the_view_on_and_the_switch_turns_it_off():
+    # two runs of the Masks page (1–3 s); the switch's value survives page switches as every widget's does
+    # (persist_state, tests/ui/test_state.py), and the browser test clicks the switch on
+    at = open_link(MASKS, {"present": "1"})
+    assert at.sidebar.toggle(key="presenter").value is True
     assert _html(at).count(PRESENTER_CSS) == 1  # the page's text grows too, by the app's one constant rule
+    assert at.query_params["present"] in ("1", ["1"])  # and a link made now carries it on
     larger = _font_sizes(at)
-    assert len(larger) == len(plain) and all(a > b for a, b in zip(larger, plain))
-    query = {key: value[0] if isinstance(value, list) else value for key, value in at.query_params.items()}
-    assert query["present"] == "1"
-    fresh = open_link(MASKS, query)
-    assert fresh.sidebar.toggle(key="presenter").value is True and _font_sizes(fresh) == larger
+    at.sidebar.toggle(key="presenter").set_value(False).run()
+    plain = _font_sizes(at)
+    assert len(larger) == len(plain) > 0 and all(a > b for a, b in zip(larger, plain))
+    assert PRESENTER_CSS not in _html(at) and "present" not in at.query_params
