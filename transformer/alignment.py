@@ -258,7 +258,7 @@ def _chunk_weights(model: Transformer, part, methods: Sequence[Method]) -> dict[
                 out[m] = maps.dec_enc_attns[m.layer].mean(1)  # (B, H, Lt, Ls) → (B, Lt, Ls)
             elif m.name == "norm":
                 if m.layer not in values:
-                    values[m.layer] = _value_vectors(model, m.layer, memory)
+                    values[m.layer] = value_vectors(model, m.layer, memory)
                 f, attn = values[m.layer], maps.dec_enc_attns[m.layer]  # (B, H, Ls, D), (B, H, Lt, Ls)
                 if m.head is not None:
                     out[m] = attn[:, m.head] * f[:, m.head].norm(dim=-1)[:, None, :]  # (B, Lt, Ls)
@@ -269,7 +269,7 @@ def _chunk_weights(model: Transformer, part, methods: Sequence[Method]) -> dict[
     return {m: w.detach() for m, w in out.items()}
 
 
-def _value_vectors(model: Transformer, layer: int, memory: torch.Tensor) -> torch.Tensor:
+def value_vectors(model: Transformer, layer: int, memory: torch.Tensor) -> torch.Tensor:
     """f (B, H, Ls, D): each source token's value vector through one head of a layer's cross-attention, projected
     by that head's slice of W_O: f^h(x_i) = (x_i W_V + b_V)^h W_O^h (the output bias, shared, left out)."""
     mha = model.decoder.layers[layer].dec_enc_attn
