@@ -132,3 +132,13 @@ def test_a_pair_the_model_cannot_read_is_refused_with_one_line(write_file, capsy
     pairs = write_file("bad.tsv", "我爱你\tI love you .\n狗\t\n")
     code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(pairs), "--method", "saliency")
     assert (code, printed) == (2, "") and err.count("\n") == 1 and "row 2: the target sentence is empty" in err
+
+
+def test_the_table_reads_at_most_max_study_pairs_and_says_so(monkeypatch, capsys):
+    monkeypatch.setattr("transformer.cli.align.MAX_STUDY_PAIRS", 5)
+    code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(GOLD_FILE), "--method", "average")
+    assert code == 0 and len(printed.splitlines()) == 20  # every pair is aligned
+    assert (
+        err.splitlines()[0]
+        == "AER on the first 5 of the 20 pairs with gold links (0 = every link right, lower is better)"
+    )

@@ -107,9 +107,9 @@ def chosen_method(args: argparse.Namespace, cfg: TransformerConfig, gold: bool) 
     return method
 
 
-def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int) -> list[str]:
-    """The AER table: attention and norm by layer and head, with each layer's average or whole-layer norm; then
-    saliency, and the best of each method."""
+def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int, n_gold: int) -> list[str]:
+    """The AER table of n_pairs pairs (the first of n_gold with gold links): attention and norm by layer and head,
+    with each layer's average or whole-layer norm; then saliency, and the best of each method."""
     by = {s.method: s.score.aer for s in scores}
 
     def cell(method: Method) -> str:
@@ -117,7 +117,8 @@ def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int)
         return f"{value:8.3f}" if value is not None else f"{'–':>8}"
 
     heads = "".join(f"{f'head {h + 1}':>8}" for h in range(cfg.n_heads))
-    lines = [f"AER on {n_pairs} pairs with gold links (0 = every link right, lower is better)"]
+    which = f"{n_pairs} pairs" if n_pairs == n_gold else f"the first {n_pairs:,} of the {n_gold:,} pairs"
+    lines = [f"AER on {which} with gold links (0 = every link right, lower is better)"]
     for name, whole, title in (
         ("attention", "average", "cross-attention weights α"),
         ("norm", "norm", "weighted by value norms ‖α·f(x)‖"),
@@ -147,12 +148,13 @@ def run(args: argparse.Namespace) -> None:
     for problem in problems:
         kept = "The pair is kept, without gold links."
         print(f"{visible(str(args.pairs))}, {visible(str(problem))} {kept}", file=sys.stderr)
-    with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None][:MAX_STUDY_PAIRS]
+    with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     method = chosen_method(args, cfg, bool(with_gold))
     table = []
     if with_gold:
-        scores = aer_table(translator, [p for p, _ in with_gold], [g for _, g in with_gold])
-        table = table_lines(scores, cfg, len(with_gold))
+        measured = with_gold[:MAX_STUDY_PAIRS]  # the AER table reads as many pairs as the app's dataset views
+        scores = aer_table(translator, [p for p, _ in measured], [g for _, g in measured])
+        table = table_lines(scores, cfg, len(measured), len(with_gold))
         if method is None:
             method = best(scores, "attention").method
             table.append(f"(links by the best head: {method.label()})")
