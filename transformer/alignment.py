@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import torch
 
+from . import corpus
 from .config import TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
@@ -365,3 +366,51 @@ def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore 
     """The score with the lowest AER (the first on a tie), among the methods called name when given."""
     scored = [s for s in scores if s.score.aer is not None and (name is None or s.method.name == name)]
     return min(scored, key=lambda s: s.score.aer) if scored else None
+
+
+# ---------------------------------------------------------------- what the figures say
+
+
+def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[Gold | None]:
+    """The gold links the teaching corpus carries for each pair (transformer.corpus.lookup, the same target), None
+    for a pair the grammar does not make or that carries none; links off the pair's tokens count as none."""
+    golds: list[Gold | None] = []
+    for source, target in pairs:
+        found = corpus.lookup(source)
+        links = getattr(found, "alignment", "") if found is not None and found.target == target else ""
+        golds.append(read_gold([(source, target)], [links], tokenizer)[0][0])
+    return golds
+
+
+def compare(a: float, b: float, tolerance: float = 0.005) -> str:
+    """How AER a does against AER b: "better" (lower by more than tolerance), "worse", or "same"."""
+    return "better" if a < b - tolerance else "worse" if a > b + tolerance else "same"
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What an AER table says, for a sentence built from it: the best head, the last layer's average against it, the
+    best norm weighting and saliency, and the best of every method."""
+
+    best_head: MethodScore
+    last_average: MethodScore  # the average of the last layer's heads
+    average_vs_head: str  # compare(last average, best head): better, worse or same
+    best_norm: MethodScore
+    saliency: MethodScore
+    best_overall: MethodScore
+
+
+def findings(scores: Sequence[MethodScore], cfg: TransformerConfig) -> Findings | None:
+    """The Findings of an aer_table, or None when nothing could be scored."""
+    by = {s.method: s for s in scores if s.score.aer is not None}
+    head, norm, top = best(scores, "attention"), best(scores, "norm"), best(scores)
+    average, saliency = by.get(Method("average", cfg.n_layers - 1)), by.get(Method("saliency"))
+    if None in (head, norm, top, average, saliency):
+        return None
+    return Findings(head, average, compare(average.score.aer, head.score.aer), norm, saliency, top)
+
+
+def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -> AlignmentScore:
+    """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
+    predict its n_target target tokens, its n_source source columns, linked by links_of."""
+    return score_links([links_of(weights[:n_target, :n_source])], [gold])

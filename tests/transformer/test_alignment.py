@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from transformer.alignment import (
+    AlignmentScore,
     Gold,
     Method,
     MethodScore,
@@ -17,6 +18,9 @@ from transformer.alignment import (
     alignment_weights,
     best,
     check_method,
+    compare,
+    corpus_gold,
+    findings,
     format_gold,
     format_links,
     links_of,
@@ -24,6 +28,7 @@ from transformer.alignment import (
     parse_links,
     read_gold,
     score_links,
+    score_map,
     value_vectors,
 )
 from transformer.checkpoint import load_checkpoint
@@ -291,3 +296,49 @@ def test_the_bundled_models_aer_by_method_on_the_hand_checked_gold(table):
     scored = [MethodScore(m, s) for m, s in table.items()]
     assert best(scored).method == Method("average", 1)
     assert best(scored, "attention").method == Method("attention", 1, 3)
+
+
+# ---------------------------------------------------------------- what the figures say (the Attention page)
+
+
+def _scored(aers: dict) -> list[MethodScore]:
+    """MethodScores with the given AERs (precision and recall made up to match nothing in particular)."""
+    return [
+        MethodScore(m, AlignmentScore(1, 10, 10, round(10 * (1 - a)), round(10 * (1 - a)))) for m, a in aers.items()
+    ]
+
+
+def test_findings_word_the_average_against_the_best_head_as_the_figures_say(bundled):
+    cfg = bundled.config
+    base = {Method("attention", 1, 0): 0.3, Method("norm", 1): 0.4, Method("saliency"): 0.5}
+    better = findings(_scored({**base, Method("average", 1): 0.2}), cfg)
+    assert better.best_head.method == Method("attention", 1, 0) and better.average_vs_head == "better"
+    assert better.best_overall.method == Method("average", 1)
+    worse = findings(_scored({**base, Method("average", 1): 0.4}), cfg)
+    assert worse.average_vs_head == "worse" and worse.best_overall.method == Method("attention", 1, 0)
+    assert findings(_scored({**base, Method("average", 1): 0.3}), cfg).average_vs_head == "same"
+    assert findings(_scored({**base, Method("average", 0): 0.2}), cfg) is None  # no last-layer average: no sentence
+    assert (compare(0.28, 0.32), compare(0.32, 0.28), compare(0.300, 0.304)) == ("better", "worse", "same")
+
+
+def test_corpus_gold_reads_the_links_the_corpus_carries_for_the_same_pair(monkeypatch):
+    carried = {"我爱你": ("I love you .", "0-0 1-1 2-2"), "狗喝水": ("The dog drinks water .", "0-1 9-9")}
+    monkeypatch.setattr(
+        "transformer.corpus.lookup",
+        lambda source: (
+            type("P", (), {"target": carried[source][0], "alignment": carried[source][1]})()
+            if source in carried
+            else None
+        ),
+    )
+    golds = corpus_gold([("我爱你", "I love you ."), ("我爱你", "I like you ."), ("狗喝水", "The dog drinks water ."),
+                         ("猫", "cat")])  # fmt: skip
+    assert golds[0] == parse_links("0-0 1-1 2-2", 3, 4)
+    assert golds[1:] == [None, None, None]  # another target; a link off the pair; a pair the grammar does not make
+
+
+def test_a_shown_map_is_scored_on_the_rows_that_predict_the_target():
+    gold = parse_links("0-0 1-1", 2, 2)
+    shown = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.0, 1.0]])  # rows: S → t0, t0 → t1, t1 → E
+    assert score_map(shown, gold, n_target=2, n_source=2).aer == 0  # the E row is left out
+    assert score_map(shown[1:], gold, n_target=2, n_source=2).aer == 0.5  # shifted by one row: half the links wrong
