@@ -5,7 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.alignment import aer_table, corpus_gold, findings, score_map
+from transformer.alignment import aer_table, corpus_gold, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
@@ -437,7 +437,8 @@ def which_head_aligns() -> None:
     chart(fig, "attn_aer_grid", file_name("alignment-error-rate"), t("attn.aligns_caption", L, n=len(kept)))
     found = findings(scores, cfg)
     if found is not None:
-        text(" ".join(finding_sentences(found)))
+        floor = floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer).aer
+        text(" ".join([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor:.2f}")]))
     computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)
 
 

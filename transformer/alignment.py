@@ -167,6 +167,25 @@ def score_links(predicted: Sequence[Iterable[Link]], golds: Sequence[Gold | None
     return AlignmentScore(pairs, n_a, n_s, hits_s, hits_p)
 
 
+def floor_score(
+    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer: str = "auto"
+) -> AlignmentScore:
+    """The best score any weights can reach under the linking rule (one link per target token) against golds: each
+    target token linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
+    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed."""
+    predicted = []
+    for (_, target), gold in zip(pairs, golds):
+        links = set()
+        if gold is not None:
+            for j in range(len(tokenize(target, tokenizer))):
+                allowed = sorted(link for link in gold.sure if link[1] == j) or sorted(
+                    link for link in gold.possible if link[1] == j
+                )
+                links.add(allowed[0] if allowed else (-1, j))  # (-1, j): a link to no word the gold allows
+        predicted.append(links)
+    return score_links(predicted, golds)
+
+
 def links_of(weights: torch.Tensor) -> frozenset[Link]:
     """The one linking rule: weights (target tokens, source tokens) → each target token j linked to the source token
     i it weighs most, the first on a tie; links are (i, j)."""

@@ -75,6 +75,7 @@ def test_the_aer_grid_names_the_best_and_says_what_the_figures_say(gold, lang):
     assert best_head in said  # "The best single head, head 4 of layer 2, has AER 0.32: 72 % …"
     average = s("attn.aligns_average_better", lang).format(layer=2, aer=f"{scores[('average', 1, None)].aer:.2f}")
     assert average in said
+    assert s("attn.aligns_floor", lang).format(floor="0.20") in said  # the floor of one link per target word
 
 
 def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):

@@ -21,6 +21,7 @@ from transformer.alignment import (
     compare,
     corpus_gold,
     findings,
+    floor_score,
     format_gold,
     format_links,
     links_of,
@@ -342,3 +343,15 @@ def test_a_shown_map_is_scored_on_the_rows_that_predict_the_target():
     shown = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.0, 1.0]])  # rows: S → t0, t0 → t1, t1 → E
     assert score_map(shown, gold, n_target=2, n_source=2).aer == 0  # the E row is left out
     assert score_map(shown[1:], gold, n_target=2, n_source=2).aer == 0.5  # shifted by one row: half the links wrong
+
+
+def test_the_floor_of_the_linking_rule_by_hand():
+    """One link per target token: a target word with two sure links (老师 → teacher) always misses one, and a word the
+    gold leaves unaligned (the ".") always costs one wrong link."""
+    pairs = [("老师", "teacher ."), ("我爱你", "I love you ."), ("猫", "the cat")]
+    golds = [parse_links("0-0 1-0", 2, 2), parse_links("0-0 1-1 2-2", 3, 4), parse_links("0?0 0-1", 1, 2)]
+    floor = floor_score(pairs, golds)
+    # |A| = 2 + 4 + 2 = 8, |S| = 2 + 3 + 1 = 6, |A∩S| = 1 + 3 + 1 = 5, |A∩P| = 1 + 3 + 2 = 6
+    assert (floor.predicted, floor.sure, floor.hits_sure, floor.hits_possible) == (8, 6, 5, 6)
+    assert floor.aer == pytest.approx(1 - 11 / 14) and floor.recall == pytest.approx(5 / 6)
+    assert floor_score(pairs, [None, None, None]).aer is None

@@ -49,6 +49,7 @@ def test_with_gold_it_prints_the_aer_table_and_writes_the_best_heads_links(tmp_p
     assert float(second[4]) == min(float(x) for x in first[1:5] + second[1:5])  # head 4 of layer 2: the best head
     assert any(line.startswith("saliency: gradient × input") for line in lines)
     assert any(re.match(r"  average, layer 2 +AER 0\.\d{3}  precision 0\.\d{3}  recall 0\.\d{3}$", x) for x in lines)
+    assert lines[-2] == "(the best AER one link per target token can reach against this gold: 0.199, recall 0.748)"
     assert lines[-1] == "(links by the best head: attention, layer 2 head 4)"
     written = out.read_text(encoding="utf-8").splitlines()
     pairs, _, _ = parse_aligned_pairs(GOLD_FILE.read_bytes())

@@ -7,7 +7,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..alignment import METHODS, Method, MethodScore, aer_table, align, best, check_method, format_links, read_gold
+from ..alignment import (
+    METHODS,
+    Method,
+    MethodScore,
+    aer_table,
+    align,
+    best,
+    check_method,
+    floor_score,
+    format_links,
+    read_gold,
+)
 from ..checkpoint import load_checkpoint
 from ..config import MAX_DATA_BYTES, MAX_STUDY_PAIRS, TransformerConfig
 from ..data import check_pairs, parse_aligned_pairs
@@ -155,6 +166,11 @@ def run(args: argparse.Namespace) -> None:
         measured = with_gold[:MAX_STUDY_PAIRS]  # the AER table reads as many pairs as the app's dataset views
         scores = aer_table(translator, [p for p, _ in measured], [g for _, g in measured])
         table = table_lines(scores, cfg, len(measured), len(with_gold))
+        floor = floor_score([p for p, _ in measured], [g for _, g in measured], translator.tokenizer)
+        table.append(
+            f"(the best AER one link per target token can reach against this gold: {floor.aer:.3f}, "
+            f"recall {floor.recall or 0:.3f})"
+        )
         if method is None:
             method = best(scores, "attention").method
             table.append(f"(links by the best head: {method.label()})")
