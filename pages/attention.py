@@ -197,10 +197,18 @@ def explain() -> None:
 
 marking = kind == "dec_enc"
 main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
-# the gold links the corpus carries for this pair, over one encoder–decoder map (teacher-forced on the reference)
+
+
+def golds_of(pairs: list[tuple[str, str]]) -> list:
+    """The gold links of each pair (transformer.alignment.Gold, or None): the corpus's own, for a pair its grammar
+    makes. Not cached: they belong to the data, not to the model (a lookup per pair)."""
+    return corpus_gold(pairs, translator.tokenizer)
+
+
+# the gold links of this pair, over one encoder–decoder map (teacher-forced on the reference)
 gold = None
 if marking and heads != "grid" and reference is not None:
-    gold = corpus_gold([(source, reference)], translator.tokenizer)[0]  # not cached: the data's, not the model's
+    gold = golds_of([(source, reference)])[0]
     main_chart["gold"] = gold
 
 
@@ -422,7 +430,7 @@ def which_head_aligns() -> None:
     section(t("attn.aligns", L))
     text(t("attn.aligns_intro", L))
     pairs = usable_pairs()[:MAX_STUDY_PAIRS]
-    golds = corpus_gold(pairs, translator.tokenizer)  # a lookup per pair: the data's, not the model's
+    golds = golds_of(pairs)
     kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     if not kept:
         text(t("attn.aligns_no_gold", L), "info")
