@@ -411,6 +411,23 @@ def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]
 def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
     """(pairs, phenomena): the pairs as parse_pairs reads them, and for each pair the tags of its third column
     (separated by spaces or commas; an empty tuple for a row without them)."""
+    pairs, tags, _ = _parse_columns(data, name, with_alignment=False)
+    return pairs, tags
+
+
+_ALIGNMENT_HEADERS = {"alignment", "alignments", "对齐"}  # a header cell that names the gold-links column
+
+
+def parse_aligned_pairs(
+    data: bytes | str, name: str = "pairs"
+) -> tuple[list[tuple[str, str]], list[tuple[str, ...]], list[str]]:
+    """(pairs, phenomena, alignment cells): as parse_tagged_pairs, and a 4th column of gold alignment links (or the
+    column a header row names "alignment") as text, "" for a row without it (transformer.alignment reads it)."""
+    return _parse_columns(data, name, with_alignment=True)
+
+
+def _parse_columns(data: bytes | str, name: str, with_alignment: bool):
+    """The reader of parse_tagged_pairs and parse_aligned_pairs: (pairs, tags, alignment cells)."""
     if isinstance(data, bytes):
         if len(data) > MAX_DATA_BYTES:
             raise DataError(f"{name} is {len(data):,} bytes; the limit is {MAX_DATA_BYTES:,}. Use a smaller file.")
@@ -436,7 +453,8 @@ def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tup
     delimiter = "\t" if "\t" in first else ","
     kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
     reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
-    pairs, tags, seen_row = [], [], False
+    pairs, tags, aligned, seen_row = [], [], [], False
+    tags_at, aligned_at = 2, 3  # the columns of the phenomena and of the alignment links (a header may say others)
     try:
         for row in reader:
             cells = [from_spreadsheet(c.strip()) for c in row]  # a cell written as '=… by format_pairs is =…
@@ -445,13 +463,18 @@ def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tup
             if not seen_row:
                 seen_row = True
                 if all(c.lower() in _HEADER_WORDS for c in cells[:2]) and len(cells) >= 2:
+                    if with_alignment and len(cells) > 2 and cells[2].lower() in _ALIGNMENT_HEADERS:
+                        tags_at, aligned_at = None, 2
                     continue  # header
             while len(cells) > 2 and not cells[-1]:
                 cells.pop()
-            if len(cells) not in (2, 3):
+            if len(cells) not in ((2, 3, 4) if with_alignment else (2, 3)):
                 raise DataError(
                     f"{name}, line {reader.line_num}: expected 2 columns (source, target), or 3 with phenomena, in "
                     f"{kind} format, found {len(cells)}."
+                    if not with_alignment
+                    else f"{name}, line {reader.line_num}: expected 2 columns (source, target), 3 with phenomena "
+                    f"and 4 with alignment links, in {kind} format, found {len(cells)}."
                 )
             control = find_control(cells[0] + cells[1])
             if control is not None:  # a tab in a CSV cell, a line break inside quotes
@@ -465,14 +488,16 @@ def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tup
                     "may have: split the file or delete some rows."
                 )
             pairs.append((cells[0], cells[1]))
-            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[2]) if t) if len(cells) == 3 else ())
+            has_tags = tags_at is not None and len(cells) > tags_at
+            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[tags_at]) if t) if has_tags else ())
+            aligned.append(cells[aligned_at] if len(cells) > aligned_at else "")
     except csv.Error as exc:
         raise DataError(
             f"{name}, line {reader.line_num}: cannot be read as {kind} ({exc}): check its quotes and cells."
         ) from None
     if not pairs:
         raise DataError(f"{name} has a header but no sentence pairs.")
-    return pairs, tags
+    return pairs, tags, aligned
 
 
 def format_pairs(pairs: list[tuple[str, str]]) -> str:

@@ -124,7 +124,7 @@ def test_train_refuses_a_folder_it_may_not_write_in_before_training(tmp_path, ca
     assert code == 2 and printed == "" and "cannot be written (permission denied)" in err
 
 
-@pytest.mark.parametrize("command", ["train", "translate", "trace"])
+@pytest.mark.parametrize("command", ["train", "translate", "trace", "align"])
 def test_every_option_in_help_has_a_description_and_its_default(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])
