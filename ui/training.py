@@ -90,7 +90,7 @@ def start_replay() -> Job:
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    recorded = {k: bundled.summary[k] for k in DATA_FIELDS}  # the bundled model's data, as its checkpoint records it
+    recorded = {k: bundled.summary[k] for k in DATA_FIELDS if k in bundled.summary}  # as its checkpoint has it
     plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, recorded)
     run = Run("model", plan, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
     return _submit(Job("replay", session_id(), [run]))

@@ -220,6 +220,7 @@ VALID_SUMMARY = {
     "split": {"kind": "combination", "holdout": 0.1, "seed": 0, "held_out": ["猫 + 追"]},
     "data_sha256": "0123456789abcdef" * 4,
     "always_trained": 50,
+    "data_credit": "CC-BY 2.0 (France) Attribution: example.org (172 pairs)",
     "scores": {
         "train": {"all": {"pairs": 2, "exact": 2, "correct": 9, "tokens": 9, "bleu": 100.0, "chrf": 100.0}},
         "holdout": {"negation": {"pairs": 1, "exact": 0, "correct": 3, "tokens": 5, "bleu": 12.5, "chrf": 40.0}},
@@ -277,6 +278,10 @@ def _record(**changes) -> dict:
         ("data_sha256", "0123"),
         ("data_sha256", "G" * 64),
         ("always_trained", -1),
+        ("data_credit", "x" * 301),
+        ("data_credit", "tatoeba.org\x1b[31m"),
+        ("data_credit", ""),
+        ("data_credit", ["CC-BY"]),
         ("scores", {"train": {"all": {"pairs": 1, "exact": 2, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 0}}}),
         ("scores", {"train": {"all": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 101}}}),
         ("scores", {"train": {"zebra": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
