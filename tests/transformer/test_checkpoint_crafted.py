@@ -25,7 +25,15 @@ from transformer.checkpoint import (
     model_numbers,
     save_checkpoint,
 )
-from transformer.config import MAX_EPOCHS, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE, TransformerConfig
+from transformer.config import (
+    MAX_CREDIT_CHARS,
+    MAX_EPOCHS,
+    MAX_PAIRS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    MAX_VOCAB_SIZE,
+    TransformerConfig,
+)
 from transformer.corpus import PHENOMENA
 from transformer.data import SPECIALS, check_pairs
 from transformer.model import Transformer, buffer_count, parameter_count
@@ -344,7 +352,9 @@ def _largest_dataset(chars: str) -> list[tuple[str, str]]:
         tuple(" ".join(token(side, row * MAX_TOKENS + i) for i in range(MAX_TOKENS)) for side in (0, 1))
         for row in range(long_rows)
     ]
-    return pairs + [(token(0, row), token(1, 7 * row + 1)) for row in range(long_rows, MAX_PAIRS)]
+    # past `distinct` rows a second source token keeps every pair distinct (a repeated pair would be a warning)
+    second = [("" if row < distinct else " " + token(0, row // distinct)) for row in range(MAX_PAIRS)]
+    return pairs + [(token(0, row) + second[row], token(1, 7 * row + 1)) for row in range(long_rows, MAX_PAIRS)]
 
 
 def _largest_summary(n_pairs: int) -> dict:
@@ -376,6 +386,7 @@ def _largest_summary(n_pairs: int) -> dict:
         },
         "data_sha256": "f" * 64,
         "always_trained": n_pairs,
+        "data_credit": '"\\' * (MAX_CREDIT_CHARS // 2),  # escaped twice, as split's held_out
         "scores": {
             part: {
                 row: {**dict.fromkeys(("pairs", "exact", "correct", "tokens"), n_pairs * 10**6), **figures}
