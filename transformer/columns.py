@@ -21,6 +21,8 @@ from .text import from_spreadsheet, visible
 
 ROLES = ("source", "target", "phenomena", "alignment", "attribution", "ignored")
 SINGLE_ROLES = ROLES[:5]  # at most one column of each (source and target exactly one)
+SKIP_REASONS = ("empty", "swapped")  # why take_pairs leaves a row out (Skipped.reason)
+SCRIPTS = ("zh", "en")  # the languages script_of tells apart ('' for neither)
 KINDS = ("tatoeba", "tsv", "csv")  # what read_file recognised: the Tatoeba/Anki download, or any other TSV or CSV
 
 # the words of a header row, lower-cased → the role they name; a language names no role: the first such column is the
