@@ -4,9 +4,12 @@ credited."""
 
 from pathlib import Path
 
+import ui.training as ui_training
 from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
-from ui.state import bundled_pairs
+from transformer.checkpoint import load_checkpoint, save_checkpoint
+from ui.share import model_summary
+from ui.state import CurrentModel, bundled_pairs
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "everyday_cmn_eng.txt"
 ROWS = FIXTURE.read_text(encoding="utf-8").splitlines()
@@ -92,3 +95,19 @@ def test_a_file_of_other_languages_keeps_its_columns_and_has_no_swap_check():
     at = _upload(_open(), "fr.tsv", b"Bonjour.\tHello.\nMerci.\tThank you.\n")
     assert at.session_state.pairs == [("Bonjour.", "Hello."), ("Merci.", "Thank you.")] and not at.warning
     assert "Translating column 1 (English) → column 2 (English)." in texts(at, "caption")
+
+
+def test_a_model_trained_on_a_credited_file_carries_the_credit_into_its_checkpoint_and_lesson_sheet(monkeypatch):
+    at = _upload(_open(), "cmn-eng.txt", "\n".join(ROWS[:12]).encode())
+    at.switch_page("pages/train.py").run()
+    queued = []  # the training the Train button queues, kept here instead of run (the worker is tested elsewhere)
+    monkeypatch.setattr(ui_training, "_submit", lambda job: queued.append(job) or job)
+    at.button(key="train_button").click().run()
+    plan = queued[0].runs[0].translator
+    assert plan.data["data_credit"] == f"{CREDIT} (12 pairs)"
+    translator = plan.build()
+    plan.finish(translator)  # what the job does when training ends: the summary records the data
+    assert load_checkpoint(save_checkpoint(translator)).summary["data_credit"] == f"{CREDIT} (12 pairs)"
+    model = CurrentModel(translator, "trained")
+    assert model_summary("en", model)[-1] == f"Data: {CREDIT} (12 pairs)"  # the lesson sheet's lines
+    assert model_summary("zh", model)[-1] == f"数据来源：{CREDIT} (12 pairs)"
