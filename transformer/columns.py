@@ -165,6 +165,7 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
     delimiter = "\t" if "\t" in first else ","
     kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    inside_cells = '"' in text or delimiter == ","  # else no cell can hold a tab or a line break: no check per row
     rows: list[tuple[str, ...]] = []
     lines: list[int] = []
     header = None
@@ -185,7 +186,7 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
                     f"{name}, line {start}: {len(cells)} columns, more than the {MAX_COLUMNS} a pairs file may have "
                     f"({kind} format): check the separators."
                 )
-            control = _CONTROL.search("".join(cells))
+            control = _CONTROL.search("".join(cells)) if inside_cells else None
             if control is not None:  # a tab in a CSV cell, a line break inside quotes
                 raise DataError(
                     f"{name}, line {reader.line_num}: a sentence holds the control character "
@@ -389,7 +390,7 @@ def take_pairs(f: PairsFile, roles: tuple[str, ...], check_swapped: bool = True)
             continue
         if zh_en:
             chinese, english = (source, target) if zh_side == s else (target, source)
-            if script_of(english) == "zh" and not _HAN.search(chinese):
+            if _HAN.search(english) and script_of(english) == "zh" and not _HAN.search(chinese):
                 skipped.append(Skipped(line, "swapped"))
                 continue
         if (source, target) in seen:
