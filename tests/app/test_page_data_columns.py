@@ -111,3 +111,13 @@ def test_a_model_trained_on_a_credited_file_carries_the_credit_into_its_checkpoi
     model = CurrentModel(translator, "trained")
     assert model_summary("en", model)[-1] == f"Data: {CREDIT} (12 pairs)"  # the lesson sheet's lines
     assert model_summary("zh", model)[-1] == f"数据来源：{CREDIT} (12 pairs)"
+
+
+def test_a_file_too_large_to_edit_shows_its_attribution_beside_each_page_of_pairs():
+    rows = []
+    for k in range(6):  # 1,032 distinct rows: past the 1,000 the editor takes
+        rows += [f"{en} ({k})\t{zh}（{k}）\t{credit}" for en, zh, credit in (r.split("\t") for r in ROWS)]
+    at = _upload(_open(), "cmn-eng.txt", "\n".join(rows).encode())
+    page = at.dataframe[1].value  # under the columns panel's first rows
+    assert list(page.columns) == ["source", "target", "attribution"]
+    assert page.iloc[0].tolist() == ["你好。（0）", "Hi. (0)", ROWS[0].split("\t")[2]]

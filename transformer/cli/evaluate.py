@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     required_file(
         ev,
         "--pairs",
-        "UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the rows "
+        "UTF-8 TSV or CSV file of source, target pairs (up to 10 columns: phenomena, alignment, attribution; see "
+        "--columns); when the model was trained on this file, the rows "
         "it held out are scored apart from the rows it trained on",
     )
     add_columns(ev)
