@@ -318,6 +318,11 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
 
 
+def _of_pairs(evaluation) -> str:
+    """What an exact-match figure counts: "1,837 of 1,838 pairs"."""
+    return t("train.of_pairs", L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
+
+
 def _score_table(model: CurrentModel) -> None:
     """The model's scores by phenomenon and part, as its training (here, or the checkpoint's) recorded them."""
     try:
@@ -359,10 +364,10 @@ if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)
     with columns[0]:
-        metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+        metric(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))
     if held_eval:
         with columns[1]:
-            metric(t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})")
+            metric(t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval))
     with columns[-2]:
         metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
     with columns[-1]:
@@ -372,10 +377,10 @@ if model.results is not None:
             t(
                 "train.compare",
                 L,
-                train_acc=f"{train_eval.token_accuracy:.0%}",
-                held_acc=f"{held_eval.token_accuracy:.0%}",
-                train_exact=f"{train_eval.exact_match:.0%}",
-                held_exact=f"{held_eval.exact_match:.0%}",
+                train_acc=f"{train_eval.token_accuracy:.1%}",
+                held_acc=f"{held_eval.token_accuracy:.1%}",
+                train_exact=f"{train_eval.exact_match:.1%}",
+                held_exact=f"{held_eval.exact_match:.1%}",
             )
         )
         tr = model.translator

@@ -96,10 +96,11 @@ def ids(values: list) -> None:
     _sheet().add(Code(body))
 
 
-def metric(label: str, value: str) -> None:
-    """st.metric, and "label value" in the sheet."""
-    st.metric(label, value)
-    _sheet().add(Metric(label, value))
+def metric(label: str, value: str, detail: str | None = None) -> None:
+    """st.metric, with what the value counts (detail) in grey under it, and "label value (detail)" in the sheet: a
+    metric's value is one line, and a long one is cut ("100% (1838/…")."""
+    st.metric(label, value, delta=detail, delta_color="off", delta_arrow="off")
+    _sheet().add(Metric(label, value if detail is None else f"{value} ({detail})"))
 
 
 def sheet_table(

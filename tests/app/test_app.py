@@ -196,6 +196,9 @@ def test_held_out_pairs_are_reported_apart():
     assert model.translator.summary["history"][-1]["holdout_loss"] > 0
     table = at.dataframe[-1].value
     assert list(table.iloc[:, -1]).count("held out") == held.total
+    shown = {m.label: (m.value, m.proto.delta) for m in at.metric}  # whole, and at the score table's precision
+    assert shown["exact-match, held out"] == (f"{held.exact_match:.1%}", f"{held.exact} of {held.total} pairs")
+    assert f"{held.exact_match:.1%} ({held.exact}/{held.total})" in list(at.dataframe[-2].value["exact match"])
     parts, marks = list(table.iloc[:, -1]), list(table.iloc[:, 3])
     assert parts == ["held out"] * held.total + ["trained on"] * (n - held.total)  # the rows worth discussing first
     for first, last in ((0, held.total), (held.total, n)):  # and in each part its errors first
