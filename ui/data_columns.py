@@ -99,8 +99,8 @@ def swap_direction() -> None:
         set_pairs([(target, source) for source, target in ss.pairs])
 
 
-def _lines(lines: list[int]) -> str:
-    shown = ", ".join(f"{n:,}" for n in lines[:LINES_SHOWN])
+def _lines(lines: list[int], L: str) -> str:
+    shown = t("data.line_separator", L).join(f"{n:,}" for n in lines[:LINES_SHOWN])
     return shown + (" …" if len(lines) > LINES_SHOWN else "")
 
 
@@ -160,7 +160,7 @@ def draw_columns(L: str) -> None:
         for reason in SKIP_REASONS:
             lines = taken.lines_of(reason)
             if lines:
-                text(t(f"data.left_out.{reason}", L, n=f"{len(lines):,}", lines=_lines(lines)), "warning")
+                text(t(f"data.left_out.{reason}", L, n=f"{len(lines):,}", lines=_lines(lines, L)), "warning")
         if taken.duplicates:
             text(t("data.repeated", L, n=f"{taken.duplicates:,}"), "caption")
         line = credit(taken.extra.get("attribution", []))

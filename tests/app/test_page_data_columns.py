@@ -40,7 +40,7 @@ def test_a_tatoeba_file_is_named_read_chinese_to_english_and_its_attribution_sho
     assert list(preview.columns) == ["1 · target", "2 · source", "3 · attribution"]
     assert preview.iloc[0, 2].startswith(CREDIT)  # the attribution is shown as a column
     assert f"Data: {CREDIT} (30 pairs)" in texts(at, "markdown")
-    assert "Translating column 2 (Chinese) → column 1 (English)." in texts(at, "caption")
+    assert "Translating column 2 (Chinese) → column 1 (Latin letters, such as English)." in texts(at, "caption")
 
 
 def test_the_swap_button_turns_a_file_and_a_role_chosen_for_a_column_is_taken_from_the_other():
@@ -94,7 +94,8 @@ def test_the_learners_own_typed_pairs_are_turned_round():
 def test_a_file_of_other_languages_keeps_its_columns_and_has_no_swap_check():
     at = _upload(_open(), "fr.tsv", b"Bonjour.\tHello.\nMerci.\tThank you.\n")
     assert at.session_state.pairs == [("Bonjour.", "Hello."), ("Merci.", "Thank you.")] and not at.warning
-    assert "Translating column 1 (English) → column 2 (English)." in texts(at, "caption")
+    caption = "Translating column 1 (Latin letters, such as English) → column 2 (Latin letters, such as English)."
+    assert caption in texts(at, "caption")
 
 
 def test_a_model_trained_on_a_credited_file_carries_the_credit_into_its_checkpoint_and_lesson_sheet(monkeypatch):
@@ -121,3 +122,16 @@ def test_a_file_too_large_to_edit_shows_its_attribution_beside_each_page_of_pair
     page = at.dataframe[1].value  # under the columns panel's first rows
     assert list(page.columns) == ["source", "target", "attribution"]
     assert page.iloc[0].tolist() == ["你好。（0）", "Hi. (0)", ROWS[0].split("\t")[2]]
+
+
+def test_the_columns_panel_speaks_chinese():
+    rows = list(ROWS[:12])
+    for i in (4, 7):  # lines 5 and 8: Chinese in the English column
+        en, zh, credit = rows[i].split("\t")
+        rows[i] = f"{zh}\t{en}\t{credit}"
+    at = open_tab("zh", None, data_dataset="tutorial")
+    _upload(at, "cmn-eng.txt", "\n".join(rows).encode())
+    assert any(s.startswith("已识别为 Tatoeba/Anki 格式（cmn-eng.txt）") for s in texts(at, "info"))
+    assert any("没有载入，也不参与训练：第 5、8 行。" in w for w in texts(at, "warning"))
+    assert [at.selectbox(key=f"data_role_{i}").label for i in range(3)] == ["第 1 列", "第 2 列", "第 3 列"]
+    assert f"数据来源：{CREDIT} (10 pairs)" in texts(at, "markdown")
