@@ -24,7 +24,7 @@ from transformer.columns import (
 )
 from transformer.text import markdown
 
-from .export import table, text
+from .export import hint, table, text
 from .i18n import t
 from .state import DATASETS, dataset_pairs, set_pairs
 
@@ -82,8 +82,12 @@ def _retake(roles: tuple[str, ...]) -> None:
 
 def _choose_role(column: int) -> None:
     """A role chosen for a column: the column that had it gives it up (the source and target swap)."""
-    loaded = st.session_state.pairs_file
-    _retake(assign(loaded.roles, column, st.session_state[f"data_role_{column}"]))
+    ss = st.session_state
+    loaded, chosen = ss.pairs_file, ss[f"data_role_{column}"]
+    roles = assign(loaded.roles, column, chosen)
+    # a source or target column keeps its role when no other column has the one chosen: said once, as an error
+    ss.data_role_refused = (column, loaded.roles[column]) if roles[column] != chosen else None
+    _retake(roles)
 
 
 def swap_direction() -> None:
@@ -138,6 +142,10 @@ def draw_columns(L: str) -> None:
                     on_change=_choose_role,
                     args=(i,),
                 )
+        refused = st.session_state.pop("data_role_refused", None)
+        if refused is not None:
+            column, role = refused
+            hint(t("data.role_kept", L, n=column + 1, role=t(f"role.{role}", L)), "error")
         source, target = loaded.roles.index("source"), loaded.roles.index("target")
         c1, c2 = st.columns([3, 1], vertical_alignment="center")
         with c1:

@@ -48,6 +48,14 @@ def test_the_swap_button_turns_a_file_and_a_role_chosen_for_a_column_is_taken_fr
     at.button(key="data_swap").click().run()
     assert at.session_state.pairs[0] == ("Hi.", "你好。")
     assert _roles(at, 3) == ["source", "target", "attribution"]
+    at.selectbox(key="data_role_0").set_value("phenomena").run()  # the source cannot be dropped: one error line
+    assert texts(at, "error") == [
+        "Column 1 stays the source: the pairs need a source column and a target column. To move it, choose source for "
+        "another column."
+    ]
+    assert _roles(at, 3) == ["source", "target", "attribution"] and at.session_state.pairs[0] == ("Hi.", "你好。")
+    at.run()
+    assert not at.error  # said once
     at.selectbox(key="data_role_2").set_value("ignored").run()  # no attribution: nothing to credit
     assert not any(s.startswith("Data:") for s in texts(at, "markdown"))
     at.selectbox(key="data_role_2").set_value("source").run()  # the attribution as the source: the source moves
