@@ -18,11 +18,11 @@ from transformer.data import (
     Problem,
     find_control,
     format_pairs,
-    parse_pairs,
     tokenize,
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
+from ui.data_columns import current_file, draw_columns, keep_file, load_file
 from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
 from ui.messages import error_text, problem_text
@@ -96,12 +96,21 @@ def _take_upload() -> None:
     if upload is None:  # the file was removed from the uploader: the table stays
         return
     try:
-        loaded = parse_pairs(upload.getvalue(), upload.name)
+        loaded = load_file(upload.getvalue(), upload.name)  # its columns' roles inferred (ui.data_columns)
+        if not loaded.taken.pairs:
+            raise DataError(f"{upload.name} has no row with both a source and a target in the columns chosen.")
     except DataError as exc:
         _say("error", "data.upload_failed", name=upload.name, error=exc)
+        return
+    pairs = loaded.taken.pairs
+    if ss.get("data_upload_mode", "replace") == "replace":
+        keep_file(loaded)  # its columns can be chosen while the table holds its pairs
+        set_pairs(pairs)
     else:
-        set_pairs(loaded if ss.get("data_upload_mode", "replace") == "replace" else [*ss.pairs, *loaded])
-        _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
+        set_pairs([*ss.pairs, *pairs])
+    left_out = len(loaded.taken.skipped)
+    key = "data.upload_ok_left_out" if left_out else "data.upload_ok"
+    _say("success", key, n=f"{len(pairs):,}", name=upload.name, left_out=f"{left_out:,}")
 
 
 def _restore_sample_pairs() -> None:
@@ -149,10 +158,14 @@ def _table_page() -> None:
     )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
+    frame = pd.DataFrame(
+        rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
+    )
+    loaded = current_file()
+    for role, cells in (loaded.taken.extra if loaded is not None else {}).items():  # e.g. the attribution
+        frame[t(f"role.{role}", L)] = cells[first : first + PAGE_ROWS]
     table(  # the page shown, in the sheet too
-        pd.DataFrame(
-            rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
-        ),
+        frame,
         width="stretch",
         hide_index=False,
         key="data_table_view",
@@ -289,6 +302,7 @@ def _phenomena() -> None:
 
 
 _dataset()
+draw_columns(L)
 keep_option("tokenizer", TOKENIZERS, "auto")
 problems = pairs_summary().problems
 valid = usable_pairs()

@@ -23,6 +23,7 @@ from safetensors.torch import save as safetensors_save
 
 from .config import (
     MAX_CHECKPOINT_BYTES,
+    MAX_CREDIT_CHARS,
     MAX_EPOCHS,
     MAX_PAIRS,
     MAX_TOKEN_CHARS,
@@ -288,6 +289,11 @@ def _sha256(value) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
 
 
+def _credit(value) -> bool:
+    """One line of printable text crediting the data (its licence and source), of at most MAX_CREDIT_CHARS."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_CREDIT_CHARS and value.isprintable()
+
+
 def _scores(value) -> bool:
     """A score table (transformer.scores) of the known rows and parts only, so its size is bounded."""
     try:
@@ -324,6 +330,7 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "data_sha256": (_sha256, "a SHA-256 in hexadecimal"),
     "always_trained": _WHOLE,
     "scores": (_scores, "a table of scores by phenomenon and part"),
+    "data_credit": (_credit, f"one line of printable text of at most {MAX_CREDIT_CHARS} characters"),
 }
 
 

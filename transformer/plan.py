@@ -26,7 +26,7 @@ from .train import EpochRecord, train
 from .translator import Evaluation, Translator
 
 Pairs = list[tuple[str, str]]
-DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split")  # what a summary records about the data
+DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split", "data_credit")  # a summary's record of data
 
 
 @dataclass(frozen=True)

@@ -239,13 +239,13 @@ def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
 
 
 def dataset_pairs(name: str) -> list[tuple[str, str]]:
-    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
+    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed; the tutorial pairs
+    and the corpus turned English → Chinese when the learner swapped them, ui.data_columns)."""
     ss = st.session_state
-    if name == "corpus":
-        return corpus_dataset(*corpus_choice())
     if name == "own":
         return list(ss.get("own_pairs", []))
-    return bundled_pairs()
+    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
+    return [(target, source) for source, target in pairs] if ss.get("data_swapped") else pairs
 
 
 def corpus_choice() -> tuple[int, int]:
@@ -255,7 +255,7 @@ def corpus_choice() -> tuple[int, int]:
 
 def always_trained() -> list[tuple[str, str]]:
     """Pairs no split may hold out: the tutorial pairs beside the corpus (as the bundled model was trained)."""
-    return bundled_pairs() if st.session_state.get("data_dataset") == "corpus" else []
+    return dataset_pairs("tutorial") if st.session_state.get("data_dataset") == "corpus" else []
 
 
 def dataset_named(value) -> str | None:
@@ -433,7 +433,8 @@ def pairs_summary() -> PairsSummary:
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
         name = ss.get("data_dataset")
         if name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
-            summary = _dataset_summary(name, tuple(corpus_choice()) if name == "corpus" else (), tokenizer)
+            choice = tuple(corpus_choice()) if name == "corpus" else ()
+            summary = _dataset_summary(name, choice, tokenizer, bool(ss.get("data_swapped")))
         else:
             summary = summarize_pairs(ss.pairs, tokenizer)
         cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
@@ -441,9 +442,11 @@ def pairs_summary() -> PairsSummary:
 
 
 @st.cache_resource(max_entries=8)
-def _dataset_summary(name: str, choice: tuple, tokenizer: str) -> PairsSummary:
-    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
-    return summarize_pairs(corpus_dataset(*choice) if name == "corpus" else bundled_pairs(), tokenizer)
+def _dataset_summary(name: str, choice: tuple, tokenizer: str, swapped: bool = False) -> PairsSummary:
+    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`; English → Chinese
+    when swapped), once per server."""
+    pairs = corpus_dataset(*choice) if name == "corpus" else bundled_pairs()
+    return summarize_pairs([(tgt, src) for src, tgt in pairs] if swapped else pairs, tokenizer)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:

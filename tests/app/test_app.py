@@ -218,8 +218,14 @@ def test_a_bad_data_file_shows_an_error_and_keeps_the_table():
 def test_a_data_file_with_the_wrong_columns_is_refused():
     at = open_app()
     before = list(at.session_state.pairs)
-    at.file_uploader(key="pairs_upload").upload("pairs.csv", b"a,b,c,d\ne,f,g,h\n", "text/csv").run()
-    assert any("expected 2 columns (source, target), or 3 with phenomena" in e for e in texts(at, "error"))
+    at.file_uploader(key="pairs_upload").upload(
+        "pairs.csv", b"a,b\n" + b"a,b,c,d,e,f,g,h,i,j,k" + b"\n", "text/csv"
+    ).run()
+    assert any("line 2: 11 columns, more than the 10 a pairs file may have" in e for e in texts(at, "error"))
+    at.file_uploader(key="pairs_upload").upload("one.csv", b"just one column\n", "text/csv").run()
+    assert any(
+        "expected at least 2 columns (source, target) in CSV (comma) format, found 1" in e for e in texts(at, "error")
+    )
     assert at.session_state.pairs == before
 
 

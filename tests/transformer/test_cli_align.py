@@ -132,7 +132,7 @@ def test_bad_arguments_give_one_line_and_exit_2(plain, capsys, flags, words):
 def test_a_pair_the_model_cannot_read_is_refused_with_one_line(write_file, capsys):
     pairs = write_file("bad.tsv", "我爱你\tI love you .\n狗\t\n")
     code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(pairs), "--method", "saliency")
-    assert (code, printed) == (2, "") and err.count("\n") == 1 and "row 2: the target sentence is empty" in err
+    assert (code, printed) == (2, "") and err.count("\n") == 1 and "line 2: its source or target is missing" in err
 
 
 def test_the_table_reads_at_most_max_study_pairs_and_says_so(monkeypatch, capsys):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 from ..checkpoint import save_checkpoint
+from ..columns import credit
 from ..config import (
     MAX_CHECKPOINT_BYTES,
     MAX_EPOCHS,
@@ -22,7 +24,7 @@ from ..plan import TrainingPlan
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
-from .common import add_numbers, check_writable, read_pairs, required_file
+from .common import add_columns, add_numbers, check_writable, checked_pairs, read_pairs, required_file
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -48,8 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     required_file(
         t,
         "--pairs",
-        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of phenomena",
+        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally columns of phenomena, "
+        "alignment or attribution (a Tatoeba/Anki cmn-eng.txt is read Chinese to English, its attribution kept)",
     )
+    add_columns(t)
     required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
     add_numbers(
         t,
@@ -151,8 +155,9 @@ def _scores(loss: float, table: ScoreTable, part: str) -> str:
 def run(args: argparse.Namespace) -> None:
     """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
     check_writable(args.out, "--out")
-    all_pairs, _ = read_pairs(args.pairs, args.tokenizer)  # the summary's phenomena are the grammar's (plan.py)
-    also, _ = read_pairs(args.also, args.tokenizer) if args.also else ([], [])
+    taken = checked_pairs(args.pairs, args.tokenizer, args.columns)  # the summary's phenomena are the grammar's
+    all_pairs, credited = taken.pairs, credit(taken.extra.get("attribution", []))
+    also, _ = read_pairs(args.also, args.tokenizer, args.columns) if args.also else ([], [])
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
     if args.split is not None and args.holdout == 0:
@@ -168,6 +173,8 @@ def run(args: argparse.Namespace) -> None:
     for field, _, kinds in _SWITCHES:
         sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
+    if credited:  # the licence of such data asks for credit: the checkpoint and its lesson sheet carry it
+        plan = replace(plan, data={**plan.data, "data_credit": credited})
     pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)
     translator = plan.build()
