@@ -63,14 +63,24 @@ def _discard_output() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def read_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+def read_pairs(path: Path, tokenizer) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
     """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
+    pairs, tags = load_pairs(path)
+    refuse_bad_rows(path, pairs, tokenizer)
+    return pairs, tags
+
+
+def load_pairs(path: Path) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The pairs of a file and each one's phenomena tags, read but not yet checked (refuse_bad_rows)."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
-    pairs, tags = parse_tagged_pairs(data, str(path))
+    return parse_tagged_pairs(data, str(path))
+
+
+def refuse_bad_rows(path: Path, pairs: list[tuple[str, str]], tokenizer) -> None:
+    """Refuse the file at the first error check_pairs finds with this tokenizer (a mode, or a learned one)."""
     errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
         raise TransformerError(f"{path}, {errors[0].message()}")
-    return pairs, tags
 
 
 def check_writable(path: Path, flag: str, example: str = "model.safetensors") -> None:
