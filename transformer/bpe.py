@@ -137,6 +137,12 @@ class Bpe:
         pieces, merges = data["pieces"], data["merges"]
         if not isinstance(pieces, list) or not isinstance(merges, list):
             raise DataError("a BPE tokenizer's pieces and merges must be lists.")
+        if len(pieces) > MAX_PIECES or len(merges) > len(pieces):  # counted before any one is read
+            raise DataError(
+                f"a BPE tokenizer has at most {MAX_PIECES:,} pieces."
+                if len(pieces) > MAX_PIECES
+                else "a BPE tokenizer has more merges than pieces."
+            )
         if not all(isinstance(m, str) and m.count(" ") == 1 for m in merges):
             raise DataError('every BPE merge must be two pieces separated by one space ("a b").')
         return cls(data["vocab_size"], tuple(pieces), tuple(tuple(m.split(" ")) for m in merges))
