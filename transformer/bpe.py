@@ -32,6 +32,7 @@ MARK = "\u2581"  # ▁, sentencepiece's mark: the piece it starts begins a word
 DEFAULT_BPE_VOCAB_SIZE = 1_000  # small data keeps common words whole and splits the rarer ones
 MIN_FREQUENCY = 2  # a pair is merged only when it occurs at least twice: a word seen once stays in pieces
 MAX_PIECES = MAX_VOCAB_SIZE - len(SPECIALS)  # the pieces of one tokenizer (the characters seen, and the merges)
+CACHED_WORDS = 100_000  # distinct words whose pieces a Bpe remembers (then it starts again)
 _UNKNOWN = "\x00unk"  # the library's piece for a character it never learned (no piece of ours holds a NUL)
 _SPECIALS = frozenset(SPECIALS)
 # the library learns on several threads; a job's process forked after that would print a warning and learn on one,
@@ -87,6 +88,7 @@ class Bpe:
             if merge[0] not in known or merge[1] not in known or merge[0] + merge[1] not in known:
                 raise DataError("a BPE merge joins pieces that are not in its vocabulary.")
         object.__setattr__(self, "_library", None)
+        object.__setattr__(self, "_words", {})  # word → its pieces, as split() found them
 
     def __reduce__(self):  # pickled (to a job's process) without the library's object, which is rebuilt there
         return (Bpe, (self.vocab_size, self.pieces, self.merges))
@@ -104,20 +106,32 @@ class Bpe:
         return self._library
 
     def split(self, text: str) -> list[str]:
-        """The pieces of text: "he loves you." → ▁he ▁lov es ▁you . (spaces become the ▁ of the next word)."""
-        text = _normal(text)
-        if not text:
-            return []
-        encoding = self._tokenizer().encode(text, add_special_tokens=False)
+        """The pieces of text: "he loves you." → ▁he ▁lov es ▁you . (spaces become the ▁ of the next word).
+
+        Words are split apart (the library does the same), and each distinct word once: a table's words repeat."""
+        pieces: list[str] = []
+        words = self._words
+        for word in text.split():
+            known = words.get(word)
+            if known is None:
+                if len(words) >= CACHED_WORDS:
+                    words.clear()
+                known = words[word] = self._split_word(word)
+            pieces += known
+        return pieces
+
+    def _split_word(self, word: str) -> tuple[str, ...]:
+        """The pieces of one word (no whitespace in it), the first with its ▁."""
+        encoding = self._tokenizer().encode(word, add_special_tokens=False)
         pieces: list[str] = []
         for piece, (start, end) in zip(encoding.tokens, encoding.offsets):
             if piece == _UNKNOWN:
-                piece = text[start:end]  # a character never seen while learning is a piece of its own
+                piece = word[start:end]  # a character never seen while learning is a piece of its own
             if pieces and piece in _SPECIALS:
                 pieces[-1] += piece  # "S" in "USA" stays with the piece before: no piece is a special token
             else:
                 pieces.append(piece)
-        return pieces
+        return tuple(pieces)
 
     def join(self, pieces: Sequence[str]) -> str:
         """The text of pieces (join_pieces)."""
