@@ -65,7 +65,13 @@ PROBLEMS_SHOWN = 10  # problems listed per box
 L = page_setup()
 ss = st.session_state
 
-page_header(L, "data", "data.title", "data.intro", {"tokenizer": Param("tokenizer")})
+page_header(
+    L,
+    "data",
+    "data.title",
+    "data.intro",
+    {"tokenizer": Param("tokenizer"), "vocab_size": Param("bpe_vocab_size", "int")},
+)
 
 
 def _apply_edits(key: str) -> None:

@@ -5,8 +5,9 @@ translations joined back into text."""
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import finish_job, open_app, texts
+from tests.apptest_helpers import APP, finish_job, open_app, texts
 from transformer.bpe import MARK, Bpe, join_pieces, learn_bpe
 
 PAIRS = [
@@ -91,3 +92,26 @@ def test_a_model_trained_with_bpe_shows_joined_translations():
     (final,) = [s for s in texts(at, "success") if s.startswith("Translation: ")]
     shown = final.removeprefix("Translation: **").split("** — ")[0]
     assert shown in expected.values() and MARK not in shown  # one of the pairs' translations, joined
+
+
+def _linked(query: dict) -> AppTest:
+    """A tab's first run on a link to the Data page, over the small table (not the 2,000-pair corpus)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["data_dataset"] = "own"
+    at.session_state["pairs"] = at.session_state["editor_base"] = list(PAIRS)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page("pages/data.py")
+    return at.run()
+
+
+def test_a_link_carries_the_vocabulary_size_and_a_bad_one_is_one_error():
+    at = _linked({"tokenizer": "bpe", "vocab_size": "0"})
+    assert not at.exception
+    assert at.session_state.tokenizer == "bpe" and at.session_state._bpe[0] == 1_000  # the default, learned
+    assert [e for e in texts(at, "error") if "BPE vocabulary size" in e] == [
+        "The BPE vocabulary size must be a whole number from 1 to 16,000, not 0: choose a size in that range. "
+        "The pieces learned last are kept."
+    ]
+    at = _linked({"tokenizer": "bpe", "vocab_size": "30"})
+    assert not at.exception and at.session_state._bpe[0] == 30 and not at.error
