@@ -50,7 +50,7 @@ class Translator:
     def config(self) -> TransformerConfig:
         return self.model.config
 
-    def text(self, tokens: list[str]) -> str:
+    def detokenize(self, tokens: list[str]) -> str:
         """Output tokens as text for reading: subword pieces joined back into words, other tokens spaced."""
         return detokenize(tokens, self.tokenizer)
 
@@ -104,7 +104,7 @@ class Translator:
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
         """(source, reference, greedy output, output == reference token for token) for every pair."""
         outputs = self.translate_all([s for s, _ in pairs])
-        return [(s, t, self.text(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
+        return [(s, t, self.detokenize(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
     def evaluate(self, pairs: list[tuple[str, str]]) -> Evaluation:
         """Teacher-forced loss and token accuracy, and greedy exact match, on pairs; and per pair what
@@ -115,7 +115,7 @@ class Translator:
             PairScore(s, tokenize(t, self.tokenizer), out, r, n, *self._words(t, out))
             for (s, t), out, r, n in zip(pairs, outputs, right, counted)
         ]
-        results = [(s, t, self.text(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
+        results = [(s, t, self.detokenize(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
         accuracy = sum(right) / sum(counted)
         return Evaluation(loss, accuracy, sum(p.exact for p in scored), len(scored), results, scored)
 
@@ -124,7 +124,7 @@ class Translator:
         into words ('auto': CJK characters, words, punctuation), whatever the pieces; (None, None) otherwise."""
         if isinstance(self.tokenizer, str):
             return None, None
-        return tokenize(reference, "auto"), tokenize(self.text(output), "auto")
+        return tokenize(reference, "auto"), tokenize(self.detokenize(output), "auto")
 
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""

@@ -118,7 +118,7 @@ def test_a_plan_learns_its_pieces_from_the_training_pairs_alone():
 def test_translations_are_joined_text_and_bleu_scores_its_words():
     bpe = learn_bpe(PAIRS20, 60)
     translator = Translator.create(PAIRS20, bpe, d_model=8, n_heads=2, d_ff=8, n_layers=1)
-    assert translator.text([f"{MARK}he", f"{MARK}lov", "es", f"{MARK}her"]) == "he loves her"
+    assert translator.detokenize([f"{MARK}he", f"{MARK}lov", "es", f"{MARK}her"]) == "he loves her"
     evaluation = translator.evaluate(PAIRS20[4:6])
     for (_, _, output, _), scored in zip(evaluation.results, evaluation.scored):
         assert output == join_pieces(scored.output)
