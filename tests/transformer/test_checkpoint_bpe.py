@@ -11,7 +11,7 @@ from safetensors.torch import save as st_save
 from tests.conftest import PAIRS20
 from tests.transformer.checkpoints import parts, refused
 from transformer.bpe import MARK, MAX_PIECES, Bpe, learn_bpe
-from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.checkpoint import checkpoint_bytes, load_checkpoint, save_checkpoint
 from transformer.translator import Translator
 
 SIZES = dict(d_model=8, n_heads=2, d_ff=8, n_layers=1)
@@ -86,3 +86,12 @@ def test_a_bpe_field_beside_another_tokenizer_is_not_read(bpe_ckpt):
     tensors, metadata = parts(bpe_ckpt)
     metadata["tokenizer"], metadata["bpe"] = "auto", "{not json"
     assert load_checkpoint(st_save(tensors, metadata=metadata)).tokenizer == "auto"
+
+
+def test_the_size_estimate_counts_the_tokenizer():
+    bpe = learn_bpe(PAIRS20 * 3, 2_000)
+    translator = Translator.create(PAIRS20, bpe, **SIZES)
+    data = save_checkpoint(translator)
+    cfg, src, tgt = translator.config, translator.src_vocab, translator.tgt_vocab
+    with_bpe, without = checkpoint_bytes(cfg, src, tgt, 0, 0, bpe), checkpoint_bytes(cfg, src, tgt, 0, 0)
+    assert with_bpe >= len(data) and with_bpe - without >= len(parts(data)[1]["bpe"].encode())
