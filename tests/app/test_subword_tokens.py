@@ -41,7 +41,7 @@ def test_the_data_page_shows_words_split_into_pieces_and_the_piece_vocabulary(la
     word, pieces = ("word", "pieces") if lang == "en" else ("词", "子词")
     splits = _frame(at, word)
     assert dict(zip(splits[word], splits[pieces]))["loves"] == f"{MARK}lov + es"  # "loves" → "lov" + "es"
-    vocab = _frame(at, "piece" if lang == "en" else "由哪两个合并")
+    vocab = _frame(at, "piece" if lang == "en" else "合并自")
     assert list(vocab.iloc[:, 0]) == list(bpe.pieces)
     assert f"{MARK}lov + es" not in list(vocab.iloc[:, 1]) and "o + v" in list(vocab.iloc[:, 1])
     if lang == "en":
