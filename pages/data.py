@@ -12,7 +12,7 @@ import streamlit as st
 
 from transformer import corpus
 from transformer.bpe import Bpe, check_vocab_size
-from transformer.config import MAX_BPE_VOCAB_SIZE, MAX_DATA_BYTES
+from transformer.config import MAX_BPE_VOCAB_SIZE, MAX_DATA_BYTES, MAX_TOKENS
 from transformer.data import (
     SPECIALS,
     TOKENIZERS,
@@ -309,6 +309,8 @@ def _vocab_size() -> None:
         check_vocab_size(ss.bpe_vocab_size)
     except DataError as exc:
         text(error_text(exc, L), "error")
+    if any(p.kind == "too_long" for p in problems):  # pieces make longer sentences than words
+        text(t("data.bpe_too_long", L, n=MAX_TOKENS), "info")
 
 
 def _pieces(bpe: Bpe) -> None:

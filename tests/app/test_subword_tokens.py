@@ -115,3 +115,14 @@ def test_a_link_carries_the_vocabulary_size_and_a_bad_one_is_one_error():
     ]
     at = _linked({"tokenizer": "bpe", "vocab_size": "30"})
     assert not at.exception and at.session_state._bpe[0] == 30 and not at.error
+
+
+def test_sentences_too_long_in_pieces_say_that_a_larger_vocabulary_helps():
+    long_pair = ("他们喜欢她", "they like her and she likes them and he loves us")  # 48 characters
+    at = open_app(page="pages/data.py", data_dataset="own", pairs=[*PAIRS, long_pair], editor_base=[*PAIRS, long_pair])
+    at.selectbox(key="tokenizer").set_value("bpe").run()
+    at.number_input(key="bpe_vocab_size").set_value(1).run()  # the characters alone: one piece each
+    hint = "Some sentences are longer than 40 pieces: a larger vocabulary size makes fewer, longer pieces."
+    assert hint in texts(at, "info") and any("longer than 40 tokens" in e for e in texts(at, "error"))
+    at.number_input(key="bpe_vocab_size").set_value(1_000).run()
+    assert hint not in texts(at, "info") and not at.error
