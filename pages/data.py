@@ -11,7 +11,8 @@ import pandas as pd
 import streamlit as st
 
 from transformer import corpus
-from transformer.config import MAX_DATA_BYTES
+from transformer.bpe import Bpe, check_vocab_size
+from transformer.config import MAX_BPE_VOCAB_SIZE, MAX_DATA_BYTES, MAX_TOKENS
 from transformer.data import (
     SPECIALS,
     TOKENIZERS,
@@ -32,6 +33,7 @@ from ui.state import (
     bundled_pairs,
     bundled_training,
     choose_dataset,
+    chosen_tokenizer,
     dataset_pairs,
     page_setup,
     pair_tags,
@@ -39,7 +41,7 @@ from ui.state import (
     set_pairs,
     usable_pairs,
 )
-from ui.tables import make_data_tables, token_preview, vocab_tables
+from ui.tables import make_data_tables, piece_splits, piece_vocabulary, token_preview, vocab_tables
 from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
 from ui.widgets import page_header, pair_text
 from viz.data import (
@@ -63,7 +65,13 @@ PROBLEMS_SHOWN = 10  # problems listed per box
 L = page_setup()
 ss = st.session_state
 
-page_header(L, "data", "data.title", "data.intro", {"tokenizer": Param("tokenizer")})
+page_header(
+    L,
+    "data",
+    "data.title",
+    "data.intro",
+    {"tokenizer": Param("tokenizer"), "vocab_size": Param("bpe_vocab_size", "int")},
+)
 
 
 def _apply_edits(key: str) -> None:
@@ -301,9 +309,47 @@ def _phenomena() -> None:
     table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
 
 
+def _vocab_size() -> None:
+    """The BPE vocabulary size; a size out of range is one error, and the pieces learned last stay."""
+    st.number_input(
+        t("data.bpe_vocab_size", L),
+        step=100,
+        key="bpe_vocab_size",
+        persist_state="session",
+        help=t("help.bpe_vocab_size", L, max=f"{MAX_BPE_VOCAB_SIZE:,}"),
+    )
+    try:
+        check_vocab_size(ss.bpe_vocab_size)
+    except DataError as exc:
+        text(error_text(exc, L), "error")
+    if any(p.kind == "too_long" for p in problems):  # pieces make longer sentences than words
+        text(t("data.bpe_too_long", L, n=MAX_TOKENS), "info")
+
+
+def _pieces(bpe: Bpe) -> None:
+    """How the learned tokenizer splits the table's words into pieces, and its piece vocabulary."""
+    section(t("data.bpe", L))
+    text(t("data.bpe_intro", L, n=f"{len(bpe.pieces):,}", size=f"{bpe.vocab_size:,}", pairs=f"{len(valid):,}"))
+    c1, c2 = st.columns(2)
+    with c1:
+        text(f"**{t('data.bpe_splits', L)}**")
+        splits = _per_table("bpe_splits", lambda: piece_splits(bpe, valid, L, VOCAB_ROWS))
+        if len(splits):
+            table(splits, hide_index=True, width="stretch", height=300, key="data_bpe_splits")
+        else:
+            text(t("data.bpe_no_splits", L), "caption")
+    with c2:
+        text(f"**{t('data.bpe_vocab', L, n=f'{len(bpe.pieces):,}')}**")
+        pieces = _per_table("bpe_vocab", lambda: piece_vocabulary(bpe, L, VOCAB_ROWS))
+        table(pieces, hide_index=True, width="stretch", height=300, key="data_bpe_vocab")
+        if len(bpe.pieces) > VOCAB_ROWS:
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=f"{len(bpe.pieces):,}"), "caption")
+
+
 _dataset()
 draw_columns(L)
 keep_option("tokenizer", TOKENIZERS, "auto")
+tokenizer = chosen_tokenizer()
 problems = pairs_summary().problems
 valid = usable_pairs()
 vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS))
@@ -318,6 +364,8 @@ with left:
         persist_state="session",
         format_func=lambda m: t(f"tokenizer.{m}", L),
     )
+    if ss.tokenizer == Bpe.name:
+        _vocab_size()
     if large:
         _table_page()
     else:
@@ -402,9 +450,11 @@ _phenomena()
 
 section(t("data.tokens", L))
 text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+table(token_preview(valid[:PREVIEW_ROWS], tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
     text(t("data.shown_first", L, n=PREVIEW_ROWS, total=f"{len(valid):,}"), "caption")
+if isinstance(tokenizer, Bpe):
+    _pieces(tokenizer)
 
 section(t("data.vocab", L))
 text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
@@ -428,7 +478,7 @@ if valid:
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
-        default=_pairs_of_different_lengths(offered, ss.tokenizer),
+        default=_pairs_of_different_lengths(offered, tokenizer),
         format_func=pair_text,
         help=t("data.make_data_pairs_help", L),
     )
@@ -436,7 +486,7 @@ if valid:
         text(t("data.offered_first", L, n=PICK_ROWS, total=f"{len(valid):,}"), "caption")
     if not chosen:
         text(t("data.make_data_choose", L), "info")
-    for name, values, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
+    for name, values, tokens in make_data_tables(chosen, tokenizer, vocabs) if chosen else []:
         text(f"`{name}` — {t(MAKE_DATA_WORDS[name], L)}")
         c1, c2 = st.columns(2)
         with c1:

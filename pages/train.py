@@ -25,6 +25,7 @@ from ui.state import (
     always_trained,
     bundled_model,
     bundled_training,
+    chosen_tokenizer,
     current,
     end_page,
     page_setup,
@@ -143,11 +144,11 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
 def _split(pairs: list, kind: str, fraction: float, seed: int):
     """The split of the pairs (transformer.splits), once per table and settings: (split, None) or (None, the error)."""
     always = always_trained()
-    key = (kind, fraction, seed, ss.tokenizer, len(always))
+    key = (kind, fraction, seed, chosen_tokenizer(), len(always))
     cached = ss.get("_train_split")
     if cached is None or cached[0] != key or cached[1] != pairs:
         try:
-            made = (split_pairs(pairs, kind, fraction, seed, ss.tokenizer, always), None)
+            made = (split_pairs(pairs, kind, fraction, seed, key[3], always), None)
         except DataError as exc:
             made = (None, exc)
         cached = ss._train_split = (key, list(pairs), made)
@@ -191,7 +192,7 @@ if pairs:
                 tgt=f"{len(tgt_vocab):,}",
             )
         )
-        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held), chosen_tokenizer())
         if size is not None:
             too_large = dict(
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
@@ -230,7 +231,7 @@ b1.button(
     disabled=cannot_train,
     key="train_button",
     on_click=train,
-    args=(pairs, ss.tokenizer, sizes, cfg, split, holdout),
+    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),
     width="stretch",
 )
 b2.button(

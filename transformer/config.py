@@ -17,6 +17,9 @@ MAX_TOKEN_CHARS = 32  # longest token, in characters, accepted for training (bou
 # the English side of MAX_PAIRS long-ish pairs, whose cased words and punctuation run to some 10,000-20,000 distinct
 # tokens; Chinese by character stays in the thousands
 MAX_VOCAB_SIZE = 30_000
+# most pieces a byte-pair-encoding tokenizer may learn (--vocab-size; its pieces and the special tokens fit a
+# vocabulary of MAX_VOCAB_SIZE); the paper learns 37,000 from 4.5 million pairs, our datasets are far smaller
+MAX_BPE_VOCAB_SIZE = 16_000
 MAX_BATCH_SIZE = 200  # most pairs in one training batch (the logits of a batch are batch × 41 × vocabulary floats)
 MAX_EPOCHS = 5_000  # most epochs in one training (bounds the history a checkpoint carries)
 MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED

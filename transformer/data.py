@@ -21,19 +21,24 @@ SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
 _SPECIALS = frozenset(SPECIALS)
 PAD_ID = 0
 
-TOKENIZERS = ("auto", "whitespace", "char")
+TOKENIZERS = ("auto", "whitespace", "char", "bpe")  # "bpe" is learned from the data first (transformer.bpe)
 
 # Han ideographs (with extensions and compatibility forms), kana and Hangul syllables
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
 _AUTO = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+(?:['’][^\W{_CJK}]+)*|[^\w\s]", re.UNICODE)
 
 
-def tokenize(text: str, mode: str = "auto") -> list[str]:
-    """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char'.
+def tokenize(text: str, mode="auto") -> list[str]:
+    """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char', or a learned tokenizer (a
+    transformer.bpe.Bpe, whose tokens are subword pieces).
 
     'auto' makes every CJK character a token, spaces or not, and splits other text on whitespace with
     punctuation split off, so "I love you." → I love you .
     """
+    if not isinstance(mode, str):  # a learned tokenizer
+        return mode.split(text)
+    if mode == "bpe":
+        raise DataError("the bpe tokenizer is learned from the data before it can split text (transformer.bpe).")
     if mode == "auto":
         return _AUTO.findall(text)
     if mode == "whitespace":
@@ -41,6 +46,12 @@ def tokenize(text: str, mode: str = "auto") -> list[str]:
     if mode == "char":
         return [c for c in text if not c.isspace()]
     raise DataError(f"unknown tokenizer {mode!r}: use one of {', '.join(TOKENIZERS)}.")
+
+
+def detokenize(tokens: list[str], mode="auto") -> str:
+    """Tokens as text for reading and scoring: a learned tokenizer's pieces joined back into words, other tokens
+    separated by spaces."""
+    return " ".join(tokens) if isinstance(mode, str) else mode.join(tokens)
 
 
 @dataclass(frozen=True)

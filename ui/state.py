@@ -14,8 +14,10 @@ import streamlit as st
 import torch
 
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
+from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, learn_bpe
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
+from transformer.errors import DataError
 from transformer.model import AttentionMaps
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
@@ -163,6 +165,7 @@ SETTINGS = {
     **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
     "seed": _train_defaults.seed,
     "tokenizer": "auto",
+    "bpe_vocab_size": DEFAULT_BPE_VOCAB_SIZE,  # the pieces a "bpe" tokenizer learns (transformer.bpe)
     "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
 }
 
@@ -424,15 +427,36 @@ def usable_pairs() -> list[tuple[str, str]]:
     return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
+def chosen_tokenizer() -> str | Bpe:
+    """What the package takes for this tab's tokenizer choice: the choice itself, or for "bpe" the tokenizer learned
+    from the table's usable pairs, once per table and size (a size out of range keeps the last one learned; the Data
+    page says why). A training learns it again from its training pairs alone (transformer.plan)."""
+    ss = st.session_state
+    choice = ss.get("tokenizer", SETTINGS["tokenizer"])
+    if choice != Bpe.name:
+        return choice
+    cached = ss.get("_bpe")
+    size = ss.get("bpe_vocab_size", SETTINGS["bpe_vocab_size"])
+    try:
+        check_vocab_size(size)
+    except DataError:
+        size = cached[0] if cached is not None else SETTINGS["bpe_vocab_size"]
+    if cached is None or cached[0] != size or cached[1] != ss.pairs:
+        cached = ss._bpe = (size, list(ss.pairs), learn_bpe(usable_pairs(), size))
+    return cached[2]
+
+
 def pairs_summary() -> PairsSummary:
     """check_pairs' view of this tab's table with its tokenizer (problems, lengths, token counts, vocabularies),
     computed once per table and tokenizer: pages run on every click, and a table of 20,000 pairs takes a while."""
     ss = st.session_state
-    tokenizer = ss.get("tokenizer", SETTINGS["tokenizer"])
+    tokenizer = chosen_tokenizer()
     cached = ss.get("_pairs_summary")
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
         name = ss.get("data_dataset")
-        if name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
+        if isinstance(tokenizer, Bpe):  # learned from this table: nothing to share with other tabs
+            summary = summarize_pairs(ss.pairs, tokenizer)
+        elif name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
             choice = tuple(corpus_choice()) if name == "corpus" else ()
             summary = _dataset_summary(name, choice, tokenizer, bool(ss.get("data_swapped")))
         else:

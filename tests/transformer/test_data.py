@@ -62,8 +62,8 @@ def test_tokenize_char_drops_whitespace():
 
 
 def test_tokenize_unknown_mode_raises_data_error_naming_the_modes():
-    with pytest.raises(DataError, match="bpe") as info:
-        tokenize("I love you", "bpe")
+    with pytest.raises(DataError, match="sentencepiece") as info:
+        tokenize("I love you", "sentencepiece")
     assert "auto" in str(info.value) and "whitespace" in str(info.value) and "char" in str(info.value)
     assert isinstance(info.value, ValueError)
 

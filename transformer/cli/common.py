@@ -107,17 +107,22 @@ def read_table(path: Path, columns: tuple[int, int] | None = None) -> TakenPairs
     return taken
 
 
-def checked_pairs(path: Path, tokenizer: str, columns: tuple[int, int] | None = None) -> TakenPairs:
-    """read_table of a file whose pairs check_pairs finds no error in (else its first error, as one line)."""
-    taken = read_table(path, columns)
-    errors = [p for p in check_pairs(taken.pairs, tokenizer) if p.severity == "error"]
+def refuse_bad_rows(path: Path, pairs: list[tuple[str, str]], tokenizer) -> None:
+    """Refuse the file at the first error check_pairs finds with this tokenizer (a mode, or a learned one)."""
+    errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
         raise TransformerError(f"{path}, {errors[0].message()}")
+
+
+def checked_pairs(path: Path, tokenizer, columns: tuple[int, int] | None = None) -> TakenPairs:
+    """read_table of a file whose pairs check_pairs finds no error in (else its first error, as one line)."""
+    taken = read_table(path, columns)
+    refuse_bad_rows(path, taken.pairs, tokenizer)
     return taken
 
 
 def read_pairs(
-    path: Path, tokenizer: str, columns: tuple[int, int] | None = None
+    path: Path, tokenizer, columns: tuple[int, int] | None = None
 ) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
     """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
     taken = checked_pairs(path, tokenizer, columns)
