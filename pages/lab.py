@@ -33,7 +33,7 @@ from ui.export import caption, chart, file_name, for_sentence, hint, section, ta
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
-from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
+from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
@@ -143,7 +143,7 @@ def choose_experiment() -> None:
         sizes = {k: ss[k] for k in ("d_model", "n_heads", "d_ff", "n_layers")}
         cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
         held = holdout_split(len(pairs), ss.holdout, seed=cfg.seed)[1] if pairs and ss.holdout else []
-    run_pairs, tokenizer, on_corpus = pairs, ss.tokenizer, False
+    run_pairs, tokenizer, on_corpus = pairs, chosen_tokenizer(), False
     if name != "custom":
         experiment = EXPERIMENTS[name]
         switches, sizes = experiment.switches, {**STANDARD_SIZES, **experiment.sizes}
@@ -168,7 +168,7 @@ def choose_experiment() -> None:
             cfg = experiment.corpus_config(int(ss.seed))
         else:
             cfg = TrainConfig(seed=int(ss.seed))
-            check = check_data(experiment, pairs, ss.tokenizer) if pairs else None
+            check = check_data(experiment, pairs, chosen_tokenizer()) if pairs else None
             if check is not None and not check.ok:  # said before Run, with the corpus one click away
                 text(t(CANNOT[check.code], L, **check.values), "warning")
                 st.button(t("lab.use_corpus", L), key="lab_use_corpus", on_click=use_corpus)
@@ -188,7 +188,7 @@ def choose_experiment() -> None:
         ),
         "caption",
     )
-    errors = [] if on_corpus else [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
+    errors = [] if on_corpus else [p for p in check_pairs(ss.pairs, chosen_tokenizer()) if p.severity == "error"]
     changes = bool(switches) or (name != "custom" and EXPERIMENTS[name].changes)
     disabled = job is not None or not run_pairs or bool(errors) or not changes or len(held) >= len(run_pairs)
     configs = EXPERIMENTS[name].configs(cfg) if name != "custom" else None  # an experiment on the training itself

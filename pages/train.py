@@ -26,6 +26,7 @@ from ui.state import (
     always_trained,
     bundled_model,
     bundled_training,
+    chosen_tokenizer,
     current,
     end_page,
     page_setup,
@@ -148,11 +149,11 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
 def _split(pairs: list, kind: str, fraction: float, seed: int):
     """The split of the pairs (transformer.splits), once per table and settings: (split, None) or (None, the error)."""
     always = always_trained()
-    key = (kind, fraction, seed, ss.tokenizer, len(always))
+    key = (kind, fraction, seed, chosen_tokenizer(), len(always))
     cached = ss.get("_train_split")
     if cached is None or cached[0] != key or cached[1] != pairs:
         try:
-            made = (split_pairs(pairs, kind, fraction, seed, ss.tokenizer, always), None)
+            made = (split_pairs(pairs, kind, fraction, seed, key[3], always), None)
         except DataError as exc:
             made = (None, exc)
         cached = ss._train_split = (key, list(pairs), made)
@@ -205,7 +206,7 @@ if pairs:
                 tgt=f"{len(tgt_vocab):,}",
             )
         )
-        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held), chosen_tokenizer())
         if size is not None:
             too_large = dict(
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
@@ -246,7 +247,7 @@ b1.button(
     disabled=cannot_train,
     key="train_button",
     on_click=train,
-    args=(pairs, ss.tokenizer, sizes, cfg, split, holdout),
+    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),
     width="stretch",
 )
 b2.button(
@@ -339,6 +340,11 @@ elif model.source == "trained" and info.get("kind") == "train":
             text(said, "warning")
 
 
+def _of_pairs(evaluation) -> str:
+    """What an exact-match figure counts: "1,837 of 1,838 pairs"."""
+    return t("train.of_pairs", L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
+
+
 def _score_table(model: CurrentModel) -> None:
     """The model's scores by phenomenon and part, as its training (here, or the checkpoint's) recorded them."""
     try:
@@ -401,10 +407,10 @@ if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     columns = st.columns(4 if held_eval else 3)
     with columns[0]:
-        metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+        metric(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))
     if held_eval:
         with columns[1]:
-            metric(t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})")
+            metric(t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval))
     with columns[-2]:
         metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
     with columns[-1]:
@@ -414,10 +420,10 @@ if model.results is not None:
             t(
                 "train.compare",
                 L,
-                train_acc=f"{train_eval.token_accuracy:.0%}",
-                held_acc=f"{held_eval.token_accuracy:.0%}",
-                train_exact=f"{train_eval.exact_match:.0%}",
-                held_exact=f"{held_eval.exact_match:.0%}",
+                train_acc=f"{train_eval.token_accuracy:.1%}",
+                held_acc=f"{held_eval.token_accuracy:.1%}",
+                train_exact=f"{train_eval.exact_match:.1%}",
+                held_exact=f"{held_eval.exact_match:.1%}",
             )
         )
         tr = model.translator

@@ -161,6 +161,8 @@ def pytest_configure(config):
 
         # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
         torch.set_num_threads(1)
+        if os.environ.get("TEST_MKLDNN") == "0":  # the suite with oneDNN off, as on a CPU without it (issue 31 §7)
+            torch.backends.mkldnn.enabled = False
         _reuse_what_every_apptest_redoes()
     # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
     # servers of the browser tests inherit it

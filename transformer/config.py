@@ -9,12 +9,17 @@ from .errors import ConfigError
 
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
-MAX_PAIRS = 20_000  # most sentence pairs in one dataset
+MAX_PAIRS = 50_000  # most sentence pairs in one dataset
+MAX_COLUMNS = 10  # most columns in a pairs file (transformer.columns)
+MAX_CREDIT_CHARS = 300  # longest line crediting a dataset (its attribution) that a checkpoint keeps
 MAX_TOKEN_CHARS = 32  # longest token, in characters, accepted for training (bounds a checkpoint's vocabularies)
 # most tokens in a vocabulary, the 4 special tokens included (check_pairs refuses data with more on one side): room for
 # the English side of MAX_PAIRS long-ish pairs, whose cased words and punctuation run to some 10,000-20,000 distinct
 # tokens; Chinese by character stays in the thousands
 MAX_VOCAB_SIZE = 30_000
+# most pieces a byte-pair-encoding tokenizer may learn (--vocab-size; its pieces and the special tokens fit a
+# vocabulary of MAX_VOCAB_SIZE); the paper learns 37,000 from 4.5 million pairs, our datasets are far smaller
+MAX_BPE_VOCAB_SIZE = 16_000
 MAX_BATCH_SIZE = 200  # most pairs in one training batch (the logits of a batch are batch × 41 × vocabulary floats)
 MAX_EPOCHS = 5_000  # most epochs in one training (bounds the history a checkpoint carries)
 MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
@@ -26,9 +31,11 @@ MAX_STUDY_PAIRS = 200  # pairs read at once by the app's views of the whole data
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
-# largest pairs file accepted: MAX_PAIRS pairs with both sentences at the MAX_TOKENS limit, 40 Chinese characters
-# (120 bytes of UTF-8) and 40 English words (~230 bytes with their spaces), take ~7 MB; everyday sentences far less
-MAX_DATA_BYTES = 8_000_000
+# largest pairs file accepted: MAX_PAIRS everyday pairs in the Tatoeba/Anki format (English, Chinese, an attribution
+# text) at 300 bytes a line. The 172 lines of tests/fixtures/everyday_cmn_eng.txt take 122 bytes on average and 149 at
+# most (the attribution ~80 of them), so this is twice the longest: room for the longer sentences at the end of a
+# real cmn-eng.txt (docs/robustness.md)
+MAX_DATA_BYTES = 15_000_000
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing

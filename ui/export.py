@@ -20,8 +20,10 @@ import streamlit as st
 
 from transformer.text import markdown, spreadsheet, visible
 from viz.common import CELL_TEXT
+from viz.presenter import presenter_figure
 
 from .i18n import t
+from .presenter import presenting
 from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
 from .state import lang
 
@@ -96,10 +98,11 @@ def ids(values: list) -> None:
     _sheet().add(Code(body))
 
 
-def metric(label: str, value: str) -> None:
-    """st.metric, and "label value" in the sheet."""
-    st.metric(label, value)
-    _sheet().add(Metric(label, value))
+def metric(label: str, value: str, detail: str | None = None) -> None:
+    """st.metric, with what the value counts (detail) in grey under it, and "label value (detail)" in the sheet: a
+    metric's value is one line, and a long one is cut ("100% (1838/…")."""
+    st.metric(label, value, delta=detail, delta_color="off", delta_arrow="off")
+    _sheet().add(Metric(label, value if detail is None else f"{value} ({detail})"))
 
 
 def sheet_table(
@@ -237,7 +240,8 @@ def chart(
     }
     if plotly_chart_kwargs.get("on_select", "ignore") != "ignore":  # clicks select here: no zoom or pan tools
         config.setdefault("modeBarButtons", [["toImage"]])
-    event = st.plotly_chart(fig, key=key, config=config, **plotly_chart_kwargs)
+    shown = presenter_figure(fig) if presenting() else fig  # larger fonts for a projector; the sheet keeps fig
+    event = st.plotly_chart(shown, key=key, config=config, **plotly_chart_kwargs)
     _sheet().add(Chart(caption, fig))
     table = matrix_csv(*matrix) if matrix is not None else figure_csv(fig)
     if table is not None:

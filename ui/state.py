@@ -14,15 +14,17 @@ import streamlit as st
 import torch
 
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
+from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, learn_bpe
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
+from transformer.errors import DataError
 from transformer.model import AttentionMaps
 from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
-from .compat import leave_pages_directory_mode
+from .compat import leave_pages_directory_mode, resumed_session_id, session_id
 from .i18n import LANGUAGES, t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,6 +166,7 @@ SETTINGS = {
     **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
     "seed": _train_defaults.seed,
     "tokenizer": "auto",
+    "bpe_vocab_size": DEFAULT_BPE_VOCAB_SIZE,  # the pieces a "bpe" tokenizer learns (transformer.bpe)
     "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
 }
 
@@ -240,13 +243,13 @@ def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
 
 
 def dataset_pairs(name: str) -> list[tuple[str, str]]:
-    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
+    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed; the tutorial pairs
+    and the corpus turned English → Chinese when the learner swapped them, ui.data_columns)."""
     ss = st.session_state
-    if name == "corpus":
-        return corpus_dataset(*corpus_choice())
     if name == "own":
         return list(ss.get("own_pairs", []))
-    return bundled_pairs()
+    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
+    return [(target, source) for source, target in pairs] if ss.get("data_swapped") else pairs
 
 
 def corpus_choice() -> tuple[int, int]:
@@ -256,7 +259,7 @@ def corpus_choice() -> tuple[int, int]:
 
 def always_trained() -> list[tuple[str, str]]:
     """Pairs no split may hold out: the tutorial pairs beside the corpus (as the bundled model was trained)."""
-    return bundled_pairs() if st.session_state.get("data_dataset") == "corpus" else []
+    return dataset_pairs("tutorial") if st.session_state.get("data_dataset") == "corpus" else []
 
 
 def dataset_named(value) -> str | None:
@@ -401,6 +404,10 @@ def init_session() -> None:
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
+        # a new session for a browser that asked to resume another: the process that held it has gone (restarted, or
+        # a classroom's process that hung or died), and everything of the tab's old session with it
+        resumed = resumed_session_id(st.context.headers)
+        ss.session_lost = resumed is not None and resumed != session_id()
         ss.model = bundled_model()
     if "pairs" not in ss:  # the tab's first run: its dataset (the default one), with that dataset's recipe
         ss.data_dataset = dataset_named(ss.get("data_dataset")) or DEFAULT_DATASET
@@ -467,16 +474,38 @@ def usable_pairs() -> list[tuple[str, str]]:
     return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
+def chosen_tokenizer() -> str | Bpe:
+    """What the package takes for this tab's tokenizer choice: the choice itself, or for "bpe" the tokenizer learned
+    from the table's usable pairs, once per table and size (a size out of range keeps the last one learned; the Data
+    page says why). A training learns it again from its training pairs alone (transformer.plan)."""
+    ss = st.session_state
+    choice = ss.get("tokenizer", SETTINGS["tokenizer"])
+    if choice != Bpe.name:
+        return choice
+    cached = ss.get("_bpe")
+    size = ss.get("bpe_vocab_size", SETTINGS["bpe_vocab_size"])
+    try:
+        check_vocab_size(size)
+    except DataError:
+        size = cached[0] if cached is not None else SETTINGS["bpe_vocab_size"]
+    if cached is None or cached[0] != size or cached[1] != ss.pairs:
+        cached = ss._bpe = (size, list(ss.pairs), learn_bpe(usable_pairs(), size))
+    return cached[2]
+
+
 def pairs_summary() -> PairsSummary:
     """check_pairs' view of this tab's table with its tokenizer (problems, lengths, token counts, vocabularies),
     computed once per table and tokenizer: pages run on every click, and a table of 20,000 pairs takes a while."""
     ss = st.session_state
-    tokenizer = ss.get("tokenizer", SETTINGS["tokenizer"])
+    tokenizer = chosen_tokenizer()
     cached = ss.get("_pairs_summary")
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
         name = ss.get("data_dataset")
-        if name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
-            summary = _dataset_summary(name, tuple(corpus_choice()) if name == "corpus" else (), tokenizer)
+        if isinstance(tokenizer, Bpe):  # learned from this table: nothing to share with other tabs
+            summary = summarize_pairs(ss.pairs, tokenizer)
+        elif name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
+            choice = tuple(corpus_choice()) if name == "corpus" else ()
+            summary = _dataset_summary(name, choice, tokenizer, bool(ss.get("data_swapped")))
         else:
             summary = summarize_pairs(ss.pairs, tokenizer)
         cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
@@ -484,9 +513,11 @@ def pairs_summary() -> PairsSummary:
 
 
 @st.cache_resource(max_entries=8)
-def _dataset_summary(name: str, choice: tuple, tokenizer: str) -> PairsSummary:
-    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
-    return summarize_pairs(corpus_dataset(*choice) if name == "corpus" else bundled_pairs(), tokenizer)
+def _dataset_summary(name: str, choice: tuple, tokenizer: str, swapped: bool = False) -> PairsSummary:
+    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`; English → Chinese
+    when swapped), once per server."""
+    pairs = corpus_dataset(*choice) if name == "corpus" else bundled_pairs()
+    return summarize_pairs([(tgt, src) for src, tgt in pairs] if swapped else pairs, tokenizer)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:

@@ -16,6 +16,7 @@ from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
+from .data_columns import data_credit
 from .i18n import t
 from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
@@ -75,6 +76,8 @@ def start_training(
     pairs; split None: none)."""
     _check_free()
     plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg)  # the job builds the model
+    if credited := data_credit(pairs):  # a file's attribution, which its licence asks to keep (ui.data_columns)
+        plan = replace(plan, data={**plan.data, "data_credit": credited})
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
     return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs)}))
@@ -90,7 +93,7 @@ def start_replay() -> Job:
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    recorded = {k: bundled.summary[k] for k in DATA_FIELDS}  # the bundled model's data, as its checkpoint records it
+    recorded = {k: bundled.summary[k] for k in DATA_FIELDS if k in bundled.summary}  # as its checkpoint has it
     plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, recorded)
     run = Run("model", plan, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
     return _submit(Job("replay", session_id(), [run]))

@@ -88,7 +88,7 @@ def test_an_uploaded_file_is_read_before_the_page_runs_so_one_run_draws_the_new_
 
 def test_a_failed_upload_is_said_until_the_table_changes_and_names_the_file_literally():
     at = open_app()
-    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d\n", "text/csv").run()
+    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d,e,f,g,h,i,j,k\n", "text/csv").run()
     (error,) = at.error
     assert "\\*\\*bad\\*\\*" in error.value  # the file name cannot become bold text or a link
     assert texts(at, "error")[0].startswith("**bad** [x](y).csv was not loaded")
@@ -104,19 +104,19 @@ WINDOWS_MB = 1024 * 1024  # Streamlit's uploader counts a megabyte as this in a 
 
 def test_a_file_only_a_windows_browser_sends_reaches_the_app_and_is_refused_with_its_size_and_the_limit():
     """The uploader refuses a file over its limit before sending it, counting megabytes of 1,000,000 bytes, but of
-    1,048,576 in a browser on Windows: there a file of 8,000,001 to 8,388,608 bytes is sent. The server takes it (its
+    1,048,576 in a browser on Windows: there a file of 15,000,001 to 15,728,640 bytes is sent. The server takes it (its
     own cap, and nginx's in a classroom, is larger), and the app refuses it, saying its size and the limit."""
     at = open_app()
     before = list(at.session_state.pairs)
     limit_mb = at.file_uploader(key="pairs_upload").proto.max_upload_size_mb
     assert limit_mb * 1_000_000 == MAX_DATA_BYTES  # what other browsers send at most
-    largest = limit_mb * WINDOWS_MB  # 8,388,608: what a Windows browser sends at most
+    largest = limit_mb * WINDOWS_MB  # 15,728,640: what a Windows browser sends at most
     assert largest <= upload_cap_mb() * 1024 * 1024  # Streamlit's server counts its cap in megabytes of 1,048,576
     for size in (MAX_DATA_BYTES + 1, largest):
         data = (GOOD_FILE * (size // len(GOOD_FILE) + 1))[:size]
         at.file_uploader(key="pairs_upload").upload("big.tsv", data, "text/tab-separated-values").run()
         assert texts(at, "error") == [
-            f"big.tsv was not loaded: big.tsv is {size:,} bytes; the limit is 8,000,000. Use a smaller file. "
+            f"big.tsv was not loaded: big.tsv is {size:,} bytes; the limit is 15,000,000. Use a smaller file. "
             "Your table is unchanged."
         ]
         assert at.session_state.pairs == before

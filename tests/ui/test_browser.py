@@ -10,7 +10,7 @@ from ui.widgets import ATTENTION_FORMULA
 def _part_ids(at) -> set[str]:
     """The keys of the parts drawn in this run: chart, toggle (a formula and italic text have none)."""
     keys = {el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")}
-    return keys | {toggle.key for toggle in at.toggle}
+    return keys | {toggle.key for toggle in at.main.toggle}  # the sidebar's presenter switch aside
 
 
 def test_the_button_draws_one_of_each_lazy_part_and_the_next_run_takes_them_away():
