@@ -159,3 +159,21 @@ def page_header(L: str, page: str, title_key: str, intro_key: str, view: dict[st
     st.title(title)
     link_view(page, title, view)
     text(t(intro_key, L))
+
+
+# a chart that needs more room than the page has: its box scrolls sideways, and the chart keeps at least its own width
+# inside it (Streamlit caps an element at its container's width, and plotly then squeezes the chart to that); on a wider
+# page it stretches as any chart does. .st-key-<key> is the class Streamlit gives an element drawn with that key
+WIDE_CHART_CSS = (
+    "<style>.st-key-{box} {{overflow-x: auto;}}"
+    " .st-key-{box} .st-key-{chart} {{min-width: {px}px; max-width: none !important;}}</style>"
+)
+
+
+def wide_chart_box(chart_key: str, px: int | None):
+    """A container for the chart drawn with chart_key: when px (its figure's own width) is given, the chart is at least
+    that wide and the container scrolls it sideways, so the page itself never gets wider."""
+    box = st.container(key=f"{chart_key}_box")
+    if px:
+        box.html(WIDE_CHART_CSS.format(box=f"{chart_key}_box", chart=chart_key, px=int(px)))  # style only: no room
+    return box
