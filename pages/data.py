@@ -285,7 +285,7 @@ def _phenomena() -> None:
     text(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
     rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
     columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
-    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
+    table(pd.DataFrame(rows, columns=columns), static=True, hide_index=True, width="stretch")  # long texts wrap
 
 
 _dataset()
@@ -308,6 +308,7 @@ with left:
         _table_page()
     else:
         sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
+        hint(t("data.edit_help", L))  # over the editor only: a table too large to edit says it is read-only
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
             set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them

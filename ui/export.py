@@ -128,11 +128,13 @@ def table(
     highlight_color: str = "#ffd6d6",
     repeat: int = 1,
     styled: bool = False,
+    static: bool = False,
     **dataframe_kwargs,
 ):
     """st.dataframe of frame (numbers to `precision` decimals and missing values as na_rep when styled, or a row
-    highlighted), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower tables when wide
-    (the first `repeat` columns in each)."""
+    highlighted), or st.table when static (a short table whose long texts wrap in their cells, where st.dataframe
+    cuts them at its column's width), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower
+    tables when wide (the first `repeat` columns in each)."""
     shown = frame
     if styled or highlight is not None:
         shown = frame.style.format(precision=precision, na_rep=na_rep)
@@ -140,7 +142,7 @@ def table(
             shown = shown.apply(
                 lambda r: [f"background-color: {highlight_color}" if r.name == highlight else "" for _ in r], axis=1
             )
-    event = st.dataframe(shown, **dataframe_kwargs)
+    event = (st.table if static else st.dataframe)(shown, **dataframe_kwargs)
     sheet_table(
         frame, precision=precision, na_rep=na_rep, highlight=() if highlight is None else (highlight,), repeat=repeat
     )
