@@ -38,7 +38,7 @@ from ui.state import (
 from ui.tables import score_frame
 from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import page_header
+from ui.widgets import metric_row, page_header
 from viz.training import loss_accuracy_figure
 
 L = page_setup()
@@ -394,16 +394,14 @@ if summary.get("history"):
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
-    columns = st.columns(4 if held_eval else 3)
-    with columns[0]:
-        metric(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))
+    metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))]
     if held_eval:
-        with columns[1]:
-            metric(t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval))
-    with columns[-2]:
-        metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    with columns[-1]:
-        metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+        metrics.append((t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval)))
+    metrics.append((t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}", None))
+    metrics.append((t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s", None))
+    for cell, shown in zip(metric_row(metrics), metrics):  # each as wide as its texts: st.columns cut them
+        with cell:
+            metric(*shown)
     if held_eval:
         text(
             t(
