@@ -22,8 +22,8 @@ OWN = [("猫 追 狗", "The cat chases the dog ."), ("狗 追 猫", "The dog cha
 
 
 def _frame(at, column: str):
-    """The first table on the page with that column."""
-    return next(d.value for d in at.dataframe if column in d.value.columns)
+    """The first table on the page (an st.dataframe, else a static st.table) with that column."""
+    return next(d.value for d in [*at.dataframe, *at.table] if column in d.value.columns)
 
 
 def _corpus(at, size: int):
