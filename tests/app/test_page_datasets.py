@@ -175,7 +175,7 @@ def test_retraining_with_the_corpus_recipe_reproduces_the_bundled_models_split(m
     at = open_app(page=TRAIN)  # a new tab: the default corpus, its recipe, 10 % held out, seed 0
     made = next(c for c in texts(at, "caption") if "pairs held out," in c)
     assert made.startswith("200 pairs held out, 1,850 trained on")  # was "204 pairs held out, 1,838 trained on"
-    assert "this is its split" in made and "the 8 tutorial pairs that the corpus also holds twice" in made
+    assert "this is its split" in made and "the 8 tutorial pairs that the corpus also holds trained on twice" in made
     at.button(key="train_button").click().run()
     ((args, kwargs),) = started
     rows, tokenizer, sizes, cfg, split, holdout, also = args
