@@ -166,7 +166,7 @@ def _against_bundled(pairs: list, kind: str, fraction: float, seed: int, twice: 
     if not differences:
         return t("train.split_bundled", L, twice=twice)
     labels = {"corpus_size": "data.corpus_size", "corpus_seed": "data.corpus_seed", "holdout": "train.holdout"}
-    labels.update(split="train.split", seed="train.seed", table="train.split_table")
+    labels.update(split="train.split", seed="train.seed", tokenizer="data.tokenizer", table="train.split_table")
     shown = {"holdout": lambda v: f"{v:.0%}", "split": lambda v: t(f"split.{v}", L)}
     number = lambda v: f"{v:,}" if isinstance(v, int) else str(v)  # noqa: E731
     items = [

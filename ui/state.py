@@ -273,9 +273,10 @@ def split_source(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], l
 
 def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction: float, seed: int) -> list[tuple]:
     """What makes a split of pairs on the Train page differ from the bundled model's: (what, here, bundled) for the
-    corpus's size and seed, the share held out, the split kind and the seed, and ("table", …) when the table is not
-    the corpus dataset; [] when it is the bundled model's split."""
-    made = _bundled_translator().summary.get("split") or {}
+    corpus's size and seed, the share held out, the split kind, the seed and the tokenization (which groups the rows
+    of one source), and ("table", …) when the table is not the corpus dataset; [] when it is the bundled model's."""
+    bundled = _bundled_translator()
+    made = bundled.summary.get("split") or {}
     size, corpus_seed = corpus_choice()
     wanted = [
         ("corpus_size", size, corpus.DEFAULT_SIZE),
@@ -283,6 +284,7 @@ def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction:
         ("holdout", fraction, made.get("holdout")),
         ("split", kind, made.get("kind")),
         ("seed", seed, made.get("seed")),
+        ("tokenizer", st.session_state.get("tokenizer", SETTINGS["tokenizer"]), bundled.tokenizer),
     ]
     found = [item for item in wanted if item[1] != item[2]]
     if st.session_state.get("data_dataset") != "corpus" or list(pairs) != corpus_dataset(size, corpus_seed):

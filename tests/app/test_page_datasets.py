@@ -173,20 +173,25 @@ def test_retraining_with_the_corpus_recipe_reproduces_the_bundled_models_split(m
     started = []
     monkeypatch.setattr("ui.training.start_training", lambda *args, **kwargs: started.append((args, kwargs)))
     at = open_app(page=TRAIN)  # a new tab: the default corpus, its recipe, 10 % held out, seed 0
+    bundled = load_checkpoint(BUNDLED_MODEL).summary
+    held, trained = len(bundled["holdout_rows"]), bundled["scores"]["train"][ALL]["pairs"]  # 200 and 1,850
     made = next(c for c in texts(at, "caption") if "pairs held out," in c)
-    assert made.startswith("200 pairs held out, 1,850 trained on")  # was "204 pairs held out, 1,838 trained on"
+    assert made.startswith(f"{held:,} pairs held out, {trained:,} trained on")  # was 204 held out, 1,838 trained on
     assert "this is its split" in made and "the 8 tutorial pairs that the corpus also holds trained on twice" in made
     at.button(key="train_button").click().run()
     ((args, kwargs),) = started
     rows, tokenizer, sizes, cfg, split, holdout, also = args
     plan = TrainingPlan.from_split(rows, split, holdout, tokenizer, sizes, cfg, also)
-    bundled = load_checkpoint(BUNDLED_MODEL).summary
     assert {k: plan.data[k] for k in DATA_FIELDS} == {k: bundled[k] for k in DATA_FIELDS}  # rows, hash, split, also
-    assert (len(plan.train_pairs), len(plan.held_pairs)) == (1850, 200)
+    assert (len(plan.train_pairs), len(plan.held_pairs)) == (trained, held)
     assert kwargs["dataset"] == at.session_state["pairs"]  # the model is said to be trained on the table shown
     at.number_input(key="seed").set_value(3).run()  # another seed: another split, and the page says what differs
     made = next(c for c in texts(at, "caption") if "pairs held out," in c)
     assert made.endswith("The bundled model held out other pairs: random seed 3 (the bundled model: 0).")
+    at.session_state["tokenizer"] = "char"  # as the Data page sets it: a tokenization that groups other rows
+    at.run()
+    made = next(c for c in texts(at, "caption") if "pairs held out," in c)
+    assert made.endswith("random seed 3 (the bundled model: 0), Tokenization char (the bundled model: auto).")
 
 
 def test_a_split_the_data_cannot_make_is_refused_with_the_packages_reason():
