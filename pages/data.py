@@ -24,7 +24,7 @@ from transformer.data import (
 from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.data_columns import current_file, draw_columns, keep_file, load_file
-from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
+from ui.export import column_px, hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
 from ui.messages import error_text, problem_text
 from ui.state import (
@@ -43,7 +43,7 @@ from ui.state import (
 )
 from ui.tables import make_data_tables, piece_splits, piece_vocabulary, token_preview, vocab_tables
 from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
-from ui.widgets import page_header, pair_text
+from ui.widgets import metric_row, page_header, pair_text
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -157,6 +157,11 @@ def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) ->
     return pairs[:2]
 
 
+def _editor_px(side: int, label: str) -> int:
+    """The editor's column of one side (0: source, 1: target) as wide as its longest sentence (it would cut it)."""
+    return column_px([t(label, L), *(pair[side] for pair in ss.editor_base)])
+
+
 def _table_page() -> None:
     """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
@@ -188,7 +193,6 @@ def _summary() -> None:
     """What a large table holds: counts, sentence lengths, vocabulary sizes and the most frequent tokens."""
     summary = pairs_summary()
     section(t("data.summary", L))
-    cells = st.columns(5)
     counts = (
         ("data.usable", summary.usable),
         ("data.error_count", len(summary.errors)),
@@ -196,6 +200,7 @@ def _summary() -> None:
         ("data.src_vocab_size", len(vocabs[0])),
         ("data.tgt_vocab_size", len(vocabs[1])),
     )
+    cells = metric_row([(t(key, L), f"{n:,}", None) for key, n in counts])  # st.columns(5) cut their labels
     for cell, (key, n) in zip(cells, counts):
         with cell:
             metric(t(key, L), f"{n:,}")
@@ -306,7 +311,7 @@ def _phenomena() -> None:
     text(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
     rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
     columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
-    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
+    table(pd.DataFrame(rows, columns=columns), static=True, hide_index=True, width="stretch")  # long texts wrap
 
 
 def _vocab_size() -> None:
@@ -370,6 +375,7 @@ with left:
         _table_page()
     else:
         sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
+        hint(t("data.edit_help", L))  # over the editor only: a table too large to edit says it is read-only
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
             set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
@@ -383,8 +389,8 @@ with left:
             on_change=_apply_edits,
             args=(editor_key,),
             column_config={
-                "source": st.column_config.TextColumn(t("data.source", L), width="medium"),
-                "target": st.column_config.TextColumn(t("data.target", L), width="medium"),
+                "source": st.column_config.TextColumn(t("data.source", L), width=_editor_px(0, "data.source")),
+                "target": st.column_config.TextColumn(t("data.target", L), width=_editor_px(1, "data.target")),
             },
         )
     with st.container(border=True):

@@ -34,7 +34,15 @@ from ui.view_state import (
     picker,
     replaced,
 )
-from ui.widgets import computed_by, model_cached, page_header, sentence_picker, warn_if_data_changed, wrapping_row
+from ui.widgets import (
+    computed_by,
+    model_cached,
+    page_header,
+    sentence_picker,
+    warn_if_data_changed,
+    wide_chart_box,
+    wrapping_row,
+)
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
@@ -325,21 +333,23 @@ def beam_section() -> None:
 
     section(t("dec.beam_tree", L))
     best = result.best
-    chart(
-        beam_tree_figure(
-            result.steps,
-            best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
-            step_label=t("dec.step", L),
-            log_prob_label=t("dec.log_prob", L),
-            kept_label=t("dec.kept", L),
-            finished_label=t("dec.finished", L),
-            pruned_label=t("dec.pruned", L),
-            best_label=t("dec.best", L),
-        ),
-        "dec_beam_tree",
-        file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
-        caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
+    tree = beam_tree_figure(
+        result.steps,
+        best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
+        step_label=t("dec.step", L),
+        log_prob_label=t("dec.log_prob", L),
+        kept_label=t("dec.kept", L),
+        finished_label=t("dec.finished", L),
+        pruned_label=t("dec.pruned", L),
+        best_label=t("dec.best", L),
     )
+    with wide_chart_box("dec_beam_tree", tree.layout.width):  # whole tokens: a long tree scrolls sideways
+        chart(
+            tree,
+            "dec_beam_tree",
+            file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
+            caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
+        )
     computed_by("transformer.decoding.beam_search → BeamSearch.steps", L)
 
     section(t("dec.nbest", L))

@@ -25,6 +25,7 @@ from ui.state import (
     CurrentModel,
     always_trained,
     bundled_model,
+    bundled_split_differences,
     bundled_training,
     chosen_tokenizer,
     current,
@@ -32,13 +33,14 @@ from ui.state import (
     page_setup,
     pairs_summary,
     set_model,
+    split_source,
     trained_on_table,
     usable_pairs,
 )
 from ui.tables import score_frame
 from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import page_header
+from ui.widgets import metric_row, page_header
 from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
@@ -147,17 +149,43 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
 
 
 def _split(pairs: list, kind: str, fraction: float, seed: int):
-    """The split of the pairs (transformer.splits), once per table and settings: (split, None) or (None, the error)."""
-    always = always_trained()
-    key = (kind, fraction, seed, chosen_tokenizer(), len(always))
+    """The split of the pairs (transformer.splits) as the bundled model's was made (ui.state.split_source: the
+    corpus's own rows, the tutorial pairs trained besides), once per table and settings: (split, None) or (None, the
+    error)."""
+    rows, also = split_source(pairs)
+    always = also or always_trained()
+    key = (kind, fraction, seed, chosen_tokenizer(), len(always), len(rows))
     cached = ss.get("_train_split")
     if cached is None or cached[0] != key or cached[1] != pairs:
         try:
-            made = (split_pairs(pairs, kind, fraction, seed, key[3], always), None)
+            made = (split_pairs(rows, kind, fraction, seed, key[3], always), None)
         except DataError as exc:
             made = (None, exc)
         cached = ss._train_split = (key, list(pairs), made)
     return cached[2]
+
+
+def _against_bundled(pairs: list, kind: str, fraction: float, seed: int, twice: int) -> str:
+    """The bundled model's split (its held-out and trained pairs as many; `twice` tutorial pairs the corpus also holds
+    are trained on twice, as its were), or the settings by which this one differs from it."""
+    differences = bundled_split_differences(pairs, kind, fraction, seed)
+    if not differences:
+        return t("train.split_bundled", L, twice=twice)
+    labels = {"corpus_size": "data.corpus_size", "corpus_seed": "data.corpus_seed", "holdout": "train.holdout"}
+    labels.update(split="train.split", seed="train.seed", tokenizer="data.tokenizer", table="train.split_table")
+    shown = {"holdout": lambda v: f"{v:.0%}", "split": lambda v: t(f"split.{v}", L)}
+    number = lambda v: f"{v:,}" if isinstance(v, int) else str(v)  # noqa: E731
+    items = [
+        t(
+            "train.split_setting",
+            L,
+            label=t(labels[what], L),
+            now=shown.get(what, number)(now),
+            bundled=shown.get(what, number)(then),
+        )
+        for what, now, then in differences
+    ]
+    return t("train.split_differs", L, items=word_list(items, L))
 
 
 held_guess = round(holdout * len(pairs)) if holdout else 0  # the split below holds out about this many
@@ -214,12 +242,15 @@ if pairs:
     if refused is not None:
         text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
     elif holdout:
-        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(pairs) - len(held):,}")
+        rows, also = split_source(pairs)
+        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(rows) - len(held) + len(also):,}")
         if split.held_out:
             items = word_list([markdown(x) for x in split.held_out[:UNSEEN_NAMED]], L)
             line += " " + t(f"train.split_what.{split.kind}", L, items=items)
         if always_trained():
             line += " " + t("train.split_always", L, n=len(always_trained()))
+        if ss.get("data_dataset") == "corpus":  # the bundled model's split, or what differs from it
+            line += " " + _against_bundled(pairs, kind, holdout, int(ss.seed), len(rows) + len(also) - len(pairs))
         text(line, "caption")
     else:
         text(t("train.holdout_none", L, n=len(pairs)), "caption")
@@ -232,7 +263,8 @@ def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainC
     """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
     if current_job() is None:
         ss.last_training = None
-        start_training(pairs, tokenizer, sizes, cfg, split, holdout)
+        rows, also = split_source(pairs) if split is not None else (pairs, [])
+        start_training(rows, tokenizer, sizes, cfg, split, holdout, also, dataset=pairs)
 
 
 b1, b2, _ = st.columns([2, 2, 6])
@@ -247,7 +279,7 @@ b1.button(
     disabled=cannot_train,
     key="train_button",
     on_click=train,
-    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),
+    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),  # split: rows of split_source(pairs)
     width="stretch",
 )
 b2.button(
@@ -405,16 +437,14 @@ if summary.get("history"):
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
-    columns = st.columns(4 if held_eval else 3)
-    with columns[0]:
-        metric(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))
+    metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))]
     if held_eval:
-        with columns[1]:
-            metric(t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval))
-    with columns[-2]:
-        metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    with columns[-1]:
-        metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+        metrics.append((t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval)))
+    metrics.append((t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}", None))
+    metrics.append((t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s", None))
+    for cell, shown in zip(metric_row(metrics), metrics):  # each as wide as its texts: st.columns cut them
+        with cell:
+            metric(*shown)
     if held_eval:
         text(
             t(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +57,13 @@ PAIRS20 = [
     ("再见", "Goodbye ."),
     ("我住在北京", "I live in Beijing ."),
 ]
+
+
+def wake(processes) -> None:
+    """SIGCONT to every process still there: a stopped process would take its SIGTERM only when killed 15 s later."""
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGCONT)
 
 
 def random_translator(pairs: list[tuple[str, str]], seed: int, weights: int) -> Translator:

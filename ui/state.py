@@ -262,6 +262,40 @@ def always_trained() -> list[tuple[str, str]]:
     return dataset_pairs("tutorial") if st.session_state.get("data_dataset") == "corpus" else []
 
 
+def split_source(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(the rows a held-out split is drawn from, the pairs trained on besides them), made as the bundled model's were
+    (`train --pairs corpus.tsv --also assets/pairs.tsv`): for the corpus dataset as the Data page makes it, the
+    corpus's own rows and every tutorial pair (those the corpus also holds are trained on twice, as the command line
+    does), so the same settings give the bundled model's split; for any other table, its rows and nothing besides."""
+    if st.session_state.get("data_dataset") == "corpus":
+        size, seed = corpus_choice()
+        dataset = corpus_dataset(size, seed)  # the corpus's size rows, then the tutorial pairs it does not hold
+        if list(pairs) == dataset:
+            return dataset[:size], bundled_pairs()
+    return list(pairs), []
+
+
+def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction: float, seed: int) -> list[tuple]:
+    """What makes a split of pairs on the Train page differ from the bundled model's: (what, here, bundled) for the
+    corpus's size and seed, the share held out, the split kind, the seed and the tokenization (which groups the rows
+    of one source), and ("table", …) when the table is not the corpus dataset; [] when it is the bundled model's."""
+    bundled = _bundled_translator()
+    made = bundled.summary.get("split") or {}
+    size, corpus_seed = corpus_choice()
+    wanted = [
+        ("corpus_size", size, corpus.DEFAULT_SIZE),
+        ("corpus_seed", corpus_seed, corpus.DEFAULT_SEED),
+        ("holdout", fraction, made.get("holdout")),
+        ("split", kind, made.get("kind")),
+        ("seed", seed, made.get("seed")),
+        ("tokenizer", st.session_state.get("tokenizer", SETTINGS["tokenizer"]), bundled.tokenizer),
+    ]
+    found = [item for item in wanted if item[1] != item[2]]
+    if st.session_state.get("data_dataset") != "corpus" or list(pairs) != corpus_dataset(size, corpus_seed):
+        found.append(("table", len(pairs), len(corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))))
+    return found
+
+
 def dataset_named(value) -> str | None:
     """The dataset a value names: one of DATASETS, or its label in any language (what the Data page's radio can hold
     after a language switch)."""

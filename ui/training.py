@@ -70,17 +70,25 @@ def _submit(job: Job) -> Job:
 
 
 def start_training(
-    pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split: Split | None, holdout: float
+    pairs: list[tuple[str, str]],
+    tokenizer: str,
+    sizes: dict,
+    cfg: TrainConfig,
+    split: Split | None,
+    holdout: float,
+    also: list[tuple[str, str]] = (),
+    dataset: list[tuple[str, str]] | None = None,
 ) -> Job:
-    """Queue a training of a new model on pairs as this tab's job, holding out the split's rows (that fraction of the
-    pairs; split None: none)."""
+    """Queue a training of a new model on pairs, then on also (ui.state.split_source), as this tab's job, holding out
+    the split's rows of pairs (that fraction of them; split None: none); dataset is the table (default: pairs)."""
     _check_free()
-    plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg)  # the job builds the model
-    if credited := data_credit(pairs):  # a file's attribution, which its licence asks to keep (ui.data_columns)
+    plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg, also)  # the job builds the model
+    if credited := data_credit(dataset or pairs):  # a file's attribution, which its licence asks to keep
         plan = replace(plan, data={**plan.data, "data_credit": credited})
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
-    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs)}))
+    table = pairs if dataset is None else dataset
+    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(table)}))
 
 
 def start_replay() -> Job:

@@ -4,13 +4,12 @@ map shown with its precision and recall. The gold comes from the hand-checked fi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import chart_spec, open_app, texts
 from transformer import alignment
 from transformer.alignment import aer_table, read_gold
 from transformer.data import parse_aligned_pairs
@@ -25,12 +24,6 @@ GOLDS = dict(zip(PAIRS, read_gold(PAIRS, CELLS)[0]))
 
 def s(key: str, lang: str) -> str:
     return STRINGS[key][lang]
-
-
-def chart(at, key: str) -> dict:
-    found = [el for el in at.get("plotly_chart") if el.proto.id.endswith(f"-{key}")]
-    assert len(found) == 1, f"{len(found)} charts with key {key!r}"
-    return json.loads(found[0].proto.spec)
 
 
 @pytest.fixture
@@ -56,7 +49,7 @@ def test_the_aer_grid_names_the_best_and_says_what_the_figures_say(gold, lang):
     scores = {
         (m.method.name, m.method.layer, m.method.head): m.score for m in aer_table(translator, PAIRS, GOLDS.values())
     }
-    spec = chart(at, "attn_aer_grid")
+    spec = chart_spec(at, "attn_aer_grid")
     z = np.array(spec["data"][0]["z"], dtype=float)  # (layers, heads + average)
     expected = [[scores[("attention", layer, h)].aer for h in range(4)] + [scores[("average", layer, None)].aer]
                 for layer in range(2)]  # fmt: skip
@@ -81,7 +74,7 @@ def test_the_aer_grid_names_the_best_and_says_what_the_figures_say(gold, lang):
 def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):
     at = open_app("en", ATTN, pairs=list(PAIRS), attn_layer=1, attn_head=3)
     assert not at.exception
-    spec = chart(at, "click_attn_chart")  # 我爱你 → I love you . : gold 0-0 1-1 2-2
+    spec = chart_spec(at, "click_attn_chart")  # 我爱你 → I love you . : gold 0-0 1-1 2-2
     (sure,) = [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_sure", "en")]
     assert (sure["x"], sure["y"]) == ([0, 1, 2], [0, 1, 2])  # source column i, in the row that predicts target j
     assert not [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_possible", "en")]

@@ -15,6 +15,7 @@ from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
 from transformer.config import MAX_DATA_BYTES
 from transformer.data import build_vocabs, summarize_pairs
+from ui.i18n import t
 from ui.state import bundled_pairs
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
@@ -254,6 +255,20 @@ def test_a_table_is_editable_up_to_the_threshold_and_paged_read_only_above_it():
     assert not at.data_editor and at.dataframe[0].editing_mode == "read_only"
     assert len(at.dataframe[0].value) == PAGE_ROWS
     assert "Sentence lengths" in _charts(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_how_to_edit_the_table_only_when_it_can_be_edited(lang):
+    edit = t("data.edit_help", lang)
+    pairs = [(f"我 {i}", f"word{i} .") for i in range(EDITABLE_ROWS + 1)]
+    at = open_app(lang, pairs=pairs[:EDITABLE_ROWS])
+    words = texts(at, "markdown") + texts(at, "caption")
+    assert at.data_editor and sum(edit in w for w in words) == 1
+    at.session_state["pairs"] = pairs
+    at.run()
+    words = texts(at, "markdown") + texts(at, "caption")
+    assert not at.data_editor and not any(edit in w or edit.split("**")[0] in w for w in words)  # read-only: not said
+    assert any(t("data.large", lang, n=f"{len(pairs):,}", limit=f"{EDITABLE_ROWS:,}") in i for i in texts(at, "info"))
 
 
 def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):

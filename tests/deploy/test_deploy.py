@@ -23,6 +23,7 @@ from deploy import classroom as deploy
 from deploy import processes, supervisor
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
 from deploy.nginx import COOKIE
+from tests.conftest import wake
 from transformer import store
 from ui import jobs, slots
 
@@ -356,9 +357,7 @@ def fake_classroom(nginx, tmp_path, monkeypatch):
             try:
                 yield room
             finally:
-                for app in room.apps:  # a stopped process would wait for its SIGTERM until killed 15 s later
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(app.pid, signal.SIGCONT)
+                wake(room.apps)
 
     return make
 

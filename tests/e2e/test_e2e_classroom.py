@@ -28,6 +28,7 @@ import pytest
 
 from deploy.classroom import STORE_ENV, Classroom, DeployError, classroom, find_nginx
 from deploy.nginx import COOKIE
+from tests.conftest import wake
 from tests.e2e.helpers import (
     ARTIFACTS,
     REPO,
@@ -108,6 +109,15 @@ def download_pairs(page) -> list[str]:
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the table (TSV)").click()
     return download.value.path().read_text(encoding="utf-8").splitlines()
+
+
+def give_each_a_table(learners, folder: Path) -> None:
+    """Each learner uploads a table of its own (3 pairs): state that lives only in its session, on its process."""
+    pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
+    for i, page in enumerate(learners):
+        path = folder / f"learner-{i}.tsv"
+        path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
+        upload_pairs(page, path)
 
 
 def to_attention(page) -> None:
@@ -334,12 +344,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
         hit = [page for page, p in zip(learners, processes) if p == killed]
         spared = [page for page, p in zip(learners, processes) if p != killed]
         assert len(hit) == 2 and len(spared) == 2
-        # each learner loads a table of its own: state that lives only in its session, on its process
-        pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
-        for i, page in enumerate(learners):
-            path = tmp_path / f"learner-{i}.tsv"
-            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
-            upload_pairs(page, path)
+        give_each_a_table(learners, tmp_path)  # state that lives only in its session, on its process
 
         doomed = room.app(killed)
         os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
@@ -443,11 +448,7 @@ def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learn
         processes = [process_of(page) for page in learners]
         assert set(processes) == set(room.backends)
         hung, hit, spared = processes[0], learners[0], learners[1:]
-        pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
-        for i, page in enumerate(learners):
-            path = tmp_path / f"learner-{i}.tsv"
-            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
-            upload_pairs(page, path)
+        give_each_a_table(learners, tmp_path)
 
         stopped = room.app(hung)
         os.kill(stopped.pid, signal.SIGSTOP)
@@ -474,8 +475,7 @@ def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learn
             to_attention(hit)  # and the page it asked for works now
             no_exception(hit)
         finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(stopped.pid, signal.SIGCONT)  # a stopped process would take its SIGTERM only when killed
+            wake([stopped])
         wait_until(lambda: f"the app process at {hung} is back" in room.log.read_text(encoding="utf-8"), "it back")
         log = room.log.read_text(encoding="utf-8")
         assert f"the app process at {hung} (process {stopped.pid}) hangs: no answer to 3 health checks" in log

@@ -31,6 +31,7 @@ from deploy import supervisor
 from deploy.classroom import Classroom, DeployError, HealthChecks, classroom
 from deploy.nginx import COOKIE
 from deploy.processes import healthy, warm_up
+from tests.conftest import wake
 from tests.e2e.helpers import ARTIFACTS
 from tests.e2e.test_e2e_classroom import free_ports, need_nginx, wait_until
 
@@ -56,9 +57,7 @@ def a_classroom(name: str, store: Path, processes: int, health: HealthChecks) ->
             try:
                 yield room
             finally:
-                for app in room.apps:  # a stopped process would take its SIGTERM only when killed 15 s later
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(app.pid, signal.SIGCONT)
+                wake(room.apps)
     except DeployError as exc:
         pytest.fail(str(exc), pytrace=False)
 
