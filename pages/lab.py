@@ -93,6 +93,15 @@ def variant_text(switches: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in switches.items()) or t("export.paper", L)
 
 
+def variant_training(name: str) -> dict:
+    """The training settings a ready-made experiment's variant changes, e.g. label_smoothing=0.1 (its claim says what
+    the baseline does instead); empty for a custom variant."""
+    if name == "custom":
+        return {}
+    changed = EXPERIMENTS[name].variant_train
+    return {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in changed.items()}
+
+
 def fits(model: CurrentModel, pair: tuple[str, str]) -> bool:
     """Whether the model reads the pair: the source, and S plus the target, within its positions."""
     source, target = pair
@@ -184,7 +193,7 @@ def choose_experiment() -> None:
             seed=cfg.seed,
             n=f"{len(run_pairs) - len(held):,}",
             held=held_text,
-            variant=variant_text(switches),
+            variant=variant_text({**switches, **variant_training(name)}),
         ),
         "caption",
     )

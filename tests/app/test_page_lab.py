@@ -228,3 +228,10 @@ def test_an_experiment_on_the_training_trains_each_side_with_its_own_settings():
     assert any(h.value == "Results: No warmup" for h in at.header)
     (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
     assert measured.startswith("Measured at the peak learning rate 0.0177: final loss **")
+
+
+def test_the_settings_of_an_experiment_on_the_training_say_what_each_side_changes():
+    at = open_app(page=LAB, lab_experiment="label_smoothing")
+    assert "Variant: label_smoothing=0.1." in " ".join(c.value for c in at.caption)
+    at.selectbox(key="lab_experiment").set_value("no_warmup").run()
+    assert "Variant: lr=0.0177." in " ".join(c.value for c in at.caption)  # the claim says the baseline warms up
