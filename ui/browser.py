@@ -77,12 +77,25 @@ if (!window.playgroundLazyParts) {
 # Streamlit's file uploader writes its own texts in English whatever the page's language ("Upload" on its button,
 # "8MB per file • CSV, TSV, TXT" under it; st.file_uploader has no parameter for them): its instructions are hidden
 # (the label of every uploader of the app says the file types and the limit, in the UI language) and its button says
-# the app's word, which is also the button's accessible name
+# the app's word, in its text (CSS) and as its accessible name (aria-label: CSS content is not reliably part of it)
 UPLOADER_CSS = """<style>
 [data-testid="stFileUploaderDropzoneInstructions"] {display: none;}
 [data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] {display: none;}
 [data-testid="stFileUploaderDropzone"] button span[data-has-shortcut]::after {content: %(upload)s; margin-left: .5rem;}
-</style>"""
+</style>
+<script>
+window.playgroundUploadLabel = %(upload)s;
+window.playgroundUploadNames = window.playgroundUploadNames || (() => {
+  const name = () => document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button').forEach(button => {
+    if (button.getAttribute("aria-label") !== window.playgroundUploadLabel) {
+      button.setAttribute("aria-label", window.playgroundUploadLabel);
+    }
+  });
+  new MutationObserver(name).observe(document.body, {subtree: true, childList: true});
+  return name;
+})();
+window.playgroundUploadNames();
+</script>"""
 
 
 def uploader_css(lang: str) -> str:
