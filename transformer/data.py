@@ -448,10 +448,10 @@ def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tup
                     continue  # header
             while len(cells) > 2 and not cells[-1]:
                 cells.pop()
-            if len(cells) not in (2, 3):
+            if len(cells) not in (2, 3, 4):  # the 4th: gold alignment links (transformer.corpus writes them)
                 raise DataError(
-                    f"{name}, line {reader.line_num}: expected 2 columns (source, target), or 3 with phenomena, in "
-                    f"{kind} format, found {len(cells)}."
+                    f"{name}, line {reader.line_num}: expected 2 columns (source, target), 3 with phenomena or 4 with "
+                    f"word alignments, in {kind} format, found {len(cells)}."
                 )
             control = find_control(cells[0] + cells[1])
             if control is not None:  # a tab in a CSV cell, a line break inside quotes
@@ -465,7 +465,7 @@ def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tup
                     "may have: split the file or delete some rows."
                 )
             pairs.append((cells[0], cells[1]))
-            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[2]) if t) if len(cells) == 3 else ())
+            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[2]) if t) if len(cells) >= 3 else ())
     except csv.Error as exc:
         raise DataError(
             f"{name}, line {reader.line_num}: cannot be read as {kind} ({exc}): check its quotes and cells."

@@ -137,7 +137,7 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
         ),
         (["train", "--pairs", "{dir}/three.tsv", "--out", "{dir}/m", "--also", "{dir}/none.tsv"], "cannot read"),
         (["evaluate", "--model", "{dir}/none.safetensors", "--pairs", "{dir}/three.tsv"], "cannot read"),
-        (["evaluate", "--model", MODEL, "--pairs", "{dir}/four.tsv"], "found 4"),
+        (["evaluate", "--model", MODEL, "--pairs", "{dir}/four.tsv"], "found 5"),
         (["evaluate", "--model", MODEL], "the following arguments are required: --pairs"),
     ],
     ids=[
@@ -159,7 +159,7 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
 )
 def test_bad_input_gives_one_line_and_exit_2(tmp_path, capsys, argv, message):
     (tmp_path / "three.tsv").write_text("我\tI .\n你\tYou .\n他\tHe .\n", encoding="utf-8")
-    (tmp_path / "four.tsv").write_text("我\tI .\tagreement\textra\n", encoding="utf-8")
+    (tmp_path / "four.tsv").write_text("我\tI .\tagreement\t0-0\textra\n", encoding="utf-8")
     code, out, err = _run(capsys, *(a.format(dir=tmp_path) for a in argv))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
     assert message.format(dir=tmp_path) in err

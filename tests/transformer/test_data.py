@@ -449,10 +449,10 @@ def test_header_without_pairs_is_a_data_error():
 
 @pytest.mark.parametrize(
     ("data", "found"),
-    [("a\tb\tc\td\n", "found 4"), ("a,b,c,d\n", "found 4"), ("just one column\n", "found 1")],
+    [("a\tb\tc\td\te\n", "found 5"), ("a,b,c,d,e\n", "found 5"), ("just one column\n", "found 1")],
 )
 def test_wrong_column_count_is_a_data_error(data, found):
-    with pytest.raises(DataError, match=f"expected 2 columns \\(source, target\\), or 3 with phenomena, in .* {found}"):
+    with pytest.raises(DataError, match=f"expected 2 columns \\(source, target\\), 3 with phenomena or 4 with .* {found}"):
         parse_pairs(data, "pairs.txt")
 
 
