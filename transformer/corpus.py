@@ -96,12 +96,13 @@ def _characters(source: str) -> tuple[str, ...]:
 def _with_role_reversal(pairs: list[CorpusPair]) -> list[CorpusPair]:
     """Tag role_reversal on exactly the pairs for which the grammar makes another pair with the same characters in
     another order and another meaning (猫追狗 / 狗追猫; not 我爱你 , 你爱我 / 你爱我 , 我爱你)."""
+    keys = [(_characters(p.source), _meaning(p.target)) for p in pairs]
     meanings: dict[tuple, set[frozenset]] = defaultdict(set)
-    for p in pairs:
-        meanings[_characters(p.source)].add(_meaning(p.target))
+    for characters, meaning in keys:
+        meanings[characters].add(meaning)
     out = []
-    for p in pairs:
-        if meanings[_characters(p.source)] - {_meaning(p.target)}:
+    for p, (characters, meaning) in zip(pairs, keys):
+        if len(meanings[characters]) > 1:
             p = replace(p, phenomena=tuple(t for t in PHENOMENA if t in p.phenomena or t == "role_reversal"))
         out.append(p)
     return out

@@ -12,6 +12,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 # word classes of the lexicon (what the embeddings view colours by)
@@ -31,10 +32,12 @@ class Piece:
     sure: frozenset = frozenset()
     weak: frozenset = frozenset()
 
+    @functools.cache
     def prefixed(self, role: str) -> Piece:
         return Piece(self.text, frozenset(role + k for k in self.sure), frozenset(role + k for k in self.weak))
 
 
+@functools.cache
 def p(text: str, sure: str = "", weak: str = "") -> Piece:
     """A piece linked surely by the space-separated keys `sure` and possibly by `weak`."""
     return Piece(text, frozenset(sure.split()), frozenset(weak.split()))
@@ -68,18 +71,18 @@ class Sentence:
 
     def links(self) -> str:
         """The gold alignment: `i-j` sure, `i?j` possible, 0-based, source token (character) first."""
-        src = []
-        for piece in self.zh:
-            src += [piece] * len([c for c in piece.text if c != " "])
-        tgt = [piece for piece in self.en for _ in piece.text.split()]
-        out = []
-        for i, a in enumerate(src):
-            for j, b in enumerate(tgt):
-                if a.sure & b.sure:
-                    out.append(f"{i}-{j}")
-                elif (a.sure | a.weak) & (b.sure | b.weak):
-                    out.append(f"{i}?{j}")
-        return " ".join(out)
+        out, i = [], 0
+        for a in self.zh:
+            width = len(a.text.replace(" ", ""))
+            j = 0
+            for b in self.en:
+                words = b.text.count(" ") + 1
+                kind = "-" if a.sure & b.sure else "?" if (a.sure | a.weak) & (b.sure | b.weak) else ""
+                if kind:
+                    out += [(x, y, kind) for x in range(i, i + width) for y in range(j, j + words)]
+                j += words
+            i += width
+        return " ".join(f"{x}{kind}{y}" for x, y, kind in sorted(out))
 
 
 # ---------------------------------------------------------------- noun phrases
