@@ -121,6 +121,7 @@ with c2:
 def _setting_text(key: str, value) -> str:
     label = {"epochs": t("train.epochs", L), "lr": t("train.lr", L), "batch_size": t("train.batch_size", L)}
     label["holdout"] = t("train.holdout", L)
+    label["dropout"] = "dropout"  # the slider's own name, in both languages
     shown = f"{value:.0%}" if key == "holdout" else f"{value:g}"
     return f"{label[key]} {shown}"
 
