@@ -60,9 +60,10 @@ DESCRIPTIONS = {
 }
 DEFAULT_SIZE = 2000  # pairs in the default corpus (the bundled model's)
 DEFAULT_SEED = 0
-# training settings for the corpus with the default model (benchmarks/learning.py measures them): TRAIN_SIZES' dropout
-# and 30 epochs translate far more held-out new combinations than no dropout (docs/performance.md)
-TRAIN_CONFIG = TrainConfig(epochs=30, lr=2e-3, batch_size=64)
+# training settings for the corpus with the default model (benchmarks/learning.py measures them): with TRAIN_SIZES'
+# dropout it translates more held-out new combinations than without (94.6 % against 87.5 % on seeds 0-2, 30 epochs;
+# docs/performance.md), and 40 epochs learn every tutorial pair beside the corpus, which 30 do not
+TRAIN_CONFIG = TrainConfig(epochs=40, lr=2e-3, batch_size=64)
 TRAIN_SIZES = {"dropout": 0.1}  # the model's sizes beside the defaults
 TUTORIAL_PAIR = ("我 喜 欢 你", "I love you .")  # the seed tutorials' sentence: the first row of every corpus
 
