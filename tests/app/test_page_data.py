@@ -88,7 +88,7 @@ def test_an_uploaded_file_is_read_before_the_page_runs_so_one_run_draws_the_new_
 
 def test_a_failed_upload_is_said_until_the_table_changes_and_names_the_file_literally():
     at = open_app()
-    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d\n", "text/csv").run()
+    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d,e\n", "text/csv").run()
     (error,) = at.error
     assert "\\*\\*bad\\*\\*" in error.value  # the file name cannot become bold text or a link
     assert texts(at, "error")[0].startswith("**bad** [x](y).csv was not loaded")

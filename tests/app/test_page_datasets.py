@@ -9,11 +9,11 @@ import pytest
 from tests.apptest_helpers import finish_job, open_app, opened_page, shown, texts
 from transformer import corpus
 from transformer.checkpoint import load_checkpoint
-from transformer.data import tokenize
+from transformer.data import parse_pairs, tokenize
 from transformer.scores import ALL, ScoreTable
 from transformer.splits import split_pairs
 from ui.i18n import t
-from ui.state import BUNDLED_MODEL, RECIPES, SETTINGS
+from ui.state import BUNDLED_MODEL, BUNDLED_PAIRS, RECIPES, SETTINGS
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
 OWN = [("猫 追 狗", "The cat chases the dog ."), ("狗 追 猫", "The dog chases the cat .")]
@@ -42,9 +42,10 @@ def test_a_tab_starts_on_the_corpus_with_its_recipe_and_the_train_page_says_so()
     assert at.select_slider(key="lr").value == recipe["lr"] == corpus.TRAIN_CONFIG.lr
     assert at.select_slider(key="batch_size").value == recipe["batch_size"] == corpus.TRAIN_CONFIG.batch_size
     assert at.select_slider(key="holdout").value == recipe["holdout"] == 0.1
+    assert at.slider(key="dropout").value == recipe["dropout"] == corpus.TRAIN_SIZES["dropout"]
     assert (
-        "Training settings follow the Corpus recipe: epochs 20, learning rate 0.002, batch size 64, held out of "
-        "training 10%." in texts(at, "info")
+        "Training settings follow the Corpus recipe: epochs 40, learning rate 0.002, batch size 64, held out of "
+        "training 10%, dropout 0.1." in texts(at, "info")
     )
 
 
@@ -135,7 +136,7 @@ def test_choosing_a_dataset_follows_its_recipe_but_keeps_a_value_the_learner_set
     infos = texts(at, "info")
     assert (
         "Training settings follow the Tutorial pairs recipe: learning rate 0.003, batch size 16, held out of "
-        "training 0%." in infos
+        "training 0%, dropout 0." in infos
     )
     assert f"Kept the value you set: epochs 100 (the Tutorial pairs recipe: epochs {recipe['epochs']})." in infos
     at.switch_page(DATA).run()
@@ -153,7 +154,7 @@ def test_the_chosen_split_is_the_packages_and_says_what_it_held_out(kind):
     at.switch_page(TRAIN).run()
     at.radio(key="split").set_value(kind).run()
     pairs = at.session_state["pairs"]
-    split = split_pairs(pairs, kind, 0.1, 0, always_train=pairs[300:])
+    split = split_pairs(pairs, kind, 0.1, 0, always_train=parse_pairs(BUNDLED_PAIRS.read_bytes()))
     captions = texts(at, "caption")
     assert t(f"split_def.{kind}", "en") in captions
     made = next(c for c in captions if "pairs held out," in c)
@@ -197,15 +198,16 @@ def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table
     assert held.iloc[0]["pairs"] == cell.pairs == len(model.evaluations["holdout"].results)
     assert held.iloc[0]["exact match"] == f"{cell.exact_match:.1%} ({cell.exact}/{cell.pairs})"
     assert "Split: unseen word, 10% held out (seed 0)." in " ".join(shown(m.value) for m in at.markdown)
-    # the held-out word never reached training, so the page says how often it was read as <unk>
+    # the held-out words (of the grammar's lexicon) never reached training; the page says how many of the held-out
+    # source tokens were read as <unk>
     words = summary["split"]["held_out"]
+    assert all(any(w in s.replace(" ", "") for w in words) for s, *_ in model.evaluations["holdout"].results)
     unk = Counter(
         tok
         for s, *_ in model.evaluations["holdout"].results
         for tok in tokenize(s)
         if tok not in model.translator.src_vocab.stoi
     )
-    assert all(unk[w] > 0 for w in words)
     (source_info,) = [i for i in texts(at, "info") if "Held-out source tokens read as `<unk>`" in i]
     assert f"Held-out source tokens read as `<unk>`: {sum(unk.values())}" in source_info
 
@@ -225,12 +227,12 @@ def test_the_recipe_note_is_said_only_while_the_values_are_the_recipes():
     _corpus(at, 200)
     at.switch_page(TRAIN).run()
     assert any(
-        i.startswith("Training settings follow the Corpus recipe: epochs 20, learning rate 0.002")
+        i.startswith("Training settings follow the Corpus recipe: epochs 40, learning rate 0.002")
         for i in texts(at, "info")
     )
     at.select_slider(key="lr").set_value(1e-3).run()  # the learner's own now
     (note,) = [i for i in texts(at, "info") if i.startswith("Training settings follow")]
-    assert "learning rate" not in note and "epochs 20" in note
+    assert "learning rate" not in note and "epochs 40" in note
 
 
 def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_same_choice():
