@@ -102,7 +102,7 @@ def _with_role_reversal(pairs: list[CorpusPair]) -> list[CorpusPair]:
     for characters, meaning in keys:
         meanings[characters].add(meaning)
     out = []
-    for p, (characters, meaning) in zip(pairs, keys):
+    for p, (characters, _) in zip(pairs, keys):
         if len(meanings[characters]) > 1:
             p = replace(p, phenomena=tuple(t for t in PHENOMENA if t in p.phenomena or t == "role_reversal"))
         out.append(p)

@@ -32,9 +32,14 @@ class Piece:
     sure: frozenset = frozenset()
     weak: frozenset = frozenset()
 
-    @functools.cache
     def prefixed(self, role: str) -> Piece:
-        return Piece(self.text, frozenset(role + k for k in self.sure), frozenset(role + k for k in self.weak))
+        return _prefixed(self, role)
+
+
+@functools.cache
+def _prefixed(piece: Piece, role: str) -> Piece:
+    """The piece with its keys of another role (s., o., 2s. …): the same word in another slot of the sentence."""
+    return Piece(piece.text, frozenset(role + k for k in piece.sure), frozenset(role + k for k in piece.weak))
 
 
 @functools.cache
