@@ -5,15 +5,16 @@ import contextlib
 import streamlit as st
 
 from ui.browser import browser_scripts, lazy_parts
-from ui.compat import keep_fragment_runs_to_their_widgets
+from ui.compat import keep_fragment_runs_to_their_widgets, run_sessions_that_could_not_resume
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
-from ui.reconnect import rerun_on_reconnect
+from ui.reconnect import lost_session_notice, rerun_on_reconnect
 from ui.share import share_sidebar
 from ui.sidebar import draw_sidebar
 from ui.state import ICON, PageEnd, init_app_session, lang
 
 keep_fragment_runs_to_their_widgets()  # a timer's run never sets back what the learner's last run set
+run_sessions_that_could_not_resume()  # a tab whose process was lost draws its page again, whatever it had asked
 st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="wide")
 init_app_session()
 take_link_globals()
@@ -21,6 +22,7 @@ draw_sidebar()
 rerun_on_reconnect()
 L = lang()
 browser_scripts(L)
+lost_session_notice(L)
 # icons from the Material Symbols font that Streamlit serves itself: emoji would need an emoji font on the learner's
 # machine (without one they are empty boxes), and a material page_icon would be fetched from Google for the favicon
 pages = [

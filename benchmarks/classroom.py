@@ -11,11 +11,17 @@ it has run its warm-up; several rounds.
 First learner (--first-learner): a classroom of one fresh process, with and without the warm-up request the script
 sends; the time for the first learner's first page to be drawn, and for the second learner's.
 
+Hung process (--hung): 2 processes with the default health checks, no browser; `kill -STOP` the process of a learner,
+and time until that learner (its cookie pinned to it) and three new learners, all asking at the moment of the stop,
+have a page (GET / then GET /_stcore/host-config, as a browser's first requests, following nginx's new cookie), until
+the script says it hangs, and until a new process answers in its place; several rounds.
+
 The learners are driven through the e2e harness and the helpers of tests/e2e/test_e2e_classroom.py.
 
     .venv/bin/python benchmarks/classroom.py [--rounds 10]     # or: benchmarks/bench.py --classroom
     .venv/bin/python benchmarks/classroom.py --failover [--rounds 5]
     .venv/bin/python benchmarks/classroom.py --first-learner [--rounds 3]
+    .venv/bin/python benchmarks/classroom.py --hung [--rounds 3]
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +44,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from deploy.classroom import classroom  # noqa: E402
+from deploy.classroom import HealthChecks, classroom  # noqa: E402
+from deploy.nginx import COOKIE  # noqa: E402
 from tests.e2e.helpers import TRAIN_TIMEOUT, VIEWPORT, alert, expect, go_to, open_app, press_slider  # noqa: E402
 from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.e2e.test_e2e_classroom import (  # noqa: E402
@@ -242,6 +251,78 @@ def measure_first_learner(rounds: int = 3) -> dict:
     return results
 
 
+def _page(url: str, cookie: str | None, start: float) -> float:
+    """A learner's first requests (GET / and GET /_stcore/host-config, with the cookie nginx sends back, as a browser
+    does); the seconds after `start` when both have answered 200."""
+    for path in ("/", "/_stcore/host-config"):
+        headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
+        with urllib.request.urlopen(urllib.request.Request(url + path, headers=headers), timeout=300) as response:
+            assert response.status == 200
+            response.read()
+            ours = [c for c in response.headers.get_all("Set-Cookie") or [] if c.startswith(f"{COOKIE}=")]
+            cookie = ours[0].partition(";")[0].partition("=")[2] if ours else cookie
+    return time.perf_counter() - start
+
+
+def _hung_round(room) -> tuple[float, list[float], dict]:
+    """One stop: the seconds until the stopped process's learner has a page, until each new learner has one, and
+    the log's stamps (hangs, back); the stopped process is killed by the script."""
+    with urllib.request.urlopen(f"{room.url}/", timeout=60) as response:
+        ours = [c for c in response.headers.get_all("Set-Cookie") if c.startswith(f"{COOKIE}=")]
+    stopped = ours[0].partition(";")[0].partition("=")[2]
+    since = len(room.log.read_text(encoding="utf-8").splitlines()) if room.log.exists() else 0
+    at = re.escape(stopped)
+    patterns = {"hangs": rf"at {at} \(process \d+\) hangs", "back": rf"at {at} is back", "warm": rf"at {at} ran its"}
+    stop, stamps = threading.Event(), {}
+    os.kill(room.app(stopped).pid, signal.SIGSTOP)
+    start = time.perf_counter()
+    watcher = threading.Thread(target=lambda: stamps.update(_stamps(room.log, patterns, since, start, stop)))
+    watcher.start()
+    with ThreadPoolExecutor(4) as pool:
+        pinned = pool.submit(_page, room.url, stopped, start)
+        new = [pool.submit(_page, room.url, None, start) for _ in range(3)]
+        pinned_s, new_s = pinned.result(), [f.result() for f in new]
+    watcher.join(timeout=300)  # until the new process is warm: the next round may stop it
+    stop.set()
+    wait_until(lambda: served_by(room, stopped) == stopped, "nginx to send learners to it again")
+    return pinned_s, new_s, stamps
+
+
+def measure_hung(rounds: int = 3) -> dict:
+    """Seconds from `kill -STOP` of one of 2 processes to: its learner's page, new learners' pages, the script's
+    "hangs" line, the new process answering; with the default health checks and request timeout."""
+    pinned, new, hangs, back = [], [], [], []
+    with tempfile.TemporaryDirectory(prefix="classroom-hung-") as folder:
+        port, *app_ports = free_ports(3)
+        with classroom(app_ports, port, "127.0.0.1", Path(folder) / "run", model_store=Path(folder) / "store") as room:
+            for _ in range(rounds):
+                pinned_s, new_s, stamps = _hung_round(room)
+                pinned.append(pinned_s)
+                new += new_s
+                hangs.append(stamps["hangs"])
+                back.append(stamps["back"])
+    return {"pinned_s": pinned, "new_s": new, "hangs_s": hangs, "back_s": back, "rounds": rounds}
+
+
+def hung_lines(r: dict) -> str:
+    health = HealthChecks()
+    settings = (
+        f"checks every {health.interval:g} s, {health.timeout:g} s to answer, {health.failures} in a row; "
+        f"nginx request timeout {health.request_timeout:g} s"
+    )
+    return "\n".join(
+        [
+            f"hung process: kill -STOP of one of 2 processes, {r['rounds']} rounds ({settings}):",
+            f"  its learner has a page after median {statistics.median(r['pinned_s']):.1f} s "
+            f"(max {max(r['pinned_s']):.1f} s); {len(r['new_s'])} new learners after median "
+            f"{statistics.median(r['new_s']):.1f} s (max {max(r['new_s']):.1f} s)",
+            f"  the script says it hangs after median {statistics.median(r['hangs_s']):.1f} s "
+            f"(max {max(r['hangs_s']):.1f} s); a new process answers after median "
+            f"{statistics.median(r['back_s']):.1f} s (max {max(r['back_s']):.1f} s)",
+        ]
+    )
+
+
 def failover_lines(r: dict) -> str:
     return (
         f"failover: kill -9 of one of 3 processes, {r['learners']} learners of it over {r['rounds']} rounds: a working "
@@ -260,14 +341,19 @@ def first_learner_lines(r: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--rounds", type=int, help="rounds (default: 10 page-switch rounds per idle learner, 5 failovers, 3 starts)"
+        "--rounds",
+        type=int,
+        help="rounds (default: 10 page-switch rounds per idle learner, 5 failovers, 3 starts, 3 stops)",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--failover", action="store_true", help="time a failover instead of page switches under load")
     what.add_argument("--first-learner", action="store_true", help="time the first learners on a fresh process")
+    what.add_argument("--hung", action="store_true", help="time a stopped process: served elsewhere, replaced")
     args = parser.parse_args()
     if args.failover:
         print(failover_lines(measure_failover(args.rounds or 5)))
+    elif args.hung:
+        print(hung_lines(measure_hung(args.rounds or 3)))
     elif args.first_learner:
         print(first_learner_lines(measure_first_learner(args.rounds or 3)))
     else:

@@ -14,6 +14,11 @@ a live process on their next request (nginx re-pins their cookie) and see the ap
 script starts the process again after a pause that grows while it keeps dying, and says so on its terminal. Each
 process, when it has started, gets one warm-up request, so that its first learner does not wait for its first run.
 
+When an app process hangs (stopped, its server loop stuck, lost in swap), nginx sends its learners to another process
+once a plain HTTP request has had no answer for --request-timeout seconds, and the script, which asks every process
+GET /_stcore/health every --health-interval seconds, kills it (and its children) after --health-failures checks in
+a row without an answer within --health-timeout seconds, says so and starts it again.
+
 nginx runs with a generated config in its own run directory (never /etc/nginx). Ctrl-C or SIGTERM stops
 nginx and every app process the script started.
 """
@@ -40,7 +45,7 @@ if str(REPO) not in sys.path:  # run as a script: deploy.* and ui.slots live in 
 # the parts of the classroom, each importing only the ones above it: processes ← nginx ← supervisor ← this script
 from deploy.nginx import find_nginx, nginx_config, start_nginx, upload_cap_mb  # noqa: E402
 from deploy.processes import DeployError, say, start_app, stop_processes, wait_healthy, warm_up  # noqa: E402
-from deploy.supervisor import Classroom, Supervisor  # noqa: E402
+from deploy.supervisor import Classroom, HealthChecks, Supervisor  # noqa: E402
 from ui import slots as training_slots  # noqa: E402  (standard library only)
 
 PROCESS_MB = 400  # an app process's memory once its learners use it (docs/performance.md)
@@ -144,14 +149,16 @@ def classroom(
     backends: Sequence[str] = (),
     model_store: Path | None = None,
     warm: bool = True,
+    health: HealthChecks | None = None,
 ) -> Iterator[Classroom]:
     """App processes on 127.0.0.1:app_ports (or the given remote backends) behind nginx on address:port, every
     local one with the model store `model_store` (default: default_model_store()); warm=False leaves out the
     warm-up requests at the start (benchmarks/classroom.py compares).
 
     Ready when entered (every process has answered /_stcore/health and run the app's first page once, and nginx
-    answers); while inside, a supervisor restarts any process that dies (Classroom.wait() raises DeployError when
-    one cannot be kept running); everything started is stopped when left.
+    answers); while inside, a supervisor restarts any process that dies, or that hangs by `health` (default:
+    HealthChecks()) (Classroom.wait() raises DeployError when one cannot be kept running); everything started is
+    stopped when left.
     """
     check_port_free(address, port, "choose another --port, or an --address of this machine")
     local = not backends
@@ -164,6 +171,7 @@ def classroom(
         backends = [f"127.0.0.1:{p}" for p in app_ports]
     nginx_binary = find_nginx()
     store = prepare_model_store(model_store or default_model_store()) if local else None
+    health = health or HealthChecks()
     run_dir = Path(run_dir or tempfile.mkdtemp(prefix="classroom-")).resolve()
     (run_dir / "tmp").mkdir(parents=True, exist_ok=True)
     listen = "127.0.0.1" if address == "0.0.0.0" else address
@@ -180,11 +188,11 @@ def classroom(
             _warm_all(backends, run_dir / "classroom.log")
 
         (run_dir / "nginx.conf").write_text(
-            nginx_config(backends, address, port, run_dir, upload_cap_mb()), encoding="utf-8"
+            nginx_config(backends, address, port, run_dir, upload_cap_mb(), health.request_timeout), encoding="utf-8"
         )
         room._nginx = start_nginx(nginx_binary, run_dir)
         wait_healthy(room.url, "nginx", room._nginx, run_dir / "nginx-error.log")
-        supervisor = room._supervisor = Supervisor(room, nginx_binary, env)
+        supervisor = room._supervisor = Supervisor(room, nginx_binary, env, health)
         supervisor.start()
         yield room
     finally:
@@ -244,6 +252,25 @@ def _parser() -> argparse.ArgumentParser:
         "transformer-playground/models in $XDG_CACHE_HOME or ~/.cache)",
     )  # fmt: skip
     parser.add_argument("--run-dir", type=Path, help="for nginx.conf and the logs (default: a new temporary folder)")
+    default = HealthChecks()
+    parser.add_argument(
+        "--health-interval", type=float, default=default.interval, metavar="SECONDS",
+        help=f"how often each app process is asked whether it answers (default {default.interval:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--health-timeout", type=float, default=default.timeout, metavar="SECONDS",
+        help=f"how long each of those checks waits for its answer (default {default.timeout:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--health-failures", type=int, default=default.failures, metavar="N",
+        help=f"checks in a row without an answer after which an app process is taken for hung, killed and started "
+        f"again (default {default.failures})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--request-timeout", type=float, default=default.request_timeout, metavar="SECONDS",
+        help="nginx passes over an app process that has not answered a plain HTTP request (a page, a script, a "
+        f"download; not the websocket) within this long, for another (default {default.request_timeout:g})",
+    )  # fmt: skip
     return parser
 
 
@@ -251,6 +278,9 @@ def _check_options(args: argparse.Namespace) -> list[str]:
     """DeployError for a teacher's mistake in the options; the warnings to print (a capped --processes, a bad
     PLAYGROUND_TRAINING_SLOTS, the shared store of remote backends). Sets args.processes to what will start."""
     check_port_number(args.port, "--port")
+    args.health = HealthChecks(args.health_interval, args.health_timeout, args.health_failures, args.request_timeout)
+    if problem := args.health.problem():
+        raise DeployError(problem)
     warnings = []
     if args.backends:
         args.backends = [parse_backend(b) for b in args.backends]
@@ -302,7 +332,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         signal.signal(signum, signal.default_int_handler)
     app_ports = range(args.first_app_port, args.first_app_port + args.processes)
     try:
-        with classroom(app_ports, args.port, args.address, args.run_dir, args.backends, args.model_store) as room:
+        with classroom(
+            app_ports, args.port, args.address, args.run_dir, args.backends, args.model_store, health=args.health
+        ) as room:
             where = f"http://{socket.gethostname()}:{args.port}" if args.address == "0.0.0.0" else room.url
             store = f"\nModel store: {room.model_store}" if room.model_store else ""
             print(

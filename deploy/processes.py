@@ -25,10 +25,11 @@ class DeployError(RuntimeError):
     """Something the teacher can fix: nginx missing, a port in use, an app process that does not start."""
 
 
-def healthy(url: str) -> bool:
-    """Whether url/_stcore/health answers ok."""
+def healthy(url: str, timeout: float = 2.0) -> bool:
+    """Whether url/_stcore/health answers ok within `timeout` seconds (a stopped process accepts the connection, as
+    the kernel does that, but never answers)."""
     try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
             return response.status == 200 and response.read().decode().strip() == "ok"
     except OSError:
         return False

@@ -1,5 +1,6 @@
 """The running classroom and its supervisor: one thread per process restarts a dead app process (after growing
-pauses) or nginx, watches a remote backend, tells the teacher, and warms every app process that has started again."""
+pauses) or nginx, kills and restarts an app process that stops answering its health checks (hung), watches a remote
+backend, tells the teacher, and warms every app process that has started again."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.nginx import start_nginx
+from deploy.nginx import READ_SECONDS, start_nginx
 from deploy.processes import (
     POLL_SECONDS,
     START_TIMEOUT,
@@ -27,7 +28,32 @@ from deploy.processes import (
 RESTART_DELAYS = (1, 2, 4, 8, 16, 30)  # seconds before restarting a dead process, one more each time in a row
 STEADY_SECONDS = 60  # a process that ran this long before it died starts again from the first delay
 QUICK_DEATHS = 3  # a process that dies this many times in a row before it answers is not started again
-REMOTE_POLL_SECONDS = 2.0  # how often the supervisor asks a remote backend whether it answers
+
+
+@dataclass(frozen=True)
+class HealthChecks:
+    """When an app process is taken for hung. nginx sends a learner's plain HTTP request elsewhere after
+    request_timeout s without an answer; the supervisor asks each process GET /_stcore/health and kills and restarts
+    it after `failures` checks in a row without an answer. The defaults find a stopped process within
+    interval + failures × timeout = 11 s and have it back within 30 s, while a process under a full class's load
+    answers in well under a second (docs/performance.md)."""
+
+    interval: float = 2.0  # seconds from one check of a process to the next
+    timeout: float = 3.0  # seconds a check waits for the answer
+    failures: int = 3  # checks in a row without an answer make a process hung: it is killed and started again
+    request_timeout: float = READ_SECONDS  # seconds nginx waits for a plain HTTP answer before it tries another
+
+    def problem(self) -> str | None:
+        """What is wrong with these settings, as the teacher set them (None when nothing)."""
+        if not self.interval > 0:
+            return f"--health-interval must be more than 0 seconds; got {self.interval:g}."
+        if not self.timeout > 0:
+            return f"--health-timeout must be more than 0 seconds; got {self.timeout:g}."
+        if self.failures < 1:
+            return f"--health-failures must be at least 1; got {self.failures}."
+        if not 0.001 <= self.request_timeout <= 86_400:  # nginx counts in milliseconds
+            return f"--request-timeout must be from 0.001 to 86400 seconds; got {self.request_timeout:g}."
+        return None
 
 
 @dataclass
@@ -41,18 +67,21 @@ class _Kept:
     url: str  # answers /_stcore/health when up
     log: Path
     meanwhile: str  # what learners see while it is down
-    warm: str | None = None  # the backend to warm up when it is back
+    warm: str | None = None  # the backend to warm up when it is back; an app process, whose health is checked
 
 
 class Supervisor:
-    """Keeps the classroom serving: restarts a dead app process (after growing pauses) or nginx, tells the teacher,
-    and warms every app process that has started again. One thread per process; the first problem it cannot fix is
-    kept in `error` and sets `failed`."""
+    """Keeps the classroom serving: restarts a dead app process (after growing pauses) or nginx, kills and restarts
+    a hung app process, tells the teacher, and warms every app process that has started again. One thread per
+    process; the first problem it cannot fix is kept in `error` and sets `failed`."""
 
-    def __init__(self, room: Classroom, nginx_binary: str, app_env: dict[str, str]) -> None:
+    def __init__(
+        self, room: Classroom, nginx_binary: str, app_env: dict[str, str], health: HealthChecks | None = None
+    ) -> None:
         self.room = room
         self.nginx_binary = nginx_binary
         self.app_env = app_env
+        self.health = health or HealthChecks()
         self.stopping = threading.Event()
         self.failed = threading.Event()
         self.error: DeployError | None = None
@@ -111,15 +140,37 @@ class Supervisor:
     def _say(self, message: str) -> None:
         say(message, self.room.log)
 
-    def _exited(self, process: subprocess.Popen) -> bool:
-        """Wait until the process exits (True) or the classroom stops (False)."""
+    def _ended(self, kept: _Kept, process: subprocess.Popen, since: float) -> str | None:
+        """Wait until the process exits or, for an app process, stops answering its health checks (then kill it and
+        its process group); the line that tells the teacher which, or None when the classroom stops first."""
+        health = self.health
+        answered = checked = time.monotonic()  # it has just answered: started, or warmed up
+        silent = 0  # checks in a row without an answer
         while not self.stopping.is_set():
+            next_check = checked + health.interval - time.monotonic() if kept.warm else POLL_SECONDS
             try:
-                process.wait(timeout=POLL_SECONDS)
-                return True
+                process.wait(timeout=max(0.01, min(POLL_SECONDS, next_check)))
+                ran = time.monotonic() - since
+                return f"{kept.what} exited ({how_it_ended(process.returncode)}) after {ran:.0f} s; {kept.meanwhile}"
             except subprocess.TimeoutExpired:
+                pass
+            if kept.warm is None or time.monotonic() < checked + health.interval:
                 continue
-        return False
+            checked = time.monotonic()
+            if healthy(kept.url, health.timeout):
+                answered, silent = time.monotonic(), 0
+                continue
+            silent += 1
+            if silent < health.failures or process.poll() is not None:  # a process that died is said as such
+                continue
+            end_group(process)  # SIGKILL: a stopped process cannot act on anything gentler
+            process.wait()
+            hung = time.monotonic() - answered
+            return (
+                f"{kept.what} (process {process.pid}) hangs: no answer to {silent} health checks in a row, "
+                f"{hung:.0f} s since its last answer; killed it and its children; {kept.meanwhile}"
+            )
+        return None
 
     def _answers(self, kept: _Kept, process: subprocess.Popen) -> bool | None:
         """Wait until the new process answers (True), exits or stays silent START_TIMEOUT s (False), or the
@@ -133,14 +184,13 @@ class Supervisor:
         return True
 
     def _keep(self, kept: _Kept) -> None:
-        """Restart the process whenever it exits, until the classroom stops."""
+        """Restart the process whenever it exits or hangs, until the classroom stops."""
         in_a_row = 0  # restarts since the process last ran STEADY_SECONDS
         since = time.monotonic()
-        while self._exited(process := kept.get()):
+        while (ended := self._ended(kept, process := kept.get(), since)) is not None:
             end_group(process)
-            ran = time.monotonic() - since
-            in_a_row = 0 if ran >= STEADY_SECONDS else in_a_row
-            self._say(f"{kept.what} exited ({how_it_ended(process.returncode)}) after {ran:.0f} s; {kept.meanwhile}")
+            in_a_row = 0 if time.monotonic() - since >= STEADY_SECONDS else in_a_row
+            self._say(ended)
             attempts = self._restart(kept, in_a_row)
             if attempts is None:
                 return
@@ -179,10 +229,18 @@ class Supervisor:
         return None  # not reached
 
     def _warm(self, backend: str) -> None:
+        """Warm the process up in a thread of its own: its health is checked meanwhile (a process can hang in its
+        warm-up too, which waits up to WARM_UP_TIMEOUT)."""
+        thread = threading.Thread(target=self._warm_now, args=(backend,), name=f"warm {backend}", daemon=True)
+        thread.start()
+        self.threads.append(thread)
+
+    def _warm_now(self, backend: str) -> None:
         try:
             seconds = warm_up(backend, self.stopping)
         except Exception as exc:  # noqa: BLE001 - a warm-up is a courtesy: the process serves without it
-            self._say(f"the warm-up request to {backend} failed ({exc}); its first learner waits for its first run")
+            if not self.stopping.is_set():  # else the classroom is stopping the process
+                self._say(f"the warm-up request to {backend} failed ({exc}); its first learner waits for its first run")
             return
         if seconds is not None:
             self._say(f"the app process at {backend} ran its first page in {seconds:.1f} s (warm-up)")
@@ -190,8 +248,8 @@ class Supervisor:
     def _watch(self, backend: str) -> None:
         """A backend this script did not start: say when it stops or starts answering, and warm it when it is back."""
         up = True
-        while not self.stopping.wait(REMOTE_POLL_SECONDS):
-            if healthy(f"http://{backend}") == up:
+        while not self.stopping.wait(self.health.interval):
+            if healthy(f"http://{backend}", self.health.timeout) == up:
                 continue
             up = not up
             if up:

@@ -5,6 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from transformer.alignment import aer_table, corpus_gold, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
@@ -29,6 +30,7 @@ from ui.widgets import (
     warn_unknown,
     wrapping_row,
 )
+from viz.alignment import aer_grid_figure, aer_matrix, best_cell, gold_links_layer
 from viz.attention import attention_figure, attention_grid_figure, clicked_cell, decoder_row_labels, frame_head
 from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
 
@@ -148,10 +150,11 @@ ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allow
 
 
 def show(
-    maps, src_tokens, dec_tokens, rows_dec, key: str, view: tuple, marks=(), clickable: bool = False, when: str = ""
+    maps, src_tokens, dec_tokens, rows_dec, key: str, view: tuple, marks=(), clickable=False, when: str = "", gold=None
 ) -> None:
     """The chosen kind, layer and head(s) of one AttentionMaps (`view` names them: the sentence, or the pair and epoch
-    of a snapshot); decoder rows labelled rows_dec ("input → predicts"); `when` (e.g. "epoch 40") ends the title."""
+    of a snapshot); decoder rows labelled rows_dec ("input → predicts"); `when` (e.g. "epoch 40") ends the title;
+    gold links (transformer.alignment.Gold) are drawn over one encoder–decoder map."""
     which = {"grid": t("attn.heads_grid", L), "average": t("attn.heads_average", L)}.get(
         heads, f"{t('attn.head', L)} {head + 1}"
     )
@@ -164,10 +167,16 @@ def show(
         if heads == "grid":
             return attention_grid_figure(attn, rows, cols, head_label=t("attn.head", L), title=title, **common)
         shown = attn.mean(0) if heads == "average" else attn[head]  # (Lq, Lk)
-        return attention_figure(shown, rows, cols, title=title, clickable=clickable, **common)
+        fig = attention_figure(shown, rows, cols, title=title, clickable=clickable, **common)
+        if gold is not None:
+            labels = dict(sure_label=t("attn.gold_sure", L), possible_label=t("attn.gold_possible", L))
+            gold_links_layer(fig, gold.sure, gold.possible, **labels)
+        return fig
 
     # built once per model and view: a page switch or a click elsewhere on the page redraws the same figure
-    fig = model_cached(("attn_figure", key, *view, kind, layer, heads, head, tuple(marks), clickable, title, L), figure)
+    fig = model_cached(
+        ("attn_figure", key, *view, kind, layer, heads, head, tuple(marks), clickable, title, gold, L), figure
+    )
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
     name = file_name("attention", kind, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
     about = caption(title, for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens)))
@@ -188,6 +197,30 @@ def explain() -> None:
 
 marking = kind == "dec_enc"
 main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
+
+
+def golds_of(pairs: list[tuple[str, str]]) -> list:
+    """The gold links of each pair (transformer.alignment.Gold, or None): the corpus's own, for a pair its grammar
+    makes. Not cached: they belong to the data, not to the model (a lookup per pair)."""
+    return corpus_gold(pairs, translator.tokenizer)
+
+
+# the gold links of this pair, over one encoder–decoder map (teacher-forced on the reference)
+gold = None
+if marking and heads != "grid" and reference is not None:
+    gold = golds_of([(source, reference)])[0]
+    main_chart["gold"] = gold
+
+
+def gold_score() -> None:
+    """Precision and recall of the links of the map shown, against the gold links drawn over it."""
+    attn = view.maps.dec_enc_attns[layer][0]  # (H, Lt, Ls)
+    shown = attn.mean(0) if heads == "average" else attn[head]  # (Lt, Ls)
+    got = score_map(shown, gold, len(view.dec_tokens) - 1, len(view.src_tokens))
+    values = dict(precision=f"{100 * (got.precision or 0):.0f}", recall=f"{100 * (got.recall or 0):.0f}")
+    text(t("attn.gold_shown", L, aer=f"{got.aer:.2f}", **values), "caption")
+
+
 if heads == "grid":  # every head side by side needs the whole width
     show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
     computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
@@ -197,6 +230,8 @@ else:
     with c1:
         show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
         computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+        if gold is not None:
+            gold_score()
     with c2:
         explain()
         if marking:
@@ -373,6 +408,87 @@ def head_statistics() -> None:
 
 
 head_statistics()
+
+
+# ---------------------------------------------------------------- which head aligns the words? (issue 30 §6)
+METHOD_KEYS = {  # transformer.alignment.METHODS: each one's words
+    "attention": "attn.method_attention",
+    "average": "attn.method_average",
+    "norm": "attn.method_norm",
+    "saliency": "attn.method_saliency",
+}
+AVERAGE_KEYS = {  # the last layer's average against the best head (transformer.alignment.compare)
+    "better": "attn.aligns_average_better",
+    "worse": "attn.aligns_average_worse",
+    "same": "attn.aligns_average_same",
+}
+
+
+def which_head_aligns() -> None:
+    """The alignment error rate of every encoder–decoder head and layer average on the dataset's gold links, the best
+    one framed, and what the figures say of attention as alignment."""
+    section(t("attn.aligns", L))
+    text(t("attn.aligns_intro", L))
+    pairs = usable_pairs()[:MAX_STUDY_PAIRS]
+    golds = golds_of(pairs)
+    kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
+    if not kept:
+        text(t("attn.aligns_no_gold", L), "info")
+        return
+    scores = model_cached(
+        ("aer_table", tuple(kept)), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
+    )
+    by = {(s.method.layer, s.method.head): s.score.aer for s in scores if s.method.name in ("attention", "average")}
+    z = aer_matrix(by, cfg.n_layers, cfg.n_heads)
+    names = dict(layer_label=t("attn.layer", L), head_label=t("attn.head", L), average_label=t("attn.heads_average", L))
+    fig = aer_grid_figure(z, **names, value_label=t("attn.aligns_aer", L), best=best_cell(z))
+    chart(fig, "attn_aer_grid", file_name("alignment-error-rate"), t("attn.aligns_caption", L, n=len(kept)))
+    found = findings(scores, cfg)
+    if found is not None:
+        floor = floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer).aer
+        text(" ".join([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor:.2f}")]))
+    computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)
+
+
+def method_words(method) -> str:
+    """A method of transformer.alignment in this page's words, layers and heads counted from 1."""
+    where = dict(layer=(method.layer or 0) + 1, head=(method.head or 0) + 1)
+    if method.name == "norm" and method.head is None:
+        return t("attn.method_norm_layer", L, **where)
+    return t(METHOD_KEYS[method.name], L, **where)
+
+
+def finding_sentences(found) -> list[str]:
+    """What the AER table says, its wording chosen by its figures."""
+    head, average = found.best_head, found.last_average
+    return [
+        t(
+            "attn.aligns_best_head",
+            L,
+            method=method_words(head.method),
+            aer=f"{head.score.aer:.2f}",
+            precision=f"{100 * (head.score.precision or 0):.0f}",
+            recall=f"{100 * (head.score.recall or 0):.0f}",
+        ),
+        t(AVERAGE_KEYS[found.average_vs_head], L, layer=cfg.n_layers, aer=f"{average.score.aer:.2f}"),
+        t(
+            "attn.aligns_others",
+            L,
+            norm=method_words(found.best_norm.method),
+            norm_aer=f"{found.best_norm.score.aer:.2f}",
+            saliency=f"{found.saliency.score.aer:.2f}",
+        ),
+        t(
+            "attn.aligns_overall",
+            L,
+            method=method_words(found.best_overall.method),
+            aer=f"{found.best_overall.score.aer:.2f}",
+        ),
+    ]
+
+
+if kind == "dec_enc":
+    which_head_aligns()
 
 # ---------------------------------------------------------------- the training film strip
 section(t("attn.training", L))

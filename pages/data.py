@@ -11,19 +11,20 @@ import pandas as pd
 import streamlit as st
 
 from transformer import corpus
-from transformer.config import MAX_DATA_BYTES
+from transformer.bpe import Bpe, check_vocab_size
+from transformer.config import MAX_BPE_VOCAB_SIZE, MAX_DATA_BYTES, MAX_TOKENS
 from transformer.data import (
     SPECIALS,
     TOKENIZERS,
     Problem,
     find_control,
     format_pairs,
-    parse_pairs,
     tokenize,
 )
 from transformer.errors import DataError
 from transformer.text import markdown, visible
-from ui.export import hint, ids, metric, section, sheet_table, table, text, vega_chart
+from ui.data_columns import current_file, draw_columns, keep_file, load_file
+from ui.export import column_px, hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
 from ui.messages import error_text, problem_text
 from ui.state import (
@@ -32,6 +33,7 @@ from ui.state import (
     bundled_pairs,
     bundled_training,
     choose_dataset,
+    chosen_tokenizer,
     dataset_pairs,
     page_setup,
     pair_tags,
@@ -39,9 +41,9 @@ from ui.state import (
     set_pairs,
     usable_pairs,
 )
-from ui.tables import make_data_tables, token_preview, vocab_tables
+from ui.tables import make_data_tables, piece_splits, piece_vocabulary, token_preview, vocab_tables
 from ui.view_state import Param, choose_labelled, choose_number, choose_several, keep_in_range, keep_option
-from ui.widgets import page_header, pair_text
+from ui.widgets import metric_row, page_header, pair_text
 from viz.data import (
     SOURCE_COLOR,
     TARGET_COLOR,
@@ -63,7 +65,13 @@ PROBLEMS_SHOWN = 10  # problems listed per box
 L = page_setup()
 ss = st.session_state
 
-page_header(L, "data", "data.title", "data.intro", {"tokenizer": Param("tokenizer")})
+page_header(
+    L,
+    "data",
+    "data.title",
+    "data.intro",
+    {"tokenizer": Param("tokenizer"), "vocab_size": Param("bpe_vocab_size", "int")},
+)
 
 
 def _apply_edits(key: str) -> None:
@@ -96,12 +104,21 @@ def _take_upload() -> None:
     if upload is None:  # the file was removed from the uploader: the table stays
         return
     try:
-        loaded = parse_pairs(upload.getvalue(), upload.name)
+        loaded = load_file(upload.getvalue(), upload.name)  # its columns' roles inferred (ui.data_columns)
+        if not loaded.taken.pairs:
+            raise DataError(f"{upload.name} has no row with both a source and a target in the columns chosen.")
     except DataError as exc:
         _say("error", "data.upload_failed", name=upload.name, error=exc)
+        return
+    pairs = loaded.taken.pairs
+    if ss.get("data_upload_mode", "replace") == "replace":
+        keep_file(loaded)  # its columns can be chosen while the table holds its pairs
+        set_pairs(pairs)
     else:
-        set_pairs(loaded if ss.get("data_upload_mode", "replace") == "replace" else [*ss.pairs, *loaded])
-        _say("success", "data.upload_ok", n=f"{len(loaded):,}", name=upload.name)
+        set_pairs([*ss.pairs, *pairs])
+    left_out = len(loaded.taken.skipped)
+    key = "data.upload_ok_left_out" if left_out else "data.upload_ok"
+    _say("success", key, n=f"{len(pairs):,}", name=upload.name, left_out=f"{left_out:,}")
 
 
 def _restore_sample_pairs() -> None:
@@ -140,6 +157,11 @@ def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) ->
     return pairs[:2]
 
 
+def _editor_px(side: int, label: str) -> int:
+    """The editor's column of one side (0: source, 1: target) as wide as its longest sentence (it would cut it)."""
+    return column_px([t(label, L), *(pair[side] for pair in ss.editor_base)])
+
+
 def _table_page() -> None:
     """A table too large to edit: one page of PAGE_ROWS pairs, read-only, with its row numbers."""
     pages = math.ceil(len(ss.pairs) / PAGE_ROWS)
@@ -149,10 +171,14 @@ def _table_page() -> None:
     )
     first = (page - 1) * PAGE_ROWS
     rows = ss.pairs[first : first + PAGE_ROWS]
+    frame = pd.DataFrame(
+        rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
+    )
+    loaded = current_file()
+    for role, cells in (loaded.taken.extra if loaded is not None else {}).items():  # e.g. the attribution
+        frame[t(f"role.{role}", L)] = cells[first : first + PAGE_ROWS]
     table(  # the page shown, in the sheet too
-        pd.DataFrame(
-            rows, columns=[t("data.source", L), t("data.target", L)], index=range(first + 1, first + 1 + len(rows))
-        ),
+        frame,
         width="stretch",
         hide_index=False,
         key="data_table_view",
@@ -167,7 +193,6 @@ def _summary() -> None:
     """What a large table holds: counts, sentence lengths, vocabulary sizes and the most frequent tokens."""
     summary = pairs_summary()
     section(t("data.summary", L))
-    cells = st.columns(5)
     counts = (
         ("data.usable", summary.usable),
         ("data.error_count", len(summary.errors)),
@@ -175,6 +200,7 @@ def _summary() -> None:
         ("data.src_vocab_size", len(vocabs[0])),
         ("data.tgt_vocab_size", len(vocabs[1])),
     )
+    cells = metric_row([(t(key, L), f"{n:,}", None) for key, n in counts])  # st.columns(5) cut their labels
     for cell, (key, n) in zip(cells, counts):
         with cell:
             metric(t(key, L), f"{n:,}")
@@ -287,11 +313,50 @@ def _phenomena() -> None:
     text(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
     rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
     columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
-    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="data_phenomena")
+    table(pd.DataFrame(rows, columns=columns), static=True, hide_index=True, width="stretch")  # long texts wrap
+
+
+def _vocab_size() -> None:
+    """The BPE vocabulary size; a size out of range is one error, and the pieces learned last stay."""
+    st.number_input(
+        t("data.bpe_vocab_size", L),
+        step=100,
+        key="bpe_vocab_size",
+        persist_state="session",
+        help=t("help.bpe_vocab_size", L, max=f"{MAX_BPE_VOCAB_SIZE:,}"),
+    )
+    try:
+        check_vocab_size(ss.bpe_vocab_size)
+    except DataError as exc:
+        text(error_text(exc, L), "error")
+    if any(p.kind == "too_long" for p in problems):  # pieces make longer sentences than words
+        text(t("data.bpe_too_long", L, n=MAX_TOKENS), "info")
+
+
+def _pieces(bpe: Bpe) -> None:
+    """How the learned tokenizer splits the table's words into pieces, and its piece vocabulary."""
+    section(t("data.bpe", L))
+    text(t("data.bpe_intro", L, n=f"{len(bpe.pieces):,}", size=f"{bpe.vocab_size:,}", pairs=f"{len(valid):,}"))
+    c1, c2 = st.columns(2)
+    with c1:
+        text(f"**{t('data.bpe_splits', L)}**")
+        splits = _per_table("bpe_splits", lambda: piece_splits(bpe, valid, L, VOCAB_ROWS))
+        if len(splits):
+            table(splits, hide_index=True, width="stretch", height=300, key="data_bpe_splits")
+        else:
+            text(t("data.bpe_no_splits", L), "caption")
+    with c2:
+        text(f"**{t('data.bpe_vocab', L, n=f'{len(bpe.pieces):,}')}**")
+        pieces = _per_table("bpe_vocab", lambda: piece_vocabulary(bpe, L, VOCAB_ROWS))
+        table(pieces, hide_index=True, width="stretch", height=300, key="data_bpe_vocab")
+        if len(bpe.pieces) > VOCAB_ROWS:
+            text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=f"{len(bpe.pieces):,}"), "caption")
 
 
 _dataset()
+draw_columns(L)
 keep_option("tokenizer", TOKENIZERS, "auto")
+tokenizer = chosen_tokenizer()
 problems = pairs_summary().problems
 valid = usable_pairs()
 vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS))
@@ -306,10 +371,13 @@ with left:
         persist_state="session",
         format_func=lambda m: t(f"tokenizer.{m}", L),
     )
+    if ss.tokenizer == Bpe.name:
+        _vocab_size()
     if large:
         _table_page()
     else:
         sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
+        hint(t("data.edit_help", L))  # over the editor only: a table too large to edit says it is read-only
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
             set_pairs(ss.pairs)  # in the pairs already, so a new editor starts from them
@@ -323,8 +391,8 @@ with left:
             on_change=_apply_edits,
             args=(editor_key,),
             column_config={
-                "source": st.column_config.TextColumn(t("data.source", L), width="medium"),
-                "target": st.column_config.TextColumn(t("data.target", L), width="medium"),
+                "source": st.column_config.TextColumn(t("data.source", L), width=_editor_px(0, "data.source")),
+                "target": st.column_config.TextColumn(t("data.target", L), width=_editor_px(1, "data.target")),
             },
         )
     with st.container(border=True):
@@ -390,9 +458,11 @@ _phenomena()
 
 section(t("data.tokens", L))
 text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-table(token_preview(valid[:PREVIEW_ROWS], ss.tokenizer, L), width="stretch", hide_index=True)
+table(token_preview(valid[:PREVIEW_ROWS], tokenizer, L), width="stretch", hide_index=True)
 if len(valid) > PREVIEW_ROWS:
     text(t("data.shown_first", L, n=PREVIEW_ROWS, total=f"{len(valid):,}"), "caption")
+if isinstance(tokenizer, Bpe):
+    _pieces(tokenizer)
 
 section(t("data.vocab", L))
 text(t("data.vocab_intro", L, specials=", ".join(f"`{s}`" for s in SPECIALS)))
@@ -416,7 +486,7 @@ if valid:
         t("data.make_data_pairs", L),
         offered,
         key="data_make_data_pairs",
-        default=_pairs_of_different_lengths(offered, ss.tokenizer),
+        default=_pairs_of_different_lengths(offered, tokenizer),
         format_func=pair_text,
         help=t("data.make_data_pairs_help", L),
     )
@@ -424,7 +494,7 @@ if valid:
         text(t("data.offered_first", L, n=PICK_ROWS, total=f"{len(valid):,}"), "caption")
     if not chosen:
         text(t("data.make_data_choose", L), "info")
-    for name, values, tokens in make_data_tables(chosen, ss.tokenizer, vocabs) if chosen else []:
+    for name, values, tokens in make_data_tables(chosen, tokenizer, vocabs) if chosen else []:
         text(f"`{name}` — {t(MAKE_DATA_WORDS[name], L)}")
         c1, c2 = st.columns(2)
         with c1:

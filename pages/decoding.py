@@ -34,7 +34,15 @@ from ui.view_state import (
     picker,
     replaced,
 )
-from ui.widgets import computed_by, model_cached, page_header, sentence_picker, warn_if_data_changed, wrapping_row
+from ui.widgets import (
+    computed_by,
+    model_cached,
+    page_header,
+    sentence_picker,
+    warn_if_data_changed,
+    wide_chart_box,
+    wrapping_row,
+)
 from viz.attention import source_attention_figure
 from viz.common import CHOSEN_COLOR
 from viz.decoding import FORCED_COLOR, TOPK_PX, beam_tree_figure, sampling_figure, topk_figure
@@ -247,7 +255,7 @@ def step_view(result, choose: bool) -> None:
     text(output or "–")
     if step_number == len(steps):
         reason = t("dec.stop_eos", L) if result.stop_reason == "eos" else t("dec.stop_max", L, n=len(steps))
-        text(t("dec.final", L, text=md(result.text) or "–", reason=reason), "success")
+        text(t("dec.final", L, text=md(translator.detokenize(result.tokens)) or "–", reason=reason), "success")
         if ref_tokens is not None:
             text(t("dec.reference", L, ref=md(" ".join(ref_labels)), mark=reference_mark(result.tokens)))
 
@@ -325,28 +333,30 @@ def beam_section() -> None:
 
     section(t("dec.beam_tree", L))
     best = result.best
-    chart(
-        beam_tree_figure(
-            result.steps,
-            best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
-            step_label=t("dec.step", L),
-            log_prob_label=t("dec.log_prob", L),
-            kept_label=t("dec.kept", L),
-            finished_label=t("dec.finished", L),
-            pruned_label=t("dec.pruned", L),
-            best_label=t("dec.best", L),
-        ),
-        "dec_beam_tree",
-        file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
-        caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
+    tree = beam_tree_figure(
+        result.steps,
+        best_path=best.tokens + ([tgt_vocab.itos[tgt_vocab.eos_id]] if best.finished else []),
+        step_label=t("dec.step", L),
+        log_prob_label=t("dec.log_prob", L),
+        kept_label=t("dec.kept", L),
+        finished_label=t("dec.finished", L),
+        pruned_label=t("dec.pruned", L),
+        best_label=t("dec.best", L),
     )
+    with wide_chart_box("dec_beam_tree", tree.layout.width):  # whole tokens: a long tree scrolls sideways
+        chart(
+            tree,
+            "dec_beam_tree",
+            file_name("beam-search", f"beam-{beam_size}", f"alpha-{alpha}"),
+            caption(t("dec.beam_tree", L), f"K = {beam_size}", f"α = {alpha}", sentence),
+        )
     computed_by("transformer.decoding.beam_search → BeamSearch.steps", L)
 
     section(t("dec.nbest", L))
     rows = [
         {
             t("dec.rank", L): rank,
-            t("dec.translation", L): h.text or "–",
+            t("dec.translation", L): translator.detokenize(h.tokens) or "–",
             t("dec.log_prob", L): round(h.log_prob, 4),
             t("dec.score", L): round(h.score, 4),
             t("dec.ends", L): t("dec.ends_eos" if h.finished else "dec.ends_cap", L),
@@ -360,9 +370,9 @@ def beam_section() -> None:
         t(
             VERDICTS[verdict.case],
             L,
-            greedy=md(greedy.text) or "–",
+            greedy=md(translator.detokenize(greedy.tokens)) or "–",
             greedy_score=f"{greedy.score:.4f}",
-            beam=md(best.text) or "–",
+            beam=md(translator.detokenize(best.tokens)) or "–",
             beam_score=f"{best.score:.4f}",
             step=verdict.path.step,
             k=beam_size,
@@ -394,9 +404,9 @@ def beam_section() -> None:
             {
                 t("data.source", L): src,
                 t("dec.ref_col", L): tgt,
-                t("dec.greedy_col", L): row.greedy.text,
+                t("dec.greedy_col", L): translator.detokenize(row.greedy.tokens),
                 t("dec.greedy_score", L): round(row.greedy.score, 4),
-                t("dec.beam_col", L): row.beam.text,
+                t("dec.beam_col", L): translator.detokenize(row.beam.tokens),
                 t("dec.beam_score", L): round(row.beam.score, 4),
                 t("dec.greedy_ok", L): "✓" if row.greedy.tokens == ref else "✗",
                 t("dec.beam_ok", L): "✓" if row.beam.tokens == ref else "✗",
@@ -450,7 +460,7 @@ def sample_section() -> None:
     for column, result in zip(columns, samples):
         with column.container(border=True):
             text(t("dec.seed_n", L, seed=result.seed), "caption")
-            text(f"**{md(result.text) or '–'}** {reference_mark(result.tokens)}")
+            text(f"**{md(translator.detokenize(result.tokens)) or '–'}** {reference_mark(result.tokens)}")
             text(t("dec.sample_log_prob", L, value=f"{result.log_prob:.3f}"), "caption")
 
     section(t("dec.sample_steps", L))

@@ -22,6 +22,7 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
+from ui.presenter import presenter_px
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
 from ui.widgets import (
@@ -87,6 +88,19 @@ SEED_WORDS = {  # the steps that tutorial 004 (the seed of this app) does otherw
     "attn_mask": "inside.seed_attn_mask",
     "masked_scores": "inside.seed_masked_scores",
     "logits": "inside.seed_logits",
+}
+AXIS_WORDS = {  # an axis's code name (transformer.trace): its name in words, for the charts' axis titles
+    "len_q": "inside.axis_len_q",
+    "len_k": "inside.axis_len_k",
+    "src_len": "inside.axis_src_len",
+    "tgt_len": "inside.axis_tgt_len",
+    "d_model": "inside.axis_d_model",
+    "d_ff": "inside.axis_d_ff",
+    "d_k": "inside.axis_d_k",
+    "d_v": "inside.axis_d_v",
+    "heads·d_k": "inside.axis_heads_d_k",
+    "heads·d_v": "inside.axis_heads_d_v",
+    "tgt_vocab": "inside.axis_tgt_vocab",
 }
 CONTROLS_PX = 360  # the walk's controls beside the diagram
 CELL_MAP_PX, ARITHMETIC_PX = 380, 520  # the attention map to click, and the arithmetic of the clicked cell
@@ -299,6 +313,7 @@ figure_labels = dict(
     allowed_label=t("inside.allowed", L),
     cap_note=t("inside.cap_note", L),
     vocab=translator.tgt_vocab.itos,
+    axis_words={axis: t(key, L) for axis, key in AXIS_WORDS.items()},
 )
 if shows_one_head(step.shape, step.axes):
     choose_numbered(st.selectbox, t("inside.head", L), cfg.n_heads, key="inside_head")
@@ -390,7 +405,7 @@ def _cell_clicked(chart_key: str) -> None:
         ss.inside_query, ss.inside_key = int(points[0]["y"]), int(points[0]["x"])
 
 
-c1, c2 = wrapping_row([CELL_MAP_PX, ARITHMETIC_PX])  # side by side in a wide window
+c1, c2 = wrapping_row([presenter_px(CELL_MAP_PX), ARITHMETIC_PX])  # side by side in a wide window
 with c1:
     map_key = f"cellmap_inside_{where}_{head}_{query}_{key}"
     chart(

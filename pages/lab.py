@@ -19,8 +19,10 @@ from transformer.lab import (
     MIN_REORDERED,
     STANDARD_SIZES,
     Side,
+    baseline_verdict,
     check_data,
     evidence,
+    higher_measures,
     longest_rows,
     peak_attention,
 )
@@ -28,10 +30,10 @@ from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
-from ui.i18n import t
+from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
-from ui.state import CurrentModel, current, end_page, page_setup, set_model, usable_pairs
+from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
 from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
@@ -91,6 +93,15 @@ def variant_text(switches: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in switches.items()) or t("export.paper", L)
 
 
+def variant_training(name: str) -> dict:
+    """The training settings a ready-made experiment's variant changes, e.g. label_smoothing=0.1 (its claim says what
+    the baseline does instead); empty for a custom variant."""
+    if name == "custom":
+        return {}
+    changed = EXPERIMENTS[name].variant_train
+    return {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in changed.items()}
+
+
 def fits(model: CurrentModel, pair: tuple[str, str]) -> bool:
     """Whether the model reads the pair: the source, and S plus the target, within its positions."""
     source, target = pair
@@ -141,7 +152,7 @@ def choose_experiment() -> None:
         sizes = {k: ss[k] for k in ("d_model", "n_heads", "d_ff", "n_layers")}
         cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
         held = holdout_split(len(pairs), ss.holdout, seed=cfg.seed)[1] if pairs and ss.holdout else []
-    run_pairs, tokenizer, on_corpus = pairs, ss.tokenizer, False
+    run_pairs, tokenizer, on_corpus = pairs, chosen_tokenizer(), False
     if name != "custom":
         experiment = EXPERIMENTS[name]
         switches, sizes = experiment.switches, {**STANDARD_SIZES, **experiment.sizes}
@@ -166,7 +177,7 @@ def choose_experiment() -> None:
             cfg = experiment.corpus_config(int(ss.seed))
         else:
             cfg = TrainConfig(seed=int(ss.seed))
-            check = check_data(experiment, pairs, ss.tokenizer) if pairs else None
+            check = check_data(experiment, pairs, chosen_tokenizer()) if pairs else None
             if check is not None and not check.ok:  # said before Run, with the corpus one click away
                 text(t(CANNOT[check.code], L, **check.values), "warning")
                 st.button(t("lab.use_corpus", L), key="lab_use_corpus", on_click=use_corpus)
@@ -182,19 +193,21 @@ def choose_experiment() -> None:
             seed=cfg.seed,
             n=f"{len(run_pairs) - len(held):,}",
             held=held_text,
-            variant=variant_text(switches),
+            variant=variant_text({**switches, **variant_training(name)}),
         ),
         "caption",
     )
-    errors = [] if on_corpus else [p for p in check_pairs(ss.pairs, ss.tokenizer) if p.severity == "error"]
-    disabled = job is not None or not run_pairs or bool(errors) or not switches or len(held) >= len(run_pairs)
+    errors = [] if on_corpus else [p for p in check_pairs(ss.pairs, chosen_tokenizer()) if p.severity == "error"]
+    changes = bool(switches) or (name != "custom" and EXPERIMENTS[name].changes)
+    disabled = job is not None or not run_pairs or bool(errors) or not changes or len(held) >= len(run_pairs)
+    configs = EXPERIMENTS[name].configs(cfg) if name != "custom" else None  # an experiment on the training itself
     st.button(
         t("lab.run", L),
         type="primary",
         key="run_lab",
         disabled=disabled,
         on_click=run_lab,
-        args=(name, run_pairs, switches, sizes, cfg, tokenizer, held),
+        args=(name, run_pairs, switches, sizes, cfg, tokenizer, held, configs),
     )
     if errors:
         text(t("lab.fix_data", L), "error")
@@ -204,10 +217,12 @@ def choose_experiment() -> None:
         text(t("lab.busy", L), "info")
 
 
-def run_lab(name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list) -> None:
+def run_lab(
+    name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list, configs=None
+) -> None:
     """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
     if current_job() is None:
-        start_lab(name, pairs, switches, sizes, cfg, tokenizer, held)
+        start_lab(name, pairs, switches, sizes, cfg, tokenizer, held, configs)
 
 
 def custom_switches() -> dict:
@@ -338,8 +353,11 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
     if score_tables:
         section(t("train.scores", L), 3)
         text(t("train.scores_intro", L))
-        frames = [score_frame(scores, L, model=label) for label, scores in score_tables]
-        table(pd.concat(frames, ignore_index=True), hide_index=True, width="stretch", key="table_lab_scores")
+        # side by side, each model's table under its name, so a row of one is read beside the same row of the other
+        for column, (label, scores), side in zip(st.columns(len(score_tables)), score_tables, ("a", "b")):
+            with column:
+                hint(f"**{markdown(label)}**", "markdown")
+                table(score_frame(scores, L), hide_index=True, width="stretch", key=f"table_lab_scores_{side}")
 
     if a.snapshots and b.snapshots:
         section(t("lab.peak", L), 3)
@@ -417,12 +435,14 @@ def show_evidence(result) -> None:
     for key, value in facts.items():
         if key in ("rows", "cause"):
             continue
-        if key.endswith(("_acc", "_exact", "_beyond")):
+        if key.endswith(("_acc", "_exact", "_beyond", "_conf")):
             values[key] = pct(value)
+        elif key == "lr":
+            values[key] = f"{value:.3g}"
         elif key.endswith("_peak"):
             values[key] = f"{value:.2f}"
         elif key.endswith("_loss"):
-            values[key] = f"{value:.4f}"
+            values[key] = f"{value:.4f}" if math.isfinite(value) else "–"
         elif key.endswith("_epochs"):
             values[key] = t("lab.never", L) if value is None else str(value)
         else:
@@ -438,10 +458,48 @@ def show_evidence(result) -> None:
         ]
         rows = [(*r[:3], r[3], "✓" if r[4] else "✗", r[5], "✓" if r[6] else "✗") for r in facts["rows"]]
         table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
-    if held:
+    learned = baseline_verdict(baseline)
+    if learned.under_trained:  # said plainly: a comparison with a baseline that has not learned says little
+        text(t("lab.baseline_unlearned", L, exact=pct(learned.exact), fall=pct(learned.fall)), "warning")
+    if held and not learned.under_trained:
         text(t("lab.held", L), "success")
+    elif held:
+        text(t("lab.held_unlearned", L), "warning")
     else:  # the advice follows what kept the claim from holding, as the figures say
         text(t("lab.not_held", L) + " " + t(CAUSES[facts.get("cause", "seed")], L), "warning")
+    higher_sentence(result)
+
+
+MEASURE_WORDS = {  # transformer.lab.MEASURES: their words, and why a variant can score higher on them
+    "exact_match": ("lab.measure.exact_match", "lab.why.learned"),
+    "token_accuracy": ("lab.measure.token_accuracy", "lab.why.learned"),
+    "bleu": ("lab.measure.bleu", "lab.why.overlap"),
+    "chrf": ("lab.measure.chrf", "lab.why.overlap"),
+}
+
+
+def higher_sentence(result) -> None:
+    """The measures of the score table on which the variant scores higher than the baseline, and why that does not
+    contradict the verdict: one sentence, so the verdict never says what the table beside it does not."""
+    tables = []
+    for model in (result.baseline, result.variant):
+        try:
+            tables.append(ScoreTable.from_dict(model.translator.summary.get("scores")))
+        except (ValueError, TypeError, AttributeError):
+            return
+    found = higher_measures(*tables)
+    if not found:
+        return
+    parts = {"train": t("train.part_train", L), "holdout": t("train.part_held", L)}
+    items = []
+    for measure, part, b, v in found:
+        percent = measure in ("exact_match", "token_accuracy")  # as the score table shows them
+        shown = (f"{b:.1%}", f"{v:.1%}") if percent else (f"{b:.1f}", f"{v:.1f}")
+        where = f" ({parts[part]})" if part in parts and len({p for _, p, _, _ in found}) > 1 else ""
+        items.append(t("lab.higher_item", L, measure=t(MEASURE_WORDS[measure][0], L) + where, b=shown[0], v=shown[1]))
+    whys = dict.fromkeys(MEASURE_WORDS[m][1] for m, *_ in found)  # each reason once, in the order found
+    said = t("lab.higher", L, items=word_list(items, L)) + " " + " ".join(t(w, L) for w in whys)
+    text(said, "info")
 
 
 if mode == "experiment":

@@ -19,25 +19,29 @@ from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job, job_queue
 from ui.messages import error_text
 from ui.published import SOURCES
+from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
 from ui.state import (
     SETTINGS,
     CurrentModel,
     always_trained,
     bundled_model,
+    bundled_split_differences,
     bundled_training,
+    chosen_tokenizer,
     current,
     end_page,
     page_setup,
     pairs_summary,
     set_model,
+    split_source,
     trained_on_table,
     usable_pairs,
 )
 from ui.tables import score_frame
 from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import page_header
-from viz.training import loss_accuracy_figure
+from ui.widgets import metric_row, page_header
+from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
 ss = st.session_state
@@ -54,6 +58,9 @@ VIEW = {  # the link parameters of this page's view
     "seed": Param("seed", "int"),
     "holdout": Param("holdout", "float"),
     "split": Param("split"),
+    "label_smoothing": Param("label_smoothing", "float"),
+    "warmup": Param("warmup", "int"),
+    **{key: Param(key, "bool") for key in ("warmup_on", "paper_adam", "emb_scale", "tie_output")},
 }
 page_header(L, "train", "train.title", "train.intro", VIEW)
 
@@ -134,7 +141,8 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
     kept = {k: v for k, v in kept.items() if ss.get(k) == v[0]}
     if applied:
         items = ", ".join(_setting_text(k, v) for k, v in applied.items())
-        text(t("train.recipe", L, dataset=name, items=items), "info")
+        key = "train.recipe_own" if dataset == "own" else "train.recipe"  # own pairs: fitted by steps
+        text(t(key, L, dataset=name, items=items, n=f"{len(pairs):,}"), "info")
     if kept:
         items = ", ".join(_setting_text(k, v[0]) for k, v in kept.items())
         recipe = ", ".join(_setting_text(k, v[1]) for k, v in kept.items())
@@ -142,20 +150,52 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
 
 
 def _split(pairs: list, kind: str, fraction: float, seed: int):
-    """The split of the pairs (transformer.splits), once per table and settings: (split, None) or (None, the error)."""
-    always = always_trained()
-    key = (kind, fraction, seed, ss.tokenizer, len(always))
+    """The split of the pairs (transformer.splits) as the bundled model's was made (ui.state.split_source: the
+    corpus's own rows, the tutorial pairs trained besides), once per table and settings: (split, None) or (None, the
+    error)."""
+    rows, also = split_source(pairs)
+    always = also or always_trained()
+    key = (kind, fraction, seed, chosen_tokenizer(), len(always), len(rows))
     cached = ss.get("_train_split")
     if cached is None or cached[0] != key or cached[1] != pairs:
         try:
-            made = (split_pairs(pairs, kind, fraction, seed, ss.tokenizer, always), None)
+            made = (split_pairs(rows, kind, fraction, seed, key[3], always), None)
         except DataError as exc:
             made = (None, exc)
         cached = ss._train_split = (key, list(pairs), made)
     return cached[2]
 
 
+def _against_bundled(pairs: list, kind: str, fraction: float, seed: int, twice: int) -> str:
+    """The bundled model's split (its held-out and trained pairs as many; `twice` tutorial pairs the corpus also holds
+    are trained on twice, as its were), or the settings by which this one differs from it."""
+    differences = bundled_split_differences(pairs, kind, fraction, seed)
+    if not differences:
+        return t("train.split_bundled", L, twice=twice)
+    labels = {"corpus_size": "data.corpus_size", "corpus_seed": "data.corpus_seed", "holdout": "train.holdout"}
+    labels.update(split="train.split", seed="train.seed", tokenizer="data.tokenizer", table="train.split_table")
+    shown = {"holdout": lambda v: f"{v:.0%}", "split": lambda v: t(f"split.{v}", L)}
+    number = lambda v: f"{v:,}" if isinstance(v, int) else str(v)  # noqa: E731
+    items = [
+        t(
+            "train.split_setting",
+            L,
+            label=t(labels[what], L),
+            now=shown.get(what, number)(now),
+            bundled=shown.get(what, number)(then),
+        )
+        for what, now, then in differences
+    ]
+    return t("train.split_differs", L, items=word_list(items, L))
+
+
+held_guess = round(holdout * len(pairs)) if holdout else 0  # the split below holds out about this many
+train_count = max(1, len(pairs) - held_guess)
+recipe_model, recipe_train, recipe_ok = recipe_panel(
+    L, int(ss.epochs) * -(-train_count // int(ss.batch_size)), ss.d_model
+)
 sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+sizes.update({k: v for k, v in recipe_model.items() if v})  # only when on: the model's config stays the seeds'
 sheet_settings(
     L,
     [
@@ -166,6 +206,9 @@ sheet_settings(
         (t("train.seed", L), ss.seed),
         (t("train.holdout", L), f"{ss.holdout:.0%}"),
         (t("train.split", L), t(f"split.{kind}", L)),
+        (t("train.label_smoothing", L), f"{ss.label_smoothing:g}"),
+        (t("train.warmup", L), ss.warmup if ss.warmup_on else "–"),
+        (t("train.paper_adam", L), "✓" if ss.paper_adam else "–"),
     ],
 )
 held: list[int] = []
@@ -192,7 +235,7 @@ if pairs:
                 tgt=f"{len(tgt_vocab):,}",
             )
         )
-        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held))
+        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held), chosen_tokenizer())
         if size is not None:
             too_large = dict(
                 n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
@@ -200,7 +243,8 @@ if pairs:
     if refused is not None:
         text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
     elif holdout:
-        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(split.train):,}")
+        rows, also = split_source(pairs)  # the split is of rows; the pairs set aside are not trained on
+        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(split.train) + len(also):,}")
         if split.kind == "length":
             line += " " + t("train.split_what.length", L, src=split.cuts[0], tgt=split.cuts[1])
             line += " " + t("train.split_aside", L, n=f"{len(split.set_aside):,}") if split.set_aside else ""
@@ -208,13 +252,16 @@ if pairs:
             items = word_list([markdown(x) for x in split.held_out[:UNSEEN_NAMED]], L)
             what = t("train.split_tokens", L, items=items) if split.unit == "token" else None  # no lexicon: tokens
             line += " " + (what or t(f"train.split_what.{split.kind}", L, items=items))
-        if not share_met(split, len(pairs), holdout):
-            line += " " + t("train.split_share", L, asked=f"{holdout:.0%}", got=f"{len(held) / len(pairs):.1%}")
+        if not share_met(split, len(rows), holdout):
+            line += " " + t("train.split_share", L, asked=f"{holdout:.0%}", got=f"{len(held) / len(rows):.1%}")
         if always_trained():
             line += " " + t("train.split_always", L, n=len(always_trained()))
+        if ss.get("data_dataset") == "corpus":  # the bundled model's split, or what differs from it
+            line += " " + _against_bundled(pairs, kind, holdout, int(ss.seed), len(rows) + len(also) - len(pairs))
         text(line, "caption")
     else:
         text(t("train.holdout_none", L, n=len(pairs)), "caption")
+    text(steps_line(L, int(ss.epochs), max(1, len(pairs) - len(held)), int(ss.batch_size)), "caption")
 
 # --- training ---------------------------------------------------------------------------------------------
 
@@ -223,21 +270,23 @@ def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainC
     """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
     if current_job() is None:
         ss.last_training = None
-        start_training(pairs, tokenizer, sizes, cfg, split, holdout)
+        rows, also = split_source(pairs) if split is not None else (pairs, [])
+        start_training(rows, tokenizer, sizes, cfg, split, holdout, also, dataset=pairs)
 
 
 b1, b2, _ = st.columns([2, 2, 6])
 cannot_train = (
     bool(errors) or not pairs or job is not None or len(held) >= len(pairs) or too_large is not None or bool(refused)
-)
-cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
+) or not recipe_ok
+extra = recipe_train if recipe_ok else {}
+cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed), **extra)
 b1.button(
     t("train.train", L),
     type="primary",
     disabled=cannot_train,
     key="train_button",
     on_click=train,
-    args=(pairs, ss.tokenizer, sizes, cfg, split, holdout),
+    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),  # split: rows of split_source(pairs)
     width="stretch",
 )
 b2.button(
@@ -323,6 +372,16 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.stopped", L, epochs=info["epochs"]), "warning")
     else:
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
+    if model.results is not None:  # a training that ended under-trained says so, and what to change
+        trained = model.evaluations["train"]
+        said = under_trained_line(L, summary, trained.exact_match, trained.total)
+        if said:
+            text(said, "warning")
+
+
+def _of_pairs(evaluation) -> str:
+    """What an exact-match figure counts: "1,837 of 1,838 pairs"."""
+    return t("train.of_pairs", L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
 
 
 def _score_table(model: CurrentModel) -> None:
@@ -361,28 +420,47 @@ if summary.get("history"):
     )
     if any("holdout_loss" in h for h in summary["history"]):
         text(t("train.held_curves", L), "caption")
+    if any("lr" in h for h in summary["history"]):  # the learning rate of every step, as the schedule set it
+        try:
+            run_cfg = TrainConfig(**summary.get("train_config", {}))
+        except (TypeError, TransformerError):
+            run_cfg = None
+        if run_cfg is not None:
+            d_model = model.translator.config.d_model
+            chart(
+                model.cached(
+                    ("lr_figure", L),
+                    lambda: learning_rate_figure(
+                        summary["history"],
+                        lambda step: run_cfg.learning_rate(d_model, step),
+                        t("train.lr", L),
+                        t("train.step", L),
+                    ),
+                ),
+                "lr_chart",
+                file_name("training", f"{summary.get('steps', 0)}-steps", "learning-rate"),
+                caption(t("train.lr_chart", L)),
+            )
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
-    columns = st.columns(4 if held_eval else 3)
-    with columns[0]:
-        metric(t("train.exact", L), f"{train_eval.exact_match:.0%} ({train_eval.exact}/{train_eval.total})")
+    metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))]
     if held_eval:
-        with columns[1]:
-            metric(t("train.exact_held", L), f"{held_eval.exact_match:.0%} ({held_eval.exact}/{held_eval.total})")
-    with columns[-2]:
-        metric(t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}")
-    with columns[-1]:
-        metric(t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s")
+        metrics.append((t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval)))
+    metrics.append((t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}", None))
+    metrics.append((t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s", None))
+    for cell, shown in zip(metric_row(metrics), metrics):  # each as wide as its texts: st.columns cut them
+        with cell:
+            metric(*shown)
     if held_eval:
         text(
             t(
                 "train.compare",
                 L,
-                train_acc=f"{train_eval.token_accuracy:.0%}",
-                held_acc=f"{held_eval.token_accuracy:.0%}",
-                train_exact=f"{train_eval.exact_match:.0%}",
-                held_exact=f"{held_eval.exact_match:.0%}",
+                train_acc=f"{train_eval.token_accuracy:.1%}",
+                held_acc=f"{held_eval.token_accuracy:.1%}",
+                train_exact=f"{train_eval.exact_match:.1%}",
+                held_exact=f"{held_eval.exact_match:.1%}",
             )
         )
         tr = model.translator

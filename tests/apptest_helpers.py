@@ -1,6 +1,7 @@
 """Helpers for AppTest-driven page tests."""
 
 import functools
+import json
 import re
 import time
 from pathlib import Path
@@ -95,3 +96,10 @@ def open_link(page: str, query: dict) -> AppTest:
     at.switch_page(page)
     at.run()
     return at
+
+
+def chart_spec(at: AppTest, key: str) -> dict:
+    """The parsed plotly spec of the one chart drawn with key=key."""
+    found = [el for el in at.get("plotly_chart") if el.proto.id.endswith(f"-{key}")]
+    assert len(found) == 1, f"{len(found)} charts with key {key!r}"
+    return json.loads(found[0].proto.spec)

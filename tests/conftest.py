@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
 import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +57,13 @@ PAIRS20 = [
     ("再见", "Goodbye ."),
     ("我住在北京", "I live in Beijing ."),
 ]
+
+
+def wake(processes) -> None:
+    """SIGCONT to every process still there: a stopped process would take its SIGTERM only when killed 15 s later."""
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGCONT)
 
 
 def random_translator(pairs: list[tuple[str, str]], seed: int, weights: int) -> Translator:
@@ -161,6 +170,8 @@ def pytest_configure(config):
 
         # the models here are tiny: one thread is as fast, and far faster when other processes share the cores
         torch.set_num_threads(1)
+        if os.environ.get("TEST_MKLDNN") == "0":  # the suite with oneDNN off, as on a CPU without it (issue 31 §7)
+            torch.backends.mkldnn.enabled = False
         _reuse_what_every_apptest_redoes()
     # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
     # servers of the browser tests inherit it

@@ -1,4 +1,5 @@
-"""The docs name only tests that exist: every `tests/….py::test_…` in docs/*.md and README.md is a real test."""
+"""The docs name only tests that exist: every `tests/….py::test_…` in docs/*.md and README.md is a real test. Their
+links lead to files and headings that exist, and the README stays a page read in a minute whose commands CI runs."""
 
 import re
 from pathlib import Path
@@ -18,3 +19,80 @@ def test_every_test_a_document_cites_exists(doc):
         if not source.exists() or not re.search(rf"^def {name}\(", source.read_text(encoding="utf-8"), re.M):
             missing.append(f"{path}::{name}")
     assert not missing, f"{doc.name} cites tests that do not exist: {sorted(missing)}"
+
+
+README = REPO / "README.md"
+README_LIMIT = 6 * 1024  # bytes: a page a newcomer reads in a minute (issue 32)
+# pip options CI adds for a quieter log; they change nothing that is installed
+QUIET = {"-q", "--disable-pip-version-check"}
+
+
+def _readme_commands() -> list[str]:
+    """The README's shell commands: one per fenced bash block."""
+    blocks = re.findall(r"^```bash\n(.*?)^```", README.read_text(encoding="utf-8"), re.S | re.M)
+    return [" ".join(block.split()) for block in blocks]
+
+
+def _ci_commands() -> set[str]:
+    """The commands .ci/run runs at its top level, with CI's quiet pip options taken out."""
+    lines = (REPO / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    return {" ".join(w for w in line.split() if w not in QUIET) for line in lines if line and line[0] not in "# "}
+
+
+def test_the_readme_is_read_in_a_minute():
+    size = len(README.read_bytes())
+    assert size <= README_LIMIT, f"README.md is {size:,} bytes, over {README_LIMIT:,}: move the detail to docs/"
+
+
+def test_the_readme_sets_up_with_two_commands_and_ci_runs_its_test_command():
+    commands = _readme_commands()
+    assert len(commands) == 2, f"the README's set-up is two commands (install and start; test), not {commands}"
+    install, test = commands
+    assert "pytest" in test and "pytest" not in install
+    ci = _ci_commands()
+    missing = [step for step in test.split(" && ") if step not in ci]
+    assert not missing, f".ci/run does not run the README's test command {missing}; it runs {sorted(ci)}"
+    # the install makes the .venv CI makes, from requirements.txt (which requirements-dev.txt, installed by CI, holds)
+    steps = install.split(" && ")
+    assert steps[0] in ci
+    assert "-r requirements.txt" in (REPO / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_readme_takes_the_cpu_build_of_torch_and_says_how_to_change_the_port():
+    install = _readme_commands()[0]
+    pip = next(step for step in install.split(" && ") if " install " in step)
+    # PyPI's torch for Linux is the CUDA build (gigabytes): the CPU index comes in the same command, not later
+    assert "-r requirements.txt --extra-index-url https://download.pytorch.org/whl/cpu" in pip
+    start = install.split(" && ")[-1]
+    assert start.startswith(".venv/bin/streamlit run serve.py --server.port ")
+    assert "change the number after `--server.port`" in README.read_text(encoding="utf-8")
+
+
+def _anchors(doc: Path) -> set[str]:
+    """The anchors GitHub gives the headings of a markdown file (outside fenced code)."""
+    text = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    anchors, seen = set(), {}
+    for title in re.findall(r"^#{1,6} +(.+?) *#*$", text, re.M):
+        slug = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+    return anchors
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_link_between_the_docs_leads_to_a_file_and_heading_that_exist(doc):
+    broken = []
+    prose = re.sub(r"^```.*?^```", "", doc.read_text(encoding="utf-8"), flags=re.S | re.M)
+    for target in LINK.findall(re.sub(r"`[^`\n]*`", "", prose)):  # code (`[x](y).csv`) is no link
+        if re.match(r"[a-z]+:", target):
+            continue  # http(s), mailto: not ours to check
+        path, _, anchor = target.partition("#")
+        linked = (doc.parent / path).resolve() if path else doc
+        heading_missing = anchor and linked.suffix == ".md" and anchor not in _anchors(linked)
+        if not linked.exists() or heading_missing:
+            broken.append(target)
+    assert not broken, f"{doc.name} links to files or headings that do not exist: {broken}"

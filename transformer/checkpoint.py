@@ -21,8 +21,10 @@ import torch
 from safetensors.torch import load as safetensors_load
 from safetensors.torch import save as safetensors_save
 
+from .bpe import MAX_PIECES, Bpe
 from .config import (
     MAX_CHECKPOINT_BYTES,
+    MAX_CREDIT_CHARS,
     MAX_EPOCHS,
     MAX_PAIRS,
     MAX_TOKEN_CHARS,
@@ -32,7 +34,7 @@ from .config import (
 )
 from .corpus import PHENOMENA
 from .data import TOKENIZERS, Vocab
-from .errors import CheckpointError, TransformerError
+from .errors import CheckpointError, DataError, TransformerError
 from .files import read_limited
 from .model import Transformer, buffer_count, parameter_count
 from .scores import ALL, PARTS, ScoreTable
@@ -46,10 +48,12 @@ _HISTORY_RECORD_BYTES = 300  # one epoch of the summary's history in the header,
 _ROW_BYTES = 8  # one held-out row number of the summary ("19999, ")
 # the largest header a checkpoint of this app can have: two vocabularies of the largest size whose tokens are
 # MAX_TOKEN_CHARS 4-byte characters (or escaped quotes, 4 bytes once the vocabulary's JSON is itself a JSON string),
-# a history of MAX_EPOCHS epochs, the row numbers of MAX_PAIRS held-out pairs, and 1 MB for the tensor entries, the
-# config and the rest of the summary
+# a history of MAX_EPOCHS epochs, the row numbers of MAX_PAIRS held-out pairs, a BPE tokenizer of the most pieces
+# (each piece once as a piece and once in a merge, "a b"), and 1 MB for the tensor entries, the config and the rest of
+# the summary
 MAX_HEADER_BYTES = (
     2 * MAX_VOCAB_SIZE * (4 * MAX_TOKEN_CHARS + 6)
+    + 2 * MAX_PIECES * (4 * MAX_TOKEN_CHARS + 10)
     + MAX_EPOCHS * _HISTORY_RECORD_BYTES
     + MAX_PAIRS * _ROW_BYTES
     + 1_000_000
@@ -67,46 +71,58 @@ def model_numbers(cfg: TransformerConfig) -> int:
     return parameter_count(cfg) + buffer_count(cfg)
 
 
-def checkpoint_bytes(cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0) -> int:
-    """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies after epochs epochs of
-    training with held_out pairs held out, from the sizes alone (nothing is allocated)."""
+def checkpoint_bytes(
+    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
+) -> int:
+    """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies (and tokenizer, when it
+    is a learned one) after epochs epochs of training with held_out pairs held out, from the sizes alone (nothing is
+    allocated)."""
     twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
-    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).state_dict())
+    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).saved_tensors())
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
-    return 8 + tensors + vocabs + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
+    learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else 0
+    return 8 + tensors + vocabs + learned + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
 
 
 def fits_in_a_checkpoint(
-    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0
+    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
 ) -> bool:
     """Whether the loader accepts the checkpoint of such a training (checkpoint_bytes and model_numbers within their
     limits), before anything is built or trained."""
-    size = checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out)
+    size = checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer)
     return size <= MAX_CHECKPOINT_BYTES and model_numbers(cfg) <= MAX_MODEL_NUMBERS
 
 
 def checkpoint_too_large(
-    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0
+    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
 ) -> int | None:
     """The pre-check of a training: None when the loader would accept its checkpoint (fits_in_a_checkpoint), else the
     upper bound of that checkpoint's size in bytes (checkpoint_bytes), for the message that refuses it."""
-    if fits_in_a_checkpoint(cfg, src_vocab, tgt_vocab, epochs, held_out):
+    if fits_in_a_checkpoint(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer):
         return None
-    return checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out)
+    return checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer)
+
+
+def _bpe_json(bpe: Bpe) -> str:
+    """A learned tokenizer as a checkpoint's metadata holds it."""
+    return json.dumps(bpe.to_dict(), ensure_ascii=False)
 
 
 def save_checkpoint(translator: Translator, path: str | Path | None = None) -> bytes:
     """The translator as .safetensors bytes (weights + metadata); also written to path when given."""
-    tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in translator.model.state_dict().items()}
+    saved = translator.model.saved_tensors()  # a tied projection is stored once, as the target embedding
+    tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in saved.items()}
     metadata = {
         "format": FORMAT,
         "format_version": str(FORMAT_VERSION),
         "config": json.dumps(translator.config.to_dict()),
         "src_vocab": json.dumps(list(translator.src_vocab.itos), ensure_ascii=False),
         "tgt_vocab": json.dumps(list(translator.tgt_vocab.itos), ensure_ascii=False),
-        "tokenizer": translator.tokenizer,
+        "tokenizer": translator.tokenizer if isinstance(translator.tokenizer, str) else translator.tokenizer.name,
         "summary": json.dumps(translator.summary, ensure_ascii=False),
     }
+    if isinstance(translator.tokenizer, Bpe):
+        metadata["bpe"] = _bpe_json(translator.tokenizer)
     data = _sorted_header(safetensors_save(tensors, metadata=metadata))
     if path is not None:
         Path(path).write_bytes(data)
@@ -217,6 +233,16 @@ def _vocab(metadata: dict, key: str, size: int) -> Vocab:
         raise CheckpointError(f"the checkpoint's {side} vocabulary is invalid: {exc}") from None
 
 
+def _bpe(metadata: dict) -> Bpe:
+    """The learned tokenizer in metadata["bpe"] (its JSON bounded as every field's is, then every piece and merge
+    checked by Bpe)."""
+    learned = _json_field(metadata, "bpe")
+    try:
+        return Bpe.from_dict(learned)
+    except DataError as exc:
+        raise CheckpointError(f"the checkpoint's BPE tokenizer is invalid: {exc}") from None
+
+
 # ---------------------------------------------------------------- the training summary
 # Every field a summary may have, with its check and what the check wants (the words of the warning when a field
 # fails it). A new field is one line here.
@@ -288,6 +314,11 @@ def _sha256(value) -> bool:
     return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
 
 
+def _credit(value) -> bool:
+    """One line of printable text crediting the data (its licence and source), of at most MAX_CREDIT_CHARS."""
+    return isinstance(value, str) and 0 < len(value) <= MAX_CREDIT_CHARS and value.isprintable()
+
+
 def _scores(value) -> bool:
     """A score table (transformer.scores) of the known rows and parts only, so its size is bounded."""
     try:
@@ -304,6 +335,8 @@ HISTORY_FIELDS = {  # name: (check, required)
     "holdout_loss": (_finite, False),
     "holdout_accuracy": (_fraction, False),
     "seconds": (_finite, False),
+    "step": (_whole, False),
+    "lr": (_finite, False),
 }
 
 _WHOLE = (_whole, "a whole number of at least 0")  # (check, what it wants), as SUMMARY_FIELDS holds them
@@ -312,6 +345,7 @@ _FRACTION = (_fraction, "a number from 0 to 1")
 
 SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "epochs": _WHOLE,
+    "steps": _WHOLE,
     "loss": _FINITE,
     "accuracy": _FRACTION,
     "seconds": _FINITE,
@@ -324,6 +358,7 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "data_sha256": (_sha256, "a SHA-256 in hexadecimal"),
     "always_trained": _WHOLE,
     "scores": (_scores, "a table of scores by phenomenon and part"),
+    "data_credit": (_credit, f"one line of printable text of at most {MAX_CREDIT_CHARS} characters"),
 }
 
 
@@ -394,11 +429,13 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
     tokenizer = metadata.get("tokenizer")
     if tokenizer not in TOKENIZERS:
         raise CheckpointError(f"the checkpoint names an unknown tokenizer {tokenizer!r}.")
+    if tokenizer == Bpe.name:
+        tokenizer = _bpe(metadata)
     summary = _summary(metadata, warnings)
 
     found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
     model = Transformer(cfg)  # at most MAX_MODEL_NUMBERS numbers, like the tensors of a file of the largest size
-    expected = {k: tuple(v.shape) for k, v in model.state_dict().items()}
+    expected = {k: tuple(v.shape) for k, v in model.saved_tensors().items()}
     if expected != found:
         missing, extra = sorted(set(expected) - set(found)), sorted(set(found) - set(expected))
         wrong = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
@@ -414,6 +451,6 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
         raise CheckpointError(f"the checkpoint could not be read: {exc}.") from None
     if not all(torch.isfinite(t).all() for t in tensors.values()):
         raise CheckpointError("the checkpoint's weights contain NaN or infinity.")
-    model.load_state_dict(tensors, strict=True)
+    model.load_saved_tensors(tensors)  # names checked above; a tied projection is the embedding again
     model.eval()
     return Translator(model, src_vocab, tgt_vocab, tokenizer, summary)

@@ -9,12 +9,17 @@ from .errors import ConfigError
 
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
-MAX_PAIRS = 20_000  # most sentence pairs in one dataset
+MAX_PAIRS = 50_000  # most sentence pairs in one dataset
+MAX_COLUMNS = 10  # most columns in a pairs file (transformer.columns)
+MAX_CREDIT_CHARS = 300  # longest line crediting a dataset (its attribution) that a checkpoint keeps
 MAX_TOKEN_CHARS = 32  # longest token, in characters, accepted for training (bounds a checkpoint's vocabularies)
 # most tokens in a vocabulary, the 4 special tokens included (check_pairs refuses data with more on one side): room for
 # the English side of MAX_PAIRS long-ish pairs, whose cased words and punctuation run to some 10,000-20,000 distinct
 # tokens; Chinese by character stays in the thousands
 MAX_VOCAB_SIZE = 30_000
+# most pieces a byte-pair-encoding tokenizer may learn (--vocab-size; its pieces and the special tokens fit a
+# vocabulary of MAX_VOCAB_SIZE); the paper learns 37,000 from 4.5 million pairs, our datasets are far smaller
+MAX_BPE_VOCAB_SIZE = 16_000
 MAX_BATCH_SIZE = 200  # most pairs in one training batch (the logits of a batch are batch × 41 × vocabulary floats)
 MAX_EPOCHS = 5_000  # most epochs in one training (bounds the history a checkpoint carries)
 MAX_SEED = 2**31 - 1  # seeds are 0 … MAX_SEED
@@ -26,9 +31,11 @@ MAX_STUDY_PAIRS = 200  # pairs read at once by the app's views of the whole data
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder
-# largest pairs file accepted: MAX_PAIRS pairs with both sentences at the MAX_TOKENS limit, 40 Chinese characters
-# (120 bytes of UTF-8) and 40 English words (~230 bytes with their spaces), take ~7 MB; everyday sentences far less
-MAX_DATA_BYTES = 8_000_000
+# largest pairs file accepted: MAX_PAIRS everyday pairs in the Tatoeba/Anki format (English, Chinese, an attribution
+# text) at 300 bytes a line. The 172 lines of tests/fixtures/everyday_cmn_eng.txt take 122 bytes on average and 149 at
+# most (the attribution ~80 of them), so this is twice the longest: room for the longer sentences at the end of a
+# real cmn-eng.txt (docs/robustness.md)
+MAX_DATA_BYTES = 15_000_000
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
@@ -88,6 +95,9 @@ class TransformerConfig:
     scale: bool = True  # scores are divided by √d_k
     residual: bool = True  # x + sublayer(x) around every sublayer
     norm: str = "post"  # where LayerNorm sits: one of NORM_KINDS
+    # two details of the paper's recipe that the tutorials leave out (off by default; see RECIPE_FIELDS)
+    emb_scale: bool = False  # the embeddings are multiplied by √d_model
+    tie_output: bool = False  # the output projection is the target embedding matrix itself (one tensor)
 
     def __post_init__(self) -> None:
         _check_positive(self, ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "n_heads", "n_layers", "max_len"))
@@ -107,7 +117,7 @@ class TransformerConfig:
             )
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be at least 0 and below 1, got {self.dropout!r}.")
-        for name in ("look_ahead_mask", "pad_mask", "scale", "residual"):
+        for name in ("look_ahead_mask", "pad_mask", "scale", "residual", "emb_scale", "tie_output"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}.")
         for name, kinds in (("pe", PE_KINDS), ("norm", NORM_KINDS)):
@@ -121,8 +131,13 @@ class TransformerConfig:
         return {name: getattr(self, name) for name in SWITCHES if getattr(self, name) != getattr(standard, name)}
 
     def to_dict(self) -> dict:
-        """Plain dict for JSON metadata."""
-        return dataclasses.asdict(self)
+        """Plain dict for JSON metadata; the recipe fields only when on, so a model without them has the same
+        metadata (and fingerprint) as before they existed."""
+        data = dataclasses.asdict(self)
+        for name in ("emb_scale", "tie_output"):
+            if not data[name]:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> TransformerConfig:
@@ -139,23 +154,73 @@ class TransformerConfig:
             raise ConfigError(f"incomplete model config: {exc}.") from None
 
 
+MAX_LABEL_SMOOTHING = 0.5  # largest label smoothing ε (the paper uses 0.1; at ε = 1 the target says nothing)
+MAX_WARMUP = 100_000  # most warmup steps (the paper warms up for 4,000 of its 100,000 steps)
+
+
 @dataclass(frozen=True)
 class TrainConfig:
     """Optimiser settings; the defaults fit up to 50 short pairs in seconds."""
 
     epochs: int = 60
-    lr: float = 3e-3
+    lr: float = 3e-3  # Adam's learning rate, constant unless warmup is set
     batch_size: int = 16
     seed: int = 0
     device: str | None = None  # None: CUDA when available, else CPU
     threads: int | None = None  # torch intra-op threads; None: 1 unless the model is large (train.intra_op_threads)
+    # the paper's recipe (off by default): label smoothing ε, the warmup schedule, Adam's β2 and ε
+    label_smoothing: float = 0.0  # the target's probability 1 − ε, ε spread over the vocabulary (paper: 0.1)
+    warmup: int | None = None  # None: the constant lr; else lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)
+    beta2: float = 0.999  # Adam's β2 (torch's default; paper: 0.98)
+    eps: float = 1e-8  # Adam's ε (torch's default; paper: 1e-9)
 
     def __post_init__(self) -> None:
         _check_positive(self, ("epochs", "batch_size"))
         _check_at_most(self, TRAIN_LIMITS)
         if not isinstance(self.lr, (int, float)) or not 0.0 < self.lr <= 1.0:
             raise ConfigError(f"lr must be above 0 and at most 1, got {self.lr!r}.")
+        ls = self.label_smoothing
+        if not isinstance(ls, (int, float)) or isinstance(ls, bool) or not 0.0 <= ls <= MAX_LABEL_SMOOTHING:
+            raise ConfigError(
+                f"label smoothing ε must be a number from 0 to {MAX_LABEL_SMOOTHING:g} (the paper uses 0.1), "
+                f"got {ls!r}."
+            )
+        if self.warmup is not None:
+            w = self.warmup
+            if not isinstance(w, int) or isinstance(w, bool) or not 1 <= w <= MAX_WARMUP:
+                raise ConfigError(
+                    f"warmup must be a whole number of steps from 1 to {MAX_WARMUP:,} (leave it out for a constant "
+                    f"learning rate), got {w!r}."
+                )
+        if not isinstance(self.beta2, (int, float)) or isinstance(self.beta2, bool) or not 0.0 <= self.beta2 < 1.0:
+            raise ConfigError(f"Adam's β2 must be at least 0 and below 1, got {self.beta2!r}.")
+        if not isinstance(self.eps, (int, float)) or isinstance(self.eps, bool) or not 0.0 < self.eps <= 1.0:
+            raise ConfigError(f"Adam's ε must be above 0 and at most 1, got {self.eps!r}.")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ConfigError(f"seed must be a whole number of at least 0, got {self.seed!r}.")
         if self.threads is not None:
             _check_positive(self, ("threads",))
+
+    def to_dict(self) -> dict:
+        """The settings a summary records (not where it ran); the recipe fields only when they are not the defaults,
+        so a training without them records what it recorded before they existed."""
+        data = {k: v for k, v in dataclasses.asdict(self).items() if k not in ("device", "threads")}
+        for name in RECIPE_TRAIN_FIELDS:
+            if data[name] == getattr(_TRAIN_DEFAULTS, name):
+                del data[name]
+        return data
+
+    def learning_rate(self, d_model: int, step: int) -> float:
+        """The learning rate of optimiser step `step` (1, 2, …): lr, or with warmup the paper's schedule
+        d_model^-0.5 · min(step^-0.5, step · warmup^-1.5): rising linearly for `warmup` steps, then as 1/√step."""
+        if self.warmup is None:
+            return float(self.lr)
+        return d_model**-0.5 * min(step**-0.5, step * self.warmup**-1.5)
+
+
+RECIPE_TRAIN_FIELDS = ("label_smoothing", "warmup", "beta2", "eps")
+_TRAIN_DEFAULTS = TrainConfig()
+# the paper's recipe (section 5.3-5.4 of "Attention Is All You Need"), field by field: the model's and the
+# optimiser's; the warmup is chosen from the number of steps a training takes (transformer.recipe)
+PAPER_MODEL = {"dropout": 0.1, "emb_scale": True, "tie_output": True}
+PAPER_TRAIN = {"label_smoothing": 0.1, "beta2": 0.98, "eps": 1e-9}

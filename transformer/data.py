@@ -11,28 +11,34 @@ from typing import NamedTuple
 
 import torch
 
-from .config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
+from .columns import infer_roles, read_file, take_pairs
+from .config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
 from .errors import DataError
-from .text import from_spreadsheet, spreadsheet, visible
+from .text import spreadsheet, visible
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
 _SPECIALS = frozenset(SPECIALS)
 PAD_ID = 0
 
-TOKENIZERS = ("auto", "whitespace", "char")
+TOKENIZERS = ("auto", "whitespace", "char", "bpe")  # "bpe" is learned from the data first (transformer.bpe)
 
 # Han ideographs (with extensions and compatibility forms), kana and Hangul syllables
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af\U00020000-\U0002fa1f"
 _AUTO = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+(?:['’][^\W{_CJK}]+)*|[^\w\s]", re.UNICODE)
 
 
-def tokenize(text: str, mode: str = "auto") -> list[str]:
-    """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char'.
+def tokenize(text: str, mode="auto") -> list[str]:
+    """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char', or a learned tokenizer (a
+    transformer.bpe.Bpe, whose tokens are subword pieces).
 
     'auto' makes every CJK character a token, spaces or not, and splits other text on whitespace with
     punctuation split off, so "I love you." → I love you .
     """
+    if not isinstance(mode, str):  # a learned tokenizer
+        return mode.split(text)
+    if mode == "bpe":
+        raise DataError("the bpe tokenizer is learned from the data before it can split text (transformer.bpe).")
     if mode == "auto":
         return _AUTO.findall(text)
     if mode == "whitespace":
@@ -40,6 +46,12 @@ def tokenize(text: str, mode: str = "auto") -> list[str]:
     if mode == "char":
         return [c for c in text if not c.isspace()]
     raise DataError(f"unknown tokenizer {mode!r}: use one of {', '.join(TOKENIZERS)}.")
+
+
+def detokenize(tokens: list[str], mode="auto") -> str:
+    """Tokens as text for reading and scoring: a learned tokenizer's pieces joined back into words, other tokens
+    separated by spaces."""
+    return " ".join(tokens) if isinstance(mode, str) else mode.join(tokens)
 
 
 @dataclass(frozen=True)
@@ -370,109 +382,40 @@ def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[P
     return list(summarize_pairs(pairs, tokenizer).problems)
 
 
-_HEADER_WORDS = {
-    "source",
-    "target",
-    "src",
-    "tgt",
-    "input",
-    "output",
-    "源",
-    "目标",
-    "源语言",
-    "目标语言",
-    "中文",
-    "英文",
-    "english",
-    "chinese",
-}  # a first row whose first two cells are among these is a header (a third cell, e.g. "phenomena", is not checked)
-
-
-_TAG_SEPARATORS = re.compile(r"[\s,;]+")  # between the tags of a phenomena cell
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends csv knows (str.splitlines knows more)
-_CONTROL_IN_FILE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # Cc but tab and line ends
-
-
-def _line_of(text: str, position: int) -> int:
-    """The 1-based line of text that holds position."""
-    return len(_LINE_BREAK.findall(text, 0, position)) + 1
-
-
 def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]:
-    """(source, target) pairs from UTF-8 TSV or CSV text with two columns and an optional header.
+    """(source, target) pairs from UTF-8 TSV or CSV text of 2 to MAX_COLUMNS columns and an optional header, each
+    column in the role transformer.columns infers for it (a Tatoeba/Anki file: Chinese → English).
 
-    A third column (the phenomena a pair shows, as the corpus writes them) is accepted and ignored; parse_tagged_pairs
-    also returns it. Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …) or a row past MAX_PAIRS
-    is refused with a DataError naming the line, and so is anything the csv module cannot read.
+    Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …), a row past MAX_PAIRS or a row without
+    its source or target is refused with a DataError naming the line, and so is anything the csv module cannot read.
+    The Data page and the command line read files with transformer.columns instead, which leaves such rows out and
+    reports them.
     """
     return parse_tagged_pairs(data, name)[0]
 
 
 def parse_tagged_pairs(data: bytes | str, name: str = "pairs") -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
-    """(pairs, phenomena): the pairs as parse_pairs reads them, and for each pair the tags of its third column
-    (separated by spaces or commas; an empty tuple for a row without them)."""
-    if isinstance(data, bytes):
-        if len(data) > MAX_DATA_BYTES:
-            raise DataError(f"{name} is {len(data):,} bytes; the limit is {MAX_DATA_BYTES:,}. Use a smaller file.")
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise DataError(f"{name} is not UTF-8 text: save it as UTF-8 (CSV or TSV) and try again.") from None
-    control = _CONTROL_IN_FILE.search(data)
-    if control is not None:
-        line = _line_of(data, control.start())
-        if control.group() == "\x00":
-            raise DataError(
-                f"{name}, line {line}: holds a NUL byte, so it is not a text file: use a UTF-8 CSV or TSV file "
-                "with two columns."
-            )
-        raise DataError(
-            f"{name}, line {line}: the invisible control character {visible(control.group())} cannot be part of a "
-            "sentence pair: delete it."
-        )
-    first = next((line for line in _LINE_BREAK.split(data) if line.strip()), None)
-    if first is None:
-        raise DataError(f"{name} is empty: it needs one sentence pair per line, source and target.")
-    delimiter = "\t" if "\t" in first else ","
-    kind = "TSV (tab)" if delimiter == "\t" else "CSV (comma)"
-    reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
-    pairs, tags, seen_row = [], [], False
-    try:
-        for row in reader:
-            cells = [from_spreadsheet(c.strip()) for c in row]  # a cell written as '=… by format_pairs is =…
-            if not any(cells):
-                continue  # blank line
-            if not seen_row:
-                seen_row = True
-                if all(c.lower() in _HEADER_WORDS for c in cells[:2]) and len(cells) >= 2:
-                    continue  # header
-            while len(cells) > 2 and not cells[-1]:
-                cells.pop()
-            if len(cells) not in (2, 3, 4):  # the 4th: gold alignment links (transformer.corpus writes them)
-                raise DataError(
-                    f"{name}, line {reader.line_num}: expected 2 columns (source, target), 3 with phenomena or 4 with "
-                    f"word alignments, in {kind} format, found {len(cells)}."
-                )
-            control = find_control(cells[0] + cells[1])
-            if control is not None:  # a tab in a CSV cell, a line break inside quotes
-                raise DataError(
-                    f"{name}, line {reader.line_num}: a sentence holds the control character {visible(control)} "
-                    "(a tab or a line break inside one cell): keep each sentence on one line, without tabs."
-                )
-            if len(pairs) == MAX_PAIRS:
-                raise DataError(
-                    f"{name}, line {reader.line_num}: more than {MAX_PAIRS:,} sentence pairs, the most one dataset "
-                    "may have: split the file or delete some rows."
-                )
-            pairs.append((cells[0], cells[1]))
-            tags.append(tuple(t for t in _TAG_SEPARATORS.split(cells[2]) if t) if len(cells) >= 3 else ())
-    except csv.Error as exc:
-        raise DataError(
-            f"{name}, line {reader.line_num}: cannot be read as {kind} ({exc}): check its quotes and cells."
-        ) from None
-    if not pairs:
-        raise DataError(f"{name} has a header but no sentence pairs.")
+    """(pairs, phenomena): the pairs as parse_pairs reads them, and for each pair the tags of its phenomena column
+    (separated by spaces, commas or semicolons; an empty tuple for a row without them, or a file without one)."""
+    pairs, tags, _ = parse_aligned_pairs(data, name)
     return pairs, tags
+
+
+def parse_aligned_pairs(
+    data: bytes | str, name: str = "pairs"
+) -> tuple[list[tuple[str, str]], list[tuple[str, ...]], list[str]]:
+    """(pairs, phenomena, alignment cells): as parse_tagged_pairs, and each pair's cell of gold alignment links (the
+    column of `i-j` / `i?j` links, or the one a header row names "alignment") as text, "" for a row without it
+    (transformer.alignment reads it)."""
+    found = read_file(data, name)
+    taken = take_pairs(found, infer_roles(found), check_swapped=False)
+    if taken.skipped:
+        line = taken.skipped[0].line
+        raise DataError(
+            f"{name}, line {line}: its source or target is missing: expected 2 columns (source, target), or more with "
+            "phenomena, alignment or attribution."
+        )
+    return taken.pairs, taken.tags, taken.extra.get("alignment", [""] * len(taken.pairs))
 
 
 def format_pairs(pairs: list[tuple[str, str]]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -17,6 +17,8 @@ from . import corpus
 from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID, tokenize
 from .model import AttentionMaps, evaluating
+from .recipe import Verdict, under_trained
+from .scores import ALL, ScoreTable
 from .splits import reordered_groups
 from .train import train
 from .translator import Evaluation, Translator
@@ -26,6 +28,12 @@ STANDARD_SIZES = {k: getattr(_standard, k) for k in ("d_model", "n_heads", "d_ff
 LOSS_REACHED = 0.5  # "has learned": the training loss an experiment counts epochs to (the bundled data starts near 4)
 
 
+# no warmup: the baseline warms up for WARMUP_STEPS steps to the paper's schedule's peak d_model^-0.5 · warmup^-0.5;
+# the variant uses that rate from the first step. On 600 corpus pairs at batch size 64 (30 epochs, 300 steps), warmup
+# 50 (peak 0.0177) learned (loss 0.015, 99.8 % exact) where the constant 0.0177 stalled at loss 4.0 (0 % exact); a
+# warmup of 25 (peak 0.025) stalled too, with warmup or without
+WARMUP_STEPS = 50
+WARMUP_PEAK = _standard.d_model**-0.5 * WARMUP_STEPS**-0.5
 MIN_PAIRS = 200  # no look-ahead mask: fewer pairs can be memorised, and memorising can pass for translating
 MIN_REORDERED = 3  # no positional encoding: groups of pairs whose meaning changes with word order
 
@@ -34,7 +42,9 @@ MIN_REORDERED = 3  # no positional encoding: groups of pairs whose meaning chang
 class Experiment:
     """A ready-made comparison: the variant's switches, the sizes both models share, what is held out, what data can
     show its effect (`needs`), and the corpus it runs on by default (corpus_size pairs of transformer.corpus, trained
-    with the corpus's recipe for `epochs` epochs: small enough that both models train in well under a minute)."""
+    with the corpus's recipe for `epochs` epochs: enough for every baseline to pass the recipe's stopping test, 99.3 %
+    to 100 % exact (benchmarks/lab_baselines.py; at 15 epochs four of them had not learned), and small enough that both
+    models train in well under a minute on a quiet core)."""
 
     name: str
     switches: dict
@@ -42,16 +52,29 @@ class Experiment:
     holdout: str = "none"  # "none", or "longest": the pairs with the longest targets (see longest_rows)
     needs: str = "any"  # "any", "reordered" (MIN_REORDERED groups), "longer" (targets of several lengths), "many"
     corpus_size: int = 600
-    epochs: int = 15
+    epochs: int = 30
+    train: dict = field(default_factory=dict)  # TrainConfig fields of both models on the corpus (e.g. batch_size)
+    baseline_train: dict = field(default_factory=dict)  # TrainConfig fields of the baseline alone
+    variant_train: dict = field(default_factory=dict)  # TrainConfig fields of the variant alone (its training switch)
 
     def corpus_pairs(self) -> list[tuple[str, str]]:
         """The corpus this experiment runs on by default."""
         return [(p.source, p.target) for p in corpus.generate(self.corpus_size, corpus.DEFAULT_SEED)]
 
     def corpus_config(self, seed: int = 0) -> TrainConfig:
-        """How both models train on that corpus: the corpus's recipe (transformer.corpus.TRAIN_CONFIG), fewer epochs."""
+        """How both models train on that corpus: the corpus's recipe (corpus.TRAIN_CONFIG), with its own epochs."""
         recipe = corpus.TRAIN_CONFIG
-        return TrainConfig(epochs=self.epochs, lr=recipe.lr, batch_size=recipe.batch_size, seed=seed)
+        fields = {"lr": recipe.lr, "batch_size": recipe.batch_size, **self.train}
+        return TrainConfig(epochs=self.epochs, seed=seed, **fields)
+
+    def configs(self, cfg: TrainConfig) -> tuple[TrainConfig, TrainConfig]:
+        """(the baseline's, the variant's) settings from the settings both share: each with its own training fields."""
+        return replace(cfg, **self.baseline_train), replace(cfg, **self.variant_train)
+
+    @property
+    def changes(self) -> bool:
+        """Whether the variant differs from the baseline at all (a switch of the model, or of its training)."""
+        return bool(self.switches or self.variant_train or self.baseline_train)
 
 
 EXPERIMENTS = {
@@ -63,6 +86,13 @@ EXPERIMENTS = {
         Experiment("no_residual_norm", {"residual": False, "norm": "none"}, {"n_layers": 6}, corpus_size=300),
         Experiment("pre_norm", {"norm": "pre"}, {"n_layers": 6}, corpus_size=300),
         Experiment("learned_pe", {"pe": "learned"}, holdout="longest", needs="longer"),
+        Experiment("label_smoothing", {}, variant_train={"label_smoothing": 0.1}),
+        Experiment(
+            "no_warmup",
+            {},
+            baseline_train={"warmup": WARMUP_STEPS, "lr": WARMUP_PEAK},
+            variant_train={"lr": WARMUP_PEAK},
+        ),
     )
 }
 
@@ -138,6 +168,49 @@ def epochs_to_loss(history: Sequence, threshold: float = LOSS_REACHED) -> int | 
         if loss < threshold:
             return int(h["epoch"] if isinstance(h, Mapping) else h.epoch)
     return None
+
+
+def mean_top_probability(translator: Translator, pairs: Sequence[tuple[str, str]]) -> float:
+    """How confident the model is: the mean, over the teacher-forced target tokens of pairs, of the largest
+    next-token probability (whichever token it is); 1.0 is certain everywhere, 1/V spreads evenly."""
+    if not pairs:
+        return float("nan")
+    total, counted = 0.0, 0
+    with evaluating(translator.model) as device:
+        for start in range(0, len(pairs), 128):
+            enc, dec, out = (t.to(device) for t in translator.make_batch(list(pairs[start : start + 128])))
+            logits, _ = translator.model(enc, dec)  # (B, Lt, V)
+            real = out.ne(PAD_ID)  # (B, Lt)
+            total += float(logits.softmax(-1).amax(-1)[real].sum())
+            counted += int(real.sum())
+    return total / counted if counted else float("nan")
+
+
+def baseline_verdict(side: Side) -> Verdict:
+    """The recipe's stopping test (transformer.recipe.under_trained) on a comparison's baseline: whether it learned
+    its training pairs, so that what the variant lacks can be told from what neither model learned yet."""
+    return under_trained(side.history, side.evaluations["train"].exact_match)
+
+
+MEASURES = ("exact_match", "token_accuracy", "bleu", "chrf")  # the score table's measures, as the verdict names them
+
+
+def higher_measures(baseline: ScoreTable, variant: ScoreTable) -> list[tuple[str, str, float, float]]:
+    """(measure, part, baseline's score, variant's score) for every measure of every part on which the variant
+    scores higher than the baseline (every pair's row) as the score table shows them (percentages to 0.1 %, BLEU and
+    chrF to 0.1): what a verdict must name beside the table."""
+    found = []
+    parts = [p for p in baseline.parts if p in variant.parts]
+    for part in [p for p in parts if p != ALL] or parts:  # every pair's part only when the pairs are not divided
+        b, v = baseline.get(ALL, part), variant.get(ALL, part)
+        if b is None or v is None:
+            continue
+        for measure in MEASURES:
+            bv, vv = getattr(b, measure), getattr(v, measure)
+            digits = 3 if measure in ("exact_match", "token_accuracy") else 1  # as the table shows them: 99.8 %, 74.8
+            if math.isfinite(bv) and math.isfinite(vv) and round(vv, digits) > round(bv, digits):
+                found.append((measure, part, bv, vv))
+    return found
 
 
 def accuracy_beyond(translator: Translator, pairs: Sequence[tuple[str, str]], position: int) -> tuple[float, int]:
@@ -219,7 +292,34 @@ def evidence(name: str, baseline: Side, variant: Side, holdout: Sequence[tuple[s
         if not held:
             facts["cause"] = "data" if beyond[0][1] == 0 else "seed"
         return held, facts
+    if name == "label_smoothing":  # less confident, as accurate
+        conf = [mean_top_probability(s.translator, s.trained_pairs) for s in (baseline, variant)]
+        facts = dict(b_conf=conf[0], v_conf=conf[1], b_exact=b.exact_match, v_exact=v.exact_match)
+        held = conf[1] < conf[0] and v.exact_match >= b.exact_match - SAME_EXACT
+        if not held:
+            facts["cause"] = "epochs" if v.exact_match < b.exact_match - SAME_EXACT else "seed"
+        return held, facts
+    if name == "no_warmup":  # the same peak learning rate from the first step: the run diverges or stalls
+        facts = dict(
+            b_loss=baseline.final_loss, v_loss=variant.final_loss, b_exact=b.exact_match, v_exact=v.exact_match
+        )
+        facts.update(lr=_peak_lr(variant))
+        failed = math.isnan(variant.final_loss) or variant.final_loss > 2 * baseline.final_loss
+        held = failed and v.exact_match < b.exact_match
+        if not held:
+            facts["cause"] = "epochs" if baseline_verdict(baseline).under_trained else "seed"
+        return held, facts
     raise KeyError(f"no ready-made experiment named {name!r}")
+
+
+SAME_EXACT = 0.05  # label smoothing: exact match within this of the baseline's counts as "as accurate"
+
+
+def _peak_lr(side: Side) -> float:
+    """The largest learning rate a side's history recorded (nan when it recorded none)."""
+    rates = [float(r["lr"] if isinstance(r, Mapping) else r.lr or "nan") for r in side.history]
+    rates = [r for r in rates if math.isfinite(r)]
+    return max(rates) if rates else WARMUP_PEAK  # none recorded yet: the rate the experiment sets
 
 
 def _first_loss(side: Side) -> float:
@@ -287,8 +387,8 @@ def run(
     sizes = {**STANDARD_SIZES, **experiment.sizes}
     baseline, variant, train_pairs, held = prepare(pairs, experiment.switches, sizes, tokenizer, cfg.seed, rows)
     sides = []
-    for translator in (baseline, variant):
-        records = list(train(translator, train_pairs, cfg, snapshot_every, range(8), held or None))
+    for translator, side_cfg in zip((baseline, variant), experiment.configs(cfg)):
+        records = list(train(translator, train_pairs, side_cfg, snapshot_every, range(8), held or None))
         evaluations = {"train": translator.evaluate(train_pairs)}
         if held:
             evaluations["holdout"] = translator.evaluate(held)

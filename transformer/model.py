@@ -2,7 +2,8 @@
 
 The defaults are the paper's post-norm architecture, with three details as in the tutorials rather than as in the
 paper: the embeddings are not multiplied by √d_model, the output projection has weights of its own (the paper ties
-it to the embeddings), and training uses no label smoothing (the paper's ε = 0.1). TransformerConfig's switches take
+it to the embeddings), and training uses no label smoothing (the paper's ε = 0.1). The first two are the config's
+emb_scale and tie_output, the third TrainConfig's label_smoothing. TransformerConfig's switches take
 out a mask, the positional encoding, the 1/√d_k scaling, the residuals or the LayerNorm, or move the LayerNorm before
 each sublayer.
 
@@ -281,6 +282,7 @@ class Encoder(nn.Module):
         super().__init__()
         self.pad_mask = cfg.pad_mask
         self.src_emb = nn.Embedding(cfg.src_vocab_size, cfg.d_model)
+        self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
         self.final_norm = _final_norm(cfg)
@@ -288,7 +290,7 @@ class Encoder(nn.Module):
     def forward(self, enc_inputs, maps: AttentionMaps | None = None, rec: Recorder = NO_RECORD):
         """memory (B, Ls, D) from enc_inputs (B, Ls); fills maps when given."""
         enc_inputs = rec(self, "enc_inputs", enc_inputs)  # (B, Ls) token ids
-        enc_outputs = rec(self.src_emb, "enc_outputs", self.src_emb(enc_inputs))  # (B, Ls, D)
+        enc_outputs = rec(self.src_emb, "enc_outputs", self.src_emb(enc_inputs) * self.emb_factor)  # (B, Ls, D)
         enc_outputs = rec(self.pos_emb, "enc_outputs", self.pos_emb(enc_outputs, rec))  # (B, Ls, D)
         mask = rec(self, "enc_self_attn_mask", get_attn_pad_mask(enc_inputs, enc_inputs)) if self.pad_mask else None
         for layer in self.layers:
@@ -308,6 +310,7 @@ class Decoder(nn.Module):
         super().__init__()
         self.pad_mask, self.look_ahead_mask = cfg.pad_mask, cfg.look_ahead_mask
         self.tgt_emb = nn.Embedding(cfg.tgt_vocab_size, cfg.d_model)
+        self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.n_layers))
         self.final_norm = _final_norm(cfg)
@@ -326,7 +329,7 @@ class Decoder(nn.Module):
     def forward(self, dec_inputs, enc_inputs, memory, maps: AttentionMaps | None = None, rec: Recorder = NO_RECORD):
         """hidden states (B, Lt, D) for dec_inputs (B, Lt) attending to memory (B, Ls, D)."""
         dec_inputs = rec(self, "dec_inputs", dec_inputs)  # (B, Lt) token ids
-        dec_outputs = rec(self.tgt_emb, "dec_outputs", self.tgt_emb(dec_inputs))  # (B, Lt, D)
+        dec_outputs = rec(self.tgt_emb, "dec_outputs", self.tgt_emb(dec_inputs) * self.emb_factor)  # (B, Lt, D)
         dec_outputs = rec(self.pos_emb, "dec_outputs", self.pos_emb(dec_outputs, rec))  # (B, Lt, D)
         self_mask = self.self_attn_mask(dec_inputs, rec)  # (B, Lt, Lt)
         enc_mask = None
@@ -355,6 +358,8 @@ class Transformer(nn.Module):
         self.encoder = Encoder(cfg)
         self.decoder = Decoder(cfg)
         self.projection = nn.Linear(cfg.d_model, cfg.tgt_vocab_size, bias=False)
+        if cfg.tie_output:  # one tensor: the target embedding matrix is the projection's weight (V, D)
+            self.projection.weight = self.decoder.tgt_emb.weight
 
     def forward(self, enc_inputs, dec_inputs, return_attn: bool = False, rec: Recorder = NO_RECORD):
         """(logits (B, Lt, tgt_vocab), AttentionMaps or None); return_attn=True also records every map, and a
@@ -365,8 +370,25 @@ class Transformer(nn.Module):
         return rec(self.projection, "dec_logits", self.projection(hidden)), maps  # (B, Lt, V)
 
     def num_parameters(self) -> int:
-        """Number of trainable parameters."""
+        """Number of trainable parameters (a tied matrix counted once)."""
         return sum(p.numel() for p in self.parameters() if p.requires_grad)
+
+    def saved_tensors(self) -> dict[str, torch.Tensor]:
+        """The state dict as a checkpoint stores it: a tied projection is not stored twice (it is the embedding)."""
+        state = self.state_dict()
+        if self.config.tie_output:
+            del state[TIED_NAME]
+        return state
+
+    def load_saved_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
+        """Load what saved_tensors gave (strict: every other name must be there); a tied projection follows."""
+        missing, unexpected = self.load_state_dict(tensors, strict=False)
+        wanted = [TIED_NAME] if self.config.tie_output else []
+        if missing != wanted or unexpected:
+            raise RuntimeError(f"tensors do not match the model: missing {missing}, unexpected {unexpected}")
+
+
+TIED_NAME = "projection.weight"  # the tensor a model with tie_output shares with decoder.tgt_emb.weight
 
 
 def parameter_count(cfg: TransformerConfig) -> int:
@@ -381,7 +403,8 @@ def parameter_count(cfg: TransformerConfig) -> int:
     positions = 2 * cfg.max_len * d if cfg.pe == "learned" else 0
     final_norms = 2 * norm if cfg.norm == "pre" else 0
     layers = cfg.n_layers * (encoder_layer + decoder_layer)
-    return embeddings + positions + layers + final_norms + d * cfg.tgt_vocab_size
+    projection = 0 if cfg.tie_output else d * cfg.tgt_vocab_size
+    return embeddings + positions + layers + final_norms + projection
 
 
 def buffer_count(cfg: TransformerConfig) -> int:

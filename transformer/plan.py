@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from . import corpus
+from .bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, learn_bpe
 from .checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS, checkpoint_too_large
 from .config import TrainConfig, TransformerConfig
 from .data import build_vocabs
@@ -26,7 +27,7 @@ from .train import EpochRecord, train
 from .translator import Evaluation, Translator
 
 Pairs = list[tuple[str, str]]
-DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split")  # what a summary records about the data
+DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split", "data_credit")  # a summary's record of data
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class TrainingPlan:
 
     train_pairs: Pairs
     held_pairs: Pairs
-    tokenizer: str = "auto"
+    tokenizer: str | Bpe = "auto"
     sizes: dict = field(default_factory=dict)  # d_model, n_heads, …, and any architecture switches
     config: TrainConfig = TrainConfig()
     data: dict = field(default_factory=dict)
@@ -79,9 +80,13 @@ class TrainingPlan:
         config: TrainConfig = TrainConfig(),
         also: Sequence[tuple[str, str]] = (),
     ) -> TrainingPlan:
-        """Train on every row of pairs not in held_rows, then on every pair of `also`; hold out held_rows."""
+        """Train on every row of pairs not in held_rows, then on every pair of `also`; hold out held_rows. A BPE
+        tokenizer (a Bpe, or "bpe" for one of the default size) is learned again from the training pairs alone, so
+        the held-out pairs play no part in its pieces."""
         held = set(held_rows)
         train_pairs = [p for i, p in enumerate(pairs) if i not in held] + list(also)
+        if isinstance(tokenizer, Bpe) or tokenizer == Bpe.name:
+            tokenizer = learn_bpe(train_pairs, getattr(tokenizer, "vocab_size", DEFAULT_BPE_VOCAB_SIZE))
         held_pairs = [pairs[i] for i in sorted(held)]
         data = {"data_sha256": pairs_sha256(pairs), "always_trained": len(also)}  # held_rows are rows of these pairs
         if held:
@@ -93,7 +98,9 @@ class TrainingPlan:
         None: checked from the sizes alone, before anything is built."""
         src_vocab, tgt_vocab = build_vocabs(self.train_pairs, self.tokenizer)
         model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
-        size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, len(self.held_pairs))
+        size = checkpoint_too_large(
+            model, src_vocab, tgt_vocab, self.config.epochs, len(self.held_pairs), self.tokenizer
+        )
         return None if size is None else (parameter_count(model), size)
 
     def build(self) -> Translator:

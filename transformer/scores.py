@@ -13,6 +13,10 @@ n-grams BLEU counts are the ones exact match and token accuracy count. sacrebleu
 raw detokenized text; on ours it could only split tokens again (and for a Chinese target it would not split
 characters apart, which we have already done). chrF compares character n-grams with whitespace removed, so the
 joining spaces play no part in it.
+
+Subword pieces (transformer.bpe) are the exception: BLEU and chrF score the translation joined back into text, as MT
+papers report them, split into words by the `auto` rule (PairScore.scored_texts), so a score does not depend on how
+the pieces happened to split a word.
 """
 
 from __future__ import annotations
@@ -95,7 +99,8 @@ def _statistics(scored: Sequence[PairScore]) -> list[tuple[list, list]]:
     """sacrebleu's statistics of each pair, BLEU's and chrF's (its n-gram counts and matches). A corpus score is
     computed from the sum of its sentences' statistics, so a table counts each pair once for every group it is in, as
     sacrebleu's own bootstrap does for its resamples: a pair is in the ALL row and in each of its phenomena's."""
-    hyps, refs = [" ".join(p.output) for p in scored], [" ".join(p.reference) for p in scored]
+    texts = [p.scored_texts for p in scored]
+    hyps, refs = [h for h, _ in texts], [r for _, r in texts]
     if not hyps:
         return []
     b, c = (m._extract_corpus_statistics(hyps, [refs]) for m in (_bleu_metric(), _chrf_metric()))

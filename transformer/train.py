@@ -8,7 +8,6 @@ next to the training figures, so memorising is not mistaken for translating.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -43,10 +42,14 @@ class EpochRecord:
     snapshot: AttentionMaps | None = None  # maps of the snapshot pairs (batch order), every snapshot_every epochs
     holdout_loss: float | None = None
     holdout_accuracy: float | None = None
+    step: int | None = None  # optimiser steps taken so far
+    lr: float | None = None  # the learning rate of this epoch's last step
 
     def to_dict(self) -> dict:
         """The record as a history entry (no snapshot; held-out figures only when there are any)."""
         entry = {"epoch": self.epoch, "loss": self.loss, "accuracy": self.accuracy, "seconds": self.seconds}
+        if self.step is not None:
+            entry.update(step=self.step, lr=self.lr)
         if self.holdout_loss is not None:
             entry.update(holdout_loss=self.holdout_loss, holdout_accuracy=self.holdout_accuracy)
         return entry
@@ -117,6 +120,20 @@ def length_batches(
     return [batches[i] for i in torch.randperm(len(batches), generator=generator).tolist()]
 
 
+def smoothed_cross_entropy(
+    logits: torch.Tensor, target: torch.Tensor, epsilon: float, ignore_index: int = PAD_ID, reduction: str = "mean"
+) -> torch.Tensor:
+    """Cross-entropy against a smoothed target: probability 1 − ε on the reference token and ε spread evenly over all V
+    tokens, i.e. (1 − ε)·(−log p_ref) + ε·mean_v(−log p_v), over the targets that are not ignore_index.
+
+    logits (N, V), target (N,); reduction "mean" or "sum" over the counted targets. ε = 0 is plain cross-entropy."""
+    real = target.ne(ignore_index)  # (N,)
+    logp = logits[real].log_softmax(-1)  # (n, V)
+    nll = -logp.gather(-1, target[real].unsqueeze(-1)).squeeze(-1)  # (n,)
+    per_token = nll if epsilon == 0 else (1 - epsilon) * nll - epsilon * logp.mean(-1)  # (n,)
+    return per_token.sum() if reduction == "sum" else per_token.mean()
+
+
 def train(
     translator: Translator,
     pairs: list[tuple[str, str]],
@@ -142,17 +159,18 @@ def train(
     torch.set_num_threads(cfg.threads or intra_op_threads(model.config, cfg.batch_size * enc_inputs.size(1)))
     generator = torch.Generator().manual_seed(cfg.seed)
     torch.manual_seed(cfg.seed)  # dropout
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr, fused=True)  # one kernel for all parameters
-    criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")
+    betas = (0.9, cfg.beta2)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr, betas=betas, eps=cfg.eps, fused=True)  # one kernel
+    criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")  # what the history reports: plain
     n = enc_inputs.size(0)
     snap = [i for i in snapshot_pairs if 0 <= i < n]
     ls, lt = (max((int(t[i].ne(PAD_ID).sum()) for i in snap), default=0) for t in (enc_inputs, dec_inputs))
     snap_enc, snap_dec = enc_inputs[snap, :ls], dec_inputs[snap, :lt]  # (S, ls), (S, lt): padded to their longest
     history = translator.summary.setdefault("history", [])
-    translator.summary["train_config"] = {
-        k: v for k, v in dataclasses.asdict(cfg).items() if k not in ("device", "threads")
-    }
+    translator.summary["train_config"] = cfg.to_dict()
     start_epoch = translator.summary.get("epochs", 0)
+    step = translator.summary.get("steps", 0)  # optimiser steps taken before this training (the schedule goes on)
+    d_model = model.config.d_model
     spent = translator.summary.get("seconds", 0.0)
     for epoch in range(1, cfg.epochs + 1):
         started = time.perf_counter()
@@ -164,9 +182,17 @@ def train(
             logits, _ = model(enc_inputs[idx, :ls], dec_inputs[idx, :lt])  # (b, lt, V)
             target = dec_outputs[idx, :lt]  # (b, lt)
             tokens = int(target.ne(PAD_ID).sum())
-            loss = criterion(logits.flatten(0, 1), target.flatten())
+            loss = criterion(logits.flatten(0, 1), target.flatten())  # summed plain cross-entropy, as reported
+            trained = loss  # what the gradient follows: the same, or the label-smoothed loss
+            if cfg.label_smoothing:
+                eps = cfg.label_smoothing
+                trained = smoothed_cross_entropy(logits.flatten(0, 1), target.flatten(), eps, PAD_ID, "sum")
+            step += 1
+            lr = cfg.learning_rate(d_model, step)
+            for group in optimizer.param_groups:
+                group["lr"] = lr
             optimizer.zero_grad(set_to_none=True)
-            (loss / tokens).backward()
+            (trained / tokens).backward()
             optimizer.step()
             total_loss += loss.item()
             correct += int((logits.argmax(-1).eq(target) & target.ne(PAD_ID)).sum())
@@ -177,8 +203,10 @@ def train(
         held_loss, held_acc = teacher_forced(model, held) if held is not None else (None, None)
         spent += time.perf_counter() - started
         record = EpochRecord(
-            start_epoch + epoch, total_loss / counted, correct / counted, spent, snapshot, held_loss, held_acc
+            start_epoch + epoch, total_loss / counted, correct / counted, spent, snapshot, held_loss, held_acc, step, lr
         )
         history.append(record.to_dict())
-        translator.summary.update(epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=spent)
+        translator.summary.update(
+            epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=spent, steps=step
+        )
         yield record

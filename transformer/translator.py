@@ -7,7 +7,20 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
-from .data import PAD, PAD_ID, Batch, Vocab, build_vocabs, by_length, chunks, cut, lengths, make_data, tokenize
+from .data import (
+    PAD,
+    PAD_ID,
+    Batch,
+    Vocab,
+    build_vocabs,
+    by_length,
+    chunks,
+    cut,
+    detokenize,
+    lengths,
+    make_data,
+    tokenize,
+)
 from .decoding import Translation, greedy_decode, greedy_decode_batch
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
@@ -22,7 +35,7 @@ class Translator:
     model: Transformer
     src_vocab: Vocab
     tgt_vocab: Vocab
-    tokenizer: str = "auto"
+    tokenizer: str = "auto"  # or a learned tokenizer (transformer.bpe.Bpe)
     summary: dict = field(default_factory=dict)  # epochs, loss, accuracy, seconds, history, exact_match
 
     @classmethod
@@ -36,6 +49,10 @@ class Translator:
     @property
     def config(self) -> TransformerConfig:
         return self.model.config
+
+    def detokenize(self, tokens: list[str]) -> str:
+        """Output tokens as text for reading: subword pieces joined back into words, other tokens spaced."""
+        return detokenize(tokens, self.tokenizer)
 
     def make_batch(self, pairs: list[tuple[str, str]]) -> Batch:
         """make_data for pairs with this translator's vocabularies and tokenizer."""
@@ -87,7 +104,7 @@ class Translator:
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
         """(source, reference, greedy output, output == reference token for token) for every pair."""
         outputs = self.translate_all([s for s, _ in pairs])
-        return [(s, t, " ".join(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
+        return [(s, t, self.detokenize(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
 
     def evaluate(self, pairs: list[tuple[str, str]]) -> Evaluation:
         """Teacher-forced loss and token accuracy, and greedy exact match, on pairs; and per pair what
@@ -95,12 +112,19 @@ class Translator:
         outputs = self.translate_all([s for s, _ in pairs])
         loss, right, counted = teacher_forced_pairs(self.model, self.make_batch(pairs))
         scored = [
-            PairScore(s, tokenize(t, self.tokenizer), out, r, n)
+            PairScore(s, tokenize(t, self.tokenizer), out, r, n, *self._words(t, out))
             for (s, t), out, r, n in zip(pairs, outputs, right, counted)
         ]
-        results = [(s, t, " ".join(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
+        results = [(s, t, self.detokenize(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
         accuracy = sum(right) / sum(counted)
         return Evaluation(loss, accuracy, sum(p.exact for p in scored), len(scored), results, scored)
+
+    def _words(self, reference: str, output: list[str]) -> tuple[list[str] | None, list[str] | None]:
+        """(reference words, output words) that BLEU and chrF score for a learned tokenizer: the joined text split
+        into words ('auto': CJK characters, words, punctuation), whatever the pieces; (None, None) otherwise."""
+        if isinstance(self.tokenizer, str):
+            return None, None
+        return tokenize(reference, "auto"), tokenize(self.detokenize(output), "auto")
 
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
@@ -181,6 +205,15 @@ class PairScore:
     output: list[str]
     correct: int  # teacher-forced target tokens (E included) predicted right
     tokens: int  # teacher-forced target tokens (E included)
+    reference_words: list[str] | None = None  # what BLEU and chrF score when it is not the tokens: the words of the
+    output_words: list[str] | None = None  # joined text of subword pieces (Translator._words)
+
+    @property
+    def scored_texts(self) -> tuple[str, str]:
+        """(output, reference) as sacrebleu scores them: words (or tokens) separated by single spaces."""
+        output = self.output if self.output_words is None else self.output_words
+        reference = self.reference if self.reference_words is None else self.reference_words
+        return " ".join(output), " ".join(reference)
 
     @property
     def exact(self) -> bool:

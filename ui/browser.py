@@ -19,6 +19,8 @@ as this did before, saved its fetch but not the rest. Then <html data-chart-libr
 
 from __future__ import annotations
 
+import json
+
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -72,10 +74,39 @@ if (!window.playgroundLazyParts) {
 </style>"""
 
 
+# Streamlit's file uploader writes its own texts in English whatever the page's language ("Upload" on its button,
+# "8MB per file • CSV, TSV, TXT" under it; st.file_uploader has no parameter for them): its instructions are hidden
+# (the label of every uploader of the app says the file types and the limit, in the UI language) and its button says
+# the app's word, in its text (CSS) and as its accessible name (aria-label: CSS content is not reliably part of it)
+UPLOADER_CSS = """<style>
+[data-testid="stFileUploaderDropzoneInstructions"] {display: none;}
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] {display: none;}
+[data-testid="stFileUploaderDropzone"] button span[data-has-shortcut]::after {content: %(upload)s; margin-left: .5rem;}
+</style>
+<script>
+window.playgroundUploadLabel = %(upload)s;
+window.playgroundUploadNames = window.playgroundUploadNames || (() => {
+  const name = () => document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button').forEach(button => {
+    if (button.getAttribute("aria-label") !== window.playgroundUploadLabel) {
+      button.setAttribute("aria-label", window.playgroundUploadLabel);
+    }
+  });
+  new MutationObserver(name).observe(document.body, {subtree: true, childList: true});
+  return name;
+})();
+window.playgroundUploadNames();
+</script>"""
+
+
+def uploader_css(lang: str) -> str:
+    """UPLOADER_CSS with the upload button's word in the UI language lang (a CSS string)."""
+    return UPLOADER_CSS % {"upload": json.dumps(t("browser.upload", lang), ensure_ascii=False)}
+
+
 def browser_scripts(lang: str) -> None:
     """Draw both scripts (in the sidebar, as one element that takes no room): the page's language is the UI language
-    `lang`, and the chart pages' parts are drawn once the first page has."""
-    scripts = LANGUAGE % {"lang": HTML_LANG[lang]} + PARTS_SCRIPT % {"key": PARTS}
+    `lang`, and the chart pages' parts are drawn once the first page has; and the file uploaders' texts in `lang`."""
+    scripts = LANGUAGE % {"lang": HTML_LANG[lang]} + PARTS_SCRIPT % {"key": PARTS} + uploader_css(lang)
     with st.sidebar:
         st.html(scripts, unsafe_allow_javascript=True, width="content")
 

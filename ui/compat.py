@@ -25,6 +25,8 @@ must never be lost (ui.sidebar); ui.browser's lazy_parts, after the page's own e
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import functools
 import inspect
@@ -49,8 +51,10 @@ def _refuse(what: str) -> StreamlitChanged:
 try:
     from streamlit.proto.WidgetStates_pb2 import WidgetStates
     from streamlit.runtime import Runtime
+    from streamlit.runtime.app_session import AppSession
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext, get_script_run_ctx
+    from streamlit.runtime.session_manager import ActiveSessionInfo, SessionManager
     from streamlit.runtime.state.common import WidgetMetadata
     from streamlit.runtime.state.session_state import SessionState
 except ImportError as error:
@@ -66,6 +70,9 @@ METHODS = {
     (Runtime, "exists"): "()",
     (Runtime, "instance"): "()",
     (Runtime, "is_active_session"): "(self, session_id)",
+    (Runtime, "connect_session"): "(self, client, user_info, existing_session_id=None, session_id_override=None)",
+    (SessionManager, "get_active_session_info"): "(self, session_id)",
+    (AppSession, "request_rerun"): "(self, client_state)",
 }
 # the attributes read or set: class-level ones (dataclass fields, flags) and those an instance sets in __init__
 ATTRIBUTES = {
@@ -73,8 +80,9 @@ ATTRIBUTES = {
     (ScriptRunContext, "fragment_ids_this_run"),
     (ScriptRunContext, "session_id"),
     (WidgetMetadata, "fragment_id"),
+    (ActiveSessionInfo, "session"),
 }
-INSTANCE_ATTRIBUTES = {(Runtime, "_script_cache")}
+INSTANCE_ATTRIBUTES = {(Runtime, "_script_cache"), (Runtime, "_session_mgr"), (AppSession, "_scriptrunner")}
 
 
 def _bare(signature: inspect.Signature) -> str:
@@ -173,6 +181,47 @@ def session_id() -> str:
     """This tab's session id ("no-session" outside a script run)."""
     ctx = get_script_run_ctx()
     return ctx.session_id if ctx else "no-session"
+
+
+def resumed_session_id(headers) -> str | None:
+    """The session a reconnecting browser asked to resume, from its websocket's request headers (None on a tab's first
+    connection). Streamlit's browser side sends it as the third entry of Sec-WebSocket-Protocol ("streamlit, <xsrf
+    token>, <session id>"), and its server resumes that session when it still holds it."""
+    entries = [entry.strip() for entry in (headers.get("Sec-WebSocket-Protocol") or "").split(",")]
+    return entries[2] if len(entries) >= 3 and entries[2] else None
+
+
+LOST_SESSION_RUN_AFTER = 2.0  # s a new session for a browser that asked to resume another waits for a run it asks for
+
+
+def run_sessions_that_could_not_resume() -> None:
+    """Make the server run the page of a session that replaced one its browser asked to resume, when the browser itself
+    asks for no run. A browser that loses its connection while a run it asked for has not come back (a classroom
+    process that hung on the learner's click) reconnects without asking again: its new session would never run, and
+    the learner would look at the old page with nothing behind it. Once per process; a browser that asks for a run
+    within LOST_SESSION_RUN_AFTER (the usual case: ui.reconnect) is left to it."""
+    if not getattr(Runtime.connect_session, "runs_lost_sessions", False):
+        Runtime.connect_session = _run_if_not_resumed(Runtime.connect_session)
+
+
+def _run_if_not_resumed(connect):
+    @functools.wraps(connect)
+    def connect_session(self, client, user_info, existing_session_id=None, session_id_override=None):
+        session_id = connect(self, client, user_info, existing_session_id, session_id_override)
+        if existing_session_id is not None and session_id != existing_session_id:
+            with contextlib.suppress(RuntimeError):  # no event loop: not a running server's websocket
+                asyncio.get_running_loop().call_later(LOST_SESSION_RUN_AFTER, _run_if_idle, self, session_id)
+        return session_id
+
+    connect_session.runs_lost_sessions = True
+    return connect_session
+
+
+def _run_if_idle(runtime, session_id: str) -> None:
+    """Run the page of a connected session that has not been asked to run yet."""
+    info = runtime._session_mgr.get_active_session_info(session_id)
+    if info is not None and info.session._scriptrunner is None:
+        info.session.request_rerun(None)
 
 
 def script_cache():

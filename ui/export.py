@@ -19,9 +19,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from transformer.text import markdown, spreadsheet, visible
-from viz.common import CELL_TEXT
+from viz.common import CELL_TEXT, text_px
+from viz.presenter import presenter_figure
 
 from .i18n import t
+from .presenter import presenting
 from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
 from .state import lang
 
@@ -96,10 +98,11 @@ def ids(values: list) -> None:
     _sheet().add(Code(body))
 
 
-def metric(label: str, value: str) -> None:
-    """st.metric, and "label value" in the sheet."""
-    st.metric(label, value)
-    _sheet().add(Metric(label, value))
+def metric(label: str, value: str, detail: str | None = None) -> None:
+    """st.metric, with what the value counts (detail) in grey under it, and "label value (detail)" in the sheet: a
+    metric's value is one line, and a long one is cut ("100% (1838/…")."""
+    st.metric(label, value, delta=detail, delta_color="off", delta_arrow="off")
+    _sheet().add(Metric(label, value if detail is None else f"{value} ({detail})"))
 
 
 def sheet_table(
@@ -127,11 +130,13 @@ def table(
     highlight_color: str = "#ffd6d6",
     repeat: int = 1,
     styled: bool = False,
+    static: bool = False,
     **dataframe_kwargs,
 ):
     """st.dataframe of frame (numbers to `precision` decimals and missing values as na_rep when styled, or a row
-    highlighted), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower tables when wide
-    (the first `repeat` columns in each)."""
+    highlighted), or st.table when static (a short table whose long texts wrap in their cells, where st.dataframe
+    cuts them at its column's width), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower
+    tables when wide (the first `repeat` columns in each)."""
     shown = frame
     if styled or highlight is not None:
         shown = frame.style.format(precision=precision, na_rep=na_rep)
@@ -139,11 +144,39 @@ def table(
             shown = shown.apply(
                 lambda r: [f"background-color: {highlight_color}" if r.name == highlight else "" for _ in r], axis=1
             )
-    event = st.dataframe(shown, **dataframe_kwargs)
+    if not static:
+        dataframe_kwargs["column_config"] = _fitted_columns(
+            frame, precision, na_rep, dataframe_kwargs.get("column_config")
+        )
+    event = (st.table if static else st.dataframe)(shown, **dataframe_kwargs)
     sheet_table(
         frame, precision=precision, na_rep=na_rep, highlight=() if highlight is None else (highlight,), repeat=repeat
     )
     return event
+
+
+GRID_TEXT_PX, GRID_PAD_PX = 14, 18  # st.dataframe's font size; a cell's padding on both sides and its border
+MAX_COLUMN_PX = 800  # a column is never drawn wider than this, however long its longest text
+FITTED_ROWS = 1_000  # the rows whose texts size the columns
+
+
+def _fitted_columns(frame: pd.DataFrame, precision: int, na_rep: str, config: dict | None) -> dict:
+    """column_config with a width for each column it does not configure: as wide as its label and its longest text
+    (text_px, an upper bound), so st.dataframe, which sizes columns by a sample of rows and caps them, cuts none."""
+    config = dict(config or {})
+    for name in frame.columns:
+        if name in config or str(name) in config:
+            continue
+        texts = [str(name), *(cell_text(v, precision, na_rep) for v in frame[name].head(FITTED_ROWS))]
+        config[str(name)] = st.column_config.Column(width=column_px(texts))
+    return config
+
+
+def column_px(texts: Iterable[str]) -> int:
+    """The width (px) of an st.dataframe or st.data_editor column that shows each of texts (its label among them)
+    whole: the longest by text_px, an upper bound, and a cell's padding; at most MAX_COLUMN_PX."""
+    px = max((text_px(text, GRID_TEXT_PX) for text in list(texts)[:FITTED_ROWS]), default=0) + GRID_PAD_PX
+    return int(min(MAX_COLUMN_PX, px + 1))
 
 
 def sheet_settings(L: str, items: Iterable[tuple[str, object]]) -> None:
@@ -237,7 +270,8 @@ def chart(
     }
     if plotly_chart_kwargs.get("on_select", "ignore") != "ignore":  # clicks select here: no zoom or pan tools
         config.setdefault("modeBarButtons", [["toImage"]])
-    event = st.plotly_chart(fig, key=key, config=config, **plotly_chart_kwargs)
+    shown = presenter_figure(fig) if presenting() else fig  # larger fonts for a projector; the sheet keeps fig
+    event = st.plotly_chart(shown, key=key, config=config, **plotly_chart_kwargs)
     _sheet().add(Chart(caption, fig))
     table = matrix_csv(*matrix) if matrix is not None else figure_csv(fig)
     if table is not None:

@@ -25,6 +25,7 @@ from transformer.text import markdown
 
 from .export import set_sheet_link, start_page
 from .i18n import LANGUAGES, t
+from .presenter import link_presenter, take_presenter_link
 from .published import bad_link_model, link_model_notice, link_store_text, open_link_model
 from .state import CurrentModel, current, lang, usable_pairs
 from .view_state import (
@@ -80,6 +81,7 @@ def take_link_globals() -> None:
     params = st.query_params
     if params.get("lang") in LANGUAGES:
         ss.lang = params["lang"]
+    take_presenter_link(params)
     model = params.get("model", "")
     if model and not is_model_hash(model):  # checked before the store builds any file name from it
         bad_link_model(model)
@@ -131,6 +133,7 @@ def settle_view() -> bool:
     values[VERSION] = LINK_VERSION
     model = current()
     values.update(lang=lang(), model=model_fingerprint(model), model_name=model_label(model))
+    link_presenter(values)
     st.query_params.from_dict(values)
     set_sheet_link(link_to_this_view())
     return True

@@ -23,6 +23,7 @@ ERRORS = {
     "store_model_too_large": "error.store_model_too_large",
     "store_unusable": "error.store_unusable",
     "store_setting": "error.store_setting",
+    "bpe_vocab_size": "error.bpe_vocab_size",
     "empty_sentence": "error.empty_sentence",
     "sentence_too_long": "error.sentence_too_long",
     "padded_too_long": "error.padded_too_long",

@@ -13,6 +13,8 @@ from datetime import timedelta
 
 import streamlit as st
 
+from .i18n import t
+
 RERUN_EVERY = timedelta(hours=1)  # the timer only has to exist; its runs cost next to nothing
 
 
@@ -25,3 +27,15 @@ def rerun_on_reconnect() -> None:
     """Give this page a fragment that reruns on a timer (in the sidebar, where it takes no room)."""
     with st.sidebar:
         _timer()
+
+
+def lost_session_notice(L: str) -> None:
+    """While a session that replaced one the browser asked to resume is new (ui.state.init_session), say so above the
+    page until the learner closes the message: the page looks as before, but everything they had on the old process
+    has gone. (Not on its first run alone: the browser may send a run of its own at once, which would hide it.)"""
+    ss = st.session_state
+    if ss.get("session_lost"):
+        st.warning(t("reconnect.session_lost", L), icon=":material/sync_problem:")
+        st.button(
+            t("reconnect.understood", L), key="session_lost_seen", on_click=ss.__setitem__, args=("session_lost", False)
+        )

@@ -54,4 +54,5 @@ def model_summary(L: str, model: CurrentModel) -> list[str]:
         t("sidebar.epochs", L, n=summary.get("epochs", 0)),
         t("sidebar.loss", L, loss=f"{summary['loss']:.4f}" if "loss" in summary else "–"),
         t("export.fingerprint", L, hash=model_fingerprint(model)),
+        *([t("data.credit", L, credit=summary["data_credit"])] if summary.get("data_credit") else []),  # its licence
     ]

@@ -6,6 +6,7 @@ from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
 from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
+from .presenter import presenter_switch
 from .published import back_button, origin
 from .state import current, lang
 from .training import JOB_TITLES, RUN_LABELS, current_job, phase_text, show_pending_toast, take_result
@@ -27,6 +28,7 @@ def draw_sidebar() -> None:
             horizontal=True,
         )
         L = lang()
+        presenter_switch(L)  # larger text and charts for a projector (ui.presenter)
         model = current()
         translator, summary = model.translator, model.translator.summary
         st.subheader(t("sidebar.model", L))

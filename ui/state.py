@@ -14,14 +14,17 @@ import streamlit as st
 import torch
 
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
+from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, learn_bpe
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
+from transformer.errors import DataError
 from transformer.model import AttentionMaps
+from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
-from .compat import leave_pages_directory_mode
+from .compat import leave_pages_directory_mode, resumed_session_id, session_id
 from .i18n import LANGUAGES, t
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -165,6 +168,7 @@ SETTINGS = {
     **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
     "seed": _train_defaults.seed,
     "tokenizer": "auto",
+    "bpe_vocab_size": DEFAULT_BPE_VOCAB_SIZE,  # the pieces a "bpe" tokenizer learns (transformer.bpe)
     "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
 }
 
@@ -241,13 +245,13 @@ def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
 
 
 def dataset_pairs(name: str) -> list[tuple[str, str]]:
-    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed)."""
+    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed; the tutorial pairs
+    and the corpus turned English → Chinese when the learner swapped them, ui.data_columns)."""
     ss = st.session_state
-    if name == "corpus":
-        return corpus_dataset(*corpus_choice())
     if name == "own":
         return list(ss.get("own_pairs", []))
-    return bundled_pairs()
+    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
+    return [(target, source) for source, target in pairs] if ss.get("data_swapped") else pairs
 
 
 def corpus_choice() -> tuple[int, int]:
@@ -257,7 +261,41 @@ def corpus_choice() -> tuple[int, int]:
 
 def always_trained() -> list[tuple[str, str]]:
     """Pairs no split may hold out: the tutorial pairs beside the corpus (as the bundled model was trained)."""
-    return bundled_pairs() if st.session_state.get("data_dataset") == "corpus" else []
+    return dataset_pairs("tutorial") if st.session_state.get("data_dataset") == "corpus" else []
+
+
+def split_source(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(the rows a held-out split is drawn from, the pairs trained on besides them), made as the bundled model's were
+    (`train --pairs corpus.tsv --also assets/pairs.tsv`): for the corpus dataset as the Data page makes it, the
+    corpus's own rows and every tutorial pair (those the corpus also holds are trained on twice, as the command line
+    does), so the same settings give the bundled model's split; for any other table, its rows and nothing besides."""
+    if st.session_state.get("data_dataset") == "corpus":
+        size, seed = corpus_choice()
+        dataset = corpus_dataset(size, seed)  # the corpus's size rows, then the tutorial pairs it does not hold
+        if list(pairs) == dataset:
+            return dataset[:size], bundled_pairs()
+    return list(pairs), []
+
+
+def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction: float, seed: int) -> list[tuple]:
+    """What makes a split of pairs on the Train page differ from the bundled model's: (what, here, bundled) for the
+    corpus's size and seed, the share held out, the split kind, the seed and the tokenization (which groups the rows
+    of one source), and ("table", …) when the table is not the corpus dataset; [] when it is the bundled model's."""
+    bundled = _bundled_translator()
+    made = bundled.summary.get("split") or {}
+    size, corpus_seed = corpus_choice()
+    wanted = [
+        ("corpus_size", size, corpus.DEFAULT_SIZE),
+        ("corpus_seed", corpus_seed, corpus.DEFAULT_SEED),
+        ("holdout", fraction, made.get("holdout")),
+        ("split", kind, made.get("kind")),
+        ("seed", seed, made.get("seed")),
+        ("tokenizer", st.session_state.get("tokenizer", SETTINGS["tokenizer"]), bundled.tokenizer),
+    ]
+    found = [item for item in wanted if item[1] != item[2]]
+    if st.session_state.get("data_dataset") != "corpus" or list(pairs) != corpus_dataset(size, corpus_seed):
+        found.append(("table", len(pairs), len(corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))))
+    return found
 
 
 def dataset_named(value) -> str | None:
@@ -277,7 +315,53 @@ def sync_dataset() -> None:
         ss.data_dataset = "own"
     if ss.data_dataset == "own":
         ss.own_pairs = ss.pairs
+        fit_own_recipe()
     ss.dataset_shown = ss.data_dataset
+
+
+OWN_HOLDOUT = 0.1  # the share of the learner's own pairs held out by their recipe, as the corpus's
+
+
+def own_recipe(n_pairs: int) -> dict:
+    """The recipe of the learner's own pairs: OWN_STEPS optimiser steps (transformer.recipe) at its learning rate and
+    batch size, as the epochs that take on this many pairs less the 10 % held out (within the Train page's slider)."""
+    batch = OWN_CONFIG.batch_size
+    epochs = epochs_for(OWN_STEPS, n_pairs - round(OWN_HOLDOUT * n_pairs), batch)
+    return {
+        "epochs": min(400, max(5, 5 * round(epochs / 5))),
+        "lr": OWN_CONFIG.lr,
+        "batch_size": batch,
+        "holdout": OWN_HOLDOUT,
+    }
+
+
+def _recipe_in_force() -> dict:
+    """The recipe the settings follow now: a dataset's, or the one fitted to the learner's own pairs."""
+    ss = st.session_state
+    if ss.get("recipe_of") == "own" and "own_recipe" in ss:
+        return ss.own_recipe
+    return RECIPES.get(ss.get("recipe_of", DEFAULT_DATASET), RECIPES[DEFAULT_DATASET])
+
+
+def fit_own_recipe() -> None:
+    """The learner's own pairs train by steps, not epochs: the settings the learner has not set follow own_recipe for
+    the number of pairs now (30 pairs get 200 epochs of 2 steps, not the corpus's 20 of 1); the values the learner set
+    are kept, and ss.recipe_note says which (as choose_dataset does)."""
+    ss = st.session_state
+    new = own_recipe(len(usable_pairs()))
+    old = _recipe_in_force()
+    if old == new and ss.get("recipe_of") == "own":
+        return
+    applied, kept = {}, {}
+    for key in RECIPE_KEYS:
+        value = ss.get(key, SETTINGS[key])
+        if value == old[key]:
+            ss[key] = new[key]
+            applied[key] = new[key]
+        elif value != new[key]:
+            kept[key] = (value, new[key])
+    ss.recipe_of, ss.own_recipe = "own", new
+    ss.recipe_note = ("own", applied, kept)
 
 
 def choose_dataset(name: str) -> None:
@@ -289,7 +373,7 @@ def choose_dataset(name: str) -> None:
     if name == ss.get("dataset_shown"):  # the same dataset (its label in another language): nothing changes
         ss.data_dataset = name
         return
-    old = RECIPES.get(ss.get("recipe_of", DEFAULT_DATASET), RECIPES[DEFAULT_DATASET])
+    old = _recipe_in_force()
     ss.data_dataset = ss.dataset_shown = name
     set_pairs(dataset_pairs(name))
     if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
@@ -356,6 +440,10 @@ def init_session() -> None:
     torch.set_num_threads(1)  # this run's thread: page work is small, and training jobs share the cores
     ss = st.session_state
     if "model" not in ss:
+        # a new session for a browser that asked to resume another: the process that held it has gone (restarted, or
+        # a classroom's process that hung or died), and everything of the tab's old session with it
+        resumed = resumed_session_id(st.context.headers)
+        ss.session_lost = resumed is not None and resumed != session_id()
         ss.model = bundled_model()
     if "pairs" not in ss:  # the tab's first run: its dataset (the default one), with that dataset's recipe
         ss.data_dataset = dataset_named(ss.get("data_dataset")) or DEFAULT_DATASET
@@ -422,16 +510,38 @@ def usable_pairs() -> list[tuple[str, str]]:
     return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
 
 
+def chosen_tokenizer() -> str | Bpe:
+    """What the package takes for this tab's tokenizer choice: the choice itself, or for "bpe" the tokenizer learned
+    from the table's usable pairs, once per table and size (a size out of range keeps the last one learned; the Data
+    page says why). A training learns it again from its training pairs alone (transformer.plan)."""
+    ss = st.session_state
+    choice = ss.get("tokenizer", SETTINGS["tokenizer"])
+    if choice != Bpe.name:
+        return choice
+    cached = ss.get("_bpe")
+    size = ss.get("bpe_vocab_size", SETTINGS["bpe_vocab_size"])
+    try:
+        check_vocab_size(size)
+    except DataError:
+        size = cached[0] if cached is not None else SETTINGS["bpe_vocab_size"]
+    if cached is None or cached[0] != size or cached[1] != ss.pairs:
+        cached = ss._bpe = (size, list(ss.pairs), learn_bpe(usable_pairs(), size))
+    return cached[2]
+
+
 def pairs_summary() -> PairsSummary:
     """check_pairs' view of this tab's table with its tokenizer (problems, lengths, token counts, vocabularies),
     computed once per table and tokenizer: pages run on every click, and a table of 20,000 pairs takes a while."""
     ss = st.session_state
-    tokenizer = ss.get("tokenizer", SETTINGS["tokenizer"])
+    tokenizer = chosen_tokenizer()
     cached = ss.get("_pairs_summary")
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
         name = ss.get("data_dataset")
-        if name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
-            summary = _dataset_summary(name, tuple(corpus_choice()) if name == "corpus" else (), tokenizer)
+        if isinstance(tokenizer, Bpe):  # learned from this table: nothing to share with other tabs
+            summary = summarize_pairs(ss.pairs, tokenizer)
+        elif name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
+            choice = tuple(corpus_choice()) if name == "corpus" else ()
+            summary = _dataset_summary(name, choice, tokenizer, bool(ss.get("data_swapped")))
         else:
             summary = summarize_pairs(ss.pairs, tokenizer)
         cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
@@ -439,9 +549,11 @@ def pairs_summary() -> PairsSummary:
 
 
 @st.cache_resource(max_entries=8)
-def _dataset_summary(name: str, choice: tuple, tokenizer: str) -> PairsSummary:
-    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
-    return summarize_pairs(corpus_dataset(*choice) if name == "corpus" else bundled_pairs(), tokenizer)
+def _dataset_summary(name: str, choice: tuple, tokenizer: str, swapped: bool = False) -> PairsSummary:
+    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`; English → Chinese
+    when swapped), once per server."""
+    pairs = corpus_dataset(*choice) if name == "corpus" else bundled_pairs()
+    return summarize_pairs([(tgt, src) for src, tgt in pairs] if swapped else pairs, tokenizer)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:

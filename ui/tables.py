@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pandas as pd
 
+from transformer.bpe import Bpe
 from transformer.data import SPECIALS, PairsSummary, Vocab, build_vocabs, make_data, tokenize
 from transformer.scores import ALL, ScoreTable
 
@@ -87,3 +90,31 @@ def score_frame(scores: ScoreTable, lang: str, model: str = "") -> pd.DataFrame:
     if model:
         frame.insert(0, t("scores.model", lang), model)
     return frame
+
+
+def piece_splits(bpe: Bpe, pairs: list[tuple[str, str]], lang: str, rows: int) -> pd.DataFrame:
+    """The words of the pairs (as spaces separate them) that the learned tokenizer splits into more than one piece,
+    most frequent first (ties in order of first appearance), at most rows of them: word, its pieces, occurrences."""
+    counts = Counter(word for pair in pairs for side in pair for word in side.split())
+    split = [(word, bpe.split(word), n) for word, n in counts.most_common()]
+    split = [(word, pieces, n) for word, pieces, n in split if len(pieces) > 1][:rows]
+    return pd.DataFrame(
+        {
+            t("data.bpe_word", lang): [word for word, _, _ in split],
+            t("data.bpe_pieces", lang): [" + ".join(pieces) for _, pieces, _ in split],
+            t("vocab.count", lang): [str(n) for _, _, n in split],
+        }
+    )
+
+
+def piece_vocabulary(bpe: Bpe, lang: str, rows: int) -> pd.DataFrame:
+    """The first rows pieces of a learned tokenizer in its order (single characters, then each merge as it was
+    learned), with the two pieces each merged piece joins."""
+    made = {a + b: f"{a} + {b}" for a, b in reversed(bpe.merges)}  # a piece made twice: its first merge
+    shown = bpe.pieces[:rows]
+    return pd.DataFrame(
+        {
+            t("data.bpe_piece", lang): shown,
+            t("data.bpe_merged_from", lang): [made.get(piece, "") for piece in shown],
+        }
+    )

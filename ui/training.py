@@ -16,6 +16,7 @@ from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
+from .data_columns import data_credit
 from .i18n import t
 from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
@@ -69,15 +70,25 @@ def _submit(job: Job) -> Job:
 
 
 def start_training(
-    pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split: Split | None, holdout: float
+    pairs: list[tuple[str, str]],
+    tokenizer: str,
+    sizes: dict,
+    cfg: TrainConfig,
+    split: Split | None,
+    holdout: float,
+    also: list[tuple[str, str]] = (),
+    dataset: list[tuple[str, str]] | None = None,
 ) -> Job:
-    """Queue a training of a new model on pairs as this tab's job, holding out the split's rows (that fraction of the
-    pairs; split None: none)."""
+    """Queue a training of a new model on pairs, then on also (ui.state.split_source), as this tab's job, holding out
+    the split's rows of pairs (that fraction of them; split None: none); dataset is the table (default: pairs)."""
     _check_free()
-    plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg)  # the job builds the model
+    plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg, also)  # the job builds the model
+    if credited := data_credit(dataset or pairs):  # a file's attribution, which its licence asks to keep
+        plan = replace(plan, data={**plan.data, "data_credit": credited})
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
-    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(pairs)}))
+    table = pairs if dataset is None else dataset
+    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(table)}))
 
 
 def start_replay() -> Job:
@@ -90,7 +101,7 @@ def start_replay() -> Job:
     cfg = TrainConfig(**bundled.summary["train_config"])
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    recorded = {k: bundled.summary[k] for k in DATA_FIELDS}  # the bundled model's data, as its checkpoint records it
+    recorded = {k: bundled.summary[k] for k in DATA_FIELDS if k in bundled.summary}  # as its checkpoint has it
     plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, recorded)
     run = Run("model", plan, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
     return _submit(Job("replay", session_id(), [run]))
@@ -132,15 +143,18 @@ def start_lab(
     cfg: TrainConfig,
     tokenizer: str,
     holdout_rows: list[int],
+    configs: tuple[TrainConfig, TrainConfig] | None = None,
 ) -> Job:
-    """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side."""
+    """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side (each with
+    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself)."""
     _check_free()
     plan = TrainingPlan.from_rows(pairs, holdout_rows, tokenizer, sizes, cfg)  # the job builds the two models
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(plan.train_pairs))
+    both = configs or (cfg, cfg)
     runs = [
-        Run(name, replace(plan, sizes=s), plan.train_pairs, cfg, plan.held_pairs, every, snap)
-        for name, s in (("baseline", sizes), ("variant", {**sizes, **switches}))
+        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap)
+        for name, s, c in (("baseline", sizes, both[0]), ("variant", {**sizes, **switches}, both[1]))
     ]
     return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
 

@@ -11,6 +11,7 @@ from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
 from transformer.errors import TransformerError
 from transformer.text import markdown, visible
+from viz.common import text_px
 
 from .export import text
 from .i18n import t, word_list
@@ -159,3 +160,34 @@ def page_header(L: str, page: str, title_key: str, intro_key: str, view: dict[st
     st.title(title)
     link_view(page, title, view)
     text(t(intro_key, L))
+
+
+# a chart that needs more room than the page has: its box scrolls sideways, and the chart keeps at least its own width
+# inside it (Streamlit caps an element at its container's width, and plotly then squeezes the chart to that); on a wider
+# page it stretches as any chart does. .st-key-<key> is the class Streamlit gives an element drawn with that key
+WIDE_CHART_CSS = (
+    "<style>.st-key-{box} {{overflow-x: auto;}}"
+    " .st-key-{box} .st-key-{chart} {{min-width: {px}px; max-width: none !important;}}</style>"
+)
+
+
+def wide_chart_box(chart_key: str, px: int | None):
+    """A container for the chart drawn with chart_key: when px (its figure's own width) is given, the chart is at least
+    that wide and the container scrolls it sideways, so the page itself never gets wider."""
+    box = st.container(key=f"{chart_key}_box")
+    if px:
+        box.html(WIDE_CHART_CSS.format(box=f"{chart_key}_box", chart=chart_key, px=int(px)))  # style only: no room
+    return box
+
+
+METRIC_LABEL_PX, METRIC_VALUE_PX = 14, 36  # st.metric's label (and detail) font size, and its value's
+
+
+def metric_row(metrics: Sequence[tuple[str, str, str | None]]) -> list:
+    """Containers side by side for metrics (label, value, detail), each as wide as its texts need (text_px), wrapping
+    onto the next line when the window is too narrow: st.columns would squeeze them, and a metric cuts its label."""
+    widths = [
+        max(text_px(label, METRIC_LABEL_PX), text_px(value, METRIC_VALUE_PX), text_px(detail or "", METRIC_LABEL_PX))
+        for label, value, detail in metrics
+    ]
+    return wrapping_row([w + 8 for w in widths])

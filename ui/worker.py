@@ -141,11 +141,11 @@ def _model(spec: RunSpec) -> Translator:
 
 
 def weights(translator: Translator) -> bytes:
-    return save_tensors({k: v.detach().contiguous() for k, v in translator.model.state_dict().items()})
+    return save_tensors({k: v.detach().contiguous() for k, v in translator.model.saved_tensors().items()})
 
 
 def load_weights(translator: Translator, data: bytes) -> None:
-    translator.model.load_state_dict(load_tensors(data))
+    translator.model.load_saved_tensors(load_tensors(data))
 
 
 def _send(conn, message: tuple) -> None:

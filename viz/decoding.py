@@ -11,7 +11,6 @@ import plotly.graph_objects as go
 from .common import (
     CHOSEN_COLOR,
     OTHER_COLOR,
-    cut_to_px,
     finish,
     floats,
     height,
@@ -123,10 +122,13 @@ KEPT_COLOR, FINISHED_COLOR, PRUNED_COLOR = "#1f77b4", "#2ca02c", "#8c8c8c"
 NODE_FILLS = {"kept": "#e3eef9", "finished": "#e2f3df", "pruned": "#f4f4f4"}
 FORCED_COLOR = "#9467bd"  # a token the learner forced
 MODEL_COLOR, TEMPERED_COLOR, FINAL_COLOR = "#c6dbef", "#6baed6", "#08519c"
-TREE_PX = 540  # the beam tree's labels are sized to fit this many px: the page's width in a 1024 px window
+TREE_PX = 540  # the page's width in a 1024 px window: a beam tree that needs more is drawn wider (the page scrolls it)
+TREE_TOKEN_CHARS = 12  # a node shows its token whole up to this many characters; a longer one is cut in the middle
 TREE_ROW_PX = 38  # px per node row: two lines of text in a box, and a gap
 TREE_TEXT_PX, TREE_SCORE_PX = 12, 11  # font sizes of a node's token and of its log-probability under it
 TREE_BOX_PX, TREE_EDGE_PX = 10, 14  # a box's padding and borders around its text; the least edge between two boxes
+TREE_MIN_TEXT_PX = 20  # a box's text is at least this wide ("S", "E", "." alone would make a box too small to see)
+TREE_MARGIN_PX = 40  # the figure's width beyond its columns: its margins, and the last step's tick label
 PRUNED_LISTED = 12  # a pruned node's hover lists this many of its candidates, the most probable first
 
 
@@ -171,21 +173,34 @@ def _tree(steps, start: str) -> list[list[_Node]]:
     return columns
 
 
-def _node_text(node: _Node, room: float, with_score: bool, pruned_count: str, pruned: str) -> str:
-    """A node's box: its token cut to room px, its log-probability under it in a smaller grey font."""
-    if node.status == "pruned":  # "+70" over "pruned", or "70 pruned" when that fits
-        count = pruned_count.format(n=len(node.pruned))
-        if text_px(count, TREE_TEXT_PX) <= room:
-            token, under = count, ""
-        else:  # in the smaller font: "+100" must fit the narrowest box
-            token = f"<span style='font-size:{TREE_SCORE_PX}px'>+{len(node.pruned)}</span>"
-            under = cut_to_px(pruned, room, TREE_SCORE_PX)
-    else:
-        token = cut_to_px(plotly_text(node.token), room, TREE_TEXT_PX)
-        under = f"{node.log_prob:.2f}" if node.parent is not None else ""
-    if not with_score or not under:
+def _node_lines(node: _Node, pruned: str) -> tuple[str, str]:
+    """A node's two lines: its token (whole up to TREE_TOKEN_CHARS characters, else cut in the middle) and its
+    log-probability; for a pruned node "+70" over the word pruned."""
+    if node.status == "pruned":
+        return f"+{len(node.pruned)}", pruned
+    token = plotly_text(node.token)
+    if len(node.token) > TREE_TOKEN_CHARS:
+        token = tick_text(token, TREE_TOKEN_CHARS)
+    return token, f"{node.log_prob:.2f}" if node.parent is not None else ""
+
+
+def _box_px(lines: tuple[str, str]) -> float:
+    """The px a node's box takes across: its wider line, its padding and borders."""
+    token, under = lines
+    return max(text_px(token, TREE_TEXT_PX), text_px(under, TREE_SCORE_PX), TREE_MIN_TEXT_PX) + TREE_BOX_PX
+
+
+def _node_text(lines: tuple[str, str]) -> str:
+    """A node's box text: its token, its log-probability under it in a smaller grey font."""
+    token, under = lines
+    if not under:
         return token
     return f"{token}<br><span style='font-size:{TREE_SCORE_PX}px;color:#555555'>{under}</span>"
+
+
+def _columns_px(columns_: list[list[_Node]], pruned: str) -> list[float]:
+    """The px each column of the tree needs: its widest box and an edge's room beside it."""
+    return [max(_box_px(_node_lines(n, pruned)) for n in column) + TREE_EDGE_PX for column in columns_]
 
 
 def beam_tree_figure(
@@ -199,21 +214,22 @@ def beam_tree_figure(
     finished_label="finished",
     pruned_label="pruned",
     best_label="best",
-    pruned_count="{n} pruned",
     more_label="… {n} more",
 ) -> go.Figure:
     """The beam-search tree: one column per step, each node a box with its token and its cumulative log-probability,
     an edge from each beam to its kept (blue) and finished (green, E) candidates, and one grey node per step for
-    all its pruned candidates (pruned_count says how many, the hover lists them).
+    all its pruned candidates (how many, over the word pruned_label; the hover lists them).
 
     steps are BeamStep records (transformer.decoding); best_path (the best hypothesis's tokens, with its E when it
-    has one) is drawn in red under its edges. Tokens are cut so that every box fits its column in TREE_PX.
+    has one) is drawn in red under its edges. Each column is as wide as its widest box (tokens whole up to
+    TREE_TOKEN_CHARS characters) and an edge: x is in px. A tree that needs more than TREE_PX gets that width
+    (layout.width), and the page lets it scroll; a narrower one stretches to the page.
     """
     columns_ = _tree(steps, start)
     nodes = [n for column in columns_ for n in column]
     n_columns = len(columns_)
-    room = TREE_PX / n_columns - TREE_EDGE_PX - TREE_BOX_PX  # px of text in a box, with an edge's room between boxes
-    with_score = text_px("-10.00", TREE_SCORE_PX) <= room  # the log-probability under the token
+    widths = _columns_px(columns_, pruned_label)
+    centres = [sum(widths[:i]) + widths[i] / 2 for i in range(n_columns)]  # each step's x: px from the plot's left
     names = {"kept": kept_label, "finished": finished_label, "pruned": pruned_label}
     colors = {"kept": KEPT_COLOR, "finished": FINISHED_COLOR, "pruned": PRUNED_COLOR}
     fig = go.Figure()
@@ -221,7 +237,7 @@ def beam_tree_figure(
     if best is not None:
         xs, ys, node = [], [], best
         while node is not None:
-            xs.append(node.x)
+            xs.append(centres[node.x])
             ys.append(node.y)
             node = node.parent
         fig.add_trace(
@@ -232,7 +248,7 @@ def beam_tree_figure(
         xs, ys = [], []
         for n in nodes:
             if n.parent is not None and n.status == status:
-                xs += [n.parent.x, n.x, None]
+                xs += [centres[n.parent.x], centres[n.x], None]
                 ys += [n.parent.y, n.y, None]
         fig.add_trace(
             go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=names[status], hoverinfo="skip",
@@ -243,19 +259,20 @@ def beam_tree_figure(
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=pruned_label, marker=swatch))
     boxes = []
     for n in nodes:
-        text = _node_text(n, room, with_score, pruned_count, pruned_label)
+        lines = _node_lines(n, pruned_label)
         box = dict(
-            x=n.x, y=n.y, text=text, showarrow=False, font=dict(size=TREE_TEXT_PX, color="#111111"),
+            x=centres[n.x], y=n.y, text=_node_text(lines), showarrow=False,
+            font=dict(size=TREE_TEXT_PX, color="#111111"),
             bgcolor=NODE_FILLS[n.status], bordercolor=colors[n.status], borderwidth=2 if n.status != "pruned" else 1,
             borderpad=(TREE_BOX_PX - 4) // 2, captureevents=False,
         )  # fmt: skip
-        if text_px(text, TREE_TEXT_PX) <= 20:  # a box too narrow to see ("S", "E", "."): as wide as a short word's
-            box["width"] = 24
+        if text_px(lines[0], TREE_TEXT_PX) <= TREE_MIN_TEXT_PX and not lines[1]:  # "S" alone: as wide as a word
+            box["width"] = TREE_MIN_TEXT_PX + 4
         boxes.append(box)
     fig.update_layout(annotations=boxes)
     fig.add_trace(  # invisible markers under the boxes carry the hover
         go.Scatter(
-            x=[n.x for n in nodes],
+            x=[centres[n.x] for n in nodes],
             y=[n.y for n in nodes],
             mode="markers",
             marker=dict(size=22, color="rgba(0,0,0,0)"),
@@ -271,9 +288,9 @@ def beam_tree_figure(
         dict(
             xaxis=dict(
                 tickmode="array",
-                tickvals=list(range(n_columns)),
+                tickvals=centres,
                 ticktext=[f"{step_label} {x}" if x else "" for x in range(n_columns)],
-                range=[-0.5, n_columns - 0.5],
+                range=[0, sum(widths)],
                 showgrid=False,
                 zeroline=False,
                 fixedrange=True,
@@ -286,6 +303,8 @@ def beam_tree_figure(
         ),
     )
     finish(fig, title, rows * TREE_ROW_PX + 110)
+    if sum(widths) + TREE_MARGIN_PX > TREE_PX:
+        fig.update_layout(width=int(sum(widths) + TREE_MARGIN_PX))
     if n_columns > 8:  # "step 10" under every column would not fit: every other step
         fig.update_xaxes(ticktext=[f"{x}" if x else "" for x in range(n_columns)], title=dict(text=step_label))
     return fig

@@ -369,9 +369,11 @@ def step_figure(
     cap_note: str = "{shown} of {total} columns shown",
     clickable: bool = False,
     highlight: tuple[int, int] | None = None,
+    axis_words: dict[str, str] | None = None,
 ) -> go.Figure:
     """One recorded step as a heatmap: tokens on sequence axes (tokens[i] is the list for axis i, or None),
-    dimensions, heads or vocabulary entries on the other; boolean masks in two colours, −∞ cells dark.
+    dimensions, heads or vocabulary entries on the other; boolean masks in two colours, −∞ cells dark. axis_words
+    names the axes in words ("len_q" → "query position"): the axis titles say the words, the hover both.
 
     A [batch, heads, len, ·] step shows one head (head), or every head side by side when that fits. Wide
     matrices are cut to MAX_COLUMNS columns (the dimensions in order, or the vocabulary entries with the largest
@@ -393,10 +395,12 @@ def step_figure(
         cols = [f"{j // group + 1}·{j % group}" for j in range(n_cols)]
     else:
         cols = [str(j) for j in range(n_cols)]
+    square = col_axis == "len_k"
+    (row_title, row_axis), (col_title, col_axis) = (_axis_name(a, axis_words or {}) for a in (row_axis, col_axis))
     if m.dtype == bool:  # mask_figure escapes the tokens itself
         return mask_figure(
             m, rows, cols, title=title, blocked_label=blocked_label, allowed_label=allowed_label,
-            row_label=row_axis, col_label=col_axis,
+            row_label=row_title, col_label=col_title,
         )  # fmt: skip
     pads = [i for i, tok in enumerate(row_tokens or []) if tok == PAD]
     pad_cols = [j for j, tok in enumerate(col_tokens or []) if tok == PAD] if n_cols <= MAX_COLUMNS else []
@@ -411,9 +415,8 @@ def step_figure(
         else:
             keep = np.arange(MAX_COLUMNS)
         m, cols = m[:, keep], [cols[j] for j in keep]
-    fig = _real_heatmap(
-        m, rows, cols, row_axis, col_axis, value_label, blocked_label, square=col_axis == "len_k", integers=integers
-    )
+    fig = _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label, square=square, integers=integers)
+    set_layout(fig, dict(xaxis=dict(title=dict(text=col_title)), yaxis=dict(title=dict(text=row_title))))
     if group:  # a line between heads
         lines = [
             dict(type="line", x0=j - 0.5, x1=j - 0.5, y0=-0.5, y1=n_rows - 0.5, line=dict(color="#222222", width=2))
@@ -432,6 +435,13 @@ def step_figure(
     if total > MAX_COLUMNS:
         note(fig, cap_note.format(shown=MAX_COLUMNS, total=total))
     return fig
+
+
+def _axis_name(axis: str, words: dict[str, str]) -> tuple[str, str]:
+    """(axis title, hover name) of a code-named axis: ("query position", "query position (len_q)") when words names
+    it, else the code name for both ("" stays "")."""
+    word = words.get(axis)
+    return (word, f"{word} ({axis})") if word else (axis, axis)
 
 
 def _real_heatmap(m, rows, cols, row_axis, col_axis, value_label, blocked_label, square, integers) -> go.Figure:

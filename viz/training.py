@@ -75,3 +75,44 @@ def loss_accuracy_figure(
     finish(fig, title, 340)
     set_layout(fig, dict(xaxis=dict(gridcolor="#eeeeee"), yaxis=dict(gridcolor="#eeeeee")))
     return fig
+
+
+def learning_rate_figure(history: Sequence, rate, lr_label="learning rate", step_label="step", title="") -> go.Figure:
+    """The learning rate of every optimiser step (rate(step), drawn at up to 2,000 steps) up to the history's last
+    step, and a marker at each epoch's end as the history recorded it."""
+    ends = [(int(s), float(history_field(h, "lr"))) for h in history if (s := history_field(h, "step")) is not None]
+    fig = go.Figure()
+    if ends:
+        last = ends[-1][0]
+        stride = max(1, last // 2000)
+        steps = list(range(1, last + 1, stride)) + ([last] if (last - 1) % stride else [])
+        fig.add_trace(
+            go.Scatter(
+                x=steps,
+                y=[rate(s) for s in steps],
+                name=lr_label,
+                mode="lines",
+                line=dict(color="#2ca02c"),
+                hovertemplate=f"{step_label} %{{x}}: %{{y:.3g}}<extra></extra>",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[s for s, _ in ends],
+                y=[v for _, v in ends],
+                mode="markers",
+                marker=dict(color="#2ca02c", size=5),
+                showlegend=False,
+                hoverinfo="skip",
+            )
+        )
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=step_label), tickformat="d", gridcolor="#eeeeee"),
+            yaxis=dict(title=dict(text=lr_label), rangemode="tozero", exponentformat="e", gridcolor="#eeeeee"),
+            showlegend=False,
+        ),
+    )
+    finish(fig, title, 260)
+    return fig

@@ -196,6 +196,9 @@ def test_held_out_pairs_are_reported_apart():
     assert model.translator.summary["history"][-1]["holdout_loss"] > 0
     table = at.dataframe[-1].value
     assert list(table.iloc[:, -1]).count("held out") == held.total
+    shown = {m.label: (m.value, m.proto.delta) for m in at.metric}  # whole, and at the score table's precision
+    assert shown["exact-match, held out"] == (f"{held.exact_match:.1%}", f"{held.exact} of {held.total} pairs")
+    assert f"{held.exact_match:.1%} ({held.exact}/{held.total})" in list(at.dataframe[-2].value["exact match"])
     parts, marks = list(table.iloc[:, -1]), list(table.iloc[:, 3])
     assert parts == ["held out"] * held.total + ["trained on"] * (n - held.total)  # the rows worth discussing first
     for first, last in ((0, held.total), (held.total, n)):  # and in each part its errors first
@@ -215,8 +218,14 @@ def test_a_bad_data_file_shows_an_error_and_keeps_the_table():
 def test_a_data_file_with_the_wrong_columns_is_refused():
     at = open_app()
     before = list(at.session_state.pairs)
-    at.file_uploader(key="pairs_upload").upload("pairs.csv", b"a,b,c,d,e\ne,f,g,h,i\n", "text/csv").run()
-    assert any("expected 2 columns (source, target), 3 with phenomena or 4 with" in e for e in texts(at, "error"))
+    at.file_uploader(key="pairs_upload").upload(
+        "pairs.csv", b"a,b\n" + b"a,b,c,d,e,f,g,h,i,j,k" + b"\n", "text/csv"
+    ).run()
+    assert any("line 2: 11 columns, more than the 10 a pairs file may have" in e for e in texts(at, "error"))
+    at.file_uploader(key="pairs_upload").upload("one.csv", b"just one column\n", "text/csv").run()
+    assert any(
+        "expected at least 2 columns (source, target) in CSV (comma) format, found 1" in e for e in texts(at, "error")
+    )
     assert at.session_state.pairs == before
 
 

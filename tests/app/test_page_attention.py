@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from tests.apptest_helpers import open_app, texts
+from tests.apptest_helpers import chart_spec, open_app, texts
 from transformer import TrainConfig, Translator, train
 from transformer.config import MAX_STUDY_PAIRS
 from transformer.data import tokenize
@@ -26,13 +26,6 @@ PAIRS = [("我 喜 欢 你", "I love you ."), ("你 喜 欢 猫", "you love cats
 
 def s(key: str, lang: str) -> str:
     return STRINGS[key][lang]
-
-
-def chart(at, key: str) -> dict:
-    """The parsed plotly spec of the chart drawn with key=key."""
-    found = [el for el in at.get("plotly_chart") if el.proto.id.endswith(f"-{key}")]
-    assert len(found) == 1, f"{len(found)} charts with key {key!r}"
-    return json.loads(found[0].proto.spec)
 
 
 def heat(spec: dict) -> np.ndarray:
@@ -70,7 +63,7 @@ def tiny_model(tiny) -> CurrentModel:
 def test_decoder_rows_say_what_they_read_and_what_they_predict(lang):
     at = open_app(lang, ATTN, pairs=[("我 喜 欢 你", "You love me .")])
     assert not at.exception
-    spec = chart(at, CHART)  # encoder–decoder attention, teacher-forced on the reference
+    spec = chart_spec(at, CHART)  # encoder–decoder attention, teacher-forced on the reference
     assert spec["layout"]["yaxis"]["ticktext"] == ["S → You", "You → love", "love → me", "me → .", ". → E"]
     assert spec["layout"]["xaxis"]["ticktext"] == ["我", "喜", "欢", "你"]
     assert spec["layout"]["yaxis"]["title"]["text"] == s("attn.rows_dec_enc", lang)
@@ -78,10 +71,16 @@ def test_decoder_rows_say_what_they_read_and_what_they_predict(lang):
     assert ("input → predicts" if lang == "en" else "输入 → 预测") in said
     assert s("attn.rows_teacher", lang) in said
     at.toggle(key="attn_greedy").set_value(True).run()  # the model's own output: it translates "I love you ."
-    assert chart(at, CHART)["layout"]["yaxis"]["ticktext"] == ["S → I", "I → love", "love → you", "you → .", ". → E"]
+    assert chart_spec(at, CHART)["layout"]["yaxis"]["ticktext"] == [
+        "S → I",
+        "I → love",
+        "love → you",
+        "you → .",
+        ". → E",
+    ]
     assert s("attn.rows_greedy", lang) in texts(at, "markdown")
     at.radio(key="attn_kind").set_value("dec_self").run()  # keys of decoder self-attention are inputs only
-    spec = chart(at, CHART)
+    spec = chart_spec(at, CHART)
     assert spec["layout"]["yaxis"]["ticktext"][0] == "S → I"
     assert spec["layout"]["xaxis"]["ticktext"] == ["S", "I", "love", "you", "."]
 
@@ -104,7 +103,7 @@ def test_all_heads_use_the_full_page_width(lang):
     assert in_a_box()  # one head: the chart in a box beside its explanation (under it in a narrow window)
     at.radio(key="attn_heads").set_value("grid").run()
     assert not at.exception and not in_a_box()  # all heads: the whole width
-    spec = chart(at, CHART)
+    spec = chart_spec(at, CHART)
     layout = spec["layout"]
     n_heads = at.session_state.model.translator.config.n_heads
     assert [a["text"] for a in layout["annotations"]] == [f"{s('attn.head', lang)} {h}" for h in range(1, n_heads + 1)]
@@ -139,7 +138,7 @@ def test_a_selected_statistics_row_opens_that_head(lang):
     assert not at.exception
     assert (at.selectbox(key="attn_layer").value, at.selectbox(key="attn_head").value) == (0, 2)
     assert at.radio(key="attn_heads").value == "one"
-    spec = chart(at, CHART)
+    spec = chart_spec(at, CHART)
     title = f"{s('attn.layer', lang)} 1 · {s('attn.head', lang)} 3"
     assert spec["layout"]["title"]["text"].endswith(title)
     own = translator.inspect("我 喜 欢 你", "I love you .").maps.dec_enc_attns[0][0, 2]
@@ -156,7 +155,7 @@ def test_alignment_marks_give_every_head_a_score(lang):
     marks = [(0, 0), (1, 1)]  # S → I on 我, I → love on 喜
     at = open_app(lang, ATTN, attn_marks=marks)
     assert not at.exception
-    spec = chart(at, CHART)  # layer 2, head 1
+    spec = chart_spec(at, CHART)  # layer 2, head 1
     assert outlined(spec) == marks
     a = heat(spec)
     alignment = s("attn.stat_alignment", lang)
@@ -166,7 +165,7 @@ def test_alignment_marks_give_every_head_a_score(lang):
     assert at.selectbox(key="attn_stat").value == "alignment"
 
     at.multiselect(key="attn_marks").select((3, 3)).run()  # the keyboard path: you → . on 你
-    assert outlined(chart(at, CHART)) == [*marks, (3, 3)]
+    assert outlined(chart_spec(at, CHART)) == [*marks, (3, 3)]
     table = stats_table(at)
     assert table[alignment].iloc[4] == pytest.approx((a[0, 0] + a[1, 1] + a[3, 3]) / 3, abs=1e-3)
 
@@ -175,7 +174,7 @@ def test_alignment_marks_give_every_head_a_score(lang):
     assert at.session_state.attn_marks == [*marks, (3, 3)]
 
     at.button(key="clear_marks_button").click().run()
-    assert at.session_state.attn_marks == [] and outlined(chart(at, CHART)) == []
+    assert at.session_state.attn_marks == [] and outlined(chart_spec(at, CHART)) == []
     assert alignment not in stats_table(at)
 
     at.multiselect(key="attn_marks").select((0, 0)).run()
@@ -228,7 +227,7 @@ def test_the_film_strip_follows_the_pair_picked_at_the_top(tiny):
     at.selectbox(key="pick_attn_pair").set_value(2).run()  # recorded: the film follows
     assert at.selectbox(key="attn_film_pair").value == PAIRS[2]
     assert not [i for i in texts(at, "info") if "not recorded" in i]
-    rows = chart(at, "attn_epoch_chart")["layout"]["yaxis"]["ticktext"]
+    rows = chart_spec(at, "attn_epoch_chart")["layout"]["yaxis"]["ticktext"]
     assert rows == ["S → I", "I → have", "have → a", "a → cat", "cat → .", ". → E"]
 
     at.selectbox(key="pick_attn_pair").set_value(1).run()  # not recorded: say which pairs were
@@ -286,24 +285,24 @@ def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here
 
 def test_a_page_switch_back_redraws_the_figures_built_for_this_model_and_view_and_a_new_view_gets_its_own():
     at = open_app("en", ATTN)
-    first, grid = chart(at, CHART), chart(at, "click_attn_stat")
+    first, grid = chart_spec(at, CHART), chart_spec(at, "click_attn_stat")
     built = at.session_state.model.values("attn_figure")
     at.switch_page("pages/data.py").run()
     at.switch_page(ATTN).run()
     assert not at.exception
-    assert chart(at, CHART) == first and chart(at, "click_attn_stat") == grid  # the same figures, drawn again
+    assert chart_spec(at, CHART) == first and chart_spec(at, "click_attn_stat") == grid  # the same figures, drawn again
     assert at.session_state.model.values("attn_figure") == built  # not built again
 
     at.selectbox(key="attn_head").set_value(2).run()  # another view: its own figure, the model's own weights
     own = at.session_state.model.translator.inspect("我 喜 欢 你", "I love you .").maps.dec_enc_attns[1][0, 2]
-    assert np.allclose(heat(chart(at, CHART)), own.numpy(), atol=1e-4)
+    assert np.allclose(heat(chart_spec(at, CHART)), own.numpy(), atol=1e-4)
     title = f"{s('attn.layer', 'en')} 2 · {s('attn.head', 'en')} 3"
-    assert chart(at, CHART)["layout"]["title"]["text"].endswith(title)
+    assert chart_spec(at, CHART)["layout"]["title"]["text"].endswith(title)
     at.switch_page("pages/data.py").run()
     at.session_state["lang"] = "zh"  # another language: the titles in Chinese
     at.switch_page(ATTN).run()
     title = f"{s('attn.layer', 'zh')} 2 · {s('attn.head', 'zh')} 3"
-    assert chart(at, CHART)["layout"]["title"]["text"].endswith(title)
+    assert chart_spec(at, CHART)["layout"]["title"]["text"].endswith(title)
 
 
 def test_a_second_tabs_first_visit_finds_the_bundled_models_head_statistics_and_frames_its_own_head(monkeypatch):
@@ -318,7 +317,7 @@ def test_a_second_tabs_first_visit_finds_the_bundled_models_head_statistics_and_
     assert not second.exception and len(studied) == before  # the 200 pairs were not studied again
     assert stats_table(second).equals(stats_table(first))
     # the head-patterns figure is each tab's own: each frames its own open head, on the page and in its lesson sheet
-    assert [framed_head(chart(at, "click_attn_patterns")) for at in (first, second)] == [[1, 0], [0, 1]]
+    assert [framed_head(chart_spec(at, "click_attn_patterns")) for at in (first, second)] == [[1, 0], [0, 1]]
     sheet = first.session_state["_lesson_sheet"]
     (patterns,) = [b for part in sheet.sections for b in part.blocks if isinstance(b, Chart) and heads_chart(b)]
     assert framed_head(json.loads(patterns.figure.to_json())) == [1, 0]

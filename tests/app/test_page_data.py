@@ -15,6 +15,7 @@ from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
 from transformer.config import MAX_DATA_BYTES
 from transformer.data import build_vocabs, summarize_pairs
+from ui.i18n import t
 from ui.state import bundled_pairs
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
@@ -88,7 +89,7 @@ def test_an_uploaded_file_is_read_before_the_page_runs_so_one_run_draws_the_new_
 
 def test_a_failed_upload_is_said_until_the_table_changes_and_names_the_file_literally():
     at = open_app()
-    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d,e\n", "text/csv").run()
+    at.file_uploader(key="pairs_upload").upload("**bad** [x](y).csv", b"a,b,c,d,e,f,g,h,i,j,k\n", "text/csv").run()
     (error,) = at.error
     assert "\\*\\*bad\\*\\*" in error.value  # the file name cannot become bold text or a link
     assert texts(at, "error")[0].startswith("**bad** [x](y).csv was not loaded")
@@ -104,19 +105,19 @@ WINDOWS_MB = 1024 * 1024  # Streamlit's uploader counts a megabyte as this in a 
 
 def test_a_file_only_a_windows_browser_sends_reaches_the_app_and_is_refused_with_its_size_and_the_limit():
     """The uploader refuses a file over its limit before sending it, counting megabytes of 1,000,000 bytes, but of
-    1,048,576 in a browser on Windows: there a file of 8,000,001 to 8,388,608 bytes is sent. The server takes it (its
+    1,048,576 in a browser on Windows: there a file of 15,000,001 to 15,728,640 bytes is sent. The server takes it (its
     own cap, and nginx's in a classroom, is larger), and the app refuses it, saying its size and the limit."""
     at = open_app()
     before = list(at.session_state.pairs)
     limit_mb = at.file_uploader(key="pairs_upload").proto.max_upload_size_mb
     assert limit_mb * 1_000_000 == MAX_DATA_BYTES  # what other browsers send at most
-    largest = limit_mb * WINDOWS_MB  # 8,388,608: what a Windows browser sends at most
+    largest = limit_mb * WINDOWS_MB  # 15,728,640: what a Windows browser sends at most
     assert largest <= upload_cap_mb() * 1024 * 1024  # Streamlit's server counts its cap in megabytes of 1,048,576
     for size in (MAX_DATA_BYTES + 1, largest):
         data = (GOOD_FILE * (size // len(GOOD_FILE) + 1))[:size]
         at.file_uploader(key="pairs_upload").upload("big.tsv", data, "text/tab-separated-values").run()
         assert texts(at, "error") == [
-            f"big.tsv was not loaded: big.tsv is {size:,} bytes; the limit is 8,000,000. Use a smaller file. "
+            f"big.tsv was not loaded: big.tsv is {size:,} bytes; the limit is 15,000,000. Use a smaller file. "
             "Your table is unchanged."
         ]
         assert at.session_state.pairs == before
@@ -254,6 +255,20 @@ def test_a_table_is_editable_up_to_the_threshold_and_paged_read_only_above_it():
     assert not at.data_editor and at.dataframe[0].editing_mode == "read_only"
     assert len(at.dataframe[0].value) == PAGE_ROWS
     assert "Sentence lengths" in _charts(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_how_to_edit_the_table_only_when_it_can_be_edited(lang):
+    edit = t("data.edit_help", lang)
+    pairs = [(f"我 {i}", f"word{i} .") for i in range(EDITABLE_ROWS + 1)]
+    at = open_app(lang, pairs=pairs[:EDITABLE_ROWS])
+    words = texts(at, "markdown") + texts(at, "caption")
+    assert at.data_editor and sum(edit in w for w in words) == 1
+    at.session_state["pairs"] = pairs
+    at.run()
+    words = texts(at, "markdown") + texts(at, "caption")
+    assert not at.data_editor and not any(edit in w or edit.split("**")[0] in w for w in words)  # read-only: not said
+    assert any(t("data.large", lang, n=f"{len(pairs):,}", limit=f"{EDITABLE_ROWS:,}") in i for i in texts(at, "info"))
 
 
 def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):

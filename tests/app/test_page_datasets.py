@@ -10,18 +10,20 @@ from tests.apptest_helpers import finish_job, open_app, opened_page, shown, text
 from transformer import corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs, tokenize
+from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.scores import ALL, ScoreTable
 from transformer.splits import split_pairs
 from ui.i18n import t
 from ui.state import BUNDLED_MODEL, BUNDLED_PAIRS, RECIPES, SETTINGS
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
+TUTORIAL = parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)  # the bundled dataset, the tutorial pairs
 OWN = [("猫 追 狗", "The cat chases the dog ."), ("狗 追 猫", "The dog chases the cat .")]
 
 
 def _frame(at, column: str):
-    """The first table on the page with that column."""
-    return next(d.value for d in at.dataframe if column in d.value.columns)
+    """The first table on the page (an st.dataframe, else a static st.table) with that column."""
+    return next(d.value for d in [*at.dataframe, *at.table] if column in d.value.columns)
 
 
 def _corpus(at, size: int):
@@ -154,14 +156,43 @@ def test_the_chosen_split_is_the_packages_and_says_what_it_held_out(kind):
     at.switch_page(TRAIN).run()
     at.radio(key="split").set_value(kind).run()
     pairs = at.session_state["pairs"]
-    split = split_pairs(pairs, kind, 0.1, 0, always_train=parse_pairs(BUNDLED_PAIRS.read_bytes()))
+    split = split_pairs(pairs[:300], kind, 0.1, 0, always_train=TUTORIAL)  # the corpus's rows; tutorial besides
     captions = texts(at, "caption")
     assert t(f"split_def.{kind}", "en") in captions
     made = next(c for c in captions if "pairs held out," in c)
-    assert made.startswith(f"{len(split.held)} pairs held out, {len(split.train)} trained on")
-    assert made.endswith("The 50 tutorial pairs are always trained on, as for the bundled model.")
+    assert made.startswith(f"{len(split.held)} pairs held out, {len(split.train) + 50} trained on")
+    assert "The 50 tutorial pairs are always trained on, as for the bundled model." in made
+    assert made.endswith(  # what differs from the bundled model's split, exactly
+        "The bundled model held out other pairs: Corpus pairs 300 (the bundled model: 2,000), how pairs are held out "
+        f"{t(f'split.{kind}', 'en')} (the bundled model: random)."
+    )
     if kind != "length":
         assert split.held_out[0] in made
+
+
+def test_retraining_with_the_corpus_recipe_reproduces_the_bundled_models_split(monkeypatch):
+    started = []
+    monkeypatch.setattr("ui.training.start_training", lambda *args, **kwargs: started.append((args, kwargs)))
+    at = open_app(page=TRAIN)  # a new tab: the default corpus, its recipe, 10 % held out, seed 0
+    bundled = load_checkpoint(BUNDLED_MODEL).summary
+    held, trained = len(bundled["holdout_rows"]), bundled["scores"]["train"][ALL]["pairs"]  # 200 and 1,850
+    made = next(c for c in texts(at, "caption") if "pairs held out," in c)
+    assert made.startswith(f"{held:,} pairs held out, {trained:,} trained on")  # was 204 held out, 1,838 trained on
+    assert "this is its split" in made and "the 8 tutorial pairs that the corpus also holds trained on twice" in made
+    at.button(key="train_button").click().run()
+    ((args, kwargs),) = started
+    rows, tokenizer, sizes, cfg, split, holdout, also = args
+    plan = TrainingPlan.from_split(rows, split, holdout, tokenizer, sizes, cfg, also)
+    assert {k: plan.data.get(k) for k in DATA_FIELDS} == {k: bundled.get(k) for k in DATA_FIELDS}  # rows, hash, split
+    assert (len(plan.train_pairs), len(plan.held_pairs)) == (trained, held)
+    assert kwargs["dataset"] == at.session_state["pairs"]  # the model is said to be trained on the table shown
+    at.number_input(key="seed").set_value(3).run()  # another seed: another split, and the page says what differs
+    made = next(c for c in texts(at, "caption") if "pairs held out," in c)
+    assert made.endswith("The bundled model held out other pairs: random seed 3 (the bundled model: 0).")
+    at.session_state["tokenizer"] = "char"  # as the Data page sets it: a tokenization that groups other rows
+    at.run()
+    made = next(c for c in texts(at, "caption") if "pairs held out," in c)
+    assert made.endswith("random seed 3 (the bundled model: 0), Tokenization char (the bundled model: auto).")
 
 
 def test_a_split_the_data_cannot_make_is_refused_with_the_packages_reason():

@@ -16,7 +16,7 @@ from transformer.config import MAX_STUDY_PAIRS
 from transformer.text import markdown
 from ui.state import CurrentModel
 from ui.strings import STRINGS
-from viz.decoding import FORCED_COLOR
+from viz.decoding import FORCED_COLOR, TREE_PX
 
 DEC = "pages/decoding.py"
 TINY = {"d_model": 16, "n_heads": 2, "d_ff": 32, "n_layers": 1}
@@ -61,7 +61,7 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     names = {trace.get("name") for trace in tree["data"]}
     assert {"kept", "pruned", "finished (E)", "best hypothesis"} <= names
     boxes = [a["text"].split("<br>")[0] for a in tree["layout"]["annotations"]]  # each node's token, over its score
-    assert "S" in boxes and "Do" in boxes  # "Does" is cut to its box (D…); its hover has it whole
+    assert {"S", "Do", "Does", "chase"} <= set(boxes)  # whole tokens
     best = table(at)
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)
@@ -74,6 +74,19 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     at.slider(key="dec_alpha").set_value(0.0).run()
     assert list(table(at)["translation"]) == ["Do he have three apples ?"]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
+
+
+def test_a_beam_tree_wider_than_the_page_keeps_its_width_in_a_box_that_scrolls():
+    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="你好")
+    at.slider(key="dec_beam_size").set_value(1).run()
+    assert chart(at, "dec_beam_tree")["layout"].get("width") is None  # one beam fits the page: no box of its own
+    assert not [h for h in at.get("html") if "dec_beam_tree_box" in h.proto.body]
+    at.slider(key="dec_beam_size").set_value(10).run()
+    at.text_input(key="pick_dec_text").set_value("我的朋友们每天都不喝茶吗").run()
+    width = chart(at, "dec_beam_tree")["layout"]["width"]
+    assert width > TREE_PX
+    css = [h.proto.body for h in at.get("html") if "dec_beam_tree_box" in h.proto.body]
+    assert len(css) == 1 and "overflow-x: auto" in css[0] and f"min-width: {width}px" in css[0]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -118,6 +118,15 @@ def test_in_chinese_choosing_a_block_shows_its_step_explained_in_chinese():
     assert shown_step(at) == "第 46 步（共 106 步）：`decoder.layers[0].dec_self_attn` 中的 `Q`"
     assert selected_block(at) == attention
     assert STRINGS["inside.explain_Q"]["zh"] in texts(at, "markdown")
+    # the charts name their axes in words, in Chinese: the cell arithmetic's map (len_q × len_k), the step (every
+    # head's d_k side by side)
+    titles = [
+        json.loads(el.proto.spec)["layout"][axis].get("title", {}).get("text")
+        for el in at.get("plotly_chart")
+        for axis in ("xaxis", "yaxis")
+    ]
+    assert {"查询位置", "键位置", "头 · 查询/键维度"} <= set(titles)
+    assert not {"len_q", "len_k", "heads·d_k"} & set(titles)
     assert [h.value for h in at.header][-2:] == [STRINGS["inside.cell"]["zh"], STRINGS["inside.loss"]["zh"]]
 
 

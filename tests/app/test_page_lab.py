@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 
-from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts
+from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts, wait_for_epochs
 from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
 from transformer.lab import EXPERIMENTS
 from transformer.plan import TrainingPlan
+from ui.jobs import job_queue
 
 LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
@@ -64,8 +65,9 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     assert f"translates **{v_right} of 8** exactly" in measured and f"the baseline {b_right} of 8" in measured
     verdict = texts(at, "success") + texts(at, "warning")
     assert verdict == (["✓ The claim held in this run."] if v_right < b_right else [verdict[0]])
-    scores = _table(at, "BLEU")
-    assert list(scores["model"].unique()) == ["baseline", "variant"]
+    score_tables = [df.value for df in at.dataframe if "BLEU" in df.value.columns]
+    assert len(score_tables) == 2  # the baseline's and the variant's, side by side
+    assert "model" not in score_tables[0].columns
     assert _chart_keys(at) == [
         "chart_lab_curves",
         "chart_lab_scores",
@@ -183,3 +185,53 @@ def test_pairs_a_checkpoint_cannot_read_are_left_out_of_the_comparison():
         f"{left_out} pairs are longer than one of the models reads: they are left out of the comparison."
     ]
     assert list(_table(at, "reference")["source"]) == [s for s, _ in readable]
+
+
+def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baseline_had_not_learned():
+    """The issue's no-PE run: an under-trained baseline whose BLEU (74.8) is below the variant's (79.6)."""
+    from transformer.plan import finish
+    from ui.state import CurrentModel
+    from ui.training import LabResult
+
+    pairs = list(REORDERED)
+    models = []
+    for switches, bleu in (({}, 74.8), ({"pe": "none"}, 79.6)):
+        translator = Translator.create(pairs, seed=0, **TINY, **switches)
+        list(train(translator, pairs, TrainConfig(epochs=3, batch_size=10)))
+        evaluations = finish(translator, pairs, [])
+        for part in translator.summary["scores"].values():
+            part["all"]["bleu"] = bleu
+        models.append(CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(pairs)))
+    result = LabResult("no_pe", models[0], models[1], pairs, [])
+    at = open_app(page=LAB, pairs=pairs, lab_experiment="no_pe", lab=result)
+    assert not at.exception
+    warnings = texts(at, "warning")
+    assert any(w.startswith("The baseline had not learned its training pairs when training ended") for w in warnings)
+    assert "✓ The claim held in this run." not in texts(at, "success")
+    (higher,) = [i for i in texts(at, "info") if i.startswith("The variant scores higher")]
+    assert higher.startswith("The variant scores higher than the baseline on ") and "BLEU (79.6 against 74.8)" in higher
+    assert "BLEU and chrF count the words and characters an output shares with its reference" in higher
+
+
+def test_an_experiment_on_the_training_trains_each_side_with_its_own_settings():
+    at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_warmup", lab_data="table")
+    assert not at.exception and not at.button(key="run_lab").disabled  # no switch of the model, one of its training
+    at.button(key="run_lab").click().run()
+    baseline, variant = (run.config for run in at.session_state.job.runs)
+    assert (baseline.warmup, variant.warmup) == (50, None)
+    assert variant.lr == EXPERIMENTS["no_warmup"].variant_train["lr"]
+    job = at.session_state.job
+    wait_for_epochs(at, 2)
+    job_queue().stop(job)  # what the page shows is the point here, not a whole training
+    finish_job(at)
+    assert not at.exception
+    assert any(h.value == "Results: No warmup" for h in at.header)
+    (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
+    assert measured.startswith("Measured at the peak learning rate 0.0177: final loss **")
+
+
+def test_the_settings_of_an_experiment_on_the_training_say_what_each_side_changes():
+    at = open_app(page=LAB, lab_experiment="label_smoothing")
+    assert "Variant: label_smoothing=0.1." in " ".join(c.value for c in at.caption)
+    at.selectbox(key="lab_experiment").set_value("no_warmup").run()
+    assert "Variant: lr=0.0177." in " ".join(c.value for c in at.caption)  # the claim says the baseline warms up

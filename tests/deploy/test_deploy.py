@@ -4,20 +4,26 @@ tests in tests/e2e/test_e2e_classroom.py run it for real, with processes that di
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from deploy import classroom as deploy
-from deploy import processes
+from deploy import processes, supervisor
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
+from deploy.nginx import COOKIE
+from tests.conftest import wake
 from transformer import store
 from ui import jobs, slots
 
@@ -145,6 +151,12 @@ def test_missing_nginx_says_how_to_install_it(monkeypatch):
         ),
         (["--port", "abc"], "argument --port: invalid int value: 'abc' (see --help)"),
         (["--processes", "3.5"], "argument -n/--processes: invalid int value: '3.5' (see --help)"),
+        (["--health-interval", "0"], "--health-interval must be more than 0 seconds; got 0."),
+        (["--health-timeout", "-1"], "--health-timeout must be more than 0 seconds; got -1."),
+        (["--health-timeout", "nan"], "--health-timeout must be more than 0 seconds; got nan."),
+        (["--health-failures", "0"], "--health-failures must be at least 1; got 0."),
+        (["--request-timeout", "0"], "--request-timeout must be from 0.001 to 86400 seconds; got 0."),
+        (["--request-timeout", "inf"], "--request-timeout must be from 0.001 to 86400 seconds; got inf."),
     ],
 )
 def test_bad_options_are_one_line_and_status_2_before_anything_starts(args, message):
@@ -201,7 +213,7 @@ def test_every_option_in_help_says_what_it_does_and_its_default():
     assert run.returncode == 0
     options = run.stdout.split("options:", 1)[1]
     entries = re.split(r"\n  (?=-)", options)[1:]  # one entry per option, its help text wrapped below it
-    assert len(entries) == 8, entries
+    assert len(entries) == 12, entries
     for entry in entries:
         if not entry.startswith("-h"):
             assert "default" in entry, entry
@@ -318,3 +330,127 @@ def test_an_app_process_that_does_not_answer_in_time_is_one_line_naming_its_log(
         for pid in (task / "children").read_text().split()
     ]
     assert not any(str(app_port) in Path(f"/proc/{pid}/cmdline").read_text() for pid in children)  # it was stopped
+
+
+# --- a hung app process: nginx passes it over, the supervisor kills and restarts it (stand-in app processes) -------
+FAKE_APP = Path(__file__).with_name("fake_app.py")
+
+
+def _start_fake_app(port: int, log: Path, env: dict[str, str]) -> subprocess.Popen:
+    with open(log, "ab") as out:
+        command = [sys.executable, str(FAKE_APP), str(port)]
+        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@pytest.fixture
+def fake_classroom(nginx, tmp_path, monkeypatch):
+    """fake_classroom(health) → a classroom of two stand-in app processes behind the real nginx and supervisor."""
+    monkeypatch.setattr(deploy, "start_app", _start_fake_app)
+    monkeypatch.setattr(supervisor, "start_app", _start_fake_app)
+    monkeypatch.setattr(supervisor, "warm_up", lambda backend, stop: stop.wait(60) and None)  # a long warm-up
+    monkeypatch.setattr(supervisor, "RESTART_DELAYS", (0.1,))
+
+    @contextlib.contextmanager
+    def make(health: supervisor.HealthChecks):
+        port, *apps = _free_ports(3)
+        with deploy.classroom(apps, port, "127.0.0.1", tmp_path / "run", (), tmp_path / "s", False, health) as room:
+            try:
+                yield room
+            finally:
+                wake(room.apps)
+
+    return make
+
+
+def _free_ports(n: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def _get(url: str, backend: str | None = None) -> tuple[str, str]:
+    """GET url through nginx as a learner whose cookie names `backend` (None: a new learner); the process that
+    answered (the stand-in's body) and the process the new cookie names."""
+    headers = {"Cookie": f"{COOKIE}={backend}"} if backend else {}
+    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=4) as response:
+        cookie = response.headers.get("Set-Cookie", "").partition(";")[0].partition("=")[2]
+        return f"127.0.0.1:{response.read().decode()}", cookie
+
+
+def _wait_until(condition, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "not within time"
+        time.sleep(0.02)
+
+
+def test_nginx_sends_the_learners_of_a_stopped_process_to_the_other(fake_classroom):
+    # the supervisor would check only after a minute: nginx alone passes over the stopped process
+    with fake_classroom(supervisor.HealthChecks(interval=60, request_timeout=0.3)) as room:
+        hung, other = room.backends
+        assert _get(room.url, hung) == (hung, hung)
+        os.kill(room.app(hung).pid, signal.SIGSTOP)  # the kernel still accepts its connections
+        started = time.monotonic()
+        assert _get(room.url, hung) == (other, other)  # its learner, re-pinned to the other process
+        assert time.monotonic() - started < 0.3 + 1.0
+        for _ in range(4):  # new learners, in turn: none is sent to the stopped process
+            assert _get(room.url) == (other, other)
+        assert time.monotonic() - started < 2 * 0.3 + 1.5
+        assert _get(f"{room.url}/_stcore/health", other) == ("127.0.0.1:ok", other)
+
+
+def test_a_slow_upload_or_download_outlasts_the_request_timeout(fake_classroom):
+    # nginx counts the timeout between two reads from the app process once the request is sent, not the transfer:
+    # an 8 MB upload or download of a slow learner takes 3 times the timeout here, and both go through
+    with fake_classroom(supervisor.HealthChecks(interval=60, request_timeout=0.2)) as room:
+        with socket.create_connection(("127.0.0.1", int(room.url.rpartition(":")[2]))) as learner:
+            learner.sendall(
+                f"PUT /_stcore/upload_file/s/f HTTP/1.1\r\nHost: x\r\nContent-Length: {8 << 20}\r\n\r\n".encode()
+            )
+            for _ in range(4):
+                learner.sendall(b"u" * (2 << 20))
+                time.sleep(0.15)
+            assert learner.recv(65536).split(b"\r\n")[0] == b"HTTP/1.1 200 OK"
+        request = urllib.request.Request(f"{room.url}/media/big")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            got = 0
+            started = time.monotonic()
+            while chunk := response.read(2 << 20):
+                got += len(chunk)
+                time.sleep(0.15)
+            assert got == 8_000_000 and time.monotonic() - started > 3 * 0.2
+
+
+def test_a_process_that_stops_answering_is_killed_with_its_children_and_restarted(fake_classroom, capsys):
+    health = supervisor.HealthChecks(interval=0.1, timeout=0.2, failures=2, request_timeout=0.5)
+    with fake_classroom(health) as room:
+        hung = room.backends[0]
+        stopped = room.app(hung)
+        (child,) = [int(pid) for pid in Path(f"/proc/{stopped.pid}/task/{stopped.pid}/children").read_text().split()]
+        os.kill(stopped.pid, signal.SIGSTOP)
+        _wait_until(lambda: room.log.exists() and "is back" in room.log.read_text(encoding="utf-8"), 10)
+        lines = room.log.read_text(encoding="utf-8").splitlines()
+        new = room.app(hung)
+        assert new.pid != stopped.pid and stopped.returncode == -signal.SIGKILL
+        _wait_until(
+            lambda: not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text(), 5
+        )
+        assert _get(f"http://{hung}") == (hung, "")  # the new process answers
+        os.kill(new.pid, signal.SIGSTOP)  # in its warm-up, which is still running: it is checked all the same
+        _wait_until(lambda: f"(process {new.pid}) hangs" in room.log.read_text(encoding="utf-8"), 10)
+    said = [line.split(" ", 1)[1] for line in lines]
+    assert re.fullmatch(
+        rf"the app process at {re.escape(hung)} \(process {stopped.pid}\) hangs: no answer to 2 health checks in a "
+        r"row, \d+ s since its last answer; killed it and its children; its learners go on in a fresh session on "
+        r"the others",
+        said[0],
+    ), said[0]
+    assert said[1:3] == [
+        f"restarting the app process at {hung} in 0.1 s (its log: {room.run_dir / f'app-{hung[10:]}.log'})",
+        f"the app process at {hung} is back (process {new.pid})",
+    ]
+    assert said[0] in capsys.readouterr().out  # on the teacher's terminal too

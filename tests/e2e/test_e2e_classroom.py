@@ -28,6 +28,7 @@ import pytest
 
 from deploy.classroom import STORE_ENV, Classroom, DeployError, classroom, find_nginx
 from deploy.nginx import COOKIE
+from tests.conftest import wake
 from tests.e2e.helpers import (
     ARTIFACTS,
     REPO,
@@ -108,6 +109,15 @@ def download_pairs(page) -> list[str]:
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the table (TSV)").click()
     return download.value.path().read_text(encoding="utf-8").splitlines()
+
+
+def give_each_a_table(learners, folder: Path) -> None:
+    """Each learner uploads a table of its own (3 pairs): state that lives only in its session, on its process."""
+    pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
+    for i, page in enumerate(learners):
+        path = folder / f"learner-{i}.tsv"
+        path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
+        upload_pairs(page, path)
 
 
 def to_attention(page) -> None:
@@ -280,6 +290,8 @@ _TUTORIAL = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes(), "pairs.tsv
 _CORPUS = [(p.source, p.target) for p in corpus.generate()]
 FRESH_PAIRS = f"{len(_CORPUS) + len(set(_TUTORIAL) - set(_CORPUS)):,}"
 FAILOVER_SECONDS = 15  # a learner whose process died has a working page again within this long
+# what a learner whose session was lost with its process reads
+LOST = re.compile(r"^This tab lost its connection, and the server process that held its session has gone")
 
 
 def pairs_shown(page):
@@ -332,12 +344,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
         hit = [page for page, p in zip(learners, processes) if p == killed]
         spared = [page for page, p in zip(learners, processes) if p != killed]
         assert len(hit) == 2 and len(spared) == 2
-        # each learner loads a table of its own: state that lives only in its session, on its process
-        pairs = (REPO / "assets" / "pairs.tsv").read_text(encoding="utf-8").splitlines()[:4]
-        for i, page in enumerate(learners):
-            path = tmp_path / f"learner-{i}.tsv"
-            path.write_text("\n".join(pairs) + "\n", encoding="utf-8")
-            upload_pairs(page, path)
+        give_each_a_table(learners, tmp_path)  # state that lives only in its session, on its process
 
         doomed = room.app(killed)
         os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
@@ -347,6 +354,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
         for page in hit:
             expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
             settled(page, timeout=FAILOVER_SECONDS * 1000)
+            expect(page.get_by_text(LOST)).to_be_visible()  # and are told why their table has gone
         assert time.monotonic() - killed_at < FAILOVER_SECONDS
         for page in hit:
             no_exception(page)
@@ -385,6 +393,7 @@ def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhe
             settled(page, timeout=60_000)  # reconnected
             switch_pages(page)
             expect(pairs_shown(page)).to_have_text("3")
+            expect(page.get_by_text(LOST)).to_have_count(0)  # their session was resumed: nothing was lost
             no_exception(page)
 
 
@@ -423,6 +432,60 @@ def test_learners_of_a_dead_backend_go_on_on_a_live_one(new_learner, tmp_path):
                 "the script to say so",
                 seconds=30,
             )
+
+
+HUNG_SERVED_SECONDS = 15  # a learner who arrives while a process hangs has a page within this long of the stop
+HUNG_REPLACED_SECONDS = 30  # the tab on a hung process shows the app again within this long (default health checks)
+
+
+def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learner, tmp_path):
+    """`kill -STOP` of a process (a deadlock, a swap storm): a newcomer is served by another at once; the supervisor
+    kills the hung process, so the websocket of the tab open on it closes, and that tab reconnects to a live process
+    and shows the app again in a fresh session, with a message, not a spinner forever; the others keep
+    their sessions."""
+    with a_classroom("classroom-hung-browser", tmp_path / "store") as room:
+        learners = [new_learner(room.url) for _ in range(3)]  # round-robin: one on each process
+        processes = [process_of(page) for page in learners]
+        assert set(processes) == set(room.backends)
+        hung, hit, spared = processes[0], learners[0], learners[1:]
+        give_each_a_table(learners, tmp_path)
+
+        stopped = room.app(hung)
+        os.kill(stopped.pid, signal.SIGSTOP)
+        stopped_at = time.monotonic()
+        try:
+            # the tab on it asks for a page switch that its process never runs
+            sidebar(hit).get_by_role("link", name=re.compile(r"^\W*Attention$")).click()
+            # a learner who arrives now has a working page from another process
+            latecomer = new_learner(room.url)
+            assert time.monotonic() - stopped_at < HUNG_SERVED_SECONDS
+            assert process_of(latecomer) != hung
+            no_exception(latecomer)
+
+            # the supervisor kills it: the tab reconnects and shows the app again, in a fresh session
+            wait_until(lambda: "hangs" in room.log.read_text(encoding="utf-8"), "the script to say so", 30)
+            settled(hit, timeout=HUNG_REPLACED_SECONDS * 1000)  # reconnected, the page drawn: no spinner left
+            # the page it was on (the click went to the hung process, and was lost with it), with a message saying
+            # what happened
+            expect(hit.locator("h1").first).to_have_text("Sentence pairs")
+            expect(hit.get_by_text(LOST)).to_be_visible()
+            no_exception(hit)
+            assert process_of(hit) in room.backends
+            expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS)  # a fresh session: the corpus, not the learner's table
+            to_attention(hit)  # and the page it asked for works now
+            no_exception(hit)
+        finally:
+            wake([stopped])
+        wait_until(lambda: f"the app process at {hung} is back" in room.log.read_text(encoding="utf-8"), "it back")
+        log = room.log.read_text(encoding="utf-8")
+        assert f"the app process at {hung} (process {stopped.pid}) hangs: no answer to 3 health checks" in log
+
+        # the others never noticed
+        for page, process in zip(spared, processes[1:]):
+            switch_pages(page)
+            expect(pairs_shown(page)).to_have_text("3")
+            assert process_of(page) == process
+            no_exception(page)
 
 
 def children_of(pid: int) -> list[int]:

@@ -184,18 +184,18 @@ BAD_PAIRS_FILES = [
     ("garbage.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 8, "is not UTF-8 text"),
     ("gbk.tsv", "我喜欢你\tI love you .\n".encode("gbk"), "is not UTF-8 text"),
     ("nul.tsv", "我\tI\n".encode() + b"\x00\x01\x02", "is not a text file"),
-    ("four.csv", b"a,b,c,d\ne,f,g,h\n", "or 3 with phenomena, in CSV (comma) format, found 4"),
+    ("eleven.csv", b"a,b\n" + b"a,b,c,d,e,f,g,h,i,j,k" + b"\n", "line 2: 11 columns, more than the 10 a pairs file"),
     ("blank.tsv", b"\n \n\t\n", "is empty"),
     ("header.tsv", b"source\ttarget\n", "has a header but no sentence pairs"),
     ("escape.tsv", "我\tI\n你\t\x1b[31myou\n".encode(), "line 2: the invisible control character \\x1b cannot be"),
     (
         "many.tsv",
-        "".join(f"词{i}\tword{i}\n" for i in range(20_001)).encode(),
-        "line 20001: more than 20,000 sentence pairs",
+        "".join(f"词{i}\tword{i}\n" for i in range(50_001)).encode(),
+        "line 50001: more than 50,000 sentence pairs",
     ),
 ]
-# over the uploader's 8 MB limit the browser refuses the file itself, and the app never receives it
-TOO_BIG = ("big.tsv", b"a\tb\n" * 2_000_001)
+# over the uploader's 15 MB limit the browser refuses the file itself, and the app never receives it
+TOO_BIG = ("big.tsv", b"a\tb\n" * 3_750_001)
 
 
 def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
@@ -220,7 +220,7 @@ def test_bad_pairs_files_are_refused_and_the_table_is_kept(page, tmp_path):
     name, content = TOO_BIG
     (tmp_path / name).write_bytes(content)
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(tmp_path / name))
-    expect(uploader).to_contain_text("File must be 8.0MB or smaller.")
+    expect(uploader).to_contain_text("File must be 15.0MB or smaller.")
     no_exception(page)
     expect(count).to_have_text(str(len(bundled) - 1))
     expect(alert(page, "Success", "All pairs are ready for training.")).to_be_visible()
@@ -237,32 +237,36 @@ def test_bad_rows_are_listed_on_the_data_page_and_block_training(page, tmp_path)
     path.write_text("source\ttarget\n" + "\n".join(rows) + "\n", encoding="utf-8")
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    expect(alert(page, "Success", "Loaded 5 pairs from problems.tsv.")).to_be_visible()
+    expect(alert(page, "Success", "Loaded 4 pairs from problems.tsv; 1 rows were left out")).to_be_visible()
     settled(page)
+    left_out = "1 rows have no source or no target in the columns chosen and were left out: line 4."
+    expect(page.get_by_test_id("stAlertContentWarning").filter(has_text=left_out)).to_be_visible()
     errors = alert(page, "Error", "Fix these before training:")
-    expect(errors).to_contain_text("row 3: the target sentence is empty. Type one or delete the row.")
-    expect(errors).to_contain_text("row 5: the source is longer than 40 tokens. Shorten it.")
-    warnings = page.get_by_test_id("stAlertContentWarning")
+    expect(errors).to_contain_text("row 4: the source is longer than 40 tokens. Shorten it.")
+    warnings = page.get_by_test_id("stAlertContentWarning").filter(has_text="this pair appears")  # the table's box
     expect(warnings).to_contain_text(
         "row 1: this pair appears 2 times in the table (the same tokens); every copy is trained."
     )
-    expect(warnings).to_contain_text("row 4: the token “P” is reserved for the model and is read as an unknown word.")
+    expect(warnings).to_contain_text("row 3: the token “P” is reserved for the model and is read as an unknown word.")
     no_exception(page)
     screenshot(page, "robust-data-bad-rows")
 
     go_to(page, "train")
-    expect(alert(page, "Error", "The data has 2 problem(s): fix them on the Data page first.")).to_be_visible()
+    expect(alert(page, "Error", "The data has 1 problem(s): fix them on the Data page first.")).to_be_visible()
     expect(page.get_by_role("button", name="Train", exact=True)).to_be_disabled()
     no_exception(page)
 
-    # more rows than allowed: a file of 19,996 added to the 5 rows (a file of more than 20,000 is refused when read)
+    # more rows than allowed: a file of 49,997 added to the 4 rows (a file of more than 50,000 is refused when read);
+    # its rows are distinct, of few distinct tokens (digits), so that the vocabulary stays within its limit
     go_to(page, "data")
     path = tmp_path / "more.tsv"
-    path.write_text("".join(f"词{i}\tword{i}\n" for i in range(19_996)), encoding="utf-8")
+    path.write_text(
+        "".join(f"词 {' '.join(str(i))}\tword {' '.join(str(i))}\n" for i in range(49_997)), encoding="utf-8"
+    )
     page.get_by_role("radio", name="is added to the table").check(force=True)
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
-    expect(alert(page, "Success", "Loaded 19,996 pairs from more.tsv.")).to_be_visible()
-    too_many = "There are 20,001 pairs, more than the 20,000 allowed. Replace the table with a smaller file, or restore"
+    expect(alert(page, "Success", "Loaded 49,997 pairs from more.tsv.")).to_be_visible()
+    too_many = "There are 50,001 pairs, more than the 50,000 allowed. Replace the table with a smaller file, or restore"
     expect(alert(page, "Error", too_many)).to_be_visible()
     settled(page)
     no_exception(page)

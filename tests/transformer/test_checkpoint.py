@@ -198,7 +198,7 @@ def test_vocabulary_without_specials_is_refused(ckpt):
 
 def test_unknown_tokenizer_is_refused(ckpt):
     tensors, metadata = parts(ckpt)
-    metadata["tokenizer"] = "bpe"
+    metadata["tokenizer"] = "sentencepiece"
     refused(st_save(tensors, metadata=metadata), "tokenizer")
 
 

@@ -25,7 +25,15 @@ from transformer.checkpoint import (
     model_numbers,
     save_checkpoint,
 )
-from transformer.config import MAX_EPOCHS, MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE, TransformerConfig
+from transformer.config import (
+    MAX_CREDIT_CHARS,
+    MAX_EPOCHS,
+    MAX_PAIRS,
+    MAX_TOKEN_CHARS,
+    MAX_TOKENS,
+    MAX_VOCAB_SIZE,
+    TransformerConfig,
+)
 from transformer.corpus import PHENOMENA
 from transformer.data import SPECIALS, check_pairs
 from transformer.model import Transformer, buffer_count, parameter_count
@@ -220,6 +228,7 @@ VALID_SUMMARY = {
     "split": {"kind": "combination", "holdout": 0.1, "seed": 0, "held_out": ["猫 + 追"]},
     "data_sha256": "0123456789abcdef" * 4,
     "always_trained": 50,
+    "data_credit": "CC-BY 2.0 (France) Attribution: example.org (172 pairs)",
     "scores": {
         "train": {"all": {"pairs": 2, "exact": 2, "correct": 9, "tokens": 9, "bleu": 100.0, "chrf": 100.0}},
         "holdout": {"negation": {"pairs": 1, "exact": 0, "correct": 3, "tokens": 5, "bleu": 12.5, "chrf": 40.0}},
@@ -277,6 +286,10 @@ def _record(**changes) -> dict:
         ("data_sha256", "0123"),
         ("data_sha256", "G" * 64),
         ("always_trained", -1),
+        ("data_credit", "x" * 301),
+        ("data_credit", "tatoeba.org\x1b[31m"),
+        ("data_credit", ""),
+        ("data_credit", ["CC-BY"]),
         ("scores", {"train": {"all": {"pairs": 1, "exact": 2, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 0}}}),
         ("scores", {"train": {"all": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 101}}}),
         ("scores", {"train": {"zebra": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
@@ -339,7 +352,9 @@ def _largest_dataset(chars: str) -> list[tuple[str, str]]:
         tuple(" ".join(token(side, row * MAX_TOKENS + i) for i in range(MAX_TOKENS)) for side in (0, 1))
         for row in range(long_rows)
     ]
-    return pairs + [(token(0, row), token(1, 7 * row + 1)) for row in range(long_rows, MAX_PAIRS)]
+    # past `distinct` rows a second source token keeps every pair distinct (a repeated pair would be a warning)
+    second = [("" if row < distinct else " " + token(0, row // distinct)) for row in range(MAX_PAIRS)]
+    return pairs + [(token(0, row) + second[row], token(1, 7 * row + 1)) for row in range(long_rows, MAX_PAIRS)]
 
 
 def _largest_summary(n_pairs: int) -> dict:
@@ -371,6 +386,7 @@ def _largest_summary(n_pairs: int) -> dict:
         },
         "data_sha256": "f" * 64,
         "always_trained": n_pairs,
+        "data_credit": '"\\' * (MAX_CREDIT_CHARS // 2),  # escaped twice, as split's held_out
         "scores": {
             part: {
                 row: {**dict.fromkeys(("pairs", "exact", "correct", "tokens"), n_pairs * 10**6), **figures}

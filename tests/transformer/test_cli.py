@@ -138,7 +138,8 @@ def test_train_writes_a_checkpoint_and_reports_progress(runs, work):
         lines[-2],
     ), lines[-2]
     assert lines[-1].startswith("saved ")
-    assert run.stderr == ""
+    # nothing on stderr but, when the loss was still falling steeply, the one line that says so (transformer.recipe)
+    assert run.stderr == "" or (run.stderr.startswith("under-trained: ") and run.stderr.count("\n") == 1)
 
 
 def test_translate_prints_one_line_per_sentence(runs):

@@ -52,7 +52,7 @@ def trained(corpus_file, tmp_path_factory):
 
 def test_corpus_writes_the_tagged_pairs_with_a_header(corpus_file, capsys, tmp_path):
     text = corpus_file.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == "source\ttarget\tphenomena\talignment" and len(text.splitlines()) == 151
+    assert text.splitlines()[0] == "source\ttarget\tphenomena" and len(text.splitlines()) == 151
     pairs, tags = parse_tagged_pairs(text)
     assert pairs[0] == ("我 喜 欢 你", "I love you .") and len(set(pairs)) == 150
     assert all(t and set(t) <= set(PHENOMENA) for t in tags)
@@ -137,7 +137,10 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
         ),
         (["train", "--pairs", "{dir}/three.tsv", "--out", "{dir}/m", "--also", "{dir}/none.tsv"], "cannot read"),
         (["evaluate", "--model", "{dir}/none.safetensors", "--pairs", "{dir}/three.tsv"], "cannot read"),
-        (["evaluate", "--model", MODEL, "--pairs", "{dir}/four.tsv"], "found 5"),
+        (["evaluate", "--model", MODEL, "--pairs", "{dir}/eleven.tsv"], "11 columns, more than the 10"),
+        (["evaluate", "--model", MODEL, "--pairs", "{dir}/three.tsv", "--columns", "1,3"], "has 2 columns, so"),
+        (["train", "--pairs", "{dir}/three.tsv", "--out", "{dir}/m", "--columns", "2,2"], "--columns 2,2: the source"),
+        (["train", "--pairs", "{dir}/three.tsv", "--out", "{dir}/m", "--columns", "2"], "--columns: give two"),
         (["evaluate", "--model", MODEL], "the following arguments are required: --pairs"),
     ],
     ids=[
@@ -153,13 +156,16 @@ def test_evaluate_on_another_file_scores_it_as_one_part(trained, capsys):
         "unknown-split",
         "also-missing",
         "evaluate-missing-model",
-        "evaluate-four-columns",
+        "evaluate-eleven-columns",
+        "evaluate-columns-out-of-range",
+        "train-the-same-column-twice",
+        "train-one-column-number",
         "evaluate-without-pairs",
     ],
 )
 def test_bad_input_gives_one_line_and_exit_2(tmp_path, capsys, argv, message):
     (tmp_path / "three.tsv").write_text("我\tI .\n你\tYou .\n他\tHe .\n", encoding="utf-8")
-    (tmp_path / "four.tsv").write_text("我\tI .\tagreement\t0-0\textra\n", encoding="utf-8")
+    (tmp_path / "eleven.tsv").write_text("我\tI .\t" + "\t".join("abcdefghi") + "\n", encoding="utf-8")
     code, out, err = _run(capsys, *(a.format(dir=tmp_path) for a in argv))
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
     assert message.format(dir=tmp_path) in err

@@ -5,6 +5,7 @@ import contextlib
 import os
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +27,7 @@ def _run(capsys, *argv):
     ("content", "message"),
     [
         ("我\t" + "word " * (MAX_TOKENS + 1) + "\n", f"row 1: the target is longer than {MAX_TOKENS} tokens"),
-        ("我\tI\n" * (MAX_PAIRS + 1), "line 20001: more than 20,000 sentence pairs"),
+        ("我\tI\n" * (MAX_PAIRS + 1), "line 50001: more than 50,000 sentence pairs"),
         ("我\t" + "w" * (MAX_TOKEN_CHARS + 1) + "\n", f"a token longer than {MAX_TOKEN_CHARS} characters"),
         ("我\tI\n你\ty\x00u\n", "line 2: holds a NUL byte"),
         ("我\tI\n\n你\t\x1b[31myou\n", "line 3: the invisible control character \\x1b"),
@@ -61,6 +62,42 @@ def test_train_reads_a_csv_with_header(tmp_path, capsys):
     assert out_path.exists()
 
 
+def test_train_leaves_out_rows_without_a_target_or_swapped_and_names_their_lines(tmp_path, capsys):
+    pairs = tmp_path / "pairs.tsv"
+    rows = ["我 喜 欢 你\tI love you .", "你好\t", "Hello .\t你 好", "他 好\tHe is well .", "我 喜 欢 你\tI love you ."]
+    pairs.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m"), "--epochs", "1", *TINY)
+    assert code == 0, err
+    assert out.startswith("3 pairs,")  # the rest of the file is kept
+    assert [line for line in err.splitlines() if not line.startswith("under-trained: ")] == [
+        f"note: {pairs}: line(s) 2 have no source or no target; they were left out.",
+        f"note: {pairs}: line(s) 3 look swapped (Chinese in the English column); they were left out.",
+        f"note: {pairs}: 1 row(s) repeat an earlier pair.",
+    ]
+
+
+def test_train_and_evaluate_read_a_tatoeba_file_chinese_to_english_or_as_columns_say(tmp_path, capsys):
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "everyday_cmn_eng.txt"
+    pairs = tmp_path / "cmn-eng.txt"
+    pairs.write_bytes(b"".join(fixture.read_bytes().splitlines(keepends=True)[:12]))
+    model = tmp_path / "m.safetensors"
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(model), "--epochs", "1", *TINY)
+    assert code == 0 and err.startswith("under-trained: ") and err.count("\n") == 1, err  # 1 epoch: it says so
+    translator = load_checkpoint(model)
+    assert "你" in translator.src_vocab.stoi and "Hi" in translator.tgt_vocab.stoi  # Chinese → English
+    assert translator.summary["data_credit"] == "CC-BY 2.0 (France) Attribution: example.org (12 pairs)"
+    code, out, err = _run(capsys, "evaluate", "--model", str(model), "--pairs", str(pairs))
+    assert code == 0 and "the model was trained on this file" in out, err
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(model), "--columns", "1,2", *TINY)
+    assert code == 0, err
+    assert "Hi" in load_checkpoint(model).src_vocab.stoi  # English → Chinese, as asked
+    code, out, err = _run(capsys, "evaluate", "--model", str(model), "--pairs", str(pairs), "--columns", "1,4")
+    assert (
+        code == 2
+        and err == f"error: --columns 1,4: {pairs} has 3 columns, so choose two different columns from 1 to 3.\n"
+    )
+
+
 def test_translate_refuses_a_file_that_is_not_a_checkpoint_with_one_line(tmp_path, capsys):
     model = tmp_path / "random.safetensors"
     model.write_bytes(random.Random(0).randbytes(3000))
@@ -73,7 +110,7 @@ def test_train_refuses_a_pairs_file_over_the_size_limit(tmp_path, capsys):
     pairs = tmp_path / "big.tsv"
     pairs.write_bytes(b"a\tb\n" * (MAX_DATA_BYTES // 4 + 1))
     code, _, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(tmp_path / "m.safetensors"))
-    assert code == 2 and "larger than 8,000,000 bytes" in err and err.count("\n") == 1
+    assert code == 2 and "larger than 15,000,000 bytes" in err and err.count("\n") == 1
 
 
 def test_translate_with_a_missing_model_file(tmp_path, capsys):
@@ -124,7 +161,7 @@ def test_train_refuses_a_folder_it_may_not_write_in_before_training(tmp_path, ca
     assert code == 2 and printed == "" and "cannot be written (permission denied)" in err
 
 
-@pytest.mark.parametrize("command", ["train", "translate", "trace"])
+@pytest.mark.parametrize("command", ["train", "translate", "trace", "align"])
 def test_every_option_in_help_has_a_description_and_its_default(capsys, command):
     with pytest.raises(SystemExit):
         main([command, "--help"])
@@ -272,7 +309,6 @@ BAD_INPUT = {
     # name: (a pairs file to train on, extra train flags) or (None, a whole command; {dir} is the work folder)
     "missing-file": (None, ["train", "--pairs", "{dir}/nowhere.tsv", "--out", "{dir}/missing-file.safetensors"]),
     "empty-file": ("", None),
-    "empty-target": ("我 喜 欢 你\tI love you .\n你好\t\n", None),
     "n-heads-3": ("我 喜 欢 你\tI love you .\n", ["--n-heads", "3", "--d-model", "16"]),
     "epochs-0": ("我 喜 欢 你\tI love you .\n", ["--epochs", "0"]),
     "lr-negative": ("我 喜 欢 你\tI love you .\n", ["--lr", "-1"]),
@@ -288,7 +324,6 @@ BAD_INPUT = {
     [
         ("missing-file", "nowhere.tsv"),
         ("empty-file", "empty"),
-        ("empty-target", "row 2"),
         ("n-heads-3", "use one of --n-heads 1, 2, 4, 8, 16,"),
         ("epochs-0", "epochs"),
         ("lr-negative", "lr"),

@@ -184,6 +184,6 @@ def test_a_claim_holds_only_when_this_runs_figures_say_so(name, baseline, varian
 
 def test_every_ready_made_experiment_changes_a_switch_and_says_what_it_holds_out():
     for experiment in EXPERIMENTS.values():
-        assert experiment.switches and experiment.holdout in ("none", "longest")
+        assert experiment.changes and experiment.holdout in ("none", "longest")
         translator = Translator.create(PAIRS20, **{**STANDARD_SIZES, **experiment.sizes}, **experiment.switches)
         assert translator.config.variant == experiment.switches

@@ -10,7 +10,7 @@ from ui.widgets import ATTENTION_FORMULA
 def _part_ids(at) -> set[str]:
     """The keys of the parts drawn in this run: chart, toggle (a formula and italic text have none)."""
     keys = {el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")}
-    return keys | {toggle.key for toggle in at.toggle}
+    return keys | {toggle.key for toggle in at.main.toggle}  # the sidebar's presenter switch aside
 
 
 def test_the_button_draws_one_of_each_lazy_part_and_the_next_run_takes_them_away():
@@ -25,3 +25,13 @@ def test_the_button_draws_one_of_each_lazy_part_and_the_next_run_takes_them_away
     assert not at.exception
     at.run()  # any next run: a page switch, an edit
     assert not _part_ids(at) and not at.latex
+
+
+def test_the_file_uploaders_own_english_texts_are_hidden_and_their_button_speaks_the_ui_language():
+    for lang, word in (("en", "Choose a file"), ("zh", "选择文件")):
+        at = open_app(lang)
+        (css,) = [h.proto.body for h in at.sidebar.get("html") if "stFileUploaderDropzoneInstructions" in h.proto.body]
+        assert '[data-testid="stFileUploaderDropzoneInstructions"] {display: none;}' in css  # "8MB per file • CSV"
+        assert f'::after {{content: "{word}";' in css  # the button's word, in place of Streamlit's "Upload"
+        labels = [u.proto.label for u in at.get("file_uploader")]
+        assert labels and all("MB" in label for label in labels)  # the limit, in the app's words

@@ -14,7 +14,16 @@ import plotly.offline
 from transformer import TrainConfig, Translator, train
 from transformer.data import format_pairs
 from transformer.trace import trace_sentence
-from ui.export import LessonSheet, figure_csv, file_name, lesson_sheet_html, maps_json, matrix_csv
+from ui.export import (
+    MAX_COLUMN_PX,
+    LessonSheet,
+    column_px,
+    figure_csv,
+    file_name,
+    lesson_sheet_html,
+    maps_json,
+    matrix_csv,
+)
 from ui.sheet import Chart
 from viz.attention import attention_figure, attention_grid_figure
 from viz.masks import score_figure
@@ -98,3 +107,13 @@ def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     assert "Attention &lt;script&gt;" in page and "<script>" not in page.split("</script>", 1)[1].split("<div")[0]
     assert "Parameters: 1,234" in page and "http://localhost/attention?layer=0" in page
     assert "模型" in page  # in the UI language
+
+
+def test_a_tables_column_is_as_wide_as_its_longest_text_in_the_grids_font_and_its_padding():
+    # measured in Chromium with st.dataframe's font (14 px Source Sans) and padding (8 px a side): these need 198, 105
+    # and 203 px, and st.dataframe's own sizing gave them 156, 80 and 200 (tests/e2e/test_e2e_clipping.py)
+    measured = {"他的朋友明天会看见她的狗吗": 198, "unknown word": 105, "The cat and the dog are friends .": 203}
+    for text, need in measured.items():
+        assert column_px(["id", text]) >= need
+    assert column_px(["special"]) < column_px(["special", "unknown word"])  # the label counts, and the longest text
+    assert column_px(["x" * 500]) == MAX_COLUMN_PX and column_px([]) > 0

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from transformer import corpus
+from transformer.columns import ROLES, SCRIPTS, SKIP_REASONS
 from transformer.config import SWITCHES
 from transformer.data import SPECIALS, TOKENIZERS
 from transformer.heads import KINDS, SHARES
@@ -18,6 +19,7 @@ from transformer.lab import EXPERIMENTS
 from transformer.scores import ALL
 from transformer.splits import SPLITS
 from ui import strings
+from ui.data_columns import ROLE_SOURCES
 from ui.i18n import LANGUAGES
 from ui.state import DATASETS
 from ui.strings import STRINGS
@@ -52,6 +54,10 @@ FAMILIES = {
     "lab.predict.{}": SWITCHES,  # and what to expect without it
     "attn.stat_{}": ("entropy_bits", *SHARES),  # each column of the head statistics: its name
     "attn.help_{}": ("entropy_bits", *SHARES),  # and what it measures
+    "role.{}": ROLES,  # what a column of a pairs file holds
+    "data.kind.{}": ROLE_SOURCES,
+    "data.left_out.{}": SKIP_REASONS,
+    "data.language.{}": (*SCRIPTS, "other"),
 }
 
 

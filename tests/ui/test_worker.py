@@ -107,3 +107,17 @@ def test_a_server_killed_with_sigkill_leaves_no_process_behind():
         for pid in left | _descendants(server.pid):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_tied_model_crosses_the_pipe_tied():
+    """A model of the paper's recipe (projection tied to the target embeddings) comes back from a job's child with one
+    matrix, not two copies."""
+    import torch
+
+    from transformer import Translator
+    from ui.worker import pack, unpack
+
+    translator = Translator.create([("我 喜 欢 你", "I love you .")], tie_output=True, d_model=8, n_heads=2, d_ff=8)
+    back = unpack(pack(translator))
+    assert back.model.projection.weight is back.model.decoder.tgt_emb.weight
+    assert torch.equal(back.model.projection.weight, translator.model.projection.weight)

@@ -299,7 +299,8 @@ PACKAGE = Path(transformer.__file__).parent
 
 @pytest.mark.parametrize("module", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_model_package_imports_only_torch_and_safetensors_besides_the_standard_library(module):
-    allowed = {"torch", "safetensors", "transformer"} | ({"sacrebleu"} if module.name == "scores.py" else set())
+    one_module = {"scores.py": "sacrebleu", "bpe.py": "tokenizers"}  # a library used in one module only
+    allowed = {"torch", "safetensors", "transformer", *([one_module[module.name]] if module.name in one_module else [])}
     assert _imports(module) - set(sys.stdlib_module_names) <= allowed
-    if module.name == "scores.py":  # BLEU and chrF: sacrebleu, in this one module
-        assert "sacrebleu" in _imports(module)
+    if module.name in one_module:  # BLEU and chrF: sacrebleu; subword pieces: tokenizers
+        assert one_module[module.name] in _imports(module)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -20,7 +21,9 @@ from viz.decoding import (
     TOPK_PX,
     TREE_BOX_PX,
     TREE_EDGE_PX,
+    TREE_MARGIN_PX,
     TREE_PX,
+    TREE_TOKEN_CHARS,
     beam_tree_figure,
     sampling_figure,
     topk_figure,
@@ -79,10 +82,11 @@ def test_the_beam_tree_has_a_box_per_kept_or_finished_candidate_and_one_per_step
     path = best.tokens + (["E"] if best.finished else [])
     fig = beam_tree_figure(search.steps, best_path=path, kept_label="kept", pruned_label="pruned")
     boxes = _boxes(fig)
-    assert boxes[0]["token"] == "S" and boxes[0]["x"] == 0  # the root, a box of its own
+    steps_x = list(fig.layout.xaxis.tickvals)  # each step's x, in px from the plot's left
+    assert boxes[0]["token"] == "S" and boxes[0]["x"] == steps_x[0]  # the root, a box of its own
     colors = {"kept": KEPT_COLOR, "finished": FINISHED_COLOR}
     for step in search.steps:
-        column = [b for b in boxes if b["x"] == step.step]
+        column = [b for b in boxes if b["x"] == steps_x[step.step]]
         shown = [c for c in step.candidates if c.status != "pruned"]
         pruned = [c for c in step.candidates if c.status == "pruned"]
         assert sorted(b["border"] for b in column if b["border"] != PRUNED_COLOR) == sorted(
@@ -91,7 +95,7 @@ def test_the_beam_tree_has_a_box_per_kept_or_finished_candidate_and_one_per_step
         summary = [b for b in column if b["border"] == PRUNED_COLOR]
         assert len(summary) == (1 if pruned else 0)  # all of a step's pruned candidates in one box, at the bottom
         if pruned:
-            assert summary[0]["token"] in (f"{len(pruned)} pruned", f"+{len(pruned)}")
+            assert summary[0]["text"].startswith(f"+{len(pruned)}<br>") and summary[0]["text"].endswith("pruned</span>")
             assert summary[0]["y"] == max(b["y"] for b in column)
         for c in shown:  # each box has its score under its token
             assert f"{c.log_prob:.2f}" in " ".join(b["text"] for b in column)
@@ -118,23 +122,45 @@ def test_children_are_drawn_under_their_parent_so_no_edges_cross(search):
         assert children == sorted(children)  # parents in order have their children in the same order
 
 
+def _lines(box: dict) -> list[tuple[str, int]]:
+    """A box's lines as plotly takes them: their text without tags (entities kept), and their font size."""
+    return [
+        (re.sub(r"<[^>]+>", "", line), 11 if "font-size:11px" in line else 12) for line in box["text"].split("<br>")
+    ]
+
+
 @pytest.mark.parametrize("beam_size", [5, 10])
-def test_a_wide_beam_tree_keeps_its_boxes_apart_and_its_labels_short(beam_size):
-    long = [c * MAX_TOKEN_CHARS for c in "abcd长"]  # every target word as long as a token may be
-    pairs = [(f"我 {'长' * 3}", f"{long[0]} {long[1]} {long[2]} ."), ("你 好", f"{long[4]} {long[3]} {long[0]} .")]
+def test_a_wide_beam_tree_shows_whole_tokens_up_to_12_characters_and_keeps_its_boxes_apart(beam_size):
+    words = ["abcdefghijkl", "长" * 12, "x" * MAX_TOKEN_CHARS, "<b>&amp;</b>", "mmmmmmmmmmmm"]  # 12, 12, 32, 12, 12
+    pairs = [
+        (f"我 {'长' * 3}", f"{words[0]} {words[1]} {words[2]} ."),
+        ("你 好", f"{words[4]} {words[3]} {words[0]} ."),
+    ]
     translator = Translator.create(pairs, tokenizer="whitespace", seed=0, **TINY)
     enc = translator.encode_source("我 长长长")[0]
     result = beam_search(translator.model, enc, translator.tgt_vocab, beam_size=beam_size, max_len=8)
     fig = beam_tree_figure(result.steps, best_path=result.best.tokens)
     boxes = _boxes(fig)
-    spacing = TREE_PX / (1 + len(result.steps))  # px between two columns at the narrowest width drawn
-    for b in boxes:  # every box (its text, padding and borders) fits between its neighbours, with room for an edge
-        lines = [
-            (re.sub(r"<[^>]+>", "", line), 11 if "font-size:11px" in line else 12) for line in b["text"].split("<br>")
-        ]
-        widest = max(text_px(line, size) for line, size in lines)
-        assert widest + TREE_BOX_PX + TREE_EDGE_PX <= spacing, b
-    assert sum("…" in b["token"] for b in boxes) >= 3  # the long tokens, cut to fit
+    tokens = {c.token for step in result.steps for c in step.candidates if c.status != "pruned"}
+    shown = {html.unescape(_lines(b)[0][0]) for b in boxes}
+    for token in tokens:  # up to 12 characters: whole; longer: cut in the middle, to 12 columns
+        assert (token in shown) == (len(token) <= TREE_TOKEN_CHARS), token
+    assert {"abcdefghijkl", "<b>&amp;</b>", "mmmmmmmmmmmm"} & tokens <= shown  # the widest ones, whole
+    cut = [b["token"] for b in boxes if re.fullmatch("x+…x+", b["token"])]  # the 32 x's, cut to 12 columns
+    assert [columns(c) for c in cut] == [TREE_TOKEN_CHARS] * len(cut) and bool(cut) == ("x" * MAX_TOKEN_CHARS in tokens)
+    steps_x = list(fig.layout.xaxis.tickvals)
+    lo, hi = fig.layout.xaxis.range
+    assert lo == 0 and hi >= steps_x[-1]
+    half = {}  # per column, half its widest box (text, padding and borders)
+    for b in boxes:
+        box = max(max(text_px(line, size) for line, size in _lines(b)), 20) + TREE_BOX_PX
+        half[b["x"]] = max(half.get(b["x"], 0), box / 2)
+    assert sorted(half) == steps_x
+    for left, right in zip(steps_x, steps_x[1:]):  # neighbouring columns' boxes have an edge's room between them
+        assert right - left >= half[left] + half[right] + TREE_EDGE_PX - 1e-9, (left, right)
+    assert hi - steps_x[-1] >= half[steps_x[-1]] - 1e-9 and steps_x[0] >= half[steps_x[0]]  # and the plot holds them
+    assert fig.layout.width is None or fig.layout.width >= hi  # x is in px: the plot is at least as wide as its range
+    assert (fig.layout.width is not None) == (hi + TREE_MARGIN_PX > TREE_PX)  # wider than the page: a width of its own
     rows = {}
     for b in boxes:
         rows.setdefault(b["x"], []).append(b["y"])
@@ -144,6 +170,11 @@ def test_a_wide_beam_tree_keeps_its_boxes_apart_and_its_labels_short(beam_size):
         assert all(b - a == 1 for a, b in zip(sorted(ys), sorted(ys)[1:]))
     assert per_row >= 2 * 12 + 2 * 3 + 4
     assert max(len(ys) for ys in rows.values()) <= 2 * beam_size + 1  # pruned candidates take one box per step
+
+
+def test_a_short_beam_tree_stretches_to_the_page(search):
+    fig = beam_tree_figure(search.steps)
+    assert fig.layout.width is None and fig.layout.xaxis.range[1] + TREE_MARGIN_PX <= TREE_PX
 
 
 def test_sampling_figure_shows_three_distributions_and_the_drawn_token():

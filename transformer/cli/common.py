@@ -10,8 +10,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from ..columns import TakenPairs, infer_roles, read_file, take_pairs, with_columns
 from ..config import MAX_DATA_BYTES
-from ..data import check_pairs, parse_tagged_pairs
+from ..data import check_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
 from ..text import visible
@@ -63,14 +64,69 @@ def _discard_output() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def read_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
-    """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
+def column_numbers(text: str) -> tuple[int, int]:
+    """The --columns S,T value: two 1-based column numbers (argparse shows a ValueError as one line)."""
+    parts = text.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"give two column numbers, source then target, such as 2,1 (got {text!r})")
+    return int(parts[0]), int(parts[1])
+
+
+def add_columns(parser: argparse.ArgumentParser) -> None:
+    """The --columns S,T flag of a command that reads a pairs file."""
+    parser.add_argument(
+        "--columns",
+        type=column_numbers,
+        metavar="S,T",
+        help="the 1-based columns of the source and the target sentences, up to 10 columns (default: 1,2; for a "
+        "Tatoeba/Anki file of English, Chinese and an attribution, 2,1: Chinese to English)",
+    )
+
+
+def read_table(path: Path, columns: tuple[int, int] | None = None) -> TakenPairs:
+    """The pairs of a file in the columns chosen (default: those infer_roles gives), with what was left out: rows
+    without a source or target, and rows whose columns look swapped, are named on stderr and not used."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
-    pairs, tags = parse_tagged_pairs(data, str(path))
+    found = read_file(data, str(path))
+    roles = infer_roles(found)
+    if columns is not None:
+        roles = with_columns(roles, *columns, name=str(path))
+    taken = take_pairs(found, roles)
+    if not taken.pairs:
+        raise DataError(f"{path} has no row with both a source and a target in the columns chosen.")
+    for reason, what in (
+        ("empty", "have no source or no target"),
+        ("swapped", "look swapped (Chinese in the English column)"),
+    ):
+        lines = taken.lines_of(reason)
+        if lines:
+            shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10:,} more" if len(lines) > 10 else "")
+            print(f"note: {visible(str(path))}: line(s) {shown} {what}; they were left out.", file=sys.stderr)
+    if taken.duplicates:
+        print(f"note: {visible(str(path))}: {taken.duplicates:,} row(s) repeat an earlier pair.", file=sys.stderr)
+    return taken
+
+
+def refuse_bad_rows(path: Path, pairs: list[tuple[str, str]], tokenizer) -> None:
+    """Refuse the file at the first error check_pairs finds with this tokenizer (a mode, or a learned one)."""
     errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
     if errors:
         raise TransformerError(f"{path}, {errors[0].message()}")
-    return pairs, tags
+
+
+def checked_pairs(path: Path, tokenizer, columns: tuple[int, int] | None = None) -> TakenPairs:
+    """read_table of a file whose pairs check_pairs finds no error in (else its first error, as one line)."""
+    taken = read_table(path, columns)
+    refuse_bad_rows(path, taken.pairs, tokenizer)
+    return taken
+
+
+def read_pairs(
+    path: Path, tokenizer, columns: tuple[int, int] | None = None
+) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
+    """The pairs of a file and each one's phenomena tags (empty when the file has none); bad rows are refused."""
+    taken = checked_pairs(path, tokenizer, columns)
+    return taken.pairs, taken.tags
 
 
 def check_writable(path: Path, flag: str, example: str = "model.safetensors") -> None:

@@ -8,7 +8,7 @@ from ..checkpoint import load_checkpoint
 from ..scores import score_pairs, table_of
 from ..splits import pairs_sha256
 from ..text import visible
-from .common import read_pairs, required_file
+from .common import add_columns, read_pairs, required_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,15 +21,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     required_file(
         ev,
         "--pairs",
-        "UTF-8 TSV or CSV file of source, target[, phenomena] pairs; when the model was trained on this file, the rows "
+        "UTF-8 TSV or CSV file of source, target pairs (up to 10 columns: phenomena, alignment, attribution; see "
+        "--columns); when the model was trained on this file, the rows "
         "it held out are scored apart from the rows it trained on",
     )
+    add_columns(ev)
 
 
 def run(args: argparse.Namespace) -> None:
     """Score the model on the file: its held-out rows apart when it was trained on that file."""
     translator = load_checkpoint(args.model)
-    pairs, tags = read_pairs(args.pairs, translator.tokenizer)
+    pairs, tags = read_pairs(args.pairs, translator.tokenizer, args.columns)
     summary = translator.summary
     if summary.get("data_sha256") == pairs_sha256(pairs):
         held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from dataclasses import replace
 from pathlib import Path
 
+from ..bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, tokenizer_for
 from ..checkpoint import save_checkpoint
+from ..columns import credit
 from ..config import (
+    MAX_BPE_VOCAB_SIZE,
     MAX_CHECKPOINT_BYTES,
     MAX_EPOCHS,
     MAX_SEED,
@@ -17,12 +22,14 @@ from ..config import (
     TransformerConfig,
 )
 from ..data import TOKENIZERS
-from ..errors import ConfigError, TransformerError
+from ..errors import ConfigError, DataError, TransformerError
 from ..plan import TrainingPlan
+from ..recipe import under_trained, verdict_line
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
-from .common import add_numbers, check_writable, read_pairs, required_file
+from .common import add_columns, add_numbers, check_writable, read_table, refuse_bad_rows, required_file
+from .recipe_flags import recipe_settings, register_recipe
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -48,8 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     required_file(
         t,
         "--pairs",
-        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally a third column of phenomena",
+        "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally columns of phenomena, "
+        "alignment or attribution (a Tatoeba/Anki cmn-eng.txt is read Chinese to English, its attribution kept)",
     )
+    add_columns(t)
     required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
     add_numbers(
         t,
@@ -75,7 +84,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="auto: every Chinese character is a "
         "token, other text is split at spaces and punctuation; whitespace: at spaces only; char: every "
-        "character (default: %(default)s)",
+        "character; bpe: subword pieces learned from the training pairs (byte-pair encoding, as the paper) "
+        "(default: %(default)s)",
+    )
+    t.add_argument(
+        "--vocab-size",
+        type=int,
+        metavar="N",
+        help=f"with --tokenizer bpe: the pieces to learn, 1 to {MAX_BPE_VOCAB_SIZE:,} (default: "
+        f"{DEFAULT_BPE_VOCAB_SIZE:,})",
     )
     add_numbers(
         t,
@@ -114,6 +131,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             arch.add_argument(
                 f"--{field}", choices=kinds, default=getattr(model, field), help=f"{text} (default: %(default)s)"
             )
+    register_recipe(t)
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -148,16 +166,46 @@ def _scores(loss: float, table: ScoreTable, part: str) -> str:
     )
 
 
+def _check_vocab_size(args: argparse.Namespace) -> None:
+    """Refuse --vocab-size without --tokenizer bpe, or out of its range, before any file is read."""
+    if args.vocab_size is None:
+        return
+    if args.tokenizer != Bpe.name:
+        raise ConfigError(
+            f"--vocab-size applies to --tokenizer bpe only, not {args.tokenizer}: add --tokenizer bpe or drop "
+            "--vocab-size."
+        )
+    try:
+        check_vocab_size(args.vocab_size)
+    except DataError:
+        raise ConfigError(
+            f"--vocab-size {args.vocab_size}: the BPE vocabulary size must be 1 to {MAX_BPE_VOCAB_SIZE:,}."
+        ) from None
+
+
+def _read(args: argparse.Namespace):
+    """(pairs, also pairs, tokenizer, the data's credit): both files read in the columns chosen, the tokenizer learned
+    from both when it is bpe (the plan learns it again from the training pairs alone), and the rows checked with it."""
+    taken = read_table(args.pairs, args.columns)  # the summary's phenomena are the grammar's (plan.py)
+    all_pairs, credited = taken.pairs, credit(taken.extra.get("attribution", []))
+    also = read_table(args.also, args.columns).pairs if args.also else []
+    tokenizer = tokenizer_for(args.tokenizer, all_pairs + also, args.vocab_size)
+    refuse_bad_rows(args.pairs, all_pairs, tokenizer)
+    if args.also:
+        refuse_bad_rows(args.also, also, tokenizer)
+    return all_pairs, also, tokenizer, credited
+
+
 def run(args: argparse.Namespace) -> None:
     """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
     check_writable(args.out, "--out")
-    all_pairs, _ = read_pairs(args.pairs, args.tokenizer)  # the summary's phenomena are the grammar's (plan.py)
-    also, _ = read_pairs(args.also, args.tokenizer) if args.also else ([], [])
+    _check_vocab_size(args)
+    all_pairs, also, tokenizer, credited = _read(args)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
     if args.split is not None and args.holdout == 0:
         raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
-    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, args.tokenizer, always_train=also)
+    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, tokenizer, always_train=also)
     sizes = dict(
         d_model=args.d_model,
         d_ff=args.d_ff,
@@ -167,7 +215,13 @@ def run(args: argparse.Namespace) -> None:
     )
     for field, _, kinds in _SWITCHES:
         sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
-    plan = TrainingPlan.from_split(all_pairs, split, args.holdout, args.tokenizer, sizes, cfg, also)
+    plan = TrainingPlan.from_split(all_pairs, split, args.holdout, tokenizer, sizes, cfg, also)
+    if credited:  # the licence of such data asks for credit: the checkpoint and its lesson sheet carry it
+        plan = replace(plan, data={**plan.data, "data_credit": credited})
+    recipe, cfg = recipe_settings(args, len(plan.train_pairs))  # steps → epochs, and the paper's recipe
+    if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
+        recipe.pop("dropout", None)
+    plan = replace(plan, sizes={**plan.sizes, **recipe}, config=cfg)
     pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)
     translator = plan.build()
@@ -176,6 +230,7 @@ def run(args: argparse.Namespace) -> None:
         f"{len(pairs)} pairs" + (f" (+{len(holdout)} held out)" if holdout else "") + ", "
         f"{translator.model.num_parameters():,} parameters, "
         f"vocabularies {len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens"
+        + (f" (BPE pieces: {len(plan.tokenizer.pieces):,} learned)" if isinstance(plan.tokenizer, Bpe) else "")
         + (f"; variant: {variant}" if variant else "")
     )
     if holdout:
@@ -199,4 +254,7 @@ def run(args: argparse.Namespace) -> None:
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {translator.summary['seconds']:.1f} s")
+    said = verdict_line(under_trained(translator.summary["history"], evaluations["train"].exact_match), cfg, len(pairs))
+    if said:  # on stderr, as a warning: the lines on stdout keep their shape
+        print(said, file=sys.stderr)
     print(f"saved {visible(str(args.out))}")

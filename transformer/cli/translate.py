@@ -137,11 +137,13 @@ def run(args: argparse.Namespace) -> None:
         if args.beam is not None:
             result = beam_search(model, enc_input, vocab, args.beam, args.length_penalty or 0.0, n_best=args.n_best)
             if args.n_best is None:
-                print(visible(result.best.text))
+                print(visible(translator.detokenize(result.best.tokens)))
             else:
                 print(N_BEST_HEADER)
             for hypothesis in result.hypotheses if args.n_best is not None else []:
-                print(f"{hypothesis.score:.4f}\t{hypothesis.log_prob:.4f}\t{visible(hypothesis.text)}")
+                print(
+                    f"{hypothesis.score:.4f}\t{hypothesis.log_prob:.4f}\t{visible(translator.detokenize(hypothesis.tokens))}"
+                )
             if args.steps:
                 _print_beam_steps(result)
             if args.n_best is not None:
@@ -151,6 +153,6 @@ def run(args: argparse.Namespace) -> None:
             result = sample(model, enc_input, vocab, **_sampling_settings(args))
         else:
             result = translator.translate(sentence, return_attn=False)
-        print(visible(result.text))
+        print(visible(translator.detokenize(result.tokens)))
         if args.steps:
             _print_steps(result.steps, result.stop_reason, vocab)

@@ -1,0 +1,87 @@
+"""Each ready-made Lab experiment on its corpus, trained here on one torch thread as the Lab's job trains it: both
+models' exact match, BLEU and chrF on the training pairs, whether the baseline learned (the recipe's stopping test,
+transformer.recipe.under_trained), whether the claim held, and the measures on which the variant scores higher.
+
+    .venv/bin/python benchmarks/lab_baselines.py                  # every experiment
+    .venv/bin/python benchmarks/lab_baselines.py no_pe --epochs 15  # one, with other epochs (the issue's run)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import torch  # noqa: E402
+
+from transformer.lab import (  # noqa: E402
+    EXPERIMENTS,
+    STANDARD_SIZES,
+    Side,
+    baseline_verdict,
+    evidence,
+    higher_measures,
+    longest_rows,
+)
+from transformer.plan import TrainingPlan  # noqa: E402
+from transformer.scores import ALL, ScoreTable  # noqa: E402
+
+
+def measure(name: str, epochs: int | None) -> None:
+    """Train one experiment's two models and print its lines."""
+    experiment = EXPERIMENTS[name]
+    pairs = experiment.corpus_pairs()
+    cfg = experiment.corpus_config(0)
+    if epochs:
+        cfg = replace(cfg, epochs=epochs)
+    sizes = {**STANDARD_SIZES, **experiment.sizes}
+    held = longest_rows(pairs) if experiment.holdout == "longest" else []
+    plan = TrainingPlan.from_rows(pairs, held, "auto", sizes, cfg)
+    sides, tables = [], []
+    for (label, model_sizes), side_cfg in zip(
+        (("baseline", sizes), ("variant", {**sizes, **experiment.switches})), experiment.configs(cfg)
+    ):
+        side_plan = replace(plan, sizes=model_sizes, config=side_cfg)
+        translator = side_plan.build()
+        started = time.perf_counter()
+        records = list(side_plan.train(translator, snapshot_every=1, snapshot_pairs=range(8)))  # as the Lab's job
+        evaluations = side_plan.finish(translator)
+        table = ScoreTable.from_dict(translator.summary["scores"])
+        s = table.get(ALL, "train")
+        print(
+            f"{name:<16} {label:<8} {cfg.epochs:3d} epochs  exact {s.exact_match:6.1%}  BLEU {s.bleu:5.1f}  "
+            f"chrF {s.chrf:5.1f}  loss {records[-1].loss:.3f}  {time.perf_counter() - started:5.1f} s"
+        )
+        snapshots = [(r.epoch, r.snapshot) for r in records if r.snapshot is not None]
+        sides.append(Side(translator, records, evaluations, snapshots, side_plan.train_pairs))
+        tables.append(table)
+    verdict = baseline_verdict(sides[0])
+    held_claim, _ = evidence(name, sides[0], sides[1], plan.held_pairs)
+    higher = ", ".join(f"{m} ({p})" for m, p, _, _ in higher_measures(*tables)) or "none"
+    print(
+        f"{name:<16} baseline {'under-trained' if verdict.under_trained else 'learned'}; claim "
+        f"{'held' if held_claim else 'did not hold'}; the variant scores higher on: {higher}"
+    )
+
+
+def main() -> None:
+    """Parse the arguments and measure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help=f"experiments: {', '.join(EXPERIMENTS)} (default: all)")
+    parser.add_argument("--epochs", type=int)
+    args = parser.parse_args()
+    unknown = [n for n in args.names if n not in EXPERIMENTS]
+    if unknown:
+        parser.error(f"no experiment named {', '.join(unknown)}")
+    torch.set_num_threads(1)
+    for name in args.names or EXPERIMENTS:
+        measure(name, args.epochs)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,186 @@
+"""Real-shaped data (issue 29 §2, §7): the everyday English–Chinese pairs of tests/fixtures/everyday_cmn_eng.txt (in the
+Tatoeba/Anki format, written for this project; nothing is downloaded), scaled to 30,000 and 50,000 pairs by
+repetition with variation, then read (columns and roles), checked and summarised as the Data page does, with the
+time, the peak of Python's allocations (tracemalloc) and the growth of the process's resident memory; and the Data
+page drawn with the file uploaded, through Streamlit's AppTest (the script run in this process: what the server
+computes and sends, not the browser's drawing).
+
+Targets: 50,000 pairs read, checked and summarised in ≤ 2 s; the Data page drawn in ≤ 2 s; session memory ≤ +200 MB.
+
+    .venv/bin/python benchmarks/real_data.py                # 30,000 and 50,000 pairs, and the page
+    .venv/bin/python benchmarks/real_data.py --skip-page --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from transformer.columns import infer_roles, read_file, take_pairs  # noqa: E402
+from transformer.config import MAX_DATA_BYTES  # noqa: E402
+from transformer.data import summarize_pairs  # noqa: E402
+
+FIXTURE = ROOT / "tests" / "fixtures" / "everyday_cmn_eng.txt"
+TOP_TOKENS = 20  # as the Data page's summary shows
+# the variations of a repeated pair: a name said first, then (past the 20th copy) a short follow-up sentence
+NAMES = [
+    ("Anna", "安娜"), ("Tom", "汤姆"), ("Lily", "莉莉"), ("Jack", "杰克"), ("Mary", "玛丽"), ("David", "大卫"),
+    ("Lucy", "露西"), ("Mike", "迈克"), ("Emma", "艾玛"), ("Sam", "山姆"), ("Kate", "凯特"), ("Ben", "本"),
+    ("Amy", "艾米"), ("Peter", "彼得"), ("Linda", "琳达"), ("Paul", "保罗"), ("Grace", "格蕾丝"), ("Leo", "利奥"),
+    ("Nina", "妮娜"), ("Mark", "马克"),
+]  # fmt: skip
+FOLLOW_UPS = [
+    ("", ""), (" Really.", "真的。"), (" Thanks.", "谢谢。"), (" Okay?", "好吗？"), (" Come on.", "快点。"),
+    (" Listen.", "听着。"), (" I mean it.", "我是认真的。"), (" Trust me.", "相信我。"), (" Look.", "你看。"),
+    (" Sorry.", "抱歉。"), (" Don't worry.", "别担心。"), (" Hurry up.", "快一点。"), (" Right?", "对吧？"),
+    (" Wait.", "等等。"), (" See?", "明白了吧？"),
+]  # fmt: skip
+
+
+def load() -> str:
+    """The machine's load averages and cores, to print beside the figures."""
+    one, five, _ = os.getloadavg()
+    return f"load average {one:.2f} (1 min), {five:.2f} (5 min) on {os.cpu_count()} cores"
+
+
+def rss_mb() -> float:
+    """This process's resident memory in MB (Linux)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def scaled(n: int) -> bytes:
+    """n pairs in the fixture's format: the fixture, then copies of it, each pair of copy k said to a name (k % 20)
+    and, past the first 20 copies, followed by a short sentence (k // 20 % 15), with its own sentence numbers."""
+    rows = [line.split("\t") for line in FIXTURE.read_text(encoding="utf-8").splitlines()]
+    out = []
+    for i in range(n):
+        copy, (en, zh, credit) = divmod(i, len(rows))[0], rows[i % len(rows)]
+        if copy:
+            (name, name_zh), (tail, tail_zh) = (
+                NAMES[copy % len(NAMES)],
+                FOLLOW_UPS[copy // len(NAMES) % len(FOLLOW_UPS)],
+            )
+            en, zh = f"{name}, {en[0].lower()}{en[1:]}{tail}", f"{name_zh}，{zh}{tail_zh}"
+            credit = credit.replace("#", f"#{copy}", 1)
+        out.append(f"{en}\t{zh}\t{credit}\n")
+    return "".join(out).encode()
+
+
+def read_check_summarise(data: bytes) -> tuple[dict, object]:
+    """Seconds to read the file's columns and take its pairs, to check and count them, and to build the vocabularies
+    and top tokens the Data page shows."""
+    cpu = time.process_time()
+    start = time.perf_counter()
+    found = read_file(data, "cmn-eng.txt")
+    taken = take_pairs(found, infer_roles(found))
+    read = time.perf_counter()
+    summary = summarize_pairs(taken.pairs)
+    checked = time.perf_counter()
+    vocabs = summary.vocabs()
+    summary.most_common("source", TOP_TOKENS), summary.most_common("target", TOP_TOKENS)
+    done = time.perf_counter()
+    times = {"read": read - start, "check_and_count": checked - read, "vocabularies": done - checked}
+    times["total"] = done - start
+    times["total_cpu"] = time.process_time() - cpu  # what a loaded machine stretches less than wall time
+    return times, (found, taken, summary, vocabs)
+
+
+def measure(n: int, repeats: int) -> dict:
+    """Timings (median of repeats) and memory of read + check + summary for n pairs."""
+    data = scaled(n)
+    runs = [read_check_summarise(data)[0] for _ in range(repeats)]
+    times = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    gc.collect()
+    before = rss_mb()
+    tracemalloc.start()
+    _, kept = read_check_summarise(data)
+    _, peak = tracemalloc.get_traced_memory()
+    current, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    found, taken, summary, vocabs = kept
+    lengths = summary.src_lengths, summary.tgt_lengths
+    return {
+        "pairs": len(taken.pairs),
+        "bytes": len(data),
+        "mean_tokens": [round(statistics.mean(x), 2) for x in lengths],
+        "vocab_sizes": [len(v) for v in vocabs],
+        "seconds": {k: round(v, 3) for k, v in times.items()},
+        "tracemalloc_peak_mb": round(peak / 1e6, 1),
+        "tracemalloc_kept_mb": round(current / 1e6, 1),
+        "rss_growth_mb": round(rss_mb() - before, 1),
+    }
+
+
+def page(n: int) -> dict:
+    """The Data page through AppTest: the run that takes an upload of n pairs (reading, checking and drawing), then a
+    rerun of the page as a click makes, and the resident memory the session added."""
+    from tests.apptest_helpers import open_app
+
+    at = open_app("en", None, data_dataset="tutorial")
+    gc.collect()
+    before = rss_mb()
+    data = scaled(n)
+    cpu, start = time.process_time(), time.perf_counter()
+    at.file_uploader(key="pairs_upload").upload("cmn-eng.txt", data, "text/plain").run()
+    uploaded, uploaded_cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert not at.exception and len(at.session_state.pairs) == n, at.exception
+    cpu, start = time.process_time(), time.perf_counter()
+    at.run()
+    rerun, rerun_cpu = time.perf_counter() - start, time.process_time() - cpu
+    gc.collect()
+    return {
+        "upload_run_s": round(uploaded, 3),
+        "upload_run_cpu_s": round(uploaded_cpu, 3),
+        "rerun_s": round(rerun, 3),
+        "rerun_cpu_s": round(rerun_cpu, 3),
+        "rss_growth_mb": round(rss_mb() - before),
+    }
+
+
+def main() -> None:
+    """Print the figures (and write them as JSON with --json)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--skip-page", action="store_true", help="leave out the Data page through AppTest")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+    print(load())
+    results: dict = {"load": load()}
+    for n in (30_000, 50_000):
+        figures = measure(n, args.repeats)
+        results[str(n)] = figures
+        print(
+            f"{n:,} pairs ({figures['bytes']:,} bytes, the limit {MAX_DATA_BYTES:,}; mean tokens source/target "
+            f"{figures['mean_tokens']}; vocabularies {figures['vocab_sizes']}): read {figures['seconds']['read']} s, "
+            f"check and count {figures['seconds']['check_and_count']} s, vocabularies and top tokens "
+            f"{figures['seconds']['vocabularies']} s, total {figures['seconds']['total']} s (target ≤ 2 s; CPU "
+            f"{figures['seconds']['total_cpu']} s); "
+            f"tracemalloc peak {figures['tracemalloc_peak_mb']} MB, kept {figures['tracemalloc_kept_mb']} MB, "
+            f"RSS +{figures['rss_growth_mb']} MB"
+        )
+    if not args.skip_page:
+        figures = page(50_000)
+        results["page_50000"] = figures
+        print(
+            f"Data page (AppTest), 50,000 pairs: the upload's run {figures['upload_run_s']} s (CPU "
+            f"{figures['upload_run_cpu_s']} s), a rerun {figures['rerun_s']} s (CPU {figures['rerun_cpu_s']} s) "
+            f"(target ≤ 2 s); the session's RSS +{figures['rss_growth_mb']} MB (target ≤ +200 MB)"
+        )
+    print(load())
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

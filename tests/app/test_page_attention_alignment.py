@@ -1,0 +1,84 @@
+"""The Attention page's "Which head aligns the words?": the AER of every encoder–decoder head and layer average on the
+gold links the pairs carry, the best one framed, a sentence built from the figures, and the gold links drawn over the
+map shown with its precision and recall. The gold comes from the hand-checked fixture of 20 corpus pairs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.apptest_helpers import chart_spec, open_app, texts
+from transformer import alignment
+from transformer.alignment import aer_table, read_gold
+from transformer.data import parse_aligned_pairs
+from ui.strings import STRINGS
+from viz.common import CHOSEN_COLOR
+
+ATTN = "pages/attention.py"
+GOLD_FILE = Path(__file__).resolve().parents[1] / "fixtures" / "aligned_pairs.tsv"
+PAIRS, _, CELLS = parse_aligned_pairs(GOLD_FILE.read_bytes())
+GOLDS = dict(zip(PAIRS, read_gold(PAIRS, CELLS)[0]))
+
+
+def s(key: str, lang: str) -> str:
+    return STRINGS[key][lang]
+
+
+@pytest.fixture
+def gold(monkeypatch):
+    """Pairs carry the fixture's gold links (as the corpus will, issue 30 §4)."""
+    monkeypatch.setattr(alignment, "corpus_gold", lambda pairs, tokenizer="auto": [GOLDS.get(p) for p in pairs])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pairs_without_gold_links_say_so(lang):
+    at = open_app(lang, ATTN, pairs=[("我爱你", "I love you ."), ("狗喝水", "The dog drinks water .")])
+    assert not at.exception
+    assert s("attn.aligns", lang) in [h.value for h in at.subheader] + [h.value for h in at.header]
+    assert s("attn.aligns_no_gold", lang) in texts(at, "info")
+    assert not [el for el in at.get("plotly_chart") if el.proto.id.endswith("-attn_aer_grid")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_aer_grid_names_the_best_and_says_what_the_figures_say(gold, lang):
+    at = open_app(lang, ATTN, pairs=list(PAIRS))
+    assert not at.exception
+    translator = at.session_state.model.translator  # the bundled model: 2 layers of 4 heads
+    scores = {
+        (m.method.name, m.method.layer, m.method.head): m.score for m in aer_table(translator, PAIRS, GOLDS.values())
+    }
+    spec = chart_spec(at, "attn_aer_grid")
+    z = np.array(spec["data"][0]["z"], dtype=float)  # (layers, heads + average)
+    expected = [[scores[("attention", layer, h)].aer for h in range(4)] + [scores[("average", layer, None)].aer]
+                for layer in range(2)]  # fmt: skip
+    assert np.allclose(z, expected)
+    assert spec["layout"]["xaxis"]["ticktext"][-1] == s("attn.heads_average", lang)
+    framed = [sh for sh in spec["layout"]["shapes"] if sh.get("line", {}).get("color") == CHOSEN_COLOR]
+    assert [(sh["y0"] + 0.5, sh["x0"] + 0.5) for sh in framed] == [(1, 4)]  # layer 2's average: the lowest AER
+    said = " ".join(texts(at, "markdown"))
+    head = scores[("attention", 1, 3)]
+    best_head = s("attn.aligns_best_head", lang).format(
+        method=s("attn.method_attention", lang).format(layer=2, head=4),
+        aer=f"{head.aer:.2f}",
+        precision=f"{100 * head.precision:.0f}",
+        recall=f"{100 * head.recall:.0f}",
+    )
+    assert best_head in said  # "The best single head, head 4 of layer 2, has AER 0.32: 72 % …"
+    average = s("attn.aligns_average_better", lang).format(layer=2, aer=f"{scores[('average', 1, None)].aer:.2f}")
+    assert average in said
+    assert s("attn.aligns_floor", lang).format(floor="0.20") in said  # the floor of one link per target word
+
+
+def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):
+    at = open_app("en", ATTN, pairs=list(PAIRS), attn_layer=1, attn_head=3)
+    assert not at.exception
+    spec = chart_spec(at, "click_attn_chart")  # 我爱你 → I love you . : gold 0-0 1-1 2-2
+    (sure,) = [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_sure", "en")]
+    assert (sure["x"], sure["y"]) == ([0, 1, 2], [0, 1, 2])  # source column i, in the row that predicts target j
+    assert not [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_possible", "en")]
+    captions = " ".join(texts(at, "caption"))
+    assert "precision 75 %, recall 100 %, alignment error rate 0.14" in captions  # 4 links, 3 of them the gold's
+    at.radio(key="attn_heads").set_value("grid").run()  # all heads at once: no one map to score
+    assert "alignment error rate" not in " ".join(texts(at, "caption"))

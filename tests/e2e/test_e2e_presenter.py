@@ -1,0 +1,79 @@
+"""The presenter view in a real browser at a projector's 1280 × 720 (issue 32 §2): turned on by the sidebar switch or
+by `?present=1` in a link, every number written in a heatmap cell on Inside the model and Attention is drawn at
+14 px or more (the SVG text's computed font-size, as plotly.js fitted it to its cell), and the page does not scroll
+sideways."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.helpers import expect, go_to, no_exception, open_app, settled, sidebar
+from viz.presenter import MIN_CELL_FONT_PX
+
+pytestmark = pytest.mark.e2e
+PROJECTOR = {"width": 1280, "height": 720}
+
+# once every chart of the main area is drawn and at least one heatmap writes numbers: the px of each number written
+# in a cell (the text of plotly's heatmap labels that holds a digit), and how far the page and its main area scroll
+# sideways
+_CELL_NUMBERS = """() => {
+  const charts = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPlotlyChart"]')]
+    .filter(chart => !chart.closest('.st-key-lazy_parts'));
+  if (!charts.length || charts.some(chart => !chart.querySelector('.main-svg'))) return null;
+  const sizes = [...document.querySelectorAll('[data-testid="stMain"] g.heatmap-label text')]
+    .filter(text => !text.closest('.st-key-lazy_parts') && /\\d/.test(text.textContent))
+    .map(text => [text.textContent.trim(), parseFloat(getComputedStyle(text).fontSize)]);
+  if (!sizes.length) return null;
+  const main = document.querySelector('[data-testid="stMain"]'), root = document.documentElement;
+  return {sizes, overflow: Math.max(root.scrollWidth - root.clientWidth, main.scrollWidth - main.clientWidth)};
+}"""
+
+
+def _cell_numbers(page) -> dict:
+    """Wait until the page's charts are drawn with numbers in their cells; their px, and the sideways overflow."""
+    settled(page)
+    return page.wait_for_function(_CELL_NUMBERS).json_value()
+
+
+def _every_number_reads(page) -> dict[str, float]:
+    """On Inside the model and Attention: every cell number at MIN_CELL_FONT_PX or more, no sideways scrolling;
+    the smallest px of each page."""
+    smallest = {}
+    for slug in ("inside", "attention"):
+        go_to(page, slug)
+        no_exception(page)
+        found = _cell_numbers(page)
+        small = [(text, px) for text, px in found["sizes"] if px < MIN_CELL_FONT_PX]
+        assert small == [], f"{slug}: cell numbers under {MIN_CELL_FONT_PX} px"
+        assert found["overflow"] <= 0, f"{slug}: the page scrolls sideways by {found['overflow']} px"
+        smallest[slug] = min(px for _, px in found["sizes"])
+    print(f"smallest cell number at 1280 × 720: {smallest}")  # the figure issue 32 asks for (pytest -s shows it)
+    return smallest
+
+
+def test_the_switch_makes_every_cell_number_readable_on_a_projector(new_page):
+    page = new_page(before_opening=lambda p: p.set_viewport_size(PROJECTOR))
+    go_to(page, "inside")
+    before = _cell_numbers(page)
+    assert min(px for _, px in before["sizes"]) < MIN_CELL_FONT_PX  # the 4-decimal cell arithmetic, before
+    text_px = page.locator('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p').first
+    plain = text_px.evaluate("p => parseFloat(getComputedStyle(p).fontSize)")
+    switch = sidebar(page).get_by_role("switch", name="Presenter view")
+    switch.click(force=True)
+    expect(switch).to_be_checked()
+    expect(text_px).to_have_css("font-size", f"{plain * 1.3:g}px")  # the page's text grows too (ui/presenter.py)
+    _every_number_reads(page)
+    expect(page).to_have_url(re.compile(r"[?&]present=1(&|$)"))  # a link made now opens the presenter view
+
+
+def test_a_link_with_present_1_opens_the_presenter_view(browser, app_url):
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        page = context.new_page()
+        open_app(page, f"{app_url}/?present=1")
+        expect(sidebar(page).get_by_role("switch", name="Presenter view")).to_be_checked()
+        _every_number_reads(page)
+    finally:
+        context.close()

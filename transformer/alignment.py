@@ -1,0 +1,435 @@
+"""Word alignment read from a trained model, and its alignment error rate (AER) against gold links.
+
+A link (i, j) joins source token i and target token j, both counted from 0 over the tokens the model's tokenizer
+makes (the target without S and E). Gold links are written in the classic notation, source index first:
+`i-j` for a sure link, `i?j` for a possible one, separated by spaces.
+
+Conventions, used by every method here (docs/alignment.md says why):
+    rows     decoder row j predicts target token j (dec_inputs = S + target, dec_outputs = target + E): it reads S
+             and the target tokens before j. Row j of a cross-attention map is the row that aligns target token j;
+             the last real row, which predicts E, aligns nothing.
+    links    each target token is linked to the one source token it weighs most (the first, on a tie): every
+             target token gets exactly one link, a source token any number. S, E and padding never get a link.
+    S ⊆ P    a sure link is also a possible link, whether or not the gold lists it as possible.
+
+    AER = 1 − (|A∩S| + |A∩P|) / (|A| + |S|)  (Och & Ney 2003), summed over the pairs that have gold links.
+
+Methods (Method.name), each giving a (target tokens × source tokens) weight matrix per pair, teacher-forced:
+    attention  one cross-attention (dec_enc) head's weights α_ji
+    average    the mean of one layer's heads' weights
+    norm       α_ji weighted by the norm of what source token i sends, f(x_i) = (x_i W_V + b_V) W_O: per head
+               α^h_ji·‖f^h(x_i)‖, or for the layer (head None) ‖Σ_h α^h_ji f^h(x_i)‖ (Kobayashi et al. 2020)
+    saliency   gradient × input: ‖∂ log p(target token j) / ∂e_i ⊙ e_i‖₂, e_i the source token's embedding
+               (before the positional encoding), log p the model's teacher-forced log-probability
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import torch
+
+from . import corpus
+from .config import TransformerConfig
+from .data import PAD_ID, by_length, cut, lengths, tokenize
+from .errors import DataError
+from .model import NO_RECORD, AttentionMaps, Recorder, Transformer
+from .text import visible
+from .translator import EVAL_ROWS, Translator
+
+Link = tuple[int, int]  # (source index, target index), both from 0
+METHODS = ("attention", "average", "norm", "saliency")
+_LINK = re.compile(r"(\d+)([-?])(\d+)")
+
+
+# ---------------------------------------------------------------- gold links
+
+
+@dataclass(frozen=True)
+class Gold:
+    """The gold links of one pair: sure links, and possible links (the sure ones among them: S ⊆ P)."""
+
+    sure: frozenset[Link]
+    possible: frozenset[Link]
+
+
+def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -> Gold:
+    """The gold links of one pair from `i-j` (sure) and `i?j` (possible) links separated by spaces; a sure link is
+    also possible. DataError, naming the row when given, for a link in other notation or off the pair's words."""
+    where = f"row {row}: " if row is not None else ""
+    sure, possible = set(), set()
+    for written in text.split():
+        match = _LINK.fullmatch(written)
+        if match is None:
+            raise DataError(
+                f"{where}the alignment link {visible(written)!r} is not in i-j (sure) or i?j (possible) notation, "
+                "with i a source and j a target token counted from 0.",
+                "link_notation",
+                row=row,
+                link=written,
+            )
+        i, j = int(match.group(1)), int(match.group(3))
+        for side, index, n in (("source", i, src_len), ("target", j, tgt_len)):
+            if index >= n:
+                raise DataError(
+                    f"{where}the alignment link {written} names {side} token {index}, but the {side} has {n} "
+                    f"token{'s' if n != 1 else ''} (0 to {n - 1}); past them is padding, which is never linked.",
+                    "link_outside",
+                    row=row,
+                    link=written,
+                    side=side,
+                    n=n,
+                )
+        possible.add((i, j))
+        if match.group(2) == "-":
+            sure.add((i, j))
+    return Gold(frozenset(sure), frozenset(possible))
+
+
+def format_links(links: Iterable[Link], possible: Iterable[Link] = ()) -> str:
+    """Links as text, sorted by source then target index: `i-j` for each of links, `i?j` for each possible link
+    that is not also among links; parse_links reads it back."""
+    sure = set(links)
+    marked = [(link, "-") for link in sure] + [(link, "?") for link in set(possible) - sure]
+    return " ".join(f"{i}{mark}{j}" for (i, j), mark in sorted(marked))
+
+
+def format_gold(gold: Gold) -> str:
+    """A pair's gold links as text (format_links of its sure and possible links)."""
+    return format_links(gold.sure, gold.possible)
+
+
+def read_gold(
+    pairs: Sequence[tuple[str, str]], cells: Sequence[str | None], tokenizer: str = "auto"
+) -> tuple[list[Gold | None], list[DataError]]:
+    """(gold per pair, problems): each pair's alignment cell read with parse_links over its tokens. An empty cell,
+    or one with a bad link, gives None (the pair is kept, without gold); each bad cell is one problem naming its
+    row (1-based)."""
+    golds: list[Gold | None] = []
+    problems: list[DataError] = []
+    for row, ((source, target), cell) in enumerate(zip(pairs, cells), start=1):
+        if not cell or not cell.strip():
+            golds.append(None)
+            continue
+        try:
+            src_len, tgt_len = len(tokenize(source, tokenizer)), len(tokenize(target, tokenizer))
+            golds.append(parse_links(cell, src_len, tgt_len, row))
+        except DataError as exc:
+            golds.append(None)
+            problems.append(exc)
+    return golds, problems
+
+
+# ---------------------------------------------------------------- scoring
+
+
+@dataclass(frozen=True)
+class AlignmentScore:
+    """Predicted links scored against gold links, summed over the pairs that have gold."""
+
+    pairs: int  # pairs with gold links that were scored
+    predicted: int  # |A|
+    sure: int  # |S|
+    hits_sure: int  # |A ∩ S|
+    hits_possible: int  # |A ∩ P|, P with the sure links in it
+
+    @property
+    def aer(self) -> float | None:
+        """1 − (|A∩S| + |A∩P|) / (|A| + |S|); None when there is nothing to score."""
+        total = self.predicted + self.sure
+        return 1 - (self.hits_sure + self.hits_possible) / total if total else None
+
+    @property
+    def precision(self) -> float | None:
+        """|A∩P| / |A|: the share of predicted links that the gold allows."""
+        return self.hits_possible / self.predicted if self.predicted else None
+
+    @property
+    def recall(self) -> float | None:
+        """|A∩S| / |S|: the share of sure gold links that were predicted."""
+        return self.hits_sure / self.sure if self.sure else None
+
+
+def score_links(predicted: Sequence[Iterable[Link]], golds: Sequence[Gold | None]) -> AlignmentScore:
+    """AER, precision and recall of predicted links (one set per pair) against golds; pairs without gold are left
+    out."""
+    pairs = n_a = n_s = hits_s = hits_p = 0
+    for links, gold in zip(predicted, golds):
+        if gold is None:
+            continue
+        a = set(links)
+        pairs += 1
+        n_a, n_s = n_a + len(a), n_s + len(gold.sure)
+        hits_s += len(a & gold.sure)
+        hits_p += len(a & (gold.possible | gold.sure))
+    return AlignmentScore(pairs, n_a, n_s, hits_s, hits_p)
+
+
+def floor_score(
+    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer: str = "auto"
+) -> AlignmentScore:
+    """The best score any weights can reach under the linking rule (one link per target token) against golds: each
+    target token linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
+    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed."""
+    predicted = []
+    for (_, target), gold in zip(pairs, golds):
+        links = set()
+        if gold is not None:
+            for j in range(len(tokenize(target, tokenizer))):
+                allowed = sorted(link for link in gold.sure if link[1] == j) or sorted(
+                    link for link in gold.possible if link[1] == j
+                )
+                links.add(allowed[0] if allowed else (-1, j))  # (-1, j): a link to no word the gold allows
+        predicted.append(links)
+    return score_links(predicted, golds)
+
+
+def links_of(weights: torch.Tensor) -> frozenset[Link]:
+    """The one linking rule: weights (target tokens, source tokens) → each target token j linked to the source token
+    i it weighs most, the first on a tie; links are (i, j)."""
+    if weights.numel() == 0:
+        return frozenset()
+    best = weights.detach().float().nan_to_num(float("-inf")).argmax(-1)  # (lt,)
+    return frozenset((int(i), j) for j, i in enumerate(best.tolist()))
+
+
+# ---------------------------------------------------------------- methods
+
+
+@dataclass(frozen=True)
+class Method:
+    """One way of reading alignment weights from a model: a METHODS name, with its layer and head (0-based; None
+    where the method does not use one: average, a layer's norm, saliency)."""
+
+    name: str
+    layer: int | None = None
+    head: int | None = None
+
+    def label(self) -> str:
+        """The method in words, layers and heads counted from 1: "attention, layer 2 head 3"."""
+        if self.layer is None:
+            return self.name
+        where = f"layer {self.layer + 1}" + (f" head {self.head + 1}" if self.head is not None else "")
+        return f"{self.name}, {where}"
+
+
+def methods_of(cfg: TransformerConfig) -> list[Method]:
+    """Every method for a model of this config, in table order: per layer each head's attention, the heads' average,
+    each head's norm, the layer's norm; then saliency."""
+    out = []
+    for layer in range(cfg.n_layers):
+        out += [Method("attention", layer, h) for h in range(cfg.n_heads)] + [Method("average", layer)]
+        out += [Method("norm", layer, h) for h in range(cfg.n_heads)] + [Method("norm", layer)]
+    return [*out, Method("saliency")]
+
+
+def check_method(method: Method, cfg: TransformerConfig) -> None:
+    """DataError unless method exists for a model of this config (layer and head in range, given where needed)."""
+    if method.name not in METHODS:
+        raise DataError(f"unknown alignment method {method.name!r}: use one of {', '.join(METHODS)}.")
+    uses = {"attention": (True, True), "average": (True, False), "norm": (True, None), "saliency": (False, False)}
+    layer_needed, head_needed = uses[method.name]  # None: may be given or not
+    for what, value, needed, n in (
+        ("layer", method.layer, layer_needed, cfg.n_layers),
+        ("head", method.head, head_needed, cfg.n_heads),
+    ):
+        if needed and value is None:
+            raise DataError(f"the {method.name} method needs a {what}: give one from 1 to {n}.")
+        if needed is False and value is not None:
+            raise DataError(f"the {method.name} method does not use a {what}: leave it out.")
+        if value is not None and not 0 <= value < n:
+            raise DataError(f"this model has {what}s 1 to {n}; {value + 1} is not one of them.")
+
+
+class _SourceEmbeddings(Recorder):
+    """Replaces the source embeddings of a forward pass by a leaf tensor whose gradient can be asked for."""
+
+    def __init__(self, src_emb: torch.nn.Module):
+        self.src_emb, self.embeddings = src_emb, None
+
+    def __call__(self, module, name, tensor):
+        if module is self.src_emb and self.embeddings is None:
+            self.embeddings = tensor.detach().requires_grad_(True)  # (B, Ls, D)
+            return self.embeddings
+        return tensor
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _chunk_weights(model: Transformer, part, methods: Sequence[Method]) -> dict[Method, torch.Tensor]:
+    """Every method's weights (B, Lt, Ls) for one batch part: row j of Lt is decoder row j (it predicts dec_outputs
+    column j)."""
+    enc_inputs, dec_inputs, dec_outputs = part
+    salient = any(m.name == "saliency" for m in methods)
+    rec = _SourceEmbeddings(model.encoder.src_emb) if salient else NO_RECORD
+    maps = AttentionMaps()
+    with torch.set_grad_enabled(salient):
+        memory = model.encoder(enc_inputs, maps, rec)  # (B, Ls, D)
+        hidden = model.decoder(dec_inputs, enc_inputs, memory, maps)  # (B, Lt, D)
+        out: dict[Method, torch.Tensor] = {}
+        values = {}  # layer -> f (B, H, Ls, D): what each source token sends through each head
+        for m in methods:
+            if m.name == "attention":
+                out[m] = maps.dec_enc_attns[m.layer][:, m.head]  # (B, Lt, Ls)
+            elif m.name == "average":
+                out[m] = maps.dec_enc_attns[m.layer].mean(1)  # (B, H, Lt, Ls) → (B, Lt, Ls)
+            elif m.name == "norm":
+                if m.layer not in values:
+                    values[m.layer] = value_vectors(model, m.layer, memory)
+                f, attn = values[m.layer], maps.dec_enc_attns[m.layer]  # (B, H, Ls, D), (B, H, Lt, Ls)
+                if m.head is not None:
+                    out[m] = attn[:, m.head] * f[:, m.head].norm(dim=-1)[:, None, :]  # (B, Lt, Ls)
+                else:
+                    out[m] = torch.einsum("bhts,bhsd->btsd", attn, f).norm(dim=-1)  # (B, Lt, Ls, D) → (B, Lt, Ls)
+        if salient:
+            out[Method("saliency")] = _saliency(model.projection(hidden), dec_outputs, rec.embeddings)
+    return {m: w.detach() for m, w in out.items()}
+
+
+def value_vectors(model: Transformer, layer: int, memory: torch.Tensor) -> torch.Tensor:
+    """f (B, H, Ls, D): each source token's value vector through one head of a layer's cross-attention, projected
+    by that head's slice of W_O: f^h(x_i) = (x_i W_V + b_V)^h W_O^h (the output bias, shared, left out)."""
+    mha = model.decoder.layers[layer].dec_enc_attn
+    B, Ls, _ = memory.shape
+    V = mha.W_V(memory).view(B, Ls, mha.n_heads, mha.d_v)  # (B, Ls, H, d_v)
+    W_O = mha.fc.weight.view(-1, mha.n_heads, mha.d_v)  # (D, H, d_v)
+    return torch.einsum("bshv,dhv->bhsd", V, W_O)  # (B, H, Ls, D)
+
+
+def _saliency(logits: torch.Tensor, dec_outputs: torch.Tensor, embeddings: torch.Tensor) -> torch.Tensor:
+    """(B, Lt, Ls): ‖∂ log p(dec_outputs[:, j]) / ∂e ⊙ e‖₂ for each target row j and source token, e the source
+    embeddings (B, Ls, D) of the pass. One backward pass per row, over the whole part: the pairs do not mix."""
+    log_p = torch.log_softmax(logits.float(), dim=-1).gather(-1, dec_outputs[..., None])[..., 0]  # (B, Lt)
+    real = dec_outputs.ne(PAD_ID)  # (B, Lt)
+    rows = []
+    for j in range(log_p.size(1)):
+        if not real[:, j].any():
+            rows.append(torch.zeros(embeddings.shape[:2]))
+            continue
+        (grad,) = torch.autograd.grad(log_p[:, j][real[:, j]].sum(), embeddings, retain_graph=True)  # (B, Ls, D)
+        rows.append((grad * embeddings).norm(dim=-1))  # (B, Ls, D) → (B, Ls)
+    return torch.stack(rows, dim=1)  # (B, Lt, Ls)
+
+
+def check_pairs_fit(translator: Translator, pairs: Sequence[tuple[str, str]]) -> None:
+    """DataError for no pairs, an empty side (naming its 1-based row) or a sentence longer than the model reads."""
+    if not pairs:
+        raise DataError("there are no sentence pairs: add at least one row with a source and a target.", "no_pairs")
+    for row, (source, target) in enumerate(pairs, start=1):
+        for side, text in (("source", source), ("target", target)):
+            n = len(tokenize(text, translator.tokenizer))
+            if n == 0:
+                message = f"row {row}: the {side} sentence is empty: type one or delete the row."
+                raise DataError(message, f"empty_{side}", row=row)
+            translator.check_length(n + (side == "target"))  # the decoder reads S + target
+
+
+def alignment_weights(
+    translator: Translator, pairs: Sequence[tuple[str, str]], methods: Sequence[Method]
+) -> dict[Method, list[torch.Tensor]]:
+    """For each method, one weight matrix (target tokens, source tokens) per pair, in the order of pairs: row j is
+    the decoder row that predicts target token j. Teacher-forced, eval mode, EVAL_ROWS pairs at a time."""
+    for m in methods:
+        check_method(m, translator.config)
+    pairs = list(pairs)
+    check_pairs_fit(translator, pairs)
+    batch = translator.make_batch(pairs)
+    src_lengths, dec_lengths = lengths(batch)  # (n,), (n,): the decoder rows are S + target
+    out: dict[Method, list[torch.Tensor | None]] = {m: [None] * len(pairs) for m in methods}
+    model = translator.model
+    was_training = model.training
+    model.eval()
+    try:
+        device = next(model.parameters()).device
+        for rows in by_length(src_lengths, dec_lengths).split(EVAL_ROWS):
+            part = [t.to(device) for t in cut(batch, rows, src_lengths, dec_lengths)]
+            for m, weights in _chunk_weights(model, part, methods).items():
+                for k, row in enumerate(rows.tolist()):
+                    lt, ls = int(dec_lengths[row]) - 1, int(src_lengths[row])  # rows predicting target tokens
+                    out[m][row] = weights[k, :lt, :ls].float().cpu()  # (lt, ls)
+    finally:
+        model.train(was_training)
+    return out
+
+
+def align(translator: Translator, pairs: Sequence[tuple[str, str]], method: Method) -> list[frozenset[Link]]:
+    """The links of one method for every pair (links_of each pair's weights)."""
+    return [links_of(w) for w in alignment_weights(translator, pairs, [method])[method]]
+
+
+@dataclass(frozen=True)
+class MethodScore:
+    """One method's links on a dataset, scored against its gold."""
+
+    method: Method
+    score: AlignmentScore
+
+
+def aer_table(
+    translator: Translator, pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None]
+) -> list[MethodScore]:
+    """Every method of the model (methods_of) scored on the pairs that have gold, in table order."""
+    kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
+    if not kept:
+        raise DataError("no pair has gold alignment links: give an alignment column to measure AER.", "no_gold")
+    methods = methods_of(translator.config)
+    weights = alignment_weights(translator, [p for p, _ in kept], methods)
+    gold = [g for _, g in kept]
+    return [MethodScore(m, score_links([links_of(w) for w in weights[m]], gold)) for m in methods]
+
+
+def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore | None:
+    """The score with the lowest AER (the first on a tie), among the methods called name when given."""
+    scored = [s for s in scores if s.score.aer is not None and (name is None or s.method.name == name)]
+    return min(scored, key=lambda s: s.score.aer) if scored else None
+
+
+# ---------------------------------------------------------------- what the figures say
+
+
+def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[Gold | None]:
+    """The gold links the teaching corpus carries for each pair (transformer.corpus.lookup, the same target), None
+    for a pair the grammar does not make or that carries none; links off the pair's tokens count as none."""
+    golds: list[Gold | None] = []
+    for source, target in pairs:
+        found = corpus.lookup(source)
+        links = getattr(found, "alignment", "") if found is not None and found.target == target else ""
+        golds.append(read_gold([(source, target)], [links], tokenizer)[0][0])
+    return golds
+
+
+def compare(a: float, b: float, tolerance: float = 0.005) -> str:
+    """How AER a does against AER b: "better" (lower by more than tolerance), "worse", or "same"."""
+    return "better" if a < b - tolerance else "worse" if a > b + tolerance else "same"
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What an AER table says, for a sentence built from it: the best head, the last layer's average against it, the
+    best norm weighting and saliency, and the best of every method."""
+
+    best_head: MethodScore
+    last_average: MethodScore  # the average of the last layer's heads
+    average_vs_head: str  # compare(last average, best head): better, worse or same
+    best_norm: MethodScore
+    saliency: MethodScore
+    best_overall: MethodScore
+
+
+def findings(scores: Sequence[MethodScore], cfg: TransformerConfig) -> Findings | None:
+    """The Findings of an aer_table, or None when nothing could be scored."""
+    by = {s.method: s for s in scores if s.score.aer is not None}
+    head, norm, top = best(scores, "attention"), best(scores, "norm"), best(scores)
+    average, saliency = by.get(Method("average", cfg.n_layers - 1)), by.get(Method("saliency"))
+    if None in (head, norm, top, average, saliency):
+        return None
+    return Findings(head, average, compare(average.score.aer, head.score.aer), norm, saliency, top)
+
+
+def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -> AlignmentScore:
+    """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
+    predict its n_target target tokens, its n_source source columns, linked by links_of."""
+    return score_links([links_of(weights[:n_target, :n_source])], [gold])

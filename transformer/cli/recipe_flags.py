@@ -1,0 +1,81 @@
+"""The training-recipe flags of `python -m transformer train`: steps instead of epochs, and the paper's recipe
+(label smoothing, warmup, Adam's β2 and ε, the √d_model embedding scale, a tied projection), alone or as --paper."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TrainConfig
+from ..errors import ConfigError
+from ..recipe import epochs_for, paper_recipe, steps_per_epoch
+
+
+def register_recipe(t: argparse.ArgumentParser) -> None:
+    """Add the recipe flags to the train command's parser."""
+    g = t.add_argument_group(
+        "the paper's recipe",
+        "Each is off by default (the seeds' settings, which teach faster on tiny data); --paper turns on every one "
+        "not given: label smoothing 0.1, warmup over a quarter of the steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the "
+        "√d_model embedding scale, and the output projection tied to the target embeddings.",
+    )
+    g.add_argument("--paper", action="store_true", help="the paper's training recipe, every item below")
+    g.add_argument(
+        "--steps",
+        type=int,
+        metavar="N",
+        help="train for about N optimiser steps: the epochs follow from the pairs and --batch-size (default: none, "
+        "--epochs counts)",
+    )
+    g.add_argument(
+        "--label-smoothing",
+        type=float,
+        metavar="EPS",
+        help=f"label smoothing ε, 0 to {MAX_LABEL_SMOOTHING:g} (paper: 0.1; default: 0)",
+    )
+    g.add_argument(
+        "--warmup",
+        type=int,
+        metavar="STEPS",
+        help=f"warm up for STEPS steps (1 to {MAX_WARMUP:,}), then lr = d_model^-0.5 · min(step^-0.5, "
+        "step · warmup^-1.5); replaces --lr (default: the constant --lr)",
+    )
+    g.add_argument("--adam-beta2", type=float, metavar="B2", help="Adam's β2 (paper: 0.98; default: 0.999)")
+    g.add_argument("--adam-eps", type=float, metavar="EPS", help="Adam's ε (paper: 1e-9; default: 1e-8)")
+    g.add_argument("--emb-scale", action="store_true", help="multiply the embeddings by √d_model (the paper)")
+    g.add_argument(
+        "--tie-output", action="store_true", help="the output projection is the target embedding matrix (the paper)"
+    )
+
+
+def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, TrainConfig]:
+    """(model fields, TrainConfig) from the flags, for train_pairs training pairs; bad values raise ConfigError, one
+    sentence naming the flag."""
+    if args.label_smoothing is not None and not (0 <= args.label_smoothing <= MAX_LABEL_SMOOTHING):  # NaN too
+        raise ConfigError(
+            f"--label-smoothing must be a number from 0 to {MAX_LABEL_SMOOTHING:g} (the paper uses 0.1), "
+            f"got {args.label_smoothing}."
+        )
+    if args.warmup is not None and not 1 <= args.warmup <= MAX_WARMUP:
+        raise ConfigError(f"--warmup must be a whole number of steps from 1 to {MAX_WARMUP:,}, got {args.warmup}.")
+    if args.steps is not None and args.steps < 1:
+        raise ConfigError(f"--steps must be a positive whole number, got {args.steps}.")
+    for flag, value in (("--adam-beta2", args.adam_beta2), ("--adam-eps", args.adam_eps)):
+        if value is not None and not math.isfinite(value):
+            raise ConfigError(f"{flag} must be a finite number, got {value}.")
+    epochs = args.epochs
+    if args.steps is not None:
+        epochs = epochs_for(args.steps, train_pairs, args.batch_size)
+    steps = epochs * steps_per_epoch(train_pairs, max(1, args.batch_size))
+    model, train = paper_recipe(steps) if args.paper else ({}, {})
+    if not args.paper:
+        model = {"emb_scale": args.emb_scale, "tie_output": args.tie_output}
+    given = {
+        "label_smoothing": args.label_smoothing,
+        "warmup": args.warmup,
+        "beta2": args.adam_beta2,
+        "eps": args.adam_eps,
+    }
+    train.update({k: v for k, v in given.items() if v is not None})
+    cfg = TrainConfig(epochs=epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed, **train)
+    return model, cfg

@@ -1,0 +1,176 @@
+"""The Data page's columns: which column of a loaded file is the source, the target, and what each other one holds,
+and one control that swaps the direction of any dataset. The rules are transformer.columns'; this module keeps the
+file and its roles in session state and draws the choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from transformer.columns import (
+    ROLES,
+    SKIP_REASONS,
+    PairsFile,
+    TakenPairs,
+    assign,
+    credit,
+    infer_roles,
+    read_file,
+    swap,
+    take_pairs,
+)
+from transformer.text import markdown
+
+from .export import hint, table, text
+from .i18n import t
+from .state import DATASETS, dataset_pairs, set_pairs
+
+PREVIEW_ROWS = 5  # rows of the file shown under its column roles
+LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted
+ROLE_SOURCES = ("tatoeba", "header", "inferred")  # how the roles of a file's columns were found, as the page says
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """A file loaded on the Data page, the roles of its columns, and the pairs those roles take."""
+
+    file: PairsFile
+    roles: tuple[str, ...]
+    taken: TakenPairs
+
+
+def load_file(data: bytes, name: str) -> LoadedFile:
+    """A file read with the roles infer_roles gives its columns (a DataError when it cannot be read)."""
+    found = read_file(data, name)
+    roles = infer_roles(found)
+    return LoadedFile(found, roles, take_pairs(found, roles))
+
+
+def keep_file(loaded: LoadedFile) -> None:
+    """Make loaded this tab's file, and draw its role choosers with its roles."""
+    ss = st.session_state
+    ss.pairs_file = loaded
+    for i, role in enumerate(loaded.roles):
+        ss[f"data_role_{i}"] = role
+
+
+def current_file() -> LoadedFile | None:
+    """The loaded file, while the table holds its pairs (an edit, an added row or another dataset ends that)."""
+    loaded = st.session_state.get("pairs_file")
+    if loaded is None or st.session_state.get("pairs") != loaded.taken.pairs:
+        return None
+    return loaded
+
+
+def data_credit(pairs: list[tuple[str, str]]) -> str:
+    """The line crediting the file's attribution column when pairs are that file's pairs, else ''."""
+    loaded = st.session_state.get("pairs_file")
+    if loaded is None or list(pairs) != loaded.taken.pairs:
+        return ""
+    return credit(loaded.taken.extra.get("attribution", []))
+
+
+def _retake(roles: tuple[str, ...]) -> None:
+    loaded = st.session_state.pairs_file
+    taken = take_pairs(loaded.file, roles)
+    keep_file(LoadedFile(loaded.file, roles, taken))
+    set_pairs(taken.pairs)
+
+
+def _choose_role(column: int) -> None:
+    """A role chosen for a column: the column that had it gives it up (the source and target swap)."""
+    ss = st.session_state
+    loaded, chosen = ss.pairs_file, ss[f"data_role_{column}"]
+    roles = assign(loaded.roles, column, chosen)
+    # a source or target column keeps its role when no other column has the one chosen: said once, as an error
+    ss.data_role_refused = (column, loaded.roles[column]) if roles[column] != chosen else None
+    _retake(roles)
+
+
+def swap_direction() -> None:
+    """The other direction: the file's source and target columns exchanged, else the dataset's sides (the tutorial
+    pairs and the corpus keep the direction when another dataset is chosen; the learner's own pairs are turned)."""
+    ss = st.session_state
+    if current_file() is not None:
+        _retake(swap(ss.pairs_file.roles))
+    elif ss.get("data_dataset") in DATASETS[:2]:
+        ss.data_swapped = not ss.get("data_swapped", False)
+        set_pairs(dataset_pairs(ss.data_dataset))
+    else:
+        set_pairs([(target, source) for source, target in ss.pairs])
+
+
+def _lines(lines: list[int], L: str) -> str:
+    shown = t("data.line_separator", L).join(f"{n:,}" for n in lines[:LINES_SHOWN])
+    return shown + (" …" if len(lines) > LINES_SHOWN else "")
+
+
+def _language(L: str, code: str) -> str:
+    return t(f"data.language.{code or 'other'}", L)  # code: one of transformer.columns.SCRIPTS, or
+
+
+def draw_columns(L: str) -> None:
+    """The direction of the table, its swap button, and for a loaded file: its format, a role chooser per column, its
+    first rows under their roles, the rows left out and repeated, and the credit of its attribution."""
+    loaded = current_file()
+    if loaded is None:
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        with c1:
+            key = "data.direction_own"
+            if st.session_state.get("data_dataset") in DATASETS[:2]:  # the tutorial pairs and the corpus
+                key = "data.direction_en_zh" if st.session_state.get("data_swapped") else "data.direction_zh_en"
+            text(t(key, L), "caption")
+        c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
+        return
+    f, taken = loaded.file, loaded.taken
+    with st.container(border=True):
+        text(f"**{t('data.columns', L, name=markdown(f.name), n=f.columns)}**")
+        how = "tatoeba" if f.kind == "tatoeba" else "header" if f.header is not None else "inferred"
+        text(t(f"data.kind.{how}", L), "info" if how == "tatoeba" else "caption")
+        cells = st.columns(min(f.columns, 5))
+        for i in range(f.columns):
+            with cells[i % len(cells)]:
+                st.selectbox(
+                    t("data.column", L, n=i + 1),
+                    ROLES,
+                    key=f"data_role_{i}",
+                    persist_state="session",
+                    format_func=lambda r: t(f"role.{r}", L),
+                    on_change=_choose_role,
+                    args=(i,),
+                )
+        refused = st.session_state.pop("data_role_refused", None)
+        if refused is not None:
+            column, role = refused
+            hint(t("data.role_kept", L, n=column + 1, role=t(f"role.{role}", L)), "error")
+        source, target = loaded.roles.index("source"), loaded.roles.index("target")
+        c1, c2 = st.columns([3, 1], vertical_alignment="center")
+        with c1:
+            text(
+                t(
+                    "data.direction_file",
+                    L,
+                    s=source + 1,
+                    t=target + 1,
+                    source=_language(L, taken.languages[0]),
+                    target=_language(L, taken.languages[1]),
+                ),
+                "caption",
+            )
+        c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
+        headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(loaded.roles)]
+        preview = pd.DataFrame(list(f.rows[:PREVIEW_ROWS]), columns=headings, index=list(f.lines[:PREVIEW_ROWS]))
+        table(preview, hide_index=False, width="stretch", key="data_columns_preview")
+        text(t("data.preview_caption", L, n=min(PREVIEW_ROWS, len(f.rows)), total=f"{len(f.rows):,}"), "caption")
+        for reason in SKIP_REASONS:
+            lines = taken.lines_of(reason)
+            if lines:
+                text(t(f"data.left_out.{reason}", L, n=f"{len(lines):,}", lines=_lines(lines, L)), "warning")
+        if taken.duplicates:
+            text(t("data.repeated", L, n=f"{taken.duplicates:,}"), "caption")
+        line = credit(taken.extra.get("attribution", []))
+        if line:
+            text(t("data.credit", L, credit=markdown(line)), "markdown")

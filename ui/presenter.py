@@ -1,0 +1,58 @@
+"""The presenter view: a sidebar switch (and `present=1` in a link) that enlarges the page's text and every chart's
+fonts for a projector, the layout unchanged. The charts are enlarged where they are drawn (ui.export.chart, with
+viz.presenter.presenter_figure); the text by PRESENTER_CSS, the app's own constant rule, drawn once per run while the
+view is on. The switch's value lives in session state (persist_state), so it survives page switches and reruns; a link
+made while it is on carries `present=1` (ui.links)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from viz.presenter import PRESENTER_SCALE
+
+from .i18n import t
+
+KEY = "presenter"  # the switch's key in session state
+LINK_PARAM = "present"  # ?present=1 in a link turns the view on
+
+# the main area's running text, captions, widget labels, code and formulas, larger; headings are large already, and
+# the sidebar keeps its size (a teacher reads it, the room does not)
+PRESENTER_CSS = """<style>
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li, td, th) {font-size: 1.3rem; line-height: 1.5;}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p {font-size: 1.1rem;}
+[data-testid="stMain"] [data-testid="stWidgetLabel"] p {font-size: 1.15rem;}
+[data-testid="stMain"] [data-testid="stCode"] code {font-size: 1.05rem;}
+[data-testid="stMain"] .katex-display .katex {font-size: 1.5em;}
+[data-testid="stMain"] [data-testid="stMetricValue"] {font-size: 2.6rem;}
+</style>"""
+
+
+def presenting() -> bool:
+    """Whether this tab shows the presenter view."""
+    return bool(st.session_state.get(KEY, False))
+
+
+def presenter_px(px: int) -> int:
+    """A chart's width in px, PRESENTER_SCALE times wider in the presenter view (so its cells have room for larger
+    numbers); as given otherwise."""
+    return int(px * PRESENTER_SCALE) if presenting() else px
+
+
+def take_presenter_link(params) -> None:
+    """On a tab's first run (ui.links.take_link_globals): `present=1` in the link turns the presenter view on."""
+    if params.get(LINK_PARAM) == "1":
+        st.session_state[KEY] = True
+
+
+def link_presenter(values: dict[str, str]) -> None:
+    """The view's link values (ui.links.settle_view): `present=1` while the presenter view is on."""
+    if presenting():
+        values[LINK_PARAM] = "1"
+
+
+def presenter_switch(L: str) -> None:
+    """The sidebar's switch, and while it is on, the rule that enlarges the page's text (drawn once per run)."""
+    st.toggle(t("presenter.switch", L), key=KEY, help=t("presenter.help", L), persist_state="session")
+    if presenting():
+        st.html(PRESENTER_CSS, width="content")

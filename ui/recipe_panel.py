@@ -1,0 +1,142 @@
+"""The Train page's panel of the paper's training recipe: one control per item, the one-click preset and the way back
+to the seeds' defaults, what differs from the paper, and the sentence that says a training ended under-trained."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from transformer import TrainConfig
+from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN
+from transformer.errors import ConfigError
+from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_epoch, under_trained
+
+from .export import text
+from .i18n import t, word_list
+from .view_state import keep_in_range
+
+# the panel's session keys and their defaults: the seeds' settings (TrainConfig's and TransformerConfig's)
+_DEFAULTS = TrainConfig()
+RECIPE_DEFAULTS = {
+    "label_smoothing": _DEFAULTS.label_smoothing,
+    "warmup_on": False,
+    "warmup": 100,
+    "paper_adam": False,
+    "emb_scale": False,
+    "tie_output": False,
+}
+# each item of the paper's recipe: its words, and whether the settings now are the paper's
+ITEMS = {
+    "train.item.label_smoothing": lambda ss: ss.label_smoothing == PAPER_TRAIN["label_smoothing"],
+    "train.item.warmup_on": lambda ss: bool(ss.warmup_on),
+    "train.item.paper_adam": lambda ss: bool(ss.paper_adam),
+    "train.item.dropout": lambda ss: ss.dropout == PAPER_MODEL["dropout"],
+    "train.item.emb_scale": lambda ss: bool(ss.emb_scale),
+    "train.item.tie_output": lambda ss: bool(ss.tie_output),
+}
+
+
+def use_paper_recipe(steps: int) -> None:
+    """The preset's on_click: every item of the paper's recipe, the warmup fitted to a training of `steps` steps."""
+    ss = st.session_state
+    ss.label_smoothing = PAPER_TRAIN["label_smoothing"]
+    ss.warmup_on, ss.warmup = True, paper_warmup(steps)
+    ss.paper_adam = True
+    ss.dropout = PAPER_MODEL["dropout"]
+    ss.emb_scale = ss.tie_output = True
+
+
+def use_seed_defaults() -> None:
+    """Back to the seeds' settings: every recipe item off, no dropout."""
+    ss = st.session_state
+    ss.update(RECIPE_DEFAULTS)
+    ss.dropout = 0.0
+
+
+def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
+    """Draw the panel; (model fields, TrainConfig fields, whether the values can be trained with). A bad value is one
+    st.error line, and Train waits until it is fixed."""
+    ss = st.session_state
+    for key, value in RECIPE_DEFAULTS.items():
+        ss.setdefault(key, value)
+    keep_in_range("warmup", 0, MAX_WARMUP, RECIPE_DEFAULTS["warmup"])  # a link's value never breaks the box
+    eps = ss.label_smoothing
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps):  # from a link
+        text(t("train.bad_smoothing_nan", L, value=str(eps)), "error")
+        ss.label_smoothing = eps = 0.0
+    text(f"**{t('train.recipe_title', L)}**")  # in the lesson sheet too, above the settings it lists
+    b1, b2, _ = st.columns([3, 3, 4])
+    b1.button(t("train.paper_button", L), key="paper_recipe", on_click=use_paper_recipe, args=(steps,), width="stretch")
+    b2.button(t("train.defaults_button", L), key="seed_defaults", on_click=use_seed_defaults, width="stretch")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        st.number_input(
+            t("train.label_smoothing", L), step=0.05, format="%.2f", key="label_smoothing", persist_state="session"
+        )
+        st.toggle(t("train.paper_adam", L), key="paper_adam", persist_state="session")
+    with c2:
+        st.toggle(t("train.warmup_on", L), key="warmup_on", persist_state="session")
+        st.number_input(
+            t("train.warmup", L),
+            0,
+            MAX_WARMUP,
+            step=10,
+            key="warmup",
+            persist_state="session",
+            disabled=not ss.warmup_on,
+        )
+    with c3:
+        st.toggle(t("train.emb_scale", L), key="emb_scale", persist_state="session")
+        st.toggle(t("train.tie_output", L), key="tie_output", persist_state="session")
+    train_fields = {"label_smoothing": float(ss.label_smoothing)}
+    if ss.warmup_on:
+        train_fields["warmup"] = int(ss.warmup)
+    if ss.paper_adam:
+        train_fields.update(beta2=PAPER_TRAIN["beta2"], eps=PAPER_TRAIN["eps"])
+    ok = True
+    try:
+        TrainConfig(**train_fields)
+    except ConfigError:
+        ok = False
+        if not 0 <= ss.label_smoothing <= MAX_LABEL_SMOOTHING:
+            text(t("train.bad_smoothing", L, value=f"{ss.label_smoothing:g}", max=f"{MAX_LABEL_SMOOTHING:g}"), "error")
+        else:
+            text(t("train.bad_warmup", L, value=ss.warmup), "error")
+    if ok and ss.warmup_on:
+        peak = TrainConfig(warmup=int(ss.warmup)).learning_rate(d_model, int(ss.warmup))
+        text(t("train.warmup_peak", L, warmup=ss.warmup, peak=f"{peak:.2g}", steps=f"{steps:,}"), "caption")
+    differ = [t(key, L) for key, is_paper in ITEMS.items() if not is_paper(ss)]
+    if differ:
+        text(t("train.differs", L, items=word_list(differ, L)), "caption")
+    else:
+        text(t("train.all_paper", L), "caption")
+    model_fields = {"emb_scale": bool(ss.emb_scale), "tie_output": bool(ss.tie_output)}
+    return model_fields, train_fields, ok
+
+
+def steps_line(L: str, epochs: int, pairs: int, batch_size: int) -> str:
+    """ "N epochs ≈ M steps" for this many training pairs and batch size."""
+    per = steps_per_epoch(pairs, batch_size)
+    return t("train.steps", L, epochs=epochs, steps=f"{epochs * per:,}", per=per, pairs=f"{pairs:,}", batch=batch_size)
+
+
+def under_trained_line(L: str, summary: dict, exact: float, pairs: int) -> str | None:
+    """One sentence when the training in summary ended under-trained (transformer.recipe.under_trained), saying what
+    to change; None when it learned."""
+    history = summary.get("history") or []
+    if not history:
+        return None
+    verdict = under_trained(history, exact)
+    if not verdict.under_trained:
+        return None
+    try:
+        cfg = TrainConfig(**summary.get("train_config", {}))
+    except (TypeError, ConfigError):
+        cfg = TrainConfig()
+    cfg = TrainConfig(**{**cfg.to_dict(), "epochs": summary.get("epochs", cfg.epochs)})
+    tip = advice(verdict, cfg, pairs)
+    values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.0%}")
+    values["line"] = f"{EXACT_LEARNED:.0%}"
+    key = "train.under_exact" if exact < EXACT_LEARNED else "train.under_falling"
+    return t(key, L, **values)
