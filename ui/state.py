@@ -332,6 +332,7 @@ def own_recipe(n_pairs: int) -> dict:
         "lr": OWN_CONFIG.lr,
         "batch_size": batch,
         "holdout": OWN_HOLDOUT,
+        "dropout": TransformerConfig(1, 1).dropout,  # the corpus's dropout is for its 2,000 pairs, not a few dozen
     }
 
 
