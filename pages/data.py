@@ -283,6 +283,8 @@ def _dataset() -> None:
         text(t("data.about.own", L, n=f"{len(ss.pairs):,}") if ss.pairs else t("data.about.own_empty", L), "caption")
     else:
         text(t("data.about.tutorial", L, n=len(ss.pairs)), "caption")
+    if name != "own":
+        text(t("data.free_translation", L), "caption")  # the one pair that says 喜欢 as love
     held = len(bundled_training()[1])
     text(
         t(

@@ -11,7 +11,7 @@ from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
 from transformer.scores import ScoreTable
-from transformer.splits import SPLITS, split_pairs
+from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
@@ -128,6 +128,7 @@ with c2:
 def _setting_text(key: str, value) -> str:
     label = {"epochs": t("train.epochs", L), "lr": t("train.lr", L), "batch_size": t("train.batch_size", L)}
     label["holdout"] = t("train.holdout", L)
+    label["dropout"] = "dropout"  # the slider's own name, in both languages
     shown = f"{value:.0%}" if key == "holdout" else f"{value:g}"
     return f"{label[key]} {shown}"
 
@@ -242,11 +243,17 @@ if pairs:
     if refused is not None:
         text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
     elif holdout:
-        rows, also = split_source(pairs)
-        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(rows) - len(held) + len(also):,}")
-        if split.held_out:
+        rows, also = split_source(pairs)  # the split is of rows; the pairs set aside are not trained on
+        line = t("train.split_made", L, held=f"{len(held):,}", kept=f"{len(split.train) + len(also):,}")
+        if split.kind == "length":
+            line += " " + t("train.split_what.length", L, src=split.cuts[0], tgt=split.cuts[1])
+            line += " " + t("train.split_aside", L, n=f"{len(split.set_aside):,}") if split.set_aside else ""
+        elif split.held_out:
             items = word_list([markdown(x) for x in split.held_out[:UNSEEN_NAMED]], L)
-            line += " " + t(f"train.split_what.{split.kind}", L, items=items)
+            what = t("train.split_tokens", L, items=items) if split.unit == "token" else None  # no lexicon: tokens
+            line += " " + (what or t(f"train.split_what.{split.kind}", L, items=items))
+        if not share_met(split, len(rows), holdout):
+            line += " " + t("train.split_share", L, asked=f"{holdout:.0%}", got=f"{len(held) / len(rows):.1%}")
         if always_trained():
             line += " " + t("train.split_always", L, n=len(always_trained()))
         if ss.get("data_dataset") == "corpus":  # the bundled model's split, or what differs from it

@@ -53,10 +53,13 @@ class TrainingPlan:
         config: TrainConfig = TrainConfig(),
         also: Sequence[tuple[str, str]] = (),
     ) -> TrainingPlan:
-        """Train on the split's kept rows of pairs, then on every pair of `also`; hold out its held rows (split None:
-        hold out nothing). fraction is the share the split was asked to hold out, as the summary records it."""
+        """Train on the split's kept rows of pairs (not those it sets aside), then on every pair of `also`; hold out its
+        held rows (split None: hold out nothing). fraction is the share the split was asked to hold out, as the summary
+        records it."""
         held = list(split.held) if split is not None else []
         plan = cls.from_rows(pairs, held, tokenizer, sizes, config, also)
+        if split is not None and split.set_aside:  # a length split's rows between its cuts: on neither side
+            plan = replace(plan, train_pairs=[pairs[i] for i in split.train] + list(also))
         if not held:
             return plan
         made = {

@@ -8,12 +8,22 @@ them. A split that cannot be made from the given pairs raises a DataError that s
 say it in its own language).
 
 - random: pairs drawn at random with the seed.
-- combination: held-out pairs contain a subject–verb or verb–object pairing that no training pair contains, while
-  each of its two parts is trained on in other pairings. For corpus sentences (transformer.corpus.lookup finds them,
-  from the text alone) the pairings are the grammar's slots; for any other sentence they are neighbouring source
-  tokens (in Chinese read character by character, 猫追 is the subject–verb pairing of 猫追狗).
-- length: every held-out target is longer, in tokens, than every training target.
-- word: one or more source tokens appear only in held-out pairs, never in training.
+- combination: held-out pairs contain a subject–verb or verb–object pairing that no clause of any training pair
+  contains, while each of its two parts is trained on in other pairings. For corpus sentences
+  (transformer.corpus.lookup finds them, from the text alone) the pairings are the grammar's slots, every clause's;
+  for any other sentence they are neighbouring source tokens (in Chinese read character by character, 猫追 is the
+  subject–verb pairing of 猫追狗), and such a sentence also holds a grammar pairing whose two words it has in order
+  (我们想去北京 holds 去 + 北京).
+- length: every held-out pair is longer, in tokens, than every training pair on the source side and on the target
+  side (the always-trained pairs included); the rows between the two cuts are set aside, neither trained on nor held
+  out. The cuts come closest to the share asked for, a row set aside costing half a row off it (and at least half the
+  rows asked for when any cut gives that): on the corpus, whose source and target lengths go together only loosely,
+  the share falls short (share_met says so).
+- word: on corpus data, one or more words of the grammar's lexicon (学习, 音乐) appear only in held-out pairs: no
+  training pair holds the word, though its characters may appear in other words (学 in 学生); on other data the unit
+  is a source token (Split.unit says which).
+
+`share_met(split, n, fraction)` says whether a split holds out the share asked for, within SHARE_TOLERANCE.
 
 `reordered_groups(pairs)` finds the pairs whose meaning only word order tells (the same source tokens in another
 order, another target): the evidence a model without positional encoding cannot get right.
@@ -25,21 +35,22 @@ import hashlib
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import corpus
 from .data import tokenize
 from .errors import ConfigError, DataError
 
 SPLITS = ("random", "combination", "length", "word")
+SHARE_TOLERANCE = 0.02  # a split's held-out share is the asked-for share within 2 points, when the data allows
 DEFINITIONS = {  # one sentence for the learner (English; the app translates)
     "random": "Pairs drawn at random are held out: do sentences like the training ones come out right?",
     "combination": "Held-out sentences pair a subject with a verb, or a verb with an object, in a way no training "
     "sentence does, although each word is trained on in other pairings.",
-    "length": "The model trains on the shorter sentences and is tested on longer ones: every held-out target has "
-    "more tokens than any training target.",
-    "word": "A word that appears in no training sentence is held out with every sentence that holds it: the model "
-    "reads it as <unk>.",
+    "length": "The model trains on the shorter sentences and is tested on longer ones: every held-out pair has more "
+    "tokens than any training pair, in its source and in its target.",
+    "word": "A word that appears in no training sentence is held out with every sentence that holds it: the model has "
+    "never seen it in use.",
 }
 
 
@@ -50,15 +61,29 @@ class Split:
     kind: str
     train: list[int]  # row indexes (0-based) of the pairs trained on, in order
     held: list[int]  # row indexes held out, in order
-    held_out: tuple[str, ...] = ()  # combination: "猫 + 追"; word: "咖"; length: "> 7 tokens"; random: nothing
+    held_out: tuple[str, ...] = ()  # combination: "猫 + 追"; word: "音乐"; length: "sources > 9 tokens", …
+    set_aside: list[int] = field(default_factory=list)  # length: rows neither trained on nor held out
+    unit: str = ""  # word: "word" (of the corpus's lexicon) or "token"
+    cuts: tuple[int, ...] = ()  # length: the longest source and target trained on
 
     def describe(self) -> str:
         """One line: the kind, how many pairs each side has, and what was held out."""
         text = f"{self.kind} split: {len(self.train)} pairs trained on, {len(self.held)} held out"
+        if self.set_aside:
+            text += f", {len(self.set_aside)} set aside"
         if self.held_out:
-            what = {"combination": "pairings never trained on", "word": "words never trained on"}.get(self.kind)
-            text += f" ({what}: {', '.join(self.held_out)})" if what else f" (targets {self.held_out[0]})"
+            what = {"combination": "pairings", "word": f"{self.unit or 'word'}s"}.get(self.kind)
+            text += (
+                f" ({what} never trained on: {', '.join(self.held_out)})"
+                if what
+                else f" ({' and '.join(self.held_out)})"
+            )
         return text
+
+
+def share_met(split: Split, n: int, fraction: float) -> bool:
+    """Whether the split holds out the share asked for, within SHARE_TOLERANCE, of the n pairs."""
+    return n == 0 or abs(len(split.held) / n - fraction) <= SHARE_TOLERANCE + 1e-9
 
 
 def pairs_sha256(pairs: Sequence[tuple[str, str]]) -> str:
@@ -102,14 +127,17 @@ def split_pairs(
         groups[tokens].append(i)
     target = max(1, round(fraction * n))
     splitter = {"random": _random, "combination": _combination, "length": _length, "word": _word}[kind]
-    held, what = splitter(pairs, sources, groups, kept, target, random.Random(seed), tokenizer, always_train)
+    made = splitter(pairs, sources, groups, kept, target, random.Random(seed), tokenizer, always_train)
+    held, what, extra = made if len(made) == 3 else (*made, {})
     held = sorted(held)
-    if len(held) >= n:
+    aside = set(extra.get("set_aside", ()))
+    if len(held) + len(aside) >= n:
         raise DataError(
             f"holding out {len(held)} of {n} pairs leaves nothing to train on: hold out fewer.", "split_all", n=n
         )
     held_set = set(held)
-    return Split(kind, [i for i in range(n) if i not in held_set], held, tuple(what))
+    train = [i for i in range(n) if i not in held_set and i not in aside]
+    return Split(kind, train, held, tuple(what), sorted(aside), extra.get("unit", ""), extra.get("cuts", ()))
 
 
 def _take_groups(order: list[tuple], groups: dict, kept: set, target: int) -> list[int]:
@@ -135,21 +163,31 @@ def _random(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
 
 
 def _pairings(source: str, tokens: tuple[str, ...]) -> set[tuple[str, str]]:
-    """The pairings of a source: the grammar's (subject, verb) and (verb, object) for a corpus sentence, else its
-    neighbouring tokens."""
+    """The pairings of a source: the grammar's (subject, verb) and (verb, object) of every clause for a corpus sentence,
+    else its neighbouring tokens."""
     found = corpus.lookup(source)
     if found is not None:
-        pairings = {(found.subject, found.verb)}
-        if found.object is not None:
-            pairings.add((found.verb, found.object))
-        return pairings
+        return corpus.pairings(found)
     return set(zip(tokens, tokens[1:]))
+
+
+def _holds_in_order(source: str, pairing: tuple[str, str]) -> bool:
+    """Whether a sentence outside the grammar has both words of a pairing, the first before the second."""
+    text = "".join(source.split())
+    first = text.find(pairing[0])
+    return first >= 0 and text.find(pairing[1], first + len(pairing[0])) >= 0
 
 
 def _combination(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
     n = len(pairs)
     pairings = [_pairings(s, tokens) for (s, _), tokens in zip(pairs, sources)]
-    fixed = set().union(*(_pairings(s, tuple(tokenize(s, tokenizer))) for s, _ in always_train))
+    in_grammar = [corpus.lookup(s) is not None for s, _ in pairs]
+    grammar_pairings = set().union(set(), *(p for p, g in zip(pairings, in_grammar) if g))
+    for i, g in enumerate(in_grammar):  # a sentence outside the grammar holds the grammar's pairings it has in order
+        if not g:
+            pairings[i] = pairings[i] | {x for x in grammar_pairings if _holds_in_order(pairs[i][0], x)}
+    fixed = set().union(set(), *(_pairings(s, tuple(tokenize(s, tokenizer))) for s, _ in always_train))
+    fixed |= {x for x in grammar_pairings if any(_holds_in_order(s, x) for s, _ in always_train)}
     rows_of: dict[tuple[str, str], set[int]] = defaultdict(set)
     trained_parts: Counter = Counter(part for pairing in fixed for part in pairing)  # rows training each word
     for i, found in enumerate(pairings):
@@ -184,49 +222,76 @@ def _combination(pairs, sources, groups, kept, target, rng, tokenizer, always_tr
 
 def _length(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
     n = len(pairs)
-    lengths = [len(tokenize(t, tokenizer)) for _, t in pairs]
-    if len(set(lengths)) < 2:
+    src = [len(tokens) for tokens in sources]
+    tgt = [len(tokenize(t, tokenizer)) for _, t in pairs]
+    if len(set(tgt)) < 2:
         raise DataError(
-            f"every target has {lengths[0]} tokens: a length split needs sentences of different lengths.",
+            f"every target has {tgt[0]} tokens: a length split needs sentences of different lengths.",
             "split_one_length",
-            length=lengths[0],
+            length=tgt[0],
         )
     must_train = {i for key in kept if key in groups for i in groups[key]}
-    best: tuple[int, list[int], int] | None = None  # (distance to target, held rows, cut)
-    for cut in sorted(set(lengths))[:-1]:  # hold out every target longer than cut
-        held = {i for i in range(n) if lengths[i] > cut}
-        held |= {j for i in list(held) for j in groups[sources[i]]}  # a source trained on in a shorter pair
-        if held & must_train or len(held) >= n:
-            continue
-        if min(lengths[i] for i in held) <= max(lengths[i] for i in range(n) if i not in held):
-            continue  # the same source with targets of both lengths: the cut does not separate them
-        if best is None or abs(len(held) - target) < best[0]:
-            best = (abs(len(held) - target), sorted(held), cut)
+    # the always-trained pairs are trained on: every held-out pair must be longer than they are too
+    least_src = max([len(tokenize(s, tokenizer)) for s, _ in always_train] + [src[i] for i in must_train], default=0)
+    least_tgt = max([len(tokenize(t, tokenizer)) for _, t in always_train] + [tgt[i] for i in must_train], default=0)
+    counts = Counter(zip(src, tgt))  # rows by (source length, target length): each cut is counted, not listed
+    best = None  # (cost, rows set aside), cuts
+    for a in sorted(set(src)):
+        for b in sorted(set(tgt)):
+            if a < least_src or b < least_tgt:
+                continue
+            held = sum(k for (x, y), k in counts.items() if x > a and y > b)
+            trained = sum(k for (x, y), k in counts.items() if x <= a and y <= b)
+            if not held or not trained:
+                continue
+            aside = n - held - trained
+            # a row set aside costs half a row off the share; fewer than half the rows asked for is a last resort
+            key = (2 * held < target, abs(held - target) + aside / 2, aside)
+            if best is None or key < best[0]:
+                best = (key, (a, b))
     if best is None:
         raise DataError(
             "no length cut leaves shorter pairs to train on and longer ones to hold out: the pairs with the longest "
-            "targets share their sources with shorter ones or are always trained on.",
+            "sources and targets are always trained on, or no pair is longer on both sides.",
             "split_no_length",
         )
-    return best[1], [f"> {best[2]} tokens"]
+    a, b = best[1]
+    held = [i for i in range(n) if src[i] > a and tgt[i] > b]
+    aside = [i for i in range(n) if (src[i] > a) != (tgt[i] > b)]
+    return held, [f"sources > {a} tokens", f"targets > {b} tokens"], {"set_aside": aside, "cuts": (a, b)}
+
+
+def _lexicon_words(pairs, always_train) -> list[str] | None:
+    """The lexicon words to choose from when the pairs hold corpus sentences, else None (the unit is a token)."""
+    if not any(corpus.lookup(s) is not None for s, _ in pairs):
+        return None
+    return sorted(corpus.words())
 
 
 def _word(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
     n = len(pairs)
-    fixed = {t for s, _ in always_train for t in tokenize(s, tokenizer)}
+    lexicon = _lexicon_words(pairs, always_train)
     rows_of: dict[str, set[int]] = defaultdict(set)
-    for i, tokens in enumerate(sources):
-        for token in tokens:
-            rows_of[token].add(i)
+    if lexicon is None:
+        fixed = {t for s, _ in always_train for t in tokenize(s, tokenizer)}
+        for i, tokens in enumerate(sources):
+            for token in tokens:
+                rows_of[token].add(i)
+        candidates = sorted(t for t in rows_of if t not in fixed and any(c.isalnum() for c in t))
+    else:  # a word is in a sentence when its characters are, in a row: holding out too much, never too little
+        texts = ["".join(s.split()) for s, _ in pairs]
+        also = ["".join(s.split()) for s, _ in always_train]
+        for word in lexicon:
+            rows_of[word] = {i for i, text in enumerate(texts) if word in text}
+        candidates = [w for w in lexicon if rows_of[w] and not any(w in text for text in also)]
     must_train = {i for key in kept if key in groups for i in groups[key]}
-    candidates = sorted(t for t in rows_of if t not in fixed and any(c.isalnum() for c in t))
     rng.shuffle(candidates)
     held: set[int] = set()
     chosen: list[str] = []
     for word in candidates:
         if len(held) >= target:
             break
-        new = held | rows_of[word]
+        new = held | {j for i in rows_of[word] for j in groups[sources[i]]}
         if new & must_train or len(new) > max(target * 1.5, target + 2) or len(new) >= n:
             continue
         held, chosen = new, [*chosen, word]
@@ -236,7 +301,7 @@ def _word(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
             "pairs with more varied words.",
             "split_no_word",
         )
-    return held, sorted(chosen)
+    return held, sorted(chosen), {"unit": "token" if lexicon is None else "word"}
 
 
 def reordered_groups(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[list[int]]:

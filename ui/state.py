@@ -136,9 +136,9 @@ def bundled_cache() -> SharedCache:
 DATASETS = ("tutorial", "corpus", "own")
 DEFAULT_DATASET = "corpus"
 # the training settings each dataset is trained with unless the learner set their own: the tutorial pairs with
-# TrainConfig's defaults, the corpus with transformer.corpus.TRAIN_CONFIG (measured by benchmarks/learning.py) and 10 %
-# held out, as the bundled model was trained
-RECIPE_KEYS = ("epochs", "lr", "batch_size", "holdout")
+# TrainConfig's defaults, the corpus with transformer.corpus.TRAIN_CONFIG and TRAIN_SIZES' dropout (measured by
+# benchmarks/learning.py) and 10 % held out, as the bundled model was trained
+RECIPE_KEYS = ("epochs", "lr", "batch_size", "holdout", "dropout")
 _train_defaults = TrainConfig()
 RECIPES = {
     "tutorial": {
@@ -146,12 +146,14 @@ RECIPES = {
         "lr": _train_defaults.lr,
         "batch_size": _train_defaults.batch_size,
         "holdout": 0.0,
+        "dropout": TransformerConfig(1, 1).dropout,
     },
     "corpus": {
         "epochs": corpus.TRAIN_CONFIG.epochs,
         "lr": corpus.TRAIN_CONFIG.lr,
         "batch_size": corpus.TRAIN_CONFIG.batch_size,
         "holdout": 0.1,
+        "dropout": corpus.TRAIN_SIZES["dropout"],
     },
 }
 
@@ -330,6 +332,7 @@ def own_recipe(n_pairs: int) -> dict:
         "lr": OWN_CONFIG.lr,
         "batch_size": batch,
         "holdout": OWN_HOLDOUT,
+        "dropout": TransformerConfig(1, 1).dropout,  # the corpus's dropout is for its 2,000 pairs, not a few dozen
     }
 
 

@@ -272,7 +272,7 @@ def test_frame_head_moves_the_frame_of_the_small_multiples():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here(lang):
     at = open_app(lang, ATTN, attn_kind="dec_self")
-    pairs = at.session_state.pairs
+    pairs = at.session_state.pairs[:MAX_STUDY_PAIRS]  # the pairs the page studies
     stats = study_heads(at.session_state.model.translator, pairs).stats["dec_self"]
     lengths = [len(tokenize(t)) + 1 for _, t in pairs]  # S and the target's tokens: the decoder's real positions
     perfect = sum(n - 1 for n in lengths) / sum(lengths)  # (L − 1)/L, averaged over every real position

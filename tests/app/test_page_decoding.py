@@ -54,8 +54,8 @@ def test_every_strategy_draws_in_chinese_too():  # the English pages are drawn b
 
 
 def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
-    # greedy breaks the agreement (Does you …), beam search does not
-    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="你追她吗")
+    # greedy breaks the agreement (Do he …), beam search does not
+    at = open_app(page=DEC, dec_strategy="beam", pick_dec_mode="typed", pick_dec_text="他有三个苹果吗")
     assert at.slider(key="dec_beam_size").value == 4 and at.slider(key="dec_alpha").value == pytest.approx(0.6)
     tree = chart(at, "dec_beam_tree")
     names = {trace.get("name") for trace in tree["data"]}
@@ -65,13 +65,14 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     best = table(at)
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)
-    assert best["translation"][0] == "Do you chase her ?"
+    assert best["translation"][0] == "Does he have three apples ?"
     beats = [s for s in source(at, "info") if s.startswith("Beam search beats greedy here")]
-    assert beats and markdown("Does you chase her ?") in beats[0] and markdown("Do you chase her ?") in beats[0]
+    assert beats and markdown("Do he have three apples ?") in beats[0]
+    assert markdown("Does he have three apples ?") in beats[0]
 
     at.slider(key="dec_beam_size").set_value(1)  # one beam without a length penalty is greedy decoding
     at.slider(key="dec_alpha").set_value(0.0).run()
-    assert list(table(at)["translation"]) == ["Does you chase her ?"]
+    assert list(table(at)["translation"]) == ["Do he have three apples ?"]
     assert any(s.startswith("Greedy decoding finds the same translation") for s in texts(at, "info"))
 
 
@@ -176,7 +177,7 @@ def test_teacher_forcing_against_free_running():
     at.radio(key="pick_dec_mode").set_value("typed").run()
     at.text_input(key="pick_dec_text").input("我喜欢猫").run()
     assert any("Type a reference translation" in s for s in texts(at, "info"))
-    at.text_input(key="dec_reference").input("I love dogs very much .").run()
+    at.text_input(key="dec_reference").input("I like dogs very much .").run()
     assert not at.exception
     unknown = " ".join(texts(at, "warning"))
     assert "very, much" in unknown and "target vocabulary" in unknown
@@ -185,7 +186,7 @@ def test_teacher_forcing_against_free_running():
         for s in texts(at, "warning")
     )
     rows = table(at)
-    assert list(rows["reference token"]) == ["I", "love", "dogs", "very (?)", "much (?)", ".", "E"]
+    assert list(rows["reference token"]) == ["I", "like", "dogs", "very (?)", "much (?)", ".", "E"]
     assert list(rows["free = reference"])[:4] == ["✓", "✓", "✗ parts here", "…"]
 
 

@@ -102,7 +102,7 @@ def test_the_page_walks_the_pass_block_by_block():
     padded = loss["−log p"].isna()
     assert padded.tolist() == [False] * (len(loss) - 1) + [True]  # one padding position after the target
     nll = loss["p"][~padded].map(lambda p: -math.log(p))
-    assert nll.tolist() == pytest.approx(loss["−log p"][~padded].tolist(), abs=1e-6)
+    assert nll.tolist() == pytest.approx(loss["−log p"][~padded].tolist(), abs=1e-5)  # p is shown in float32
     mean = loss["−log p"][~padded].mean()
     assert any(f"{mean:.4f}" in tex.value for tex in at.latex)
     assert mean == pytest.approx(trace.loss, abs=1e-6)

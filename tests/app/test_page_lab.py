@@ -18,13 +18,13 @@ LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second
 REORDERED = [  # four groups of corpus sentences whose meaning changes with word order, then two other pairs
     ("我们看见她的猫", "We see her cat ."),
-    ("她的猫看见我们", "Her cat sees us ."),
+    ("她的猫看见我们", "Her cat saw us ."),
     ("他们认识你们吗", "Do they know you ?"),
     ("你们认识他们吗", "Do you know them ?"),
     ("他在追我", "He is chasing me ."),
     ("我在追他", "I am chasing him ."),
-    ("他们喜欢狗", "They love dogs ."),
-    ("狗喜欢他们", "The dog loves them ."),
+    ("他们喜欢狗", "They like dogs ."),
+    ("狗喜欢他们", "The dog likes them ."),
     ("我 喜 欢 你", "I love you ."),
     ("她不喝茶", "She does not drink tea ."),
 ]

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.apptest_helpers import finish_job, open_app, opened_page, texts, wait_for_epochs
+from transformer import corpus
 from ui.strings import STRINGS
 from viz.common import CELL_TEXT, CHOSEN_COLOR, NEG_INF
 
@@ -194,14 +195,15 @@ def test_repeated_tokens_keep_their_own_rows_and_columns():
 
 def test_replay_records_how_attention_formed():
     """The replay retrains the bundled model on its own data (the corpus without its held-out rows, and the bundled
-    pairs) for its 20 epochs; stopped once two epochs are done, the snapshots recorded so far show the attention
-    forming (each row's largest weight, averaged, goes from 0.33 to 0.68 from epoch 1 to 2 of this seeded replay)."""
+    pairs) for its 40 epochs; stopped once two epochs are done, the snapshots recorded so far show the attention
+    forming (each row's largest weight, averaged, goes from 0.50 to 0.60 from epoch 1 to 2 of this seeded replay; the
+    model trained with dropout 0.1 since issue 30, 0.33 to 0.68 before)."""
     at = open_app(page=ATTN)
     assert "attn_epoch" not in [s.key for s in at.select_slider]
     at.button(key="replay_button").click().run()
     assert any("Replaying" in i for i in texts(at, "info"))
     run = at.session_state.job.runs[0]
-    assert (len(run.pairs), len(run.holdout), run.config.epochs) == (1850, 200, 20)
+    assert (len(run.pairs), len(run.holdout), run.config.epochs) == (1850, 200, corpus.TRAIN_CONFIG.epochs)
     wait_for_epochs(at, 2, timeout=180)  # a snapshot is recorded after every epoch: two to compare
     at.run()
     job = at.session_state.job
@@ -214,7 +216,7 @@ def test_replay_records_how_attention_formed():
     epochs.set_value(int(epochs.options[0])).run()
     first = z(chart(at, "attn_epoch_chart"))
     assert first.shape == last.shape and not np.allclose(first, last)
-    assert last.max(axis=1).mean() > first.max(axis=1).mean() + 0.2
+    assert last.max(axis=1).mean() > first.max(axis=1).mean() + 0.05
 
 
 def test_attention_layer_survives_a_page_switch():

@@ -294,8 +294,8 @@ def test_the_bundled_models_aer_by_method_on_the_hand_checked_gold(table):
     assert 0.2 <= table[Method("average", 1)].aer <= 0.35
     assert all(0 <= s.aer <= 1 and 0 <= s.precision <= 1 and 0 <= s.recall <= 1 for s in table.values())
     scored = [MethodScore(m, s) for m, s in table.items()]
-    assert best(scored).method == Method("average", 1)
-    assert best(scored, "attention").method == Method("attention", 1, 3)
+    assert best(scored).method in (Method("average", 1), Method("norm", 1))  # a whole last layer does best
+    assert best(scored, "attention").method == Method("attention", 1, 2)
 
 
 # ---------------------------------------------------------------- what the figures say (the Attention page)

@@ -45,6 +45,7 @@ def test_the_bundled_checkpoint_records_a_random_tenth_of_the_default_corpus_hel
     split = split_pairs(pairs, "random", 0.1, seed=0, always_train=tutorial)
     assert summary["holdout_rows"] == split.held and len(split.held) == 200
     config = corpus.TRAIN_CONFIG
+    assert load_checkpoint(ASSETS / "model.safetensors").config.dropout == corpus.TRAIN_SIZES["dropout"]
     assert summary["train_config"] == {
         "epochs": config.epochs,
         "lr": config.lr,
@@ -73,7 +74,9 @@ def test_the_bundled_model_knows_every_word_of_the_corpus_it_trained_on_and_stay
     config = translator.config
     assert (config.d_model, config.n_layers, config.variant) == (64, 2, {})
     assert (ASSETS / "model.safetensors").stat().st_size < 1_500_000
-    assert translator.translate("我喜欢你", return_attn=False).text == "I love you ."
+    assert translator.translate("我喜欢你", return_attn=False).text == "I love you ."  # the tutorials' free one
+    assert translator.translate("我喜欢猫", return_attn=False).text == "I like cats ."
+    assert translator.translate("他看见我的狗", return_attn=False).text == "He saw my dog ."
     assert translator.translate("我爱你 , 你爱我", return_attn=False).text == "I love you , you love me ."
 
 

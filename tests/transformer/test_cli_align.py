@@ -40,20 +40,20 @@ def test_with_gold_it_prints_the_aer_table_and_writes_the_best_heads_links(tmp_p
     code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(GOLD_FILE), "--out", str(out))
     assert code == 0 and err == ""
     lines = printed.splitlines()
-    assert lines[0] == f"wrote the links of 20 pairs (attention, layer 2 head 4) to {out}"
+    assert lines[0] == f"wrote the links of 20 pairs (attention, layer 2 head 3) to {out}"
     assert "AER on 20 pairs with gold links (0 = every link right, lower is better)" in lines
     grid = lines.index("attention: cross-attention weights α")
     assert lines[grid + 1].split() == ["layer", "head", "1", "head", "2", "head", "3", "head", "4", "layer"]
     first, second = (lines[grid + 2].split(), lines[grid + 3].split())
     assert first[0] == "1" and second[0] == "2" and len(first) == len(second) == 6  # 4 heads, then the layer's average
-    assert float(second[4]) == min(float(x) for x in first[1:5] + second[1:5])  # head 4 of layer 2: the best head
+    assert float(second[3]) == min(float(x) for x in first[1:5] + second[1:5])  # head 3 of layer 2: the best head
     assert any(line.startswith("saliency: gradient × input") for line in lines)
     assert any(re.match(r"  average, layer 2 +AER 0\.\d{3}  precision 0\.\d{3}  recall 0\.\d{3}$", x) for x in lines)
     assert lines[-2] == "(the best AER one link per target token can reach against this gold: 0.199, recall 0.748)"
-    assert lines[-1] == "(links by the best head: attention, layer 2 head 4)"
+    assert lines[-1] == "(links by the best head: attention, layer 2 head 3)"
     written = out.read_text(encoding="utf-8").splitlines()
     pairs, _, _ = parse_aligned_pairs(GOLD_FILE.read_bytes())
-    expected = align(load_checkpoint(MODEL), pairs, Method("attention", 1, 3))
+    expected = align(load_checkpoint(MODEL), pairs, Method("attention", 1, 2))
     assert written == [format_links(links) for links in expected]
     assert written[0] == "0-0 1-1 1-3 2-2"  # 我爱你 → I love you . : each target token one link, the "." too
 

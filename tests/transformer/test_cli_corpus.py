@@ -52,7 +52,7 @@ def trained(corpus_file, tmp_path_factory):
 
 def test_corpus_writes_the_tagged_pairs_with_a_header(corpus_file, capsys, tmp_path):
     text = corpus_file.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == "source\ttarget\tphenomena" and len(text.splitlines()) == 151
+    assert text.splitlines()[0] == "source\ttarget\tphenomena\talignment" and len(text.splitlines()) == 151
     pairs, tags = parse_tagged_pairs(text)
     assert pairs[0] == ("我 喜 欢 你", "I love you .") and len(set(pairs)) == 150
     assert all(t and set(t) <= set(PHENOMENA) for t in tags)

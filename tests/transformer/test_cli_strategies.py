@@ -26,7 +26,7 @@ def _run(capsys, *argv: str) -> tuple[int, list[str], str]:
 
 def test_beam_1_and_top_k_1_print_what_greedy_prints(capsys):
     _, greedy, _ = _run(capsys, *SENTENCES)
-    assert len(greedy) == len(SENTENCES) and greedy[0] == "I love cats ."
+    assert len(greedy) == len(SENTENCES) and greedy[0] == "I like cats ."
     for flags in (["--beam", "1"], ["--sample", "--top-k", "1", "--seed", "7"], ["--sample", "--temperature", "0.01"]):
         code, lines, err = _run(capsys, *flags, *SENTENCES)
         assert code == 0 and lines == greedy, flags
@@ -104,7 +104,7 @@ def test_steps_work_with_every_strategy(capsys, flags):
         )
     if "--beam" in flags:
         assert all(re.search(r"kept .+ -?\d+\.\d{3}.*finished .* pruned \d+$", line) for line in steps), steps
-        assert "I love cats -0." in steps[2]  # the best beam after three steps, with its log-probability
+        assert "I like cats -0." in steps[2]  # the best beam after three steps, with its log-probability
     else:
         assert all(len(re.findall(r"\d\.\d{3}", line.split("[")[1])) == 3 for line in steps), steps
 

@@ -461,14 +461,14 @@ def test_teacher_forcing_and_free_running_agree_on_a_learned_pair(bundled):
 
 def test_free_running_parts_from_a_reference_it_would_not_produce(bundled):
     vocab = bundled.tgt_vocab
-    reference = vocab.encode(tokenize("I love dogs very much ."))[0]  # "very", "much" are unknown words
+    reference = vocab.encode(tokenize("I like dogs very much ."))[0]  # "very", "much" are unknown words
     result = teacher_forcing_vs_free_running(bundled.model, _enc(bundled, "我喜欢猫"), vocab, reference)
     assert result.parted_at == 3
     row = result.rows[2]
     assert (row.reference, row.free_choice) == ("dogs", "cats")
     assert row.teacher_prob < 0.5 and row.teacher_choice == "cats"
-    assert [r.reference for r in result.rows] == ["I", "love", "dogs", "<unk>", "<unk>", ".", "E"]
-    assert result.free_tokens == ["I", "love", "cats", "."]
+    assert [r.reference for r in result.rows] == ["I", "like", "dogs", "<unk>", "<unk>", ".", "E"]
+    assert result.free_tokens == ["I", "like", "cats", "."]
     assert [r.free_choice for r in result.rows[4:]] == ["E", None, None]
 
 

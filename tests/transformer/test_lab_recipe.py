@@ -70,8 +70,9 @@ def test_no_warmup_holds_when_the_constant_rate_stalls_and_not_when_it_learns():
 
 def test_without_warmup_the_peak_rate_stalls_where_warmup_learns():
     """The learning rate the no_warmup experiment uses: on 24 corpus pairs (one batch a step, 60 steps) with the
-    standard model, the constant WARMUP_PEAK stalls (loss 3.4, near where it started) where the same rate reached by
-    warming up learns every token (loss 0.0)."""
+    standard model, the constant WARMUP_PEAK does not learn them (loss 0.43 on the corrected corpus of issue 30; 3.4,
+    near where it started, on the former one; it stalls there on some draws, seeds 3 and 4) where the same rate
+    reached by warming up learns every token (loss 0.0005)."""
     pairs = [(p.source, p.target) for p in corpus.generate(24, corpus.DEFAULT_SEED)]
     experiment = EXPERIMENTS["no_warmup"]
     base = TrainConfig(epochs=60, batch_size=24, lr=2e-3, threads=1)
@@ -81,7 +82,7 @@ def test_without_warmup_the_peak_rate_stalls_where_warmup_learns():
         losses.append(list(train(translator, pairs, cfg))[-1].loss)
     warm, constant = losses
     assert experiment.configs(base)[0].warmup == WARMUP_STEPS and experiment.configs(base)[1].warmup is None
-    assert warm < 0.1 and (math.isnan(constant) or constant > 2.0), (warm, constant)
+    assert warm < 0.01 and (math.isnan(constant) or constant > 0.1), (warm, constant)
 
 
 def test_mean_top_probability_is_the_mean_largest_next_token_probability():

@@ -20,8 +20,8 @@ from transformer.model import Recorder, parameter_count
 
 REPO = Path(__file__).resolve().parents[2]
 PINNED = json.loads((REPO / "tests" / "fixtures" / "pinned_model.json").read_text())
-# the bundled checkpoint's logits and decoder–encoder attention on the first 8 bundled pairs, computed by the code that
-# matched the hashes pinned before the switches existed (float32, as computed)
+# the bundled checkpoint's logits and decoder–encoder attention on the first 8 bundled pairs (bundled_outputs, the code
+# that matched the hashes pinned before the switches existed; float32, as computed), pinned when the model was trained
 PINNED_OUTPUTS = load_file(REPO / "tests" / "fixtures" / "pinned_bundled_outputs.safetensors")
 ENC = torch.tensor([[4, 5, 6, 7, 0], [5, 6, 0, 0, 0]])  # (2, 5), padded
 DEC = torch.tensor([[1, 4, 5, 6, 7, 0], [1, 6, 7, 0, 0, 0]])  # (2, 6), padded
@@ -71,19 +71,26 @@ def _pairs20_losses(**settings) -> list[float]:
     return [r.loss for r in train(fresh, PAIRS20, TrainConfig(**{"epochs": 4, "seed": 0, **settings}))]
 
 
-def test_defaults_reproduce_the_pinned_model():
-    """Within LOSS_RTOL and OUTPUT_TOL of the pinned figures: PyTorch repeats a result bit for bit on one machine,
-    not across CPUs (an Intel Xeon and an AMD EPYC differ at 5e-5 on these losses)."""
+def bundled_outputs() -> dict[str, torch.Tensor]:
+    """The bundled checkpoint's logits and decoder–encoder attention (flattened) on the first 8 bundled pairs, in eval
+    mode: what tests/fixtures/pinned_bundled_outputs.safetensors pins (python -m tests.transformer.test_switches writes
+    it again when the bundled model is retrained)."""
     pairs = parse_pairs((REPO / "assets" / "pairs.tsv").read_bytes())
     translator = load_checkpoint(REPO / "assets" / "model.safetensors")
-    assert translator.config.variant == {}
     batch = translator.make_batch(pairs[:8])
     with torch.no_grad():
         logits, _ = translator.model.eval()(batch.enc_inputs, batch.dec_inputs)
         _, maps = translator.model(batch.enc_inputs, batch.dec_inputs, return_attn=True)
-    torch.testing.assert_close(logits, PINNED_OUTPUTS["logits"], rtol=0, atol=OUTPUT_TOL)
-    attn = torch.cat([a.flatten() for a in maps.dec_enc_attns])
-    torch.testing.assert_close(attn, PINNED_OUTPUTS["dec_enc_attns"], rtol=0, atol=OUTPUT_TOL)
+    return {"logits": logits.contiguous(), "dec_enc_attns": torch.cat([a.flatten() for a in maps.dec_enc_attns])}
+
+
+def test_defaults_reproduce_the_pinned_model():
+    """Within LOSS_RTOL and OUTPUT_TOL of the pinned figures: PyTorch repeats a result bit for bit on one machine,
+    not across CPUs (an Intel Xeon and an AMD EPYC differ at 5e-5 on these losses)."""
+    assert load_checkpoint(REPO / "assets" / "model.safetensors").config.variant == {}
+    outputs = bundled_outputs()
+    torch.testing.assert_close(outputs["logits"], PINNED_OUTPUTS["logits"], rtol=0, atol=OUTPUT_TOL)
+    torch.testing.assert_close(outputs["dec_enc_attns"], PINNED_OUTPUTS["dec_enc_attns"], rtol=0, atol=OUTPUT_TOL)
     assert _pairs20_losses() == pytest.approx(PINNED["pairs20_losses_4_epochs"], rel=LOSS_RTOL)
 
 
@@ -245,3 +252,9 @@ def test_the_recording_path_is_the_model_and_costs_nothing_unless_asked():
     assert torch.allclose(plain, recorded, atol=1e-6)
     assert rec.steps[0] == ("encoder", "enc_inputs") and rec.steps[-1] == ("projection", "dec_logits")
     assert torch.equal(rec.tensors[-1], recorded)
+
+
+if __name__ == "__main__":  # after retraining the bundled model: pin its outputs again
+    from safetensors.torch import save_file
+
+    save_file(bundled_outputs(), str(REPO / "tests" / "fixtures" / "pinned_bundled_outputs.safetensors"))
