@@ -5,10 +5,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.alignment import aer_table, corpus_gold, findings, floor_score, score_map
+from transformer.alignment import aer_table, check_pairs_fit, corpus_gold, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
-from transformer.errors import TransformerError
+from transformer.errors import DataError, TransformerError
 from transformer.heads import KINDS, SHARES, head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
@@ -424,6 +424,15 @@ AVERAGE_KEYS = {  # the last layer's average against the best head (transformer.
 }
 
 
+def _fits(pair: tuple[str, str]) -> bool:
+    """Whether the current model reads both sentences of the pair (its max_len)."""
+    try:
+        check_pairs_fit(translator, [pair])
+    except DataError:
+        return False
+    return True
+
+
 def which_head_aligns() -> None:
     """The alignment error rate of every encoder–decoder head and layer average on the dataset's gold links, the best
     one framed, and what the figures say of attention as alignment."""
@@ -431,10 +440,13 @@ def which_head_aligns() -> None:
     text(t("attn.aligns_intro", L))
     pairs = usable_pairs()[:MAX_STUDY_PAIRS]
     golds = golds_of(pairs)
-    kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
+    with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None]
+    kept = [(p, g) for p, g in with_gold if _fits(p)]
     if not kept:
         text(t("attn.aligns_no_gold", L), "info")
         return
+    if len(kept) < len(with_gold):  # a model with a short max_len: the pairs it cannot read are left out, and said
+        text(t("attn.aligns_too_long", L, n=f"{len(with_gold) - len(kept):,}", max_len=cfg.max_len), "caption")
     scores = model_cached(
         ("aer_table", tuple(kept)), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
     )

@@ -82,3 +82,15 @@ def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):
     assert "precision 75 %, recall 100 %, alignment error rate 0.14" in captions  # 4 links, 3 of them the gold's
     at.radio(key="attn_heads").set_value("grid").run()  # all heads at once: no one map to score
     assert "alignment error rate" not in " ".join(texts(at, "caption"))
+
+
+def test_a_model_that_reads_shorter_sentences_than_the_gold_pairs_leaves_them_out_and_says_how_many():
+    from transformer import Translator
+    from ui.state import CurrentModel, dataset_pairs
+
+    pairs = list(dataset_pairs("corpus"))
+    short = Translator.create(pairs, d_model=8, n_heads=2, d_ff=16, n_layers=1, max_len=8)
+    at = open_app(page=ATTN, model=CurrentModel(short, "uploaded", name="short.safetensors"))
+    assert not at.exception  # before: the AER table raised on the first pair longer than the model reads
+    said = [c for c in texts(at, "caption") if "are longer than this model reads (max_len = 8): they are left out" in c]
+    assert said and int(said[0].split(" of the pairs")[0].replace(",", "")) > 0

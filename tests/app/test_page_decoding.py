@@ -61,7 +61,7 @@ def test_beam_search_shows_the_tree_the_n_best_and_when_it_beats_greedy():
     names = {trace.get("name") for trace in tree["data"]}
     assert {"kept", "pruned", "finished (E)", "best hypothesis"} <= names
     boxes = [a["text"].split("<br>")[0] for a in tree["layout"]["annotations"]]  # each node's token, over its score
-    assert {"S", "Do", "Does", "chase"} <= set(boxes)  # whole tokens
+    assert {"S", "Do", "Does", "have"} <= set(boxes)  # whole tokens
     best = table(at)
     assert list(best["rank"]) == [1, 2, 3, 4]
     assert list(best["score (with length penalty)"]) == sorted(best["score (with length penalty)"], reverse=True)

@@ -121,7 +121,8 @@ def test_the_attention_sheet_names_each_chart_and_the_film_strip_apart_from_the_
     at = open_app("zh", "pages/attention.py", pairs=pairs, model=model)
     assert not at.exception
     captions = [c.caption for c in _blocks(_sheet(at), Chart)]
-    main, grid, patterns, film = captions
+    main, grid, patterns, aer, film = captions
+    assert aer.startswith("每个编码器-解码器注意力头及每层平均的对齐错误率")  # 我 喜 欢 你 has the corpus's gold links
     assert main.startswith("编码器-解码器注意力 · 层 2 · 头 1") and "句子“我 喜 欢 你”→“S I love you .”" in main
     assert film.startswith("编码器-解码器注意力 · 层 2 · 头 1 · 训练中，第 3 轮")  # not the same title as the map above
     assert grid.startswith(f"{t('attn.dec_enc', 'zh')}每个头的“{t('attn.stat_diagonal', 'zh')}”")
