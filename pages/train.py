@@ -224,21 +224,12 @@ if pairs:
     except TransformerError:  # more distinct tokens than a vocabulary holds: listed with the data's errors
         model_config = None
     if model_config is not None:
-        n_params = parameter_count(model_config)
-        text(
-            t(
-                "train.param_count",
-                L,
-                n=f"{n_params:,}",
-                pairs=f"{len(pairs):,}",
-                src=f"{len(src_vocab):,}",
-                tgt=f"{len(tgt_vocab):,}",
-            )
-        )
+        counts = dict(n=parameter_count(model_config), pairs=len(pairs), src=len(src_vocab), tgt=len(tgt_vocab))
+        text(t("train.param_count", L, **{key: f"{n:,}" for key, n in counts.items()}))
         size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held), chosen_tokenizer())
         if size is not None:
             too_large = dict(
-                n=f"{n_params:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
+                n=f"{counts['n']:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
             )
     if refused is not None:
         text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
@@ -452,17 +443,10 @@ if model.results is not None:
     for cell, shown in zip(metric_row(metrics), metrics):  # each as wide as its texts: st.columns cut them
         with cell:
             metric(*shown)
-    if held_eval:
-        text(
-            t(
-                "train.compare",
-                L,
-                train_acc=f"{train_eval.token_accuracy:.1%}",
-                held_acc=f"{held_eval.token_accuracy:.1%}",
-                train_exact=f"{train_eval.exact_match:.1%}",
-                held_exact=f"{held_eval.exact_match:.1%}",
-            )
-        )
+    if held_eval:  # at the score table's precision
+        shares = dict(train_acc=train_eval.token_accuracy, held_acc=held_eval.token_accuracy)
+        shares |= dict(train_exact=train_eval.exact_match, held_exact=held_eval.exact_match)
+        text(t("train.compare", L, **{key: f"{share:.1%}" for key, share in shares.items()}))
         tr = model.translator
         held_pairs = [(s, g) for s, g, *_ in held_eval.results]
         unseen = model.cached(("unseen",), lambda: unseen_words(held_pairs, tr.src_vocab, tr.tgt_vocab, tr.tokenizer))

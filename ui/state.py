@@ -353,6 +353,14 @@ def fit_own_recipe() -> None:
     old = _recipe_in_force()
     if old == new and ss.get("recipe_of") == "own":
         return
+    ss.own_recipe = new
+    _bring_to_recipe("own", old, new)
+
+
+def _bring_to_recipe(name: str, old: dict, new: dict) -> None:
+    """Set each training setting still at the old recipe's value to the new recipe's (name's); a value the learner set
+    is kept. ss.recipe_note says what was applied and what was kept (the Train page shows it)."""
+    ss = st.session_state
     applied, kept = {}, {}
     for key in RECIPE_KEYS:
         value = ss.get(key, SETTINGS[key])
@@ -361,8 +369,8 @@ def fit_own_recipe() -> None:
             applied[key] = new[key]
         elif value != new[key]:
             kept[key] = (value, new[key])
-    ss.recipe_of, ss.own_recipe = "own", new
-    ss.recipe_note = ("own", applied, kept)
+    ss.recipe_of = name
+    ss.recipe_note = (name, applied, kept)
 
 
 def choose_dataset(name: str) -> None:
@@ -379,17 +387,7 @@ def choose_dataset(name: str) -> None:
     set_pairs(dataset_pairs(name))
     if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
         return  # the learner's own pairs keep whatever settings are set
-    new = RECIPES[name]
-    applied, kept = {}, {}
-    for key in RECIPE_KEYS:
-        value = ss.get(key, SETTINGS[key])
-        if value == old[key]:
-            ss[key] = new[key]
-            applied[key] = new[key]
-        elif value != new[key]:
-            kept[key] = (value, new[key])
-    ss.recipe_of = name
-    ss.recipe_note = (name, applied, kept)
+    _bring_to_recipe(name, old, RECIPES[name])
 
 
 def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:

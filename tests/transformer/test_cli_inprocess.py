@@ -293,9 +293,13 @@ def test_train_without_a_held_out_part_prints_the_one_part_line(tmp_path, capsys
         (["--holdout", "0.99"], "leaves nothing to train on"),
         (["--pe", "rotary"], "argument --pe: invalid choice: 'rotary'"),
         (["--norm", "both"], "argument --norm: invalid choice: 'both'"),
+        (["--label-smoothing", "-0.1"], "--label-smoothing must be a number from 0 to 0.5"),  # the paper's recipe
+        (["--label-smoothing", "nan"], "--label-smoothing must be a number from 0 to 0.5"),
+        (["--warmup", "0"], "--warmup must be a whole number of steps from 1"),
+        (["--steps", "0"], "--steps must be a positive whole number"),
     ],
 )
-def test_bad_holdout_and_switch_values_give_one_line(tmp_path, capsys, argv, message):
+def test_bad_holdout_switch_and_recipe_values_give_one_line_and_write_nothing(tmp_path, capsys, argv, message):
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("我\tI\n你\tyou\n", encoding="utf-8")
     with pytest.raises(SystemExit) if argv[0] in ("--pe", "--norm") else contextlib.nullcontext():
@@ -303,6 +307,7 @@ def test_bad_holdout_and_switch_values_give_one_line(tmp_path, capsys, argv, mes
         assert code == 2 and message in err and err.count("\n") == 1
     if argv[0] in ("--pe", "--norm"):
         assert message in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()  # nothing written
 
 
 BAD_INPUT = {

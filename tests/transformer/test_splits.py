@@ -101,13 +101,17 @@ def _holds(pairings: set | str, pairing: tuple[str, str]) -> bool:
     return first >= 0 and pairing[1] in pairings[first + len(pairing[0]) :]
 
 
+def _splits(corpora, kind: str, also: list):
+    """(seed, the corpus of that seed, its split of this kind, 10 % asked) for every seed of SEEDS."""
+    for seed in SEEDS:
+        yield seed, corpora[seed], split_pairs(corpora[seed], kind, 0.1, seed, always_train=also)
+
+
 @pytest.mark.parametrize("with_tutorial", [False, True], ids=["corpus", "corpus+tutorial"])
 def test_no_held_out_pairing_occurs_in_any_clause_of_any_training_sentence(corpora, tutorial, with_tutorial):
     """Issue 30: 我爱你们 , 你们爱我 recorded its first clause's pairings only, so 你们 + 爱 stayed in training."""
     also = tutorial if with_tutorial else []
-    for seed in SEEDS:
-        pairs = corpora[seed]
-        split = split_pairs(pairs, "combination", 0.1, seed, always_train=also)
+    for seed, pairs, split in _splits(corpora, "combination", also):
         chosen = [tuple(item.split(" + ")) for item in split.held_out]
         assert chosen and abs(len(split.held) / len(pairs) - 0.1) <= 0.02, seed
         found = [_clause_pairings(pairs[i][0]) for i in split.train] + [_clause_pairings(s) for s, _ in also]
@@ -121,9 +125,7 @@ def test_no_held_out_pairing_occurs_in_any_clause_of_any_training_sentence(corpo
 @pytest.mark.parametrize("with_tutorial", [False, True], ids=["corpus", "corpus+tutorial"])
 def test_every_held_out_pair_is_longer_on_both_sides_and_the_share_is_what_was_asked(corpora, tutorial, with_tutorial):
     also = tutorial if with_tutorial else []
-    for seed in SEEDS:
-        pairs = corpora[seed]
-        split = split_pairs(pairs, "length", 0.1, seed, always_train=also)
+    for seed, pairs, split in _splits(corpora, "length", also):
         trained = [pairs[i] for i in split.train] + list(also)
         held = [pairs[i] for i in split.held]
         for side in (0, 1):
@@ -154,9 +156,7 @@ def test_the_word_split_holds_out_a_lexicon_word_no_training_sentence_holds(corp
     音乐), which no training sentence holds, though its characters may be trained in other words."""
     also = tutorial if with_tutorial else []
     words = corpus.words()
-    for seed in SEEDS:
-        pairs = corpora[seed]
-        split = split_pairs(pairs, "word", 0.1, seed, always_train=also)
+    for seed, pairs, split in _splits(corpora, "word", also):
         assert split.unit == "word" and split.held_out and set(split.held_out) <= set(words), seed
         trained = ["".join(pairs[i][0].split()) for i in split.train] + ["".join(s.split()) for s, _ in also]
         assert not any(w in text for w in split.held_out for text in trained), seed

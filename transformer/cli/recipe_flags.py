@@ -20,28 +20,32 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
         "√d_model embedding scale, and the output projection tied to the target embeddings.",
     )
     g.add_argument("--paper", action="store_true", help="the paper's training recipe, every item below")
-    g.add_argument(
-        "--steps",
-        type=int,
-        metavar="N",
-        help="train for about N optimiser steps: the epochs follow from the pairs and --batch-size (default: none, "
-        "--epochs counts)",
+    numbers = (  # flag, type, metavar, help
+        (
+            "--steps",
+            int,
+            "N",
+            "train for about N optimiser steps: the epochs follow from the pairs and --batch-size (default: none, "
+            "--epochs counts)",
+        ),
+        (
+            "--label-smoothing",
+            float,
+            "EPS",
+            f"label smoothing ε, 0 to {MAX_LABEL_SMOOTHING:g} (paper: 0.1; default: 0)",
+        ),
+        (
+            "--warmup",
+            int,
+            "STEPS",
+            f"warm up for STEPS steps (1 to {MAX_WARMUP:,}), then lr = d_model^-0.5 · min(step^-0.5, "
+            "step · warmup^-1.5); replaces --lr (default: the constant --lr)",
+        ),
+        ("--adam-beta2", float, "B2", "Adam's β2 (paper: 0.98; default: 0.999)"),
+        ("--adam-eps", float, "EPS", "Adam's ε (paper: 1e-9; default: 1e-8)"),
     )
-    g.add_argument(
-        "--label-smoothing",
-        type=float,
-        metavar="EPS",
-        help=f"label smoothing ε, 0 to {MAX_LABEL_SMOOTHING:g} (paper: 0.1; default: 0)",
-    )
-    g.add_argument(
-        "--warmup",
-        type=int,
-        metavar="STEPS",
-        help=f"warm up for STEPS steps (1 to {MAX_WARMUP:,}), then lr = d_model^-0.5 · min(step^-0.5, "
-        "step · warmup^-1.5); replaces --lr (default: the constant --lr)",
-    )
-    g.add_argument("--adam-beta2", type=float, metavar="B2", help="Adam's β2 (paper: 0.98; default: 0.999)")
-    g.add_argument("--adam-eps", type=float, metavar="EPS", help="Adam's ε (paper: 1e-9; default: 1e-8)")
+    for flag, kind, metavar, help_text in numbers:
+        g.add_argument(flag, type=kind, metavar=metavar, help=help_text)
     g.add_argument("--emb-scale", action="store_true", help="multiply the embeddings by √d_model (the paper)")
     g.add_argument(
         "--tie-output", action="store_true", help="the output projection is the target embedding matrix (the paper)"
