@@ -26,6 +26,7 @@ from .common import (
 from .layers import click_markers, frame
 
 MAX_HOVER_CELLS = 40_000  # above this many cells in all heads together, one marker per head instead of per cell
+POSITION_TICKS_EACH = 8  # up to this many positions, each has its tick label; beyond, every other one
 TICKS_UP_TO = (4, 12)  # token ticks only with at most 4 heads per row and 12 tokens per side; the hover has them
 
 
@@ -71,6 +72,8 @@ def head_patterns_figure(
     ticks = n_heads <= TICKS_UP_TO[0] and max(n_rows, n_cols) <= TICKS_UP_TO[1]
     row_ticks = rows or [str(i) for i in range(n_rows)]
     col_ticks = cols or [str(j) for j in range(n_cols)]
+    # positions (no tokens) beyond 8 side by side under a subplot of a few hundred px: every other one, or they touch
+    col_every = 2 if cols is None and n_cols > POSITION_TICKS_EACH else 1
     # sizes in px: subplots shrink with more heads; between grid rows go the x ticks and the next titles
     two_lines = n_heads > 8  # "layer 6 · head 16" does not fit over a narrow subplot
     per_plot = int(min(220, max(60, 880 / n_heads)))
@@ -133,8 +136,8 @@ def head_patterns_figure(
                 common,
                 domain=x_domain,
                 anchor=y,
-                tickvals=list(range(n_cols)),
-                ticktext=col_ticks,
+                tickvals=list(range(0, n_cols, col_every)),
+                ticktext=col_ticks[::col_every],
                 range=[-0.5, n_cols - 0.5],
                 showticklabels=ticks and l == n_layers - 1,
             )

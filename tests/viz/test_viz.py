@@ -304,3 +304,14 @@ def test_the_model_package_imports_only_torch_and_safetensors_besides_the_standa
     assert _imports(module) - set(sys.stdlib_module_names) <= allowed
     if module.name in one_module:  # BLEU and chrF: sacrebleu; subword pieces: tokenizers
         assert one_module[module.name] in _imports(module)
+
+
+def test_twelve_positions_under_a_head_pattern_are_labelled_every_other_one_and_tokens_each():
+    from viz.heads import head_patterns_figure
+
+    patterns = np.full((1, 4, 12, 12), 1 / 12)
+    by_position = head_patterns_figure(patterns).layout.xaxis
+    assert list(by_position.ticktext) == ["0", "2", "4", "6", "8", "10"]  # 10 and 11 touched at 1400 px
+    tokens = [f"t{i}" for i in range(12)]
+    assert list(head_patterns_figure(patterns, tokens, tokens).layout.xaxis.ticktext) == tokens
+    assert list(head_patterns_figure(np.full((1, 4, 8, 8), 1 / 8)).layout.xaxis.ticktext) == [str(i) for i in range(8)]
