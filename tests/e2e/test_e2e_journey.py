@@ -179,7 +179,10 @@ def _add_row_in_the_editor(page, source: str, target: str) -> None:
     """
     editor = page.get_by_test_id("stDataFrame").first
     editor.hover()
-    editor.get_by_role("button", name="Add row").click()
+    # as a keyboard user presses it: a pointer's click can land on the grid's scroller, which the toolbar shown on
+    # hover overlaps while the page is still laying out (a CI run clicked for 30 s in vain)
+    editor.get_by_role("button", name="Add row").focus()
+    page.keyboard.press("Enter")
     settled(page)
     expect(alert(page, "Error", "the source sentence is empty")).to_be_visible()
     for column, text in ((2, source), (3, target)):
