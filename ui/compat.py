@@ -81,6 +81,7 @@ ATTRIBUTES = {
     (ScriptRunContext, "session_id"),
     (WidgetMetadata, "fragment_id"),
     (ActiveSessionInfo, "session"),
+    (ActiveSessionInfo, "script_run_count"),
 }
 INSTANCE_ATTRIBUTES = {(Runtime, "_script_cache"), (Runtime, "_session_mgr"), (AppSession, "_scriptrunner")}
 
@@ -218,9 +219,10 @@ def _run_if_not_resumed(connect):
 
 
 def _run_if_idle(runtime, session_id: str) -> None:
-    """Run the page of a connected session that has not been asked to run yet."""
+    """Run the page of a connected session that has not run yet."""
     info = runtime._session_mgr.get_active_session_info(session_id)
-    if info is not None and info.session._scriptrunner is None:
+    # no run finished and none running (the script runner is dropped between runs: it alone does not say "never")
+    if info is not None and info.script_run_count == 0 and info.session._scriptrunner is None:
         info.session.request_rerun(None)
 
 
