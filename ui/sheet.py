@@ -5,25 +5,33 @@ Every text reaches the file escaped. Page text is the markdown the page showed, 
 transformer.text.markdown has backslash-escaped; it is rendered by a small renderer of the few forms our own UI
 strings use (paragraphs, "- " lists, **bold**, *italic*, `code`, Streamlit's :color-badge[…], entities), which makes
 no link, image or raw HTML from anything. Captions, table cells, code and titles are plain text, HTML-escaped.
-Formulas are LaTeX from the pages (never user text), written as MathML. The only scripts are plotly.js itself and
-plotly's call that draws each figure from its JSON (which escapes "<").
+Formulas are LaTeX from the pages (never user text), written as MathML. The only scripts are plotly.js itself (its
+maintainers' "cartesian" bundle, gzipped and base64-encoded: ui/vendor) and the loader that unpacks it and draws each
+figure from its JSON (a script of type application/json, "<" escaped). The sheet ends with exercises on its figures
+(ui.exercises) and their answer key on a printed page of its own.
 """
 
 from __future__ import annotations
 
+import base64
+import functools
+import gzip
 import html
+import json
 import math
 import re
 import string
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import plotly.graph_objects as go
 import plotly.io
 import plotly.offline
 from latex2mathml.converter import convert as latex_to_mathml
 
+from .exercises import Exercise, exercises
 from .i18n import t
 
 COLUMN_PX = 700  # the sheet's width: it fits A4 (210 mm) and Letter (8.5 in) inside 12 mm margins, so print = screen
@@ -31,6 +39,13 @@ PAGE_PX = 900  # the tallest a chart may be drawn and still fit a printed page w
 TABLE_COLUMNS = 8  # a wider table is printed as several tables of this many columns (its first columns repeated)
 TABLE_ROWS = 200  # a longer table is cut to its first rows, and says so
 NOTE_KINDS = ("info", "warning", "success", "error")
+SHEET_BYTES = 1_500_000  # the most one page's sheet may weigh (issue 32: ≤ 1.5 MB)
+CARTESIAN_BUNDLE = Path(__file__).with_name("vendor") / "plotly-cartesian.min.js.gz"
+# the trace types plotly.js's cartesian bundle draws (its README); a figure with another type gets the full plotly.js
+CARTESIAN_TRACES = frozenset(
+    ("bar", "box", "contour", "heatmap", "histogram", "histogram2d", "histogram2dcontour", "image", "pie", "scatter")
+    + ("scatterternary", "violin")
+)
 
 # ------------------------------------------------------------------------------------------------ what a page showed
 
@@ -286,17 +301,20 @@ def _fit(fig: go.Figure) -> float:
 
 
 def _chart_html(chart: Chart, number: int, L: str) -> str:
-    scale = _fit(chart.figure)
+    fig = chart.figure
+    scale = _fit(fig)
     style = f' style="zoom:{scale:.3f}"' if scale < 1 else ""
-    drawing = plotly.io.to_html(
-        chart.figure, include_plotlyjs=False, full_html=False, config={"displaylogo": False, "responsive": True}
-    )
+    width = f"{fig.layout.width}px" if fig.layout.width else "100%"
+    size = f"width:{width};height:{fig.layout.height or 450}px"
+    data = plotly.io.to_json(fig, validate=False, engine="json").replace("<", "\\u003c")  # no "</script>" inside
     caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
-    drawn = f'<div class="drawing"{style}>{drawing}</div>'
+    plot = f'<div class="plot" id="figure-{number}" style="{size}"></div>'
+    source = f'<script type="application/json" class="figure-data">{data}</script>'
+    drawn = f'<div class="drawing"{style}>{plot}{source}</div>'
     return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
 
 
-def _block_html(block, figures: dict[str, int], L: str) -> str:
+def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int, go.Figure]]) -> str:
     if isinstance(block, Text):
         body = markdown_html(block.markdown)
         if block.kind in NOTE_KINDS:
@@ -316,6 +334,7 @@ def _block_html(block, figures: dict[str, int], L: str) -> str:
         if drawn in figures:  # the same chart again: said, not drawn twice
             return f'<p class="caption">{html.escape(t("sheet.same_figure", L, n=figures[drawn]))}</p>'
         figures[drawn] = len(figures) + 1
+        numbered.append((figures[drawn], block.figure))
         return _chart_html(block, figures[drawn], L)
     raise TypeError(f"not a lesson sheet block: {block!r}")
 
@@ -357,6 +376,8 @@ tr.highlight td {{ background: #ffd6d6; }}
 tr {{ break-inside: avoid; page-break-inside: avoid; }}
 figure.chart {{ margin: 1em 0; break-inside: avoid; page-break-inside: avoid; }}
 figure.chart .drawing {{ max-width: 100%; }}
+section.answers {{ break-before: page; page-break-before: always; }}
+.exercises li {{ margin: .4em 0; }}
 @page {{ margin: 12mm; }}
 @media print {{
   body {{ margin: 0 auto; padding: 0; font-size: 11pt; }}
@@ -383,26 +404,82 @@ def _has_content(sections: list[Section], i: int) -> bool:
     return False
 
 
+@functools.cache
+def packed_plotly(full: bool = False) -> str:
+    """plotly.js gzipped and base64-encoded, for the loader to unpack: the cartesian bundle, or (full) the whole
+    plotly.js of the plotly package, for a figure with a trace type the bundle lacks."""
+    packed = gzip.compress(plotly.offline.get_plotlyjs().encode(), 9, mtime=0) if full else CARTESIAN_BUNDLE.read_bytes()
+    return base64.b64encode(packed).decode("ascii")
+
+
+# unpack plotly.js (DecompressionStream: every browser since 2023), run it, then draw each figure from its JSON; then
+# <html data-charts="drawn"> (or "failed", and the note that says which browsers draw them is shown)
+LOADER = """<script>
+(async () => {
+  const packed = atob(document.getElementById("plotly-js").textContent.trim());
+  const bytes = Uint8Array.from(packed, c => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const library = document.createElement("script");
+  library.textContent = await new Response(stream).text();
+  document.head.appendChild(library);
+  for (const source of document.querySelectorAll("script.figure-data")) {
+    const figure = JSON.parse(source.textContent);
+    await Plotly.newPlot(source.previousElementSibling, figure.data, figure.layout,
+                         {displaylogo: false, responsive: true, displayModeBar: false});
+  }
+  document.documentElement.dataset.charts = "drawn";
+})().catch(() => {
+  document.documentElement.dataset.charts = "failed";
+  document.getElementById("needs-browser").hidden = false;
+});
+</script>"""
+
+
+def _exercises_html(questions: list[Exercise], L: str) -> tuple[str, str]:
+    """The exercises (a section at the end of the sheet) and their answer key (a section on a page of its own)."""
+    if not questions:
+        return "", ""
+    asked = "".join(f"<li>{html.escape(q.question)}</li>" for q in questions)
+    answers = "".join(
+        f"<p>{html.escape(t('sheet.answer', L, n=i, figure=q.figure, answer=q.answer))}</p>"
+        for i, q in enumerate(questions, 1)
+    )
+    intro = html.escape(t("sheet.exercises_intro", L))
+    return (
+        f'<section class="exercises"><h2>{html.escape(t("sheet.exercises", L))}</h2><p>{intro}</p><ol>{asked}</ol>'
+        "</section>",
+        f'<section class="answers"><h2>{html.escape(t("sheet.answers", L))}</h2>{answers}</section>',
+    )
+
+
 def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     """One self-contained HTML file: the page's title, the model's summary, the link to the view, then every section
-    the page showed with its text, formulas, tables and charts (each chart once, numbered, with its caption)."""
+    the page showed with its text, formulas, tables and charts (each chart once, numbered, with its caption), then
+    exercises on those figures and, on a page of its own, their answers."""
     figures: dict[str, int] = {}
+    numbered: list[tuple[int, go.Figure]] = []
     sections = []
     for i, section in enumerate(sheet.sections):
-        blocks = "\n".join(_block_html(block, figures, L) for block in section.blocks)
+        blocks = "\n".join(_block_html(block, figures, L, numbered) for block in section.blocks)
         if section.level <= 1:
             sections.append(f"<section>{blocks}</section>")
         elif _has_content(sheet.sections, i):
             h = f"h{min(section.level, 4)}"
             sections.append(f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>")
+    asked, answers = _exercises_html(exercises(numbered, L), L)
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
     made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
+    full = any(trace.type not in CARTESIAN_TRACES for _, fig in numbered for trace in fig.data)
+    library = (
+        f'<script type="text/plain" id="plotly-js">{packed_plotly(full)}</script>\n{LOADER}' if numbered else ""
+    )
+    needs_browser = f'<p class="note warning" id="needs-browser" hidden>{html.escape(t("sheet.needs_browser", L))}</p>'
     return f"""<!DOCTYPE html>
 <html lang="{"zh" if L == "zh" else "en"}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(sheet.title)}</title>
-<script>{plotly.offline.get_plotlyjs()}</script>
+<!-- plotly.js (cartesian bundle), Copyright 2012-2026 Plotly, Inc., MIT licence -->
 <style>{STYLE}</style>
 </head><body>
 <header><h1>{html.escape(sheet.title)}</h1>
@@ -410,7 +487,11 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
 <p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(sheet.link)}</code></p>
 <h2>{html.escape(t("sidebar.model", L))}</h2><ul>{items}</ul></header>
 <main>
+{needs_browser if numbered else ""}
 {chr(10).join(sections)}
+{asked}
 </main>
+{answers}
+{library}
 </body></html>
 """

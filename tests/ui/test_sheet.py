@@ -5,6 +5,7 @@ each page records is in test_sheet_pages.py; the sheet opened and printed in Chr
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import numpy as np
@@ -149,9 +150,11 @@ def test_the_sheet_has_its_sections_text_tables_and_each_chart_once_with_a_numbe
     assert re.findall(r"<h([23])>([^<]*)</h\1>", main) == [
         ("2", "The arithmetic of one attention weight"),
         ("3", "A subsection"),
-    ]  # the last heading has nothing under it: left out
+        ("2", "Exercises"),
+        ("2", "Answer key"),
+    ]  # the last heading has nothing under it: left out; the exercises on the figures, then their answers
     assert "<p>Intro <strong>text</strong>.</p>" in main and "<td>0.5000</td>" in main and "<math" in main
-    assert main.count('class="plotly-graph-div"') == 2  # the same chart twice is drawn once
+    assert main.count('class="plot"') == 2 and main.count('class="figure-data"') == 2  # the same chart: drawn once
     assert "Figure 1. attn · head 1 · for “我 你”" in main and "Figure 2. another map" in main
     assert "Figure 1 above shows this chart." in main
     assert (
@@ -161,7 +164,8 @@ def test_the_sheet_has_its_sections_text_tables_and_each_chart_once_with_a_numbe
 
 def test_the_sheet_is_offline_and_prints_on_a4_and_letter():
     page = lesson_sheet_html(_sheet(Chart("a map", _figure())), ["From: bundled"], "zh")
-    assert page.count("<script") == 2 and "<script src" not in page and "<link" not in page  # plotly.js, one chart
+    # plotly.js (packed), its loader, and one chart's JSON; nothing fetched
+    assert page.count("<script") == 3 and "<script src" not in page and "<link" not in page
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     assert "default-src 'none'" in policy and "connect-src 'none'" in policy
     style = page.split("<style>", 1)[1].split("</style>", 1)[0]
@@ -175,7 +179,7 @@ def test_the_sheet_is_offline_and_prints_on_a4_and_letter():
 
 def test_hostile_title_link_caption_cells_and_code_are_text():
     payload = "<script>alert(1)</script>"
-    fig = _figure(title="t")
+    fig = _figure(title=payload)
     sheet = _sheet(
         (f"**{markdown(payload)}**", 2),
         Table([payload], [[payload]], title=markdown(payload)),
@@ -188,8 +192,10 @@ def test_hostile_title_link_caption_cells_and_code_are_text():
     sheet.link = f"http://x/?q={payload}"
     page = lesson_sheet_html(sheet, [payload], "en")
     body = page.split("</style>", 1)[1]
-    assert body.count("<script") == 1  # the chart's drawing call only
-    assert "alert(1)</script>" not in body.replace("<\\/script>", "")
+    assert body.count("<script") == 3  # plotly.js (packed), its loader, and the chart's JSON only
+    data = body.split('class="figure-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in data and json.loads(data)["layout"]  # the figure's JSON cannot end its script early
+    assert "<script>alert(1)" not in body
     assert body.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 8
 
 
