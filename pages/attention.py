@@ -45,8 +45,8 @@ cfg = translator.config
 HEAD_MODES = {"one": "attn.heads_one", "grid": "attn.heads_grid", "average": "attn.heads_average"}  # mode: its words
 STATISTICS = ("entropy_bits", *(s for s in SHARES if s != "alignment"))  # table columns; alignment when marked
 SCOPES = {
-    "dataset": ("attn.scope_dataset", "attn.patterns_dataset"),
-    "sentence": ("attn.scope_sentence", "attn.patterns_sentence"),
+    "dataset": ("attn.scope_dataset", "attn.patterns_dataset", "attn.patterns_dataset_paper"),
+    "sentence": ("attn.scope_sentence", "attn.patterns_sentence", "attn.patterns_sentence_paper"),
 }
 # elements that report clicks (a selection is an event, not a value kept across pages)
 CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
@@ -192,7 +192,7 @@ def explain() -> None:
     text(t(f"attn.{kind}_explain", L))
     if kind != "enc_self":
         text(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
-    text(t("attn.read", L))
+    text(t("attn.read", L), paper="")  # the hover: nothing on paper
 
 
 marking = kind == "dec_enc"
@@ -257,7 +257,8 @@ def clear_marks() -> None:
 def head_statistics() -> None:
     """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
     section(t("attn.stats", L))
-    text(t("attn.stats_intro", L, kind=t(f"attn.{kind}", L)))
+    kind_words = t(f"attn.{kind}", L)
+    text(t("attn.stats_intro", L, kind=kind_words), paper=t("attn.stats_intro_paper", L, kind=kind_words))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = {s: SCOPES[s][0] for s in (("dataset", "sentence") if pairs else ("sentence",))}  # the first: the default
@@ -284,7 +285,7 @@ def head_statistics() -> None:
     columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
 
     if marking:
-        text(t("attn.marks_intro", L))
+        text(t("attn.marks_intro", L), paper=t("attn.marks_intro_paper", L))
         m1, m2 = st.columns([5, 1], vertical_alignment="bottom")
         m1.multiselect(
             t("attn.marks", L),
@@ -374,7 +375,7 @@ def head_statistics() -> None:
         text("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
     section(t("attn.patterns", L), 3)
-    text(t(SCOPES[scope][1], L))
+    text(t(SCOPES[scope][1], L), paper=t(SCOPES[scope][2], L))
     if scope == "sentence":
         rows, cols = {
             "enc_self": (view.src_tokens, view.src_tokens),

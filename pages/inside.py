@@ -120,7 +120,7 @@ VIEW = {  # the link parameters of this page's view
     "query": Param("inside_query", "int"),
     "key": Param("inside_key", "int"),
 }
-page_header(L, "inside", "inside.title", "inside.intro", VIEW)
+page_header(L, "inside", "inside.title", "inside.intro", VIEW, paper=t("inside.intro_paper", L))
 
 pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help", L), t("inside.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
@@ -151,7 +151,8 @@ st.download_button(
     icon=":material/download:",
 )
 sheet_settings(L, [(t("inside.src_pad", L), src_pad), (t("inside.tgt_pad", L), tgt_pad)])
-sentence = for_sentence(L, " ".join(trace.src_tokens), " ".join(trace.dec_tokens))  # as the charts have them
+# as the charts have them: the pass this page follows step by step feeds P, S and E
+sentence = for_sentence(L, " ".join(trace.src_tokens), " ".join(trace.dec_tokens), specials=True)
 code(
     f"enc_inputs  = {enc.tensor.tolist()}   # {' '.join(trace.src_tokens)}\n"
     f"dec_inputs  = {dec.tensor.tolist()}   # {' '.join(trace.dec_tokens)}\n"
@@ -369,7 +370,7 @@ computed_by("transformer.trace.trace_sentence → Transformer(enc_inputs, dec_in
 # ---------------------------------------------------------------- the arithmetic of one attention cell
 
 section(t("inside.cell", L))
-text(t("inside.cell_intro", L))
+text(t("inside.cell_intro", L), paper=t("inside.cell_intro_paper", L))
 modules = trace.attention_modules()
 if step.where in modules and ss.get("inside_cell_for", step.index) != step.index:  # follow the walk into attention
     ss.inside_attention, ss.inside_cell_head = step.where, head

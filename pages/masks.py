@@ -54,7 +54,8 @@ code(
     f"enc_inputs = {enc.tolist()}   # {' '.join(src)}\ndec_inputs = {dec.tolist()}   # {' '.join(tgt)}",
     language=None,  # plain text: Streamlit's grey for Python comments (3.5:1) is too faint for the tokens
 )
-sentence = for_sentence(L, " ".join(src), " ".join(tgt))  # the tokens of the grids, padding included
+# the tokens of the grids, padding and start included: this page teaches them
+sentence = for_sentence(L, " ".join(src), " ".join(tgt), specials=True)
 
 labels = dict(
     blocked_label=t("masks.blocked", L),

@@ -62,7 +62,7 @@ VIEW = {  # the link parameters of this page's view
     "warmup": Param("warmup", "int"),
     **{key: Param(key, "bool") for key in ("warmup_on", "paper_adam", "emb_scale", "tie_output")},
 }
-page_header(L, "train", "train.title", "train.intro", VIEW)
+page_header(L, "train", "train.title", "train.intro", VIEW, paper=t("train.intro_paper", L))
 
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 D_MODELS, D_FFS = (8, 16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024)

@@ -61,9 +61,9 @@ def _labels(fig: go.Figure, trace, letter: str, n: int) -> list[str]:
         ticks = {float(v): html.unescape(str(s)) for v, s in zip(axis.tickvals, axis.ticktext)}
         return [ticks.get(float(c), str(c)) if isinstance(c, numbers.Real) else str(c) for c in coords]
     for other in fig.data:  # labels drawn as text at the same places (the next-token bars' tokens)
-        if isinstance(other, go.Scatter) and "text" in str(other.mode) and other.text is not None:
-            if getattr(other, letter) is not None and list(getattr(other, letter)) == coords and len(other.text) == n:
-                return [html.unescape(re.sub(r"<[^>]*>", "", str(s))).strip() for s in other.text]
+        places = getattr(other, letter) if isinstance(other, go.Scatter) and "text" in str(other.mode) else None
+        if places is not None and list(places) == coords and other.text is not None and len(other.text) == n:
+            return [html.unescape(re.sub(r"<[^>]*>", "", str(s))).strip() for s in other.text]
     whole = _whole([c for c in coords if isinstance(c, numbers.Real)])
     return [number(c, whole) if isinstance(c, numbers.Real) else str(c) for c in coords]
 
@@ -102,7 +102,9 @@ def _heatmap_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     if z.ndim != 2 or z.size < 2:
         return []
     rows, cols = _labels(fig, trace, "y", z.shape[0]), _labels(fig, trace, "x", z.shape[1])
-    where = t("sheet.q_panel", L, n=n, panel=trace.name) if _panels(fig) > 1 and trace.name else t("sheet.q_fig", L, n=n)
+    where = t("sheet.q_fig", L, n=n)
+    if _panels(fig) > 1 and trace.name:  # one of several maps in the figure: named by its panel title
+        where = t("sheet.q_panel", L, n=n, panel=trace.name)
     categories = _categories(trace)
     if trace.meta == "overlay" or categories:  # which cells of a row are blocked (or of the second category)
         name = trace.name if trace.meta == "overlay" else categories[1]
@@ -149,11 +151,21 @@ def _bar_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     return found
 
 
+def _stated(fig: go.Figure, trace, values: list[float], i: int) -> str:
+    """Value i of a line as its axis reads it: a percentage with one decimal (as the score tables give it), else
+    number()."""
+    if str(_axis(fig, trace.yaxis, "y").tickformat or "").endswith("%"):
+        return f"{values[i]:.1f}%"
+    return number(values[i], _whole(values))
+
+
 def _line_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     """The line's lowest or highest point: the one it reaches later (where a loss ends, where it turns back up)."""
     if trace.y is None or len(trace.y) < 3 or not trace.name or "lines" not in str(trace.mode or "lines"):
         return []
     values = [float(v) if v is not None else math.nan for v in trace.y]
+    if str(_axis(fig, trace.yaxis, "y").tickformat or "").endswith("%"):  # the axis reads 0.985 as 98.5%
+        values = [100 * v for v in values]
     lowest, highest = _unique_best(values, largest=False), _unique_best(values, largest=True)
     xs, axis = _labels(fig, trace, "x", len(values)), _axis_title(fig, trace, "x") or "x"
     where = t("sheet.q_fig", L, n=n)
@@ -162,13 +174,13 @@ def _line_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
         if last is None:
             return []
         question = t("sheet.q_line_last", L, where=where, name=trace.name, axis=axis, x=xs[last])
-        return [Exercise(n, question, number(values[last], _whole(values)))]
+        return [Exercise(n, question, _stated(fig, trace, values, last))]
     largest = highest > lowest
     best = highest if largest else lowest
     x = xs[best]
     key = "sheet.q_line_max" if largest else "sheet.q_line_min"
     question = t(key, L, where=where, name=trace.name, axis=axis)
-    value = number(values[best], _whole(values))
+    value = _stated(fig, trace, values, best)
     return [Exercise(n, question, t("sheet.a_line", L, axis=axis, x=x, value=value))]
 
 
@@ -192,7 +204,7 @@ def exercises(figures: list[tuple[int, go.Figure]], L: str) -> list[Exercise]:
     chosen: list[Exercise] = []
     for round_ in range(max((len(q) for q in per_figure), default=0)):
         for questions in per_figure:
-            if round_ < len(questions) and len(chosen) < MAX_QUESTIONS:
-                if all(q.answer != questions[round_].answer or q.figure == questions[round_].figure for q in chosen):
-                    chosen.append(questions[round_])
+            new = questions[round_] if round_ < len(questions) and len(chosen) < MAX_QUESTIONS else None
+            if new and all(q.answer != new.answer or q.figure == new.figure for q in chosen):
+                chosen.append(new)
     return sorted(chosen, key=lambda e: e.figure)  # in the order of the figures (a stable sort)

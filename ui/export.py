@@ -18,6 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from transformer.data import BOS, EOS, PAD
 from transformer.text import markdown, spreadsheet, visible
 from viz.common import CELL_TEXT, text_px
 from viz.presenter import presenter_figure
@@ -31,6 +32,7 @@ __all__ = ["LessonSheet", "lesson_sheet_html"]  # the sheet itself lives in ui.s
 
 IMAGE_FORMATS = ("png", "svg")
 IMAGE_SCALE = 2  # PNGs at twice the screen resolution: sharp on slides
+CAPTION_SPECIALS = frozenset((PAD, BOS, EOS))  # left out of a caption's sentence, unless the page teaches them
 
 
 def file_name(*parts) -> str:
@@ -62,12 +64,14 @@ def section(title: str, level: int = 2, drawn: bool = True) -> None:
     _sheet().section(title, level)
 
 
-def text(body: str, kind: str = "markdown") -> None:
+def text(body: str, kind: str = "markdown", paper: str | None = None) -> None:
     """Markdown (user text escaped by transformer.text.markdown) as st.markdown, st.caption or a coloured box
-    (kind "info", "warning", "success", "error")."""
+    (kind "info", "warning", "success", "error"); in the sheet, its paper form when it has one (a text that tells the
+    reader what to click says on paper what the screen shows), or nothing when paper is ""."""
     draw = {"markdown": st.markdown, "caption": st.caption}.get(kind) or getattr(st, kind)
     draw(body)
-    _sheet().add(Text(body, kind))
+    if paper is None or paper:
+        _sheet().add(Text(body if paper is None else paper, kind))
 
 
 def hint(body: str, kind: str = "caption") -> None:
@@ -186,8 +190,16 @@ def sheet_settings(L: str, items: Iterable[tuple[str, object]]) -> None:
     _sheet().add(Text(markdown(t("sheet.settings", L, items=listed)), "caption"))
 
 
-def for_sentence(L: str, source: str, target: str | None = None) -> str:
-    """The sentence a chart is about, for its caption: 'for “source” → “target”' (plain text)."""
+def words(tokens: str) -> str:
+    """Tokens joined by spaces without the special tokens P, S and E: the sentence as a reader says it."""
+    return " ".join(token for token in tokens.split(" ") if token not in CAPTION_SPECIALS)
+
+
+def for_sentence(L: str, source: str, target: str | None = None, specials: bool = False) -> str:
+    """The sentence a chart is about, for its caption: 'for “source” → “target”' (plain text); without P, S and E
+    unless the page teaches them (specials: the masks, one forward pass)."""
+    if not specials:
+        source, target = words(source), None if target is None else words(target)
     if target is None:
         return t("sheet.for", L, source=visible(source))
     return t("sheet.for_pair", L, source=visible(source), target=visible(target))

@@ -30,8 +30,12 @@ def model_store() -> ModelStore:
     return ModelStore.from_env()
 
 
-def origin(L: str, model: CurrentModel) -> str:
-    """Where the current model came from, as text: "uploaded (mine.safetensors)", "published 2026-11-25, lesson 3"."""
+def origin(L: str, model: CurrentModel, entry: Entry | None = None) -> str:
+    """Where the current model came from, as text: "uploaded (mine.safetensors)", "published 2026-11-25, lesson 3";
+    a model the store holds (entry: published from this tab, or opened by a link) by its published date and name."""
+    if entry is not None:
+        key = "source.published_named" if entry.name else "source.published"
+        return t(key, L, date=entry.published_date or model.published or "?", name=entry.name)
     if model.source == "published":
         key = "source.published_named" if model.name else "source.published"
         return t(key, L, date=model.published or "?", name=model.name)

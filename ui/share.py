@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer.store import Entry
+
 from .export import IMAGE_FORMATS, lesson_sheet_button
 from .i18n import t
 from .links import link_to_this_view, model_fingerprint
@@ -37,17 +39,17 @@ def share_and_export(L: str, model: CurrentModel) -> None:
             format_func=str.upper,
             help=t("export.format_help", L),
         )
-        summary = model_summary(L, model)
+        summary = model_summary(L, model, entry)
         lesson_sheet_button(summary)
 
 
-def model_summary(L: str, model: CurrentModel) -> list[str]:
-    """The current model in a few plain lines (for the lesson sheet)."""
+def model_summary(L: str, model: CurrentModel, entry: Entry | None = None) -> list[str]:
+    """The current model in a few plain lines (for the lesson sheet); a published one (entry) by its published name."""
     translator, summary = model.translator, model.translator.summary
     variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items()) or t("export.paper", L)
     cfg = translator.config
     return [
-        t("sidebar.source", L, source=origin(L, model)),
+        t("sidebar.source", L, source=origin(L, model, entry)),
         t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
         f"d_model {cfg.d_model} · d_ff {cfg.d_ff} · n_heads {cfg.n_heads} · n_layers {cfg.n_layers} · {variant}",
         t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),

@@ -17,7 +17,6 @@ import base64
 import functools
 import gzip
 import html
-import json
 import math
 import re
 import string
@@ -408,7 +407,9 @@ def _has_content(sections: list[Section], i: int) -> bool:
 def packed_plotly(full: bool = False) -> str:
     """plotly.js gzipped and base64-encoded, for the loader to unpack: the cartesian bundle, or (full) the whole
     plotly.js of the plotly package, for a figure with a trace type the bundle lacks."""
-    packed = gzip.compress(plotly.offline.get_plotlyjs().encode(), 9, mtime=0) if full else CARTESIAN_BUNDLE.read_bytes()
+    if not full:
+        return base64.b64encode(CARTESIAN_BUNDLE.read_bytes()).decode("ascii")
+    packed = gzip.compress(plotly.offline.get_plotlyjs().encode(), 9, mtime=0)
     return base64.b64encode(packed).decode("ascii")
 
 
@@ -470,9 +471,7 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
     made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
     full = any(trace.type not in CARTESIAN_TRACES for _, fig in numbered for trace in fig.data)
-    library = (
-        f'<script type="text/plain" id="plotly-js">{packed_plotly(full)}</script>\n{LOADER}' if numbered else ""
-    )
+    library = f'<script type="text/plain" id="plotly-js">{packed_plotly(full)}</script>\n{LOADER}' if numbered else ""
     needs_browser = f'<p class="note warning" id="needs-browser" hidden>{html.escape(t("sheet.needs_browser", L))}</p>'
     return f"""<!DOCTYPE html>
 <html lang="{"zh" if L == "zh" else "en"}"><head><meta charset="utf-8">

@@ -153,13 +153,15 @@ def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[st
     return rows, cols, labels
 
 
-def page_header(L: str, page: str, title_key: str, intro_key: str, view: dict[str, Param]) -> None:
+def page_header(
+    L: str, page: str, title_key: str, intro_key: str, view: dict[str, Param], paper: str | None = None
+) -> None:
     """The top of a page: its title, its view read from a link (ui.links.link_view, with the view spec `view`) and
-    its introduction."""
+    its introduction (on the lesson sheet: its paper form, when given)."""
     title = t(title_key, L)
     st.title(title)
     link_view(page, title, view)
-    text(t(intro_key, L))
+    text(t(intro_key, L), paper=paper)
 
 
 # a chart that needs more room than the page has: its box scrolls sideways, and the chart keeps at least its own width
