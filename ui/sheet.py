@@ -307,7 +307,7 @@ def _chart_html(chart: Chart, number: int, L: str) -> str:
     size = f"width:{width};height:{fig.layout.height or 450}px"
     data = plotly.io.to_json(fig, validate=False, engine="json").replace("<", "\\u003c")  # no "</script>" inside
     caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
-    plot = f'<div class="plot" id="figure-{number}" style="{size}"></div>'
+    plot = f'<div class="sheet-plot" id="figure-{number}" style="{size}"></div>'
     source = f'<script type="application/json" class="figure-data">{data}</script>'
     drawn = f'<div class="drawing"{style}>{plot}{source}</div>'
     return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
@@ -414,7 +414,8 @@ def packed_plotly(full: bool = False) -> str:
 
 
 # unpack plotly.js (DecompressionStream: every browser since 2023), run it, then draw each figure from its JSON; then
-# <html data-charts="drawn"> (or "failed", and the note that says which browsers draw them is shown)
+# <html data-charts="drawn"> (or "failed", and the note that says which browsers draw them is shown; it says "drawing"
+# until then, and "none" in a sheet without figures)
 LOADER = """<script>
 (async () => {
   const packed = atob(document.getElementById("plotly-js").textContent.trim());
@@ -472,9 +473,10 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
     full = any(trace.type not in CARTESIAN_TRACES for _, fig in numbered for trace in fig.data)
     library = f'<script type="text/plain" id="plotly-js">{packed_plotly(full)}</script>\n{LOADER}' if numbered else ""
+    state = "drawing" if numbered else "none"
     needs_browser = f'<p class="note warning" id="needs-browser" hidden>{html.escape(t("sheet.needs_browser", L))}</p>'
     return f"""<!DOCTYPE html>
-<html lang="{"zh" if L == "zh" else "en"}"><head><meta charset="utf-8">
+<html lang="{"zh" if L == "zh" else "en"}" data-charts="{state}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(sheet.title)}</title>

@@ -231,6 +231,7 @@ def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
     title = title_lines(title)
     top = 60 + TITLE_LINE_PX * title.count("<br>") if title else 30
     height += top - (60 if title else 30)
+    height = max(height, top + _upright_title_px(fig) + BELOW_PLOT_PX)
     set_layout(
         fig,
         dict(
@@ -247,6 +248,17 @@ def finish(fig: go.Figure, title: str, height: int) -> go.Figure:
             room = height - top - 60 if bar.orientation != "h" else 160  # the bar's length, about, in px
             bar.nticks = max(2, int(room // 40))
     return fig
+
+
+BELOW_PLOT_PX = 70  # what a figure draws below its plot: the x tick labels, the x axis title and the margin
+
+
+def _upright_title_px(fig: go.Figure) -> int:
+    """How tall the plot must be for its longest y axis title, drawn upright beside it, to stay beside it (a longer
+    one reaches over the figure's title and legend above the plot): of the y axes that span the whole height."""
+    spans = [axis for axis in fig.select_yaxes() if axis.domain is None or tuple(axis.domain) == (0, 1)]
+    titles = [axis.title.text for axis in spans if axis.title is not None and axis.title.text]
+    return math.ceil(max((text_px(title, FONT["size"]) for title in titles), default=0))
 
 
 def title_lines(title: str, limit: int = TITLE_COLUMNS) -> str:

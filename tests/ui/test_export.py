@@ -109,7 +109,7 @@ def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     sheet.start("attention", "Attention <script>", "http://localhost/attention?layer=0")
     sheet.add(Chart("encoder–decoder attention", fig))
     page = lesson_sheet_html(sheet, ["From: uploaded (x.safetensors)", "Parameters: 1,234"], "zh")
-    assert page.startswith("<!DOCTYPE html>") and '<html lang="zh">' in page
+    assert page.startswith("<!DOCTYPE html>") and '<html lang="zh" data-charts="drawing">' in page
     assert "<script src" not in page and page.count('class="figure-data"') == 1  # the library itself is inside
     packed = page.split('<script type="text/plain" id="plotly-js">', 1)[1].split("</script>", 1)[0]
     library = gzip.decompress(base64.b64decode(packed)).decode()[:200]  # what the sheet's loader runs

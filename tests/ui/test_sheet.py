@@ -154,7 +154,8 @@ def test_the_sheet_has_its_sections_text_tables_and_each_chart_once_with_a_numbe
         ("2", "Answer key"),
     ]  # the last heading has nothing under it: left out; the exercises on the figures, then their answers
     assert "<p>Intro <strong>text</strong>.</p>" in main and "<td>0.5000</td>" in main and "<math" in main
-    assert main.count('class="plot"') == 2 and main.count('class="figure-data"') == 2  # the same chart: drawn once
+    # the same chart twice is drawn once
+    assert main.count('class="sheet-plot"') == 2 and main.count('class="figure-data"') == 2
     assert "Figure 1. attn · head 1 · for “我 你”" in main and "Figure 2. another map" in main
     assert "Figure 1 above shows this chart." in main
     assert (
@@ -174,7 +175,7 @@ def test_the_sheet_is_offline_and_prints_on_a4_and_letter():
     assert re.search(r"\.link \{[^}]*overflow-wrap: anywhere", style)
     assert re.search(r"td \{[^}]*overflow-wrap: anywhere", style)
     assert f"width: {COLUMN_PX}px" in style and COLUMN_PX * 25.4 / 96 <= 210 - 2 * 12  # A4, the narrower, fits
-    assert '<html lang="zh">' in page and "图 1．a map" in page and "当前模型" in page
+    assert '<html lang="zh" data-charts="drawing">' in page and "图 1．a map" in page and "当前模型" in page
 
 
 def test_hostile_title_link_caption_cells_and_code_are_text():

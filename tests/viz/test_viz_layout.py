@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
@@ -295,3 +296,16 @@ def test_the_train_chart_of_an_uploaded_model_names_its_file_literally():
     at = open_app(page="pages/train.py", model=CurrentModel(translator, "uploaded", name="<b>m</b>.safetensors"))
     title = _history_title(at)
     assert title.startswith("The uploaded model &lt;b&gt;m&lt;/b&gt;.safetensors") and "3 epochs" in title
+
+
+def test_a_plot_shorter_than_its_upright_y_title_grows_so_the_title_stays_beside_it():
+    # the Attention sheet's first figure: on 5 rows its y title reached over the figure's title and legend (issue 32)
+    rows, cols = ["S → I", "I → love", "love → you", "you → .", ". → E"], ["我", "爱", "你", "E"]
+    title = "decoder input → predicts (query)"
+    tall = attention_figure(np.full((5, 4), 0.25), rows, cols, title="attention · layer 2 · head 1", row_label=title)
+    short = attention_figure(np.full((5, 4), 0.25), rows, cols, title="attention · layer 2 · head 1", row_label="q")
+    assert (
+        tall.layout.height - tall.layout.margin.t
+        >= text_px(title, 13) + 70
+        > short.layout.height - short.layout.margin.t
+    )
