@@ -1,7 +1,9 @@
 """Every page's lesson sheet, as a teacher uses it (issue 21 §1): downloaded from the sidebar, opened in Chromium from
 file:// with every request outside the file refused, and printed to PDF on A4 and Letter. The sheet holds the page's
 headings and explanation in the page's language, each chart once with its caption, and prints with every chart, table
-and the link inside the page's width and each chart whole on one page."""
+and the link inside the page's width and each chart whole on one page. Issue 32 §1: the file is at most 1.5 MB, no two
+text boxes of a figure overlap, on screen or printed on either paper, the printed text holds no word that tells the
+reader to use a mouse, and the exercises' answer key starts a printed page of its own."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import re
 
 import pytest
 
+from tests.app.test_sheet_pages import MOUSE_WORDS
 from tests.e2e.helpers import (
     PAGE_SLUGS,
     TITLES,
@@ -19,6 +22,7 @@ from tests.e2e.helpers import (
     share_section,
     switch_language,
 )
+from ui.sheet import SHEET_BYTES
 
 pytestmark = pytest.mark.e2e
 
@@ -54,7 +58,26 @@ def _read_offline(browser, path):
     errors: list[str] = []
     reader.on("pageerror", lambda error: errors.append(str(error)))
     reader.goto(path.as_uri())
+    reader.wait_for_selector("html:not([data-charts=drawing])", state="attached")  # plotly.js unpacked, figures drawn
     return context, reader, requests, errors
+
+
+# every pair of text boxes of one figure (titles, axis titles, tick labels, legend, colour bar, annotations; not the
+# numbers in its cells, plotly's data layer .plot) that overlap by more than a pixel each way
+OVERLAPS = """() => [...document.querySelectorAll('figure.chart')].flatMap((figure, n) => {
+  const boxes = [...figure.querySelectorAll('.main-svg text')]
+    .filter(t => !t.closest('.plot') && t.textContent.trim())
+    .map(t => [t.textContent.trim(), t.getBoundingClientRect()])
+    .filter(([, r]) => r.width > 0 && r.height > 0);
+  const found = [];
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, p] = boxes[i], [b, q] = boxes[j];
+    const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+    const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+    if (x > 1 && y > 1) found.push(`Figure ${n + 1}: “${a}” over “${b}”`);
+  }
+  return found;
+})"""
 
 
 def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
@@ -65,12 +88,17 @@ def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
     intro = page.get_by_test_id("stMain").get_by_test_id("stMarkdown").first.inner_text().strip()
     path = _download_sheet(page, lang, tmp_path)
     assert path.name.startswith(f"lesson-{slug}-") and path.suffix == ".html"
+    assert path.stat().st_size <= SHEET_BYTES, path.stat().st_size
 
     context, reader, requests, errors = _read_offline(browser, path)
     try:
         expect(reader.locator("h1")).to_have_text(TITLES[lang][index])
         assert reader.locator("html").get_attribute("lang") == lang
-        expect(reader.locator("main")).to_contain_text(intro)  # the page's explanation, in its language
+        # the page's explanation, in its language: a sentence of it at least (its mouse instructions are said on paper
+        # in their paper form, tests/app/test_sheet_pages.py)
+        sentences = [part for part in re.split(r"(?<=[.。])\s*", intro) if len(part) > 8]
+        main_text = reader.locator("main").inner_text()
+        assert any(sentence in main_text for sentence in sentences), (intro, main_text[:500])
         sheet_headings = [h.strip() for h in reader.locator("main").locator("h2, h3").all_inner_texts()]
         assert set(sheet_headings) <= set(headings) | set(sheet_headings_only(reader)), (sheet_headings, headings)
         kept = [h for h in headings if h in sheet_headings]
@@ -83,11 +111,22 @@ def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
         assert all(re.match(FIGURE[lang], c) for c in captions), captions
         for i in range(charts_on_page):
             expect(figures.nth(i).locator(".main-svg").first).to_be_visible()
+        assert reader.locator("html").get_attribute("data-charts") == ("drawn" if charts_on_page else "none")
+        assert reader.evaluate(OVERLAPS) == []
+        questions = reader.locator("section.exercises li")
+        assert 3 <= questions.count() <= 5 if charts_on_page else questions.count() == 0
 
         for paper, (width_mm, height_mm) in PAPER.items():
             pdf = reader.pdf(format=paper, print_background=True)
-            assert pdf.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 1
+            pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
+            assert pdf.startswith(b"%PDF") and pages >= (2 if charts_on_page else 1)  # the answers: a page of their own
             reader.emulate_media(media="print")
+            assert reader.evaluate(OVERLAPS) == [], paper
+            printed = reader.locator("body").inner_text()
+            assert MOUSE_WORDS.findall(printed) == [], (paper, MOUSE_WORDS.findall(printed))
+            if charts_on_page:
+                answers = reader.locator("section.answers")
+                assert answers.evaluate("a => getComputedStyle(a).breakBefore") == "page"
             width, height = width_mm * PX_PER_MM, height_mm * PX_PER_MM
             sizes = reader.evaluate(
                 """() => ({
@@ -120,6 +159,7 @@ def sheet_headings_only(reader) -> list[str]:
         for h in reader.locator("main").locator("h2, h3").all_inner_texts()
         if h.startswith(
             ("How to choose the next word:", "如何选择下一个词：", "Results of the current model", "当前模型的结果")
+            + ("Exercises", "练习")  # the sheet's own exercises on its figures
         )
     ]
 
