@@ -87,6 +87,7 @@ UPLOADER_CSS = """<style>
 window.playgroundUploadLabel = %(upload)s;
 window.playgroundUploadNames = window.playgroundUploadNames || (() => {
   const name = () => document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button').forEach(button => {
+    if (button.closest('[data-testid="stFileChip"]')) return;  // a chosen file's remove button keeps its own name
     if (button.getAttribute("aria-label") !== window.playgroundUploadLabel) {
       button.setAttribute("aria-label", window.playgroundUploadLabel);
     }
@@ -98,9 +99,75 @@ window.playgroundUploadNames();
 </script>"""
 
 
+# the file uploader's other English texts (Streamlit 1.67's frontend, no parameter for them either), as regular
+# expressions of the whole text, and the key of each one's words: the overlay while a file is dragged over it, the file
+# input's accessible name, and a refused file's chip (its message, its "Error:", its buttons' names and title). In a UI
+# language other than English, UPLOADER_WORDS rewrites each where it appears in an uploader or a tooltip, as the text
+# is drawn (tests/ui/test_browser.py checks the texts are still the pinned Streamlit's)
+UPLOADER_TEXTS = (
+    (r"^Drag and drop (?:a file|files|directories) here$", "browser.drop_here"),
+    (r"^file upload$", "browser.file_input"),
+    (r"^File must be (.+?) ?or smaller\.$", "browser.too_large"),
+    (r"^(.+) files are not allowed\.$", "browser.wrong_type"),
+    (r"^File size is too small\.$", "browser.too_small"),
+    (r"^Only one file is allowed\.$", "browser.one_file"),
+    (r"^Unexpected error\. Please try again\.$", "browser.unexpected"),
+    (r"^Error:$", "browser.error"),
+    (r"^Remove (.+)$", "browser.remove"),
+    (r"^Cancel upload of (.+)$", "browser.cancel"),
+    (r"^Click to retry upload$", "browser.retry"),
+)
+
+# rewrites, in the nodes React adds or changes, the texts and the aria-label and title attributes that are one of the
+# rules' English texts: only in a file uploader or a tooltip (a refused file's message shows in one); a rewritten text
+# matches no rule, so a rewrite never triggers another
+UPLOADER_WORDS = """<script>
+window.playgroundUploaderRules = %(rules)s.map(([pattern, words]) => [new RegExp(pattern), words]);
+window.playgroundUploaderWords = window.playgroundUploaderWords || (() => {
+  const PLACES = '[data-testid="stFileUploader"], [data-baseweb="tooltip"], [role="tooltip"]';
+  const say = text => {
+    for (const [pattern, words] of window.playgroundUploaderRules)
+      if (pattern.test(text.trim())) return text.trim().replace(pattern, words);
+    return null;
+  };
+  const inPlace = element => element && (element.closest(PLACES) || element.querySelector(PLACES));
+  const rewrite = node => {
+    const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
+    if (!element || element.nodeType !== Node.ELEMENT_NODE || !inPlace(element)) return;
+    for (const each of [element, ...element.querySelectorAll("[aria-label], [title]")])
+      for (const name of ["aria-label", "title"]) {
+        const said = each.hasAttribute(name) && say(each.getAttribute(name));
+        if (said) each.setAttribute(name, said);
+      }
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      const said = say(text.data);
+      if (said !== null) text.data = said;
+    }
+  };
+  new MutationObserver(records => records.forEach(record =>
+    record.type === "childList" ? record.addedNodes.forEach(rewrite) : rewrite(record.target)
+  )).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true,
+                             attributeFilter: ["aria-label", "title"]});
+  return () => document.querySelectorAll(PLACES).forEach(rewrite);
+})();
+window.playgroundUploaderWords();
+</script>"""
+
+
+def uploader_rules(lang: str) -> list[tuple[str, str]]:
+    """The uploader's English texts (regular expressions) and their words in lang, as a JavaScript replacement ($1:
+    the file's size, type or name); none in English."""
+    if lang == "en":
+        return []
+    return [(pattern, t(key, lang, value="$1")) for pattern, key in UPLOADER_TEXTS]
+
+
 def uploader_css(lang: str) -> str:
-    """UPLOADER_CSS with the upload button's word in the UI language lang (a CSS string)."""
-    return UPLOADER_CSS % {"upload": json.dumps(t("browser.upload", lang), ensure_ascii=False)}
+    """UPLOADER_CSS with the upload button's word in the UI language lang (a CSS string), and the script that says
+    the uploader's other texts in lang (UPLOADER_WORDS)."""
+    css = UPLOADER_CSS % {"upload": json.dumps(t("browser.upload", lang), ensure_ascii=False)}
+    return css + UPLOADER_WORDS % {"rules": json.dumps(uploader_rules(lang), ensure_ascii=False)}
 
 
 def browser_scripts(lang: str) -> None:

@@ -3,7 +3,15 @@ hidden button once the first page is drawn; tests/e2e/test_e2e_first_chart.py ch
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
+import streamlit
+
 from tests.apptest_helpers import open_app
+from ui.browser import UPLOADER_TEXTS, uploader_css, uploader_rules
+from ui.i18n import t
 from ui.widgets import ATTENTION_FORMULA
 
 
@@ -35,3 +43,21 @@ def test_the_file_uploaders_own_english_texts_are_hidden_and_their_button_speaks
         assert f'::after {{content: "{word}";' in css  # the button's word, in place of Streamlit's "Upload"
         labels = [u.proto.label for u in at.get("file_uploader")]
         assert labels and all("MB" in label for label in labels)  # the limit, in the app's words
+
+
+def test_the_uploaders_other_english_texts_are_the_pinned_streamlits_and_said_in_chinese_in_the_chinese_ui():
+
+    static = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    frontend = "".join(
+        p.read_text(encoding="utf-8") for p in static.glob("*.js") if p.name.startswith(("File", "utils"))
+    )
+    for pattern, key in UPLOADER_TEXTS:
+        english = t(key, "en", value="text/html")
+        assert re.search(pattern, english), key  # the rule reads Streamlit's text as the app's English says it
+        drawn = english.split("text/html")[0] or english.split("text/html")[1]  # the fixed part of its template
+        assert drawn.rstrip() in frontend, f"Streamlit no longer writes {drawn!r}: update UPLOADER_TEXTS"
+        said = re.sub(pattern, t(key, "zh", value=r"\1"), english)
+        assert not re.search(r"[A-Za-z]", said.replace("text/html", "")), said  # Chinese but for the file's own words
+    assert uploader_rules("en") == [] and "把文件拖放到这里" in uploader_css("zh")
+    rules = json.loads(uploader_css("zh").split("window.playgroundUploaderRules = ", 1)[1].split(".map(", 1)[0])
+    assert ["^File must be (.+?) ?or smaller\\.$", "文件不能超过 $1。"] in rules
