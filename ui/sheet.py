@@ -299,13 +299,14 @@ def _fit(fig: go.Figure) -> float:
     return scale
 
 
-def _chart_html(chart: Chart, number: int, L: str) -> str:
+def _chart_html(chart: Chart, number: int, L: str, data: str) -> str:
+    """A numbered chart with its caption: a box plotly draws in when the sheet opens, and its figure's JSON (data)."""
     fig = chart.figure
     scale = _fit(fig)
     style = f' style="zoom:{scale:.3f}"' if scale < 1 else ""
     width = f"{fig.layout.width}px" if fig.layout.width else "100%"
     size = f"width:{width};height:{fig.layout.height or 450}px"
-    data = plotly.io.to_json(fig, validate=False, engine="json").replace("<", "\\u003c")  # no "</script>" inside
+    data = data.replace("<", "\\u003c")  # no "</script>" inside (JSON reads \\u003c as "<")
     caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
     plot = f'<div class="sheet-plot" id="figure-{number}" style="{size}"></div>'
     source = f'<script type="application/json" class="figure-data">{data}</script>'
@@ -334,7 +335,7 @@ def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int
             return f'<p class="caption">{html.escape(t("sheet.same_figure", L, n=figures[drawn]))}</p>'
         figures[drawn] = len(figures) + 1
         numbered.append((figures[drawn], block.figure))
-        return _chart_html(block, figures[drawn], L)
+        return _chart_html(block, figures[drawn], L, drawn)
     raise TypeError(f"not a lesson sheet block: {block!r}")
 
 
