@@ -29,7 +29,7 @@ _SKIPPED_META = ("overlay", "cell text")  # viz.layers.OVERLAY, viz.common.CELL_
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question about figure `figure` and its answer, both plain text."""
+    """One question about figure `figure` (0: about a table) and its answer, both plain text."""
 
     figure: int
     question: str
@@ -132,10 +132,16 @@ def _panels(fig: go.Figure) -> int:
     return sum(isinstance(tr, go.Heatmap) and tr.meta not in _SKIPPED_META for tr in fig.data)
 
 
+def _readable(fig: go.Figure, trace, letter: str) -> bool:
+    """Whether a reader can read values off the trace's axis (it is drawn, with its tick labels)."""
+    axis = _axis(fig, getattr(trace, f"{letter}axis"), letter)
+    return axis.visible is not False and axis.showticklabels is not False
+
+
 def _bar_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     horizontal = trace.orientation == "h"
     values = trace.x if horizontal else trace.y
-    if values is None or len(values) < 2:
+    if values is None or len(values) < 2 or not _readable(fig, trace, "x" if horizontal else "y"):
         return []
     values = [float(v) for v in values]
     labels = _labels(fig, trace, "y" if horizontal else "x", len(values))
@@ -162,6 +168,8 @@ def _stated(fig: go.Figure, trace, values: list[float], i: int) -> str:
 def _line_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     """The line's lowest or highest point: the one it reaches later (where a loss ends, where it turns back up)."""
     if trace.y is None or len(trace.y) < 3 or not trace.name or "lines" not in str(trace.mode or "lines"):
+        return []
+    if not (_readable(fig, trace, "x") and _readable(fig, trace, "y")):  # a drawing's coordinates (the beam tree)
         return []
     values = [float(v) if v is not None else math.nan for v in trace.y]
     if str(_axis(fig, trace.yaxis, "y").tickformat or "").endswith("%"):  # the axis reads 0.985 as 98.5%
@@ -197,9 +205,45 @@ def figure_exercises(n: int, fig: go.Figure, L: str) -> list[Exercise]:
     return found
 
 
-def exercises(figures: list[tuple[int, go.Figure]], L: str) -> list[Exercise]:
+def _cell_number(text: str) -> float | None:
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def table_exercises(heading: str, columns: list[str], rows: list[list[str]], L: str) -> list[Exercise]:
+    """A question on a table under a heading: which row has the largest value of its first number column, the rows
+    named by its first text column, answered by the row's name and the cell as the table prints it."""
+    if len(rows) < 2 or len(columns) < 2:
+        return []
+    numeric = [all(_cell_number(row[c]) is not None for row in rows) for c in range(len(columns))]
+    name = next((c for c in range(len(columns)) if not numeric[c]), 0)  # the rows' names: the first text column
+
+    def counts(c: int) -> bool:  # whole numbers: asked after the measured values, and never a rank or an index
+        return numeric[c] and all(float(_cell_number(row[c])).is_integer() for row in rows)
+
+    for c in sorted(range(len(columns)), key=counts):
+        values = [_cell_number(row[c]) for row in rows]
+        if c == name or not numeric[c] or len(set(values)) < 2:
+            continue
+        if counts(c) and sorted(values) == [min(values) + i for i in range(len(values))]:
+            continue  # 1, 2, 3, …: it numbers the rows
+        best = max(range(len(rows)), key=lambda r: values[r])
+        if sum(v == values[best] for v in values) > 1:
+            continue
+        question = t("sheet.q_table", L, heading=heading, column=columns[c], first=columns[name])
+        return [Exercise(0, question, t("sheet.a_label_value", L, label=rows[best][name], value=rows[best][c]))]
+    return []
+
+
+def exercises(
+    figures: list[tuple[int, go.Figure]], L: str, tables: list[tuple[str, list[str], list[list[str]]]] = ()
+) -> list[Exercise]:
     """Up to MAX_QUESTIONS questions on the numbered figures: each figure's first question in figure order, then
-    their second ones, and so on; a question whose answer is already asked for is left out."""
+    their second ones, and so on; a question whose answer is already asked for is left out. When the figures give
+    fewer than MIN_QUESTIONS, the tables (heading, columns, rows) add one each, after them."""
     per_figure = [figure_exercises(n, fig, L) for n, fig in figures]
     chosen: list[Exercise] = []
     for round_ in range(max((len(q) for q in per_figure), default=0)):
@@ -207,4 +251,8 @@ def exercises(figures: list[tuple[int, go.Figure]], L: str) -> list[Exercise]:
             new = questions[round_] if round_ < len(questions) and len(chosen) < MAX_QUESTIONS else None
             if new and all(q.answer != new.answer or q.figure == new.figure for q in chosen):
                 chosen.append(new)
-    return sorted(chosen, key=lambda e: e.figure)  # in the order of the figures (a stable sort)
+    chosen.sort(key=lambda e: e.figure)  # in the order of the figures (a stable sort)
+    for heading, columns, rows in tables if figures else ():
+        if len(chosen) < MIN_QUESTIONS:
+            chosen += table_exercises(heading, columns, rows, L)
+    return chosen

@@ -443,8 +443,9 @@ def _exercises_html(questions: list[Exercise], L: str) -> tuple[str, str]:
     if not questions:
         return "", ""
     asked = "".join(f"<li>{html.escape(q.question)}</li>" for q in questions)
+    keys = {True: "sheet.answer", False: "sheet.answer_table"}  # on a figure, on a table
     answers = "".join(
-        f"<p>{html.escape(t('sheet.answer', L, n=i, figure=q.figure, answer=q.answer))}</p>"
+        f"<p>{html.escape(t(keys[bool(q.figure)], L, n=i, figure=q.figure, answer=q.answer))}</p>"
         for i, q in enumerate(questions, 1)
     )
     intro = html.escape(t("sheet.exercises_intro", L))
@@ -469,7 +470,10 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
         elif _has_content(sheet.sections, i):
             h = f"h{min(section.level, 4)}"
             sections.append(f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>")
-    asked, answers = _exercises_html(exercises(numbered, L), L)
+    tables = [
+        (s.title or sheet.title, b.columns, b.rows) for s in sheet.sections for b in s.blocks if isinstance(b, Table)
+    ]
+    asked, answers = _exercises_html(exercises(numbered, L, tables), L)
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
     made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
     full = any(trace.type not in CARTESIAN_TRACES for _, fig in numbered for trace in fig.data)

@@ -94,3 +94,17 @@ def test_the_sheets_model_line_names_a_published_model_by_its_published_name():
     entry = Entry("ab12", 1, 0.0, published="2026-11-27T10:00:00Z", name="Lesson 5: word order")
     assert model_summary("en", model, entry)[0] == "From: published 2026-11-27, Lesson 5: word order"
     assert model_summary("zh", model, entry)[0].endswith("发布于 2026-11-27，Lesson 5: word order")
+
+
+def test_a_drawing_asks_nothing_and_a_sheet_short_of_questions_asks_about_its_tables():
+    tree = go.Figure(go.Scatter(x=[0, 1, 2], y=[0, 2, 1], name="best hypothesis", mode="lines"))
+    tree.update_yaxes(visible=False)  # a beam tree's heights place its boxes: no value to read
+    assert figure_exercises(1, tree, "en") == []
+    columns = ["rank", "translation", "log-probability"]
+    rows = [["1", "I love you .", "-0.0260"], ["2", "I like you .", "-3.9120"], ["3", "I love you", "-5.0000"]]
+    (asked,) = exercises([(1, tree)], "en", [("The n best translations", columns, rows)])
+    question = "which translation has the largest log-probability, and what is it?"  # never the rank: it numbers rows
+    assert asked.question == f"In the table under “The n best translations”: {question}"
+    assert (asked.figure, asked.answer) == (0, "“I love you .”: -0.0260")
+    ties = [["1", "a", "-1.0"], ["2", "b", "-1.0"]]
+    assert exercises([(1, tree)], "en", [("t", columns, ties)]) == []
