@@ -16,7 +16,7 @@ from ui.i18n import t
 from ui.messages import error_text
 from ui.state import current, page_setup, usable_pairs
 from ui.training import current_job, start_replay
-from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker, replaced
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
@@ -90,6 +90,7 @@ VIEW = {  # the link parameters of this page's view
     "scope": Param("attn_scope"),
     "stat": Param("attn_stat"),
     "epoch": Param("attn_epoch", "int"),
+    "marks": Param("attn_marks", "marks"),  # hand marks, as source-first links i-j
 }
 page_header(L, "attention", "attn.title", "attn.intro", VIEW)
 warn_if_data_changed(L)
@@ -146,7 +147,10 @@ if new_click(CHART, clicked):
     marks = [tuple(m) for m in ss.get("attn_marks", [])]
     ss.attn_marks = [m for m in marks if m != clicked] if clicked in marks else [*marks, clicked]
 allowed = set(mark_cells)
-ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allowed]
+kept_marks = [tuple(m) for m in ss.get("attn_marks", [])]
+if any(m not in allowed for m in kept_marks):  # off this sentence (a link's, or kept from another model): said
+    replaced("attn_marks", kept_marks, [m for m in kept_marks if m in allowed])
+ss.attn_marks = [m for m in kept_marks if m in allowed]
 
 
 def show(
