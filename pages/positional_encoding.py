@@ -250,7 +250,6 @@ emb = model_cached(("embeddings", side), lambda: study_embeddings(model.translat
 names = {c: t(CLASS_KEYS[c], L) for c in CLASS_ORDER}
 token = choose_one(st.selectbox, t("emb.token", L), emb.tokens, key="emb_token", help=t("emb.token_help", L))
 chosen = emb.tokens.index(token)
-kept = sum(emb.projection.explained)
 side_words = t(EMB_SIDES[side], L)
 chart(
     model_cached(
@@ -272,7 +271,8 @@ chart(
 )
 computed_by("transformer.embeddings.study_embeddings → pca_2d (torch.linalg.svd), separation", L)
 found = emb.separation
-said = [t("emb.picture_keeps" if kept >= 0.5 else "emb.picture_loses", L, kept=f"{100 * kept:.0f}", d=cfg.d_model)]
+kept = f"{100 * emb.projection.kept:.0f}"
+said = [t("emb.picture_keeps" if emb.projection.keeps_most else "emb.picture_loses", L, kept=kept, d=cfg.d_model)]
 if found is None:
     said.insert(0, t("emb.no_classes", L))
 else:

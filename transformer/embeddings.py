@@ -96,6 +96,16 @@ class Projection:
     xy: torch.Tensor  # (n, 2)
     explained: tuple[float, float]  # the share of the embeddings' variance along each axis
 
+    @property
+    def kept(self) -> float:
+        """The share of the variance the picture keeps (both axes)."""
+        return self.explained[0] + self.explained[1]
+
+    @property
+    def keeps_most(self) -> bool:
+        """Whether the picture keeps at least half the variance (else closeness in it says little)."""
+        return self.kept >= 0.5
+
 
 def pca_2d(weights: torch.Tensor) -> Projection:
     """The rows of weights (n, d) centred and projected on their two largest principal components (torch SVD); each

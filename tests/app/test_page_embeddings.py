@@ -34,6 +34,14 @@ def test_the_embeddings_view_from_a_link_rings_the_token_lists_its_neighbours_an
         chance=f"{100 * found.chance:.0f}",
         reached=f"{found.reached:,}",
     )
-    kept = f"{100 * sum(study.projection.explained):.0f}"
+    kept = f"{100 * study.projection.kept:.0f}"
     said = " ".join(texts(at, "markdown"))
     assert verdict in said and STRINGS["emb.picture_loses"]["en"].format(kept=kept, d=64) in said
+    best = STRINGS["emb.best_class"]["en"].format(kind="verb", agree=found.best[1], n=found.best[2])
+    assert found.verdict == "partly" and best in said  # verbs: the class most often next to itself
+
+    at.radio(key="emb_side").set_value("source").run()  # the source characters: their classes do not separate
+    source = study_embeddings(at.session_state["model"].translator, "source").separation
+    said = " ".join(texts(at, "markdown"))
+    assert source.verdict == "no" and f"{source.agree} of {source.tokens} tokens" in said
+    assert "The class most often next to itself" not in said  # a class apart is named only where classes separate

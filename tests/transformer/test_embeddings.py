@@ -43,6 +43,9 @@ def test_pca_finds_the_direction_of_the_spread_and_its_share():
     assert found.explained[0] == pytest.approx(1.0) and found.explained[1] == pytest.approx(0.0, abs=1e-9)
     assert found.xy[:, 0].tolist() == pytest.approx([-2.0, -1.0, 0.0, 1.0, 2.0], abs=1e-5)  # its largest loading > 0
     assert pca_2d(-weights).xy[:, 0].tolist() == pytest.approx([2.0, 1.0, 0.0, -1.0, -2.0], abs=1e-5)
+    assert found.keeps_most  # the whole spread lies in the picture
+    spread = pca_2d(torch.randn(100, 64, generator=torch.Generator().manual_seed(0)))  # no direction stands out
+    assert spread.kept < 0.5 and not spread.keeps_most
 
 
 def test_neighbours_by_cosine_leave_the_token_out_and_ignore_length():
