@@ -281,7 +281,7 @@ else:
     if found.best is not None and found.verdict != "no":  # a class apart from the rest, where the classes separate
         best, agree, n = found.best
         said.insert(1, t("emb.best_class", L, kind=names.get(best, best), agree=agree, n=n))
-text(" ".join(said))
+text(("" if L == "zh" else " ").join(said))  # Chinese sentences follow each other without a space
 near = neighbours(emb.weights, chosen, NEIGHBOURS)
 table(
     pd.DataFrame(
