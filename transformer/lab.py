@@ -216,7 +216,7 @@ class Until:
 
     def due(self, epoch: int) -> bool:
         """Whether the stopping test runs after this epoch."""
-        return epoch == self.last or (epoch >= self.first and (epoch - self.first) % self.every == 0)
+        return self.first <= epoch <= self.last and (epoch == self.last or (epoch - self.first) % self.every == 0)
 
     def goal(self, epoch: int) -> int:
         """The epoch of the next stopping test at or after `epoch`: where training ends if the baseline passes it."""
