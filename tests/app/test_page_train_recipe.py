@@ -3,10 +3,9 @@ refused with one line, the learning-rate chart, and the sentence that says a tra
 
 import pytest
 
-from tests.apptest_helpers import finish_job, open_app, texts, wait_for_epochs
+from tests.apptest_helpers import open_app, texts
 from tests.transformer.test_recipe import EVERYDAY
 from transformer import TrainConfig, Translator, train
-from ui.jobs import job_queue
 from ui.state import CurrentModel
 
 TRAIN = "pages/train.py"
@@ -83,21 +82,3 @@ def test_an_epsilon_that_is_not_a_number_is_set_back_with_one_line():
     assert not at.exception
     assert texts(at, "error") == ["Label smoothing ε nan is not a number: it was set back to 0."]
     assert at.number_input(key="label_smoothing").value == 0.0 and not at.button(key="train_button").disabled
-
-
-def test_the_live_progress_shows_the_learning_rate_as_the_schedule_sets_it():
-    at = open_app(page=TRAIN, pairs=EVERYDAY[:4], d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=400)
-    at.toggle(key="warmup_on").set_value(True).run()
-    at.button(key="train_button").click().run()
-    job = at.session_state.job
-    wait_for_epochs(at, 3)
-    at.run()  # the live fragment, drawn while the job trains
-    (progress,) = [p.proto.text for p in at.get("progress") if "token accuracy" in p.proto.text]  # not the sidebar's
-    epoch, lr = (int(progress.split("/")[0].split()[-1]), float(progress.rsplit("learning rate ", 1)[1]))
-    record = job.runs[0].records[epoch - 1]  # the epoch the line names
-    assert lr == pytest.approx(record.lr, rel=1e-2) and record.lr == job.runs[0].config.learning_rate(16, record.step)
-    first, third = job.runs[0].records[0], job.runs[0].records[2]
-    assert first.lr < third.lr <= record.lr or record.step > 100  # warmup 100: rising until step 100
-    assert "live_lr_chart" in [e.key for e in at.get("plotly_chart")]
-    job_queue().stop(job)
-    finish_job(at, job=job)

@@ -23,6 +23,7 @@ from transformer.scores import PairScore, table_of
 from transformer.translator import teacher_forced
 from ui import jobs
 from ui.jobs import Job, JobQueue, Run
+from ui.training import run_goal
 from ui.worker import evaluate_run
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
@@ -176,6 +177,8 @@ def test_a_lab_job_ends_both_runs_once_its_baseline_has_learned():
     _wait(lambda: job.finished)
     assert job.state == "done" and len(baseline.records) == len(variant.records) == 24
     assert [r.translator.summary["train_config"]["epochs"] for r in job.runs] == [24, 24]
+    assert run_goal(job, variant) == 24  # what its progress counted to: the test it passed
+    assert run_goal(Job("train", "a", [baseline]), baseline) == 40  # a job without the rule: its epochs
 
 
 @pytest.mark.parametrize(("value", "slots"), [("2", 2), ("0", None), ("many", None), ("", None)])
