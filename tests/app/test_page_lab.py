@@ -130,6 +130,7 @@ def test_a_custom_variant_needs_a_switch_and_uses_the_train_page_settings():
     at.radio(key="lab_norm").set_value("pre").run()
     settings = " ".join(c.value for c in at.caption)
     assert "d_model 32, n_heads 2" in settings and "20 epochs" in settings and "seed 5" in settings
+    assert "then more epochs until the baseline has learned (at most 60)" in settings  # transformer.lab.Until
     assert "Variant: look_ahead_mask=False, norm=pre." in settings
     assert not at.button(key="run_lab").disabled
     query = dict(at.query_params)
