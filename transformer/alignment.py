@@ -433,3 +433,87 @@ def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -
     """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
     predict its n_target target tokens, its n_source source columns, linked by links_of."""
     return score_links([links_of(weights[:n_target, :n_source])], [gold])
+
+
+# ---------------------------------------------------------------- during training
+
+ALIGN_PAIRS = 64  # gold pairs on which a training measures its heads' AER after every epoch (docs/alignment.md)
+
+
+def gold_sample(
+    pairs: Sequence[tuple[str, str]], tokenizer="auto", n: int = ALIGN_PAIRS
+) -> list[tuple[tuple[str, str], Gold]]:
+    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold), spread evenly over them, each with
+    its gold: what a training measures alignment on. Empty for data without gold, and under a tokenizer whose tokens
+    are not the corpus's (the links count the corpus's tokens)."""
+    found = []
+    for i in range(len(pairs)):
+        source, target = pairs[i]
+        if corpus.lookup(source) is None:  # the cheap test first: most of a file without gold stops here
+            continue
+        same = all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
+        gold = corpus_gold([(source, target)], tokenizer)[0] if same else None
+        if gold is not None:
+            found.append(((source, target), gold))
+    if len(found) <= n:
+        return found
+    return [found[round(k * (len(found) - 1) / (n - 1))] for k in range(n)] if n > 1 else found[:n]
+
+
+def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> list:
+    """The pairs of a gold sample that the model reads (check_pairs_fit), in order."""
+    kept = []
+    for pair, gold in sample:
+        try:
+            check_pairs_fit(translator, [pair])
+        except DataError:
+            continue
+        kept.append((pair, gold))
+    return kept
+
+
+def best_head_aer(
+    translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]
+) -> tuple[float, int, int] | None:
+    """(AER, layer, head) of the cross-attention head that aligns the sample's pairs best (the lowest AER, the first
+    on a tie; layer and head from 0), or None for an empty sample. Teacher-forced in eval mode, as aer_table."""
+    if not sample:
+        return None
+    cfg = translator.config
+    methods = [Method("attention", layer, h) for layer in range(cfg.n_layers) for h in range(cfg.n_heads)]
+    weights = alignment_weights(translator, [p for p, _ in sample], methods)
+    golds = [g for _, g in sample]
+    top = best([MethodScore(m, score_links([links_of(w) for w in weights[m]], golds)) for m in methods])
+    return None if top is None else (top.score.aer, top.method.layer, top.method.head)
+
+
+@dataclass(frozen=True)
+class AlignmentTrend:
+    """How the best head's AER went over a training's recorded epochs: at the first, at the last (with the head that
+    was best then) and at its lowest, and whether it fell, rose or stayed (compare of the last against the first)."""
+
+    first_epoch: int
+    first_aer: float
+    last_epoch: int
+    last_aer: float
+    layer: int  # the last epoch's best head, from 0
+    head: int
+    lowest_epoch: int
+    lowest_aer: float
+    change: str  # compare(last, first): "better" (fell), "worse" (rose) or "same"
+
+
+def alignment_trend(history: Sequence) -> AlignmentTrend | None:
+    """The AlignmentTrend of a training history (dicts or EpochRecords), or None when no epoch recorded an AER."""
+    points = []
+    for h in history:
+        get = h.get if isinstance(h, dict) else lambda key, h=h: getattr(h, key, None)
+        if get("aer") is not None:
+            points.append((int(get("epoch")), float(get("aer")), int(get("aer_layer") or 0), int(get("aer_head") or 0)))
+    if not points:
+        return None
+    first, last = points[0], points[-1]
+    lowest = min(points, key=lambda p: p[1])
+    return AlignmentTrend(
+        first[0], first[1], last[0], last[1], last[2], last[3], lowest[0], lowest[1], compare(last[1], first[1])
+    )

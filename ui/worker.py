@@ -32,6 +32,7 @@ from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
 from transformer import TrainConfig, Translator
+from transformer.alignment import gold_sample
 from transformer.data import Vocab
 from transformer.model import Transformer
 from transformer.plan import TrainingPlan, finish
@@ -164,9 +165,10 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     try:
         translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
+        golds = [gold_sample(s.pairs, t.tokenizer) for t, s in zip(translators, specs)]  # each epoch's AER is on these
         epochs = [
-            (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
-            for i, (t, s, cfg) in enumerate(zip(translators, specs, configs))
+            (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None, gold))
+            for i, (t, s, cfg, gold) in enumerate(zip(translators, specs, configs, golds))
         ]
         one_thread, threads_sent, epoch, last = False, 0, 0, max(s.config.epochs for s in specs)
         while epochs:
