@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 import torch  # noqa: E402
 
 from transformer import corpus  # noqa: E402
-from transformer.alignment import best_head_aer, fitting, gold_sample  # noqa: E402
+from transformer.alignment import best_head_aer, gold_batch, gold_sample  # noqa: E402
 from transformer.config import TrainConfig  # noqa: E402
 from transformer.train import train  # noqa: E402
 from transformer.translator import Translator  # noqa: E402
@@ -39,7 +39,7 @@ def main() -> None:
     recipe = corpus.TRAIN_CONFIG
     cfg = TrainConfig(epochs=args.epochs, lr=recipe.lr, batch_size=recipe.batch_size, threads=1)
     translator = Translator.create(pairs, "auto", 0, **corpus.TRAIN_SIZES)
-    sample = fitting(translator, sample)
+    gold = gold_batch(translator, sample)
     epochs, measures, aers = [], [], []
     last = 0.0
     for record in train(translator, pairs, cfg):  # without gold: the epoch alone
@@ -47,7 +47,7 @@ def main() -> None:
         last = record.seconds
         for _ in range(3):
             started = time.perf_counter()
-            aer = best_head_aer(translator, sample)
+            aer = best_head_aer(translator, gold)
             measures.append(time.perf_counter() - started)
         aers.append(aer[0])
     epoch, measure = statistics.median(epochs), statistics.median(measures)

@@ -35,7 +35,7 @@ from . import corpus
 from .config import TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
-from .model import NO_RECORD, AttentionMaps, Recorder, Transformer
+from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import visible
 from .translator import EVAL_ROWS, Translator
 
@@ -191,8 +191,14 @@ def links_of(weights: torch.Tensor) -> frozenset[Link]:
     i it weighs most, the first on a tie; links are (i, j)."""
     if weights.numel() == 0:
         return frozenset()
-    best = weights.detach().float().nan_to_num(float("-inf")).argmax(-1)  # (lt,)
+    best = linked_sources(weights)  # (lt,)
     return frozenset((int(i), j) for j, i in enumerate(best.tolist()))
+
+
+def linked_sources(weights: torch.Tensor) -> torch.Tensor:
+    """The linking rule on the last axis of any weights (..., target rows, source tokens): the index of the source
+    token each row weighs most, the first on a tie (a NaN counts as the least)."""
+    return weights.detach().float().nan_to_num(float("-inf")).argmax(-1)  # (..., lt)
 
 
 # ---------------------------------------------------------------- methods
@@ -472,19 +478,67 @@ def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold
     return kept
 
 
-def best_head_aer(
-    translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]
-) -> tuple[float, int, int] | None:
-    """(AER, layer, head) of the cross-attention head that aligns the sample's pairs best (the lowest AER, the first
-    on a tie; layer and head from 0), or None for an empty sample. Teacher-forced in eval mode, as aer_table."""
+@dataclass(frozen=True)
+class GoldBatch:
+    """Gold pairs made ready once, to score every cross-attention head after each epoch: the teacher-forced inputs,
+    and the gold as masks over (decoder row, source token), row j being the row that predicts target token j."""
+
+    enc_inputs: torch.Tensor  # (B, Ls)
+    dec_inputs: torch.Tensor  # (B, Lt): S + target, padded
+    rows: torch.Tensor  # (B, Lt) bool: the rows that predict a target token (not E's, not padding)
+    sure: torch.Tensor  # (B, Lt, Ls) bool
+    possible: torch.Tensor  # (B, Lt, Ls) bool, the sure links among them
+
+    def to(self, device: torch.device) -> GoldBatch:
+        """The same gold on another device."""
+        return GoldBatch(
+            *(t.to(device) for t in (self.enc_inputs, self.dec_inputs, self.rows, self.sure, self.possible))
+        )
+
+
+def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> GoldBatch | None:
+    """The GoldBatch of the sample's pairs that the model reads (fitting), or None when none is left."""
+    sample = fitting(translator, sample)
     if not sample:
         return None
-    cfg = translator.config
-    methods = [Method("attention", layer, h) for layer in range(cfg.n_layers) for h in range(cfg.n_heads)]
-    weights = alignment_weights(translator, [p for p, _ in sample], methods)
-    golds = [g for _, g in sample]
-    top = best([MethodScore(m, score_links([links_of(w) for w in weights[m]], golds)) for m in methods])
-    return None if top is None else (top.score.aer, top.method.layer, top.method.head)
+    batch = translator.make_batch([p for p, _ in sample])
+    B, Lt, Ls = len(sample), batch.dec_inputs.size(1), batch.enc_inputs.size(1)
+    sure, possible = torch.zeros(B, Lt, Ls, dtype=torch.bool), torch.zeros(B, Lt, Ls, dtype=torch.bool)
+    for b, (_, gold) in enumerate(sample):
+        for links, mask in ((gold.sure, sure), (gold.sure | gold.possible, possible)):
+            for i, j in links:
+                mask[b, j, i] = True
+    _, dec_lengths = lengths(batch)  # (B,): S + target
+    rows = torch.arange(Lt)[None, :] < (dec_lengths - 1)[:, None]  # (B, Lt)
+    return GoldBatch(batch.enc_inputs, batch.dec_inputs, rows, sure, possible)
+
+
+def head_aers(model: Transformer, gold: GoldBatch) -> torch.Tensor:
+    """(n_layers, n_heads): each cross-attention head's AER on the gold, its links made by linked_sources (the one
+    rule), as score_links sums them; one teacher-forced pass in eval mode, without gradients or randomness."""
+    with evaluating(model):
+        maps = AttentionMaps()
+        memory = model.encoder(gold.enc_inputs, maps)  # (B, Ls, D)
+        model.decoder(gold.dec_inputs, gold.enc_inputs, memory, maps)
+    attn = torch.stack(maps.dec_enc_attns, 1)  # (B, layers, H, Lt, Ls)
+    picked = linked_sources(attn)[..., None]  # (B, layers, H, Lt, 1): the source token each row links
+    rows = gold.rows[:, None, None, :]  # (B, 1, 1, Lt)
+    hits = []
+    for mask in (gold.sure, gold.possible):
+        shaped = mask[:, None, None].expand(*attn.shape)  # (B, layers, H, Lt, Ls)
+        hits.append((shaped.gather(-1, picked)[..., 0] & rows).sum((0, 3)))  # (layers, H)
+    predicted, n_sure = int(gold.rows.sum()), int(gold.sure.sum())  # |A| (one link per row), |S|
+    return 1 - (hits[0] + hits[1]).double() / (predicted + n_sure)
+
+
+def best_head_aer(translator: Translator, gold: GoldBatch | None) -> tuple[float, int, int] | None:
+    """(AER, layer, head) of the cross-attention head that aligns the gold best (the lowest AER, the first on a tie;
+    layer and head from 0), or None without gold."""
+    if gold is None:
+        return None
+    aers = head_aers(translator.model, gold)  # (layers, H)
+    k = int(aers.flatten().argmin())
+    return float(aers.flatten()[k]), k // aers.size(1), k % aers.size(1)
 
 
 @dataclass(frozen=True)

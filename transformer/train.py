@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import torch
 from torch import nn
 
-from .alignment import Gold, best_head_aer, fitting
+from .alignment import Gold, best_head_aer, gold_batch
 from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID, by_length, chunks, lengths
 from .errors import ConfigError
@@ -181,7 +181,8 @@ def train(
     step = translator.summary.get("steps", 0)  # optimiser steps taken before this training (the schedule goes on)
     d_model = model.config.d_model
     spent = translator.summary.get("seconds", 0.0)
-    gold = fitting(translator, gold)  # the gold pairs this model reads
+    aligned_on = gold_batch(translator, gold)  # the gold pairs this model reads, or None
+    aligned_on = aligned_on.to(device) if aligned_on is not None else None
     for epoch in range(1, cfg.epochs + 1):
         started = time.perf_counter()
         model.train()
@@ -211,7 +212,7 @@ def train(
         if snap and snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
             snapshot = translator.attention_maps(snap_enc, snap_dec)
         held_loss, held_acc = teacher_forced(model, held) if held is not None else (None, None)
-        aligned = best_head_aer(translator, gold)  # (aer, layer, head) or None; eval mode, no randomness drawn
+        aligned = best_head_aer(translator, aligned_on)  # (aer, layer, head) or None; eval mode, no randomness drawn
         spent += time.perf_counter() - started
         record = EpochRecord(
             start_epoch + epoch, total_loss / counted, correct / counted, spent, snapshot, held_loss, held_acc, step, lr

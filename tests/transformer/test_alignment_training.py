@@ -13,7 +13,9 @@ from transformer.alignment import (
     alignment_trend,
     best_head_aer,
     corpus_gold,
+    gold_batch,
     gold_sample,
+    head_aers,
 )
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 
@@ -49,11 +51,14 @@ def test_training_records_the_best_heads_aer_each_epoch_without_changing_what_it
     assert all(r.aer is not None and 0 <= r.aer <= 1 for r in records)
     last = records[-1]
     assert 0 <= last.aer_layer < TINY["n_layers"] and 0 <= last.aer_head < TINY["n_heads"]
-    # the recorded figure is the lowest of the heads' AER in the Attention page's table, after the same epoch
+    # every head's AER, scored at once on the batch, is the Attention page's table's for that head (the one linking
+    # rule, the same sums); the recorded figure is the lowest of them after the same epoch
     heads = [s for s in aer_table(measured, *zip(*sample)) if s.method.name == "attention"]
+    at_once = head_aers(measured.model, gold_batch(measured, sample))  # (layers, heads)
+    assert [float(at_once[s.method.layer, s.method.head]) for s in heads] == pytest.approx([s.score.aer for s in heads])
     best = min(heads, key=lambda s: s.score.aer)
     assert (last.aer, last.aer_layer, last.aer_head) == (best.score.aer, best.method.layer, best.method.head)
-    assert best_head_aer(measured, sample)[0] == last.aer
+    assert best_head_aer(measured, gold_batch(measured, sample))[0] == last.aer
     entry = last.to_dict()
     assert (entry["aer"], entry["aer_layer"], entry["aer_head"]) == (last.aer, last.aer_layer, last.aer_head)
     assert "aer" not in records[0].__class__(1, 1.0, 0.5, 0.1).to_dict()  # no gold: no field
