@@ -25,8 +25,8 @@ from transformer.lab import (  # noqa: E402
     Side,
     baseline_verdict,
     evidence,
+    held_rows,
     higher_measures,
-    longest_rows,
 )
 from transformer.plan import TrainingPlan  # noqa: E402
 from transformer.scores import ALL, ScoreTable  # noqa: E402
@@ -40,7 +40,7 @@ def measure(name: str, epochs: int | None) -> None:
     if epochs:
         cfg = replace(cfg, epochs=epochs)
     sizes = {**STANDARD_SIZES, **experiment.sizes}
-    held = longest_rows(pairs) if experiment.holdout == "longest" else []
+    held = held_rows(experiment, pairs, seed=cfg.seed)
     plan = TrainingPlan.from_rows(pairs, held, "auto", sizes, cfg)
     sides, tables = [], []
     for (label, model_sizes), side_cfg in zip(
