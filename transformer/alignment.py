@@ -462,9 +462,14 @@ def gold_sample(
         gold = corpus_gold([(source, target)], tokenizer)[0] if same else None
         if gold is not None:
             found.append(((source, target), gold))
-    if len(found) <= n:
-        return found
-    return [found[round(k * (len(found) - 1) / (n - 1))] for k in range(n)] if n > 1 else found[:n]
+    return spread(found, n)
+
+
+def spread(items: Sequence, n: int = ALIGN_PAIRS) -> list:
+    """Up to n of items spread evenly over them, the first and the last included; all of them when they are fewer."""
+    if len(items) <= n:
+        return list(items)
+    return [items[round(k * (len(items) - 1) / (n - 1))] for k in range(n)] if n > 1 else list(items[:n])
 
 
 def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> list:

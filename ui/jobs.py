@@ -68,6 +68,9 @@ class Run:
     records: list[EpochRecord] = field(default_factory=list)
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
+    gold: list | None = (
+        None  # (pair, Gold) its epochs' AER is measured on; None: the corpus's own, found by its process
+    )
 
     @property
     def last(self) -> EpochRecord | None:
@@ -188,6 +191,7 @@ class JobQueue:
             RunSpec(
                 r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
                 *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs),
+                gold=r.gold,
             )
             for r in job.runs
         ]

@@ -88,6 +88,7 @@ class RunSpec:
     holdout: list[tuple[str, str]]
     snapshot_every: int
     snapshot_pairs: list[int]
+    gold: list | None = None  # (pair, Gold) each epoch's AER is measured on; None: the corpus's own (gold_sample)
 
 
 @dataclass
@@ -165,7 +166,9 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     try:
         translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
-        golds = [gold_sample(s.pairs, t.tokenizer) for t, s in zip(translators, specs)]  # each epoch's AER is on these
+        golds = [
+            s.gold if s.gold is not None else gold_sample(s.pairs, t.tokenizer) for t, s in zip(translators, specs)
+        ]
         epochs = [
             (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None, gold))
             for i, (t, s, cfg, gold) in enumerate(zip(translators, specs, configs, golds))
