@@ -25,7 +25,7 @@ def trend_sentence(label: str, history: Sequence, L: str) -> str | None:
     said = t(
         TREND_KEYS[trend.change],
         L,
-        label=f"{markdown(label)}: " if label else "",
+        label=t("train.aer_who", L, label=markdown(label)) if label else "",
         first=f"{trend.first_aer:.2f}",
         first_epoch=trend.first_epoch,
         last=f"{trend.last_aer:.2f}",
