@@ -29,6 +29,7 @@ from transformer.lab import (  # noqa: E402
     baseline_verdict,
     ended_early,
     evidence,
+    held_rows,
     higher_measures,
     longest_rows,
     may_stop,
@@ -47,7 +48,7 @@ def measure(name: str, epochs: int | None, fixed: bool = False) -> None:
     until = None if fixed else Until.of(cfg.epochs)
     planned = cfg.epochs if fixed else until.last
     sizes = {**STANDARD_SIZES, **experiment.sizes}
-    held = longest_rows(pairs) if experiment.holdout == "longest" else []
+    held = held_rows(experiment, pairs, seed=cfg.seed)
     plan = TrainingPlan.from_rows(pairs, held, "auto", sizes, cfg)
     sides, tables = [], []
     for side, (label, model_sizes) in enumerate((("baseline", sizes), ("variant", {**sizes, **experiment.switches}))):

@@ -23,8 +23,8 @@ from transformer.lab import (
     baseline_verdict,
     check_data,
     evidence,
+    held_rows,
     higher_measures,
-    longest_rows,
     peak_attention,
     training_of,
 )
@@ -32,6 +32,7 @@ from transformer.recipe import EXACT_LEARNED
 from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
+from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job
@@ -57,11 +58,13 @@ NEEDS = {  # Experiment.needs: what data shows the effect
     "many": "lab.needs.many",
     "reordered": "lab.needs.reordered",
     "longer": "lab.needs.longer",
+    "combination": "lab.needs.combination",
 }
 CANNOT = {
     "too_few": "lab.cannot.too_few",
     "no_reordered": "lab.cannot.no_reordered",
     "one_length": "lab.cannot.one_length",
+    "no_combination": "lab.cannot.no_combination",
 }
 CAUSES = {
     "data": "lab.cause.data",
@@ -184,7 +187,7 @@ def choose_experiment() -> None:
             if check is not None and not check.ok:  # said before Run, with the corpus one click away
                 text(t(CANNOT[check.code], L, **check.values), "warning")
                 st.button(t("lab.use_corpus", L), key="lab_use_corpus", on_click=use_corpus)
-        held = longest_rows(run_pairs, tokenizer) if experiment.holdout == "longest" and run_pairs else []
+        held = held_rows(experiment, run_pairs, tokenizer, cfg.seed) if run_pairs else []
     held_text = t("lab.settings_held", L, n=len(held)) if held else ""
     text(
         t(
@@ -294,7 +297,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         return
     for label, model in zip(labels, (a, b)):
         cfg = model.translator.config
-        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers", "dropout")}
         params = f"{model.translator.model.num_parameters():,}"
         text(
             t(
@@ -332,6 +335,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
             file_name("lab", *labels, "curves"),
             caption(t("lab.curves", L), both),
         )
+    alignment_section(histories, "chart_lab_aer", "lab", L, trained=mode == "experiment")
 
     section(t("lab.scores", L), 3)
     text(t("lab.scores_intro", L))
@@ -458,6 +462,8 @@ def show_evidence(result) -> None:
     key = f"lab.evidence.{result.experiment}"
     if result.experiment == "no_look_ahead" and facts["v_exact"] > 0.3:  # the words fit the numbers
         key = "lab.evidence.no_look_ahead.high"
+    if result.experiment == "dropout" and "n_held" not in facts:  # nothing held out: nothing to count
+        key = "lab.evidence.dropout.no_held"
     text(t(key, L, threshold=LOSS_REACHED, **values))
     if "rows" in facts:
         columns = [t("lab.group", L), t("data.source", L), t("train.reference", L)]

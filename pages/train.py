@@ -17,6 +17,7 @@ from transformer.scores import ScoreTable
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
+from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job, job_queue
@@ -343,6 +344,7 @@ def live_training(job: Job) -> None:
             loss=f"{last.loss:.4f}",
             acc=f"{last.accuracy:.0%}",
         )
+        + (t("train.progress_aer", L, aer=f"{last.aer:.2f}") if last.aer is not None else "")
     )
     if last is not None and last.lr is not None:  # the rate of the epoch's last step, as the schedule set it
         line += " · " + t("train.progress_lr", L, lr=f"{last.lr:.3g}")
@@ -426,6 +428,7 @@ if summary.get("history"):
     )
     if any("holdout_loss" in h for h in summary["history"]):
         text(t("train.held_curves", L), "caption")
+    alignment_section([("", summary["history"])], "aer_chart", "training", L, trained=model.source == "trained")
     if any("lr" in h for h in summary["history"]):  # the learning rate of every step, as the schedule set it
         try:
             run_cfg = TrainConfig(**summary.get("train_config", {}))

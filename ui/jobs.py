@@ -70,6 +70,9 @@ class Run:
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
     until: Until | None = None  # a Lab baseline: the job trains until it has learned (transformer.lab.Until)
+    gold: list | None = (
+        None  # (pair, Gold) its epochs' AER is measured on; None: the corpus's own, found by its process
+    )
 
     @property
     def last(self) -> EpochRecord | None:
@@ -190,6 +193,7 @@ class JobQueue:
             RunSpec(
                 r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
                 *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs, r.until),
+                gold=r.gold,
             )
             for r in job.runs
         ]

@@ -11,6 +11,7 @@ import streamlit as st
 
 from transformer import TrainConfig
 from transformer.lab import Until
+from transformer.alignment import spread
 from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
@@ -18,6 +19,7 @@ from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
 from .data_columns import data_credit
+from .gold import FileGold, file_gold
 from .i18n import t
 from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
@@ -70,6 +72,20 @@ def _submit(job: Job) -> Job:
     return job
 
 
+def file_training_gold(found: FileGold | None, plan: TrainingPlan) -> list | None:
+    """The gold a training on a loaded file measures its alignment on: the file's links of the plan's training pairs,
+    spread as the corpus's are (transformer.alignment.spread); None without a file's alignment column, or under a
+    learned tokenizer (the links count the file's tokens), when the training's process looks for the corpus's own."""
+    if found is None or not isinstance(plan.tokenizer, str):
+        return None
+    return spread([(pair, found.golds[pair]) for pair in plan.train_pairs if pair in found.golds])
+
+
+def _gold_of(plan: TrainingPlan) -> list | None:
+    """file_training_gold of the tab's loaded file, read with the plan's tokenizer when it is not a learned one."""
+    return file_training_gold(file_gold(plan.tokenizer), plan) if isinstance(plan.tokenizer, str) else None
+
+
 def start_training(
     pairs: list[tuple[str, str]],
     tokenizer: str,
@@ -88,6 +104,7 @@ def start_training(
         plan = replace(plan, data={**plan.data, "data_credit": credited})
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
+    run.gold = _gold_of(plan)
     table = pairs if dataset is None else dataset
     return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(table)}))
 
@@ -156,8 +173,9 @@ def start_lab(
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(plan.train_pairs))
     both = [replace(c, epochs=until.last) for c in configs or (cfg, cfg)]  # the job ends when the baseline learned
+    gold = _gold_of(plan)
     runs = [
-        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap, until=u)
+        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap, until=u, gold=gold)
         for name, s, c, u in (("baseline", sizes, both[0], until), ("variant", {**sizes, **switches}, both[1], None))
     ]
     return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment, "until": until}))
