@@ -31,7 +31,6 @@ from transformer.lab import (  # noqa: E402
     evidence,
     held_rows,
     higher_measures,
-    longest_rows,
     may_stop,
 )
 from transformer.plan import TrainingPlan  # noqa: E402

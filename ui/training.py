@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from transformer import TrainConfig
-from transformer.lab import Until
 from transformer.alignment import spread
+from transformer.lab import Until
 from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
@@ -175,7 +175,17 @@ def start_lab(
     both = [replace(c, epochs=until.last) for c in configs or (cfg, cfg)]  # the job ends when the baseline learned
     gold = _gold_of(plan)
     runs = [
-        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap, until=u, gold=gold)
+        Run(
+            name,
+            replace(plan, sizes=s, config=c),
+            plan.train_pairs,
+            c,
+            plan.held_pairs,
+            every,
+            snap,
+            until=u,
+            gold=gold,
+        )
         for name, s, c, u in (("baseline", sizes, both[0], until), ("variant", {**sizes, **switches}, both[1], None))
     ]
     return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment, "until": until}))
