@@ -160,7 +160,7 @@ def _dataset_columns(L: str, name: str, swapped: bool) -> None:
     _direction_row(L, t("data.direction_en_zh" if swapped else "data.direction_zh_en", L))
     headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(roles)]
     preview = pd.DataFrame(cells, columns=headings, index=range(1, len(cells) + 1))
-    table(preview, hide_index=False, width="stretch", key="data_dataset_preview")
+    table(preview, static=True, hide_index=False, width="stretch")  # five rows whose long links wrap, none scrolled
     text(t("data.preview_dataset", L, n=len(cells), total=f"{total:,}"), "caption")
     text(t("data.credit", L, credit=dataset_credit(L, name)), "markdown")
 

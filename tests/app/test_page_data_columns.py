@@ -82,7 +82,7 @@ def test_swapped_and_empty_rows_are_reported_by_line_and_the_rest_is_kept():
 
 def _dataset_preview(at):
     """The built-in dataset's columns panel: its first rows under their roles."""
-    (frame,) = [f.value for f in at.dataframe if str(f.value.columns[0]).startswith("1 · ")]
+    (frame,) = [f.value for f in at.table if str(f.value.columns[0]).startswith("1 · ")]
     return frame
 
 
@@ -90,7 +90,7 @@ TUTORIAL_CREDIT = "Data: the seed tutorials' sentence pairs, kept in assets/pair
 
 
 def test_the_corpus_shows_its_columns_roles_as_a_files_and_where_its_pairs_come_from():
-    at = opened_page("en")  # a tab starts on the corpus
+    at = opened_page()  # a tab starts on the corpus (English)
     preview = _dataset_preview(at)
     assert list(preview.columns) == ["1 · source", "2 · target", "3 · phenomena", "4 · alignment (gold links)"]
     assert preview.iloc[0].tolist() == ["我 喜 欢 你", "I love you .", "agreement role_reversal", "0-0 1-1 2-1 3-2"]

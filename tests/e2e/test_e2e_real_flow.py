@@ -37,6 +37,14 @@ def test_a_tatoeba_file_swapped_trained_with_bpe_and_the_papers_recipe_translate
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     pairs = [tuple(row.split("\t")[:2]) for row in rows]  # English → Chinese, once swapped
 
+    # --- Data: the tab starts on the corpus, whose columns are shown as a file's, with where its pairs come from
+    expect(page.get_by_text(re.compile(r"^Columns of the corpus \(4 columns"))).to_be_visible()
+    corpus = page.get_by_test_id("stTable").filter(has=page.locator("th", has_text="4 · alignment (gold links)"))
+    expect(corpus.locator("tbody tr").first).to_contain_text("0-0 1-1 2-1 3-2")  # the gold links of 我 喜 欢 你
+    expect(
+        page.get_by_text(re.compile(r"^Data: this project's grammar, transformer\.corpus \(2,000 pairs\)"))
+    ).to_be_visible()
+
     # --- Data: the file is recognised, read Chinese → English, its columns' roles shown and its attribution credited
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
