@@ -1,6 +1,8 @@
 """Train: choose the model's sizes and the optimiser's settings, train in the background while watching the loss,
 see how the model does on the pairs it trained on and on held-out pairs, save or load a checkpoint."""
 
+import functools
+
 import pandas as pd
 import streamlit as st
 
@@ -10,6 +12,7 @@ from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
+from transformer.plan import TrainingPlan
 from transformer.scores import ScoreTable
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
@@ -321,6 +324,9 @@ def history_title(model, epochs: int) -> str:
     return title
 
 
+STANDARD_D_MODEL = TransformerConfig(1, 1).d_model
+
+
 @live_fragment("train")
 def live_training(job: Job) -> None:
     """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
@@ -338,6 +344,8 @@ def live_training(job: Job) -> None:
             acc=f"{last.accuracy:.0%}",
         )
     )
+    if last is not None and last.lr is not None:  # the rate of the epoch's last step, as the schedule set it
+        line += " · " + t("train.progress_lr", L, lr=f"{last.lr:.3g}")
     st.progress(len(run.records) / run.config.epochs, text=line)
     phase = phase_text(job, L)
     if phase:
@@ -345,6 +353,13 @@ def live_training(job: Job) -> None:
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
+    if run.config.warmup is not None and last is not None:  # a schedule: the rate so far, step by step
+        model = run.translator  # a plan until the job has built and trained it
+        planned = isinstance(model, TrainingPlan)
+        d_model = model.sizes.get("d_model", STANDARD_D_MODEL) if planned else model.config.d_model
+        rate = functools.partial(run.config.learning_rate, d_model)
+        figure = learning_rate_figure(list(run.records), rate, t("train.lr", L), t("train.step", L))
+        st.plotly_chart(figure, key="live_lr_chart", config=LIVE_CHART)
 
 
 if job is not None and job.kind == "train":

@@ -80,6 +80,7 @@ def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -
                     row=row,
                     link=written,
                     side=side,
+                    index=index,
                     n=n,
                 )
         possible.add((i, j))

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from . import corpus
-from .config import TrainConfig, TransformerConfig
+from .config import MAX_EPOCHS, TrainConfig, TransformerConfig
 from .data import PAD_ID, tokenize
 from .model import AttentionMaps, evaluating
-from .recipe import Verdict, under_trained
+from .recipe import EXACT_LEARNED, Verdict, under_trained
 from .scores import ALL, ScoreTable
 from .splits import reordered_groups
 from .train import train
@@ -42,9 +42,9 @@ MIN_REORDERED = 3  # no positional encoding: groups of pairs whose meaning chang
 class Experiment:
     """A ready-made comparison: the variant's switches, the sizes both models share, what is held out, what data can
     show its effect (`needs`), and the corpus it runs on by default (corpus_size pairs of transformer.corpus, trained
-    with the corpus's recipe for `epochs` epochs: enough for every baseline to pass the recipe's stopping test, 99.3 %
-    to 100 % exact (benchmarks/lab_baselines.py; at 15 epochs four of them had not learned), and small enough that both
-    models train in well under a minute on a quiet core)."""
+    with the corpus's recipe for `epochs` epochs, then on until the baseline has learned (Until): at 30 epochs every
+    baseline passes the recipe's stopping test on the corpus (benchmarks/lab_baselines.py; at 15 epochs four of them
+    had not learned), and both models train in well under a minute on a quiet core)."""
 
     name: str
     switches: dict
@@ -190,6 +190,92 @@ def baseline_verdict(side: Side) -> Verdict:
     """The recipe's stopping test (transformer.recipe.under_trained) on a comparison's baseline: whether it learned
     its training pairs, so that what the variant lacks can be told from what neither model learned yet."""
     return under_trained(side.history, side.evaluations["train"].exact_match)
+
+
+LEARN_CHECKS = 3  # after its first epochs the baseline is tested every third of them ...
+LEARN_MOST = 3  # ... and trains at most three times them
+
+
+@dataclass(frozen=True)
+class Until:
+    """How long a Lab experiment trains: until its baseline has learned. The recipe's stopping test runs on the
+    baseline after `first` epochs (those the experiment's claims were measured at), then every `every` epochs, and
+    training ends at the first test it passes, or after `last` epochs; the variant trains as many epochs as the
+    baseline."""
+
+    first: int
+    every: int
+    last: int
+
+    @classmethod
+    def of(cls, epochs: int) -> Until:
+        """The Lab's rule for an experiment of `epochs` epochs: tested after them, then every third of them, at most
+        three times them (and at most MAX_EPOCHS)."""
+        last = max(epochs, min(MAX_EPOCHS, LEARN_MOST * epochs))
+        return cls(epochs, max(1, round(epochs / LEARN_CHECKS)), last)
+
+    def due(self, epoch: int) -> bool:
+        """Whether the stopping test runs after this epoch."""
+        return self.first <= epoch <= self.last and (epoch == self.last or (epoch - self.first) % self.every == 0)
+
+    def goal(self, epoch: int) -> int:
+        """The epoch of the next stopping test at or after `epoch`: where training ends if the baseline passes it."""
+        if epoch <= self.first:
+            return self.first
+        return min(self.last, self.first + math.ceil((epoch - self.first) / self.every) * self.every)
+
+
+def learned_now(translator: Translator, pairs: Sequence[tuple[str, str]]) -> Verdict:
+    """The recipe's stopping test on a model in training: its history so far and its greedy exact match on pairs."""
+    found = translator.exact_match(list(pairs))
+    exact = sum(r[3] for r in found) / len(found) if found else 0.0
+    return under_trained(translator.summary.get("history") or [], exact)
+
+
+def may_stop(until: Until | None, epoch: int, translator: Translator, pairs: Sequence[tuple[str, str]]) -> bool:
+    """Whether an experiment's training ends after this epoch, before its last: a stopping test is due and the
+    baseline (translator, trained on pairs) passes it."""
+    if until is None or epoch >= until.last or not until.due(epoch):
+        return False
+    return not learned_now(translator, pairs).under_trained
+
+
+def ended_early(translator: Translator) -> None:
+    """A training planned for more epochs ended at its baseline's stopping test: its recorded settings say the epochs
+    it trained, so that they train the same model again (the learning rate depends on the step, not on the end)."""
+    summary = translator.summary
+    if "train_config" in summary and "epochs" in summary:
+        summary["train_config"] = {**summary["train_config"], "epochs": summary["epochs"]}
+
+
+@dataclass(frozen=True)
+class Training:
+    """What a page says about how long an experiment trained: the code of its sentence and the figures it states."""
+
+    code: str  # "learned" (at the first test), "learned_later", "unlearned_exact", "unlearned_falling", "stopped"
+    epochs: int  # epochs the baseline trained
+    first: int  # epochs of the first stopping test
+    last: int  # the most the experiment trains
+    exact: float  # the baseline's training-pair exact match: right of total pairs
+    right: int
+    total: int
+    fall: float  # how much its loss fell over the last tenth of the steps, as a share of its value there
+
+
+def training_of(side: Side, until: Until | None, stopped: bool = False) -> Training:
+    """How long the baseline trained and whether it learned, from its history and its evaluation (the figures beside
+    the sentence): learned at the first stopping test or later, stopped by the learner, or not learned, and why."""
+    verdict = baseline_verdict(side)
+    epochs = len(side.history)
+    until = until or Until(epochs, 1, epochs)
+    if not verdict.under_trained:
+        code = "learned" if epochs <= until.first else "learned_later"
+    elif stopped and epochs < until.last:
+        code = "stopped"
+    else:
+        code = "unlearned_exact" if verdict.exact < EXACT_LEARNED else "unlearned_falling"
+    trained = side.evaluations["train"]
+    return Training(code, epochs, until.first, until.last, verdict.exact, trained.exact, trained.total, verdict.fall)
 
 
 MEASURES = ("exact_match", "token_accuracy", "bleu", "chrf")  # the score table's measures, as the verdict names them
@@ -380,15 +466,25 @@ def run(
     cfg: TrainConfig = TrainConfig(),
     tokenizer: str = "auto",
     snapshot_every: int = 1,
+    until: Until | None = None,
 ) -> tuple[Side, Side, list]:
     """Train an experiment's baseline and variant one after the other, here and now (the app trains them as a
-    background job): (baseline, variant, held-out pairs)."""
+    background job): (baseline, variant, held-out pairs). With `until`, the baseline trains until it has learned
+    (Until) and the variant as many epochs; without, both train cfg.epochs."""
     rows = longest_rows(pairs, tokenizer) if experiment.holdout == "longest" else []
     sizes = {**STANDARD_SIZES, **experiment.sizes}
     baseline, variant, train_pairs, held = prepare(pairs, experiment.switches, sizes, tokenizer, cfg.seed, rows)
-    sides = []
-    for translator, side_cfg in zip((baseline, variant), experiment.configs(cfg)):
-        records = list(train(translator, train_pairs, side_cfg, snapshot_every, range(8), held or None))
+    sides, epochs = [], until.last if until else cfg.epochs
+    for side, translator in enumerate((baseline, variant)):
+        side_cfg = experiment.configs(replace(cfg, epochs=epochs))[side]
+        records = []
+        for record in train(translator, train_pairs, side_cfg, snapshot_every, range(8), held or None):
+            records.append(record)
+            if side == 0 and may_stop(until, record.epoch, translator, train_pairs):
+                break
+        if len(records) < epochs:
+            ended_early(translator)
+        epochs = len(records)  # the variant trains as many epochs as the baseline did
         evaluations = {"train": translator.evaluate(train_pairs)}
         if held:
             evaluations["holdout"] = translator.evaluate(held)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from transformer import TrainConfig
+from transformer.lab import Until
 from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
@@ -133,6 +134,7 @@ class LabResult:
     train_pairs: list[tuple[str, str]]
     held_pairs: list[tuple[str, str]]
     stopped: bool = False
+    until: Until | None = None  # how long it trained: until the baseline had learned (transformer.lab.Until)
 
 
 def start_lab(
@@ -146,17 +148,26 @@ def start_lab(
     configs: tuple[TrainConfig, TrainConfig] | None = None,
 ) -> Job:
     """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side (each with
-    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself)."""
+    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself) for
+    cfg.epochs, and on until the baseline has learned (transformer.lab.Until.of)."""
     _check_free()
+    until = Until.of(cfg.epochs)
     plan = TrainingPlan.from_rows(pairs, holdout_rows, tokenizer, sizes, cfg)  # the job builds the two models
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(plan.train_pairs))
-    both = configs or (cfg, cfg)
+    both = [replace(c, epochs=until.last) for c in configs or (cfg, cfg)]  # the job ends when the baseline learned
     runs = [
-        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap)
-        for name, s, c in (("baseline", sizes, both[0]), ("variant", {**sizes, **switches}, both[1]))
+        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap, until=u)
+        for name, s, c, u in (("baseline", sizes, both[0], until), ("variant", {**sizes, **switches}, both[1], None))
     ]
-    return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
+    return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment, "until": until}))
+
+
+def run_goal(job: Job, run: Run) -> int:
+    """The epochs a run's progress counts to: its settings' epochs, or in a Lab job that trains until its baseline
+    has learned, the epoch of the next stopping test (Until.goal)."""
+    until = job.payload.get("until")
+    return run.config.epochs if until is None else until.goal(len(run.records))
 
 
 def _take_lab(job: Job) -> None:
@@ -171,9 +182,9 @@ def _take_lab(job: Job) -> None:
         )
     baseline, variant = models
     stopped = job.state == "stopped"
-    st.session_state.lab = LabResult(
-        job.payload["experiment"], baseline, variant, job.runs[0].pairs, job.runs[0].holdout, stopped
-    )
+    first = job.runs[0]
+    experiment, until = job.payload["experiment"], job.payload.get("until")
+    st.session_state.lab = LabResult(experiment, baseline, variant, first.pairs, first.holdout, stopped, until)
 
 
 # what taking a finished job means, by kind

@@ -33,6 +33,7 @@ from safetensors.torch import save as save_tensors
 
 from transformer import TrainConfig, Translator
 from transformer.data import Vocab
+from transformer.lab import Until, ended_early, may_stop
 from transformer.model import Transformer
 from transformer.plan import TrainingPlan, finish
 from transformer.train import EpochRecord, train
@@ -87,6 +88,7 @@ class RunSpec:
     holdout: list[tuple[str, str]]
     snapshot_every: int
     snapshot_pairs: list[int]
+    until: Until | None = None  # a Lab baseline's: every run ends once this one has learned (transformer.lab.Until)
 
 
 @dataclass
@@ -188,6 +190,10 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
                     epochs.remove((i, iterator))
                 else:
                     _send(conn, ("epoch", i, record))
+            if epochs and epochs[0][0] == 0 and may_stop(specs[0].until, epoch, translators[0], specs[0].pairs):
+                for translator in translators:  # the baseline has learned: both end here, as many epochs each
+                    ended_early(translator)
+                break
         _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):

@@ -63,6 +63,8 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
     assert measured.startswith("Measured on the 8 trained pairs whose meaning changes with word order (4 groups")
     assert f"translates **{v_right} of 8** exactly" in measured and f"the baseline {b_right} of 8" in measured
+    (trained,) = [m for m in texts(at, "markdown") if m.startswith("The baseline learned its training pairs")]
+    assert trained.startswith("The baseline learned its training pairs in 60 epochs: 10 of 10 exact (100.0%")
     verdict = texts(at, "success") + texts(at, "warning")
     assert verdict == (["✓ The claim held in this run."] if v_right < b_right else [verdict[0]])
     score_tables = [df.value for df in at.dataframe if "BLEU" in df.value.columns]
@@ -128,6 +130,7 @@ def test_a_custom_variant_needs_a_switch_and_uses_the_train_page_settings():
     at.radio(key="lab_norm").set_value("pre").run()
     settings = " ".join(c.value for c in at.caption)
     assert "d_model 32, n_heads 2" in settings and "20 epochs" in settings and "seed 5" in settings
+    assert "then more epochs until the baseline has learned (at most 60)" in settings  # transformer.lab.Until
     assert "Variant: look_ahead_mask=False, norm=pre." in settings
     assert not at.button(key="run_lab").disabled
     query = dict(at.query_params)
@@ -206,7 +209,12 @@ def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baselin
     at = open_app(page=LAB, pairs=pairs, lab_experiment="no_pe", lab=result)
     assert not at.exception
     warnings = texts(at, "warning")
-    assert any(w.startswith("The baseline had not learned its training pairs when training ended") for w in warnings)
+    (unlearned,) = [w for w in warnings if w.startswith("The baseline did not learn")]  # said plainly, by figures
+    exact = models[0].evaluations["train"]
+    assert unlearned.startswith(
+        f"The baseline did not learn its training pairs in 3 epochs, the most this experiment trains: {exact.exact} of "
+        f"10 exact ({exact.exact_match:.1%}, below 90%)."
+    )
     assert "✓ The claim held in this run." not in texts(at, "success")
     (higher,) = [i for i in texts(at, "info") if i.startswith("The variant scores higher")]
     assert higher.startswith("The variant scores higher than the baseline on ") and "BLEU (79.6 against 74.8)" in higher
