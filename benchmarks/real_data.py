@@ -5,10 +5,18 @@ time, the peak of Python's allocations (tracemalloc) and the growth of the proce
 page drawn with the file uploaded, through Streamlit's AppTest (the script run in this process: what the server
 computes and sends, not the browser's drawing).
 
-Targets: 50,000 pairs read, checked and summarised in ≤ 2 s; the Data page drawn in ≤ 2 s; session memory ≤ +200 MB.
+Then (§7) the vocabulary sizes with each tokenizer, and training: one epoch of the default model with BPE pieces
+(vocabulary 4,000, learned from the training pairs) on one thread, on 3,000 pairs (every 10th of the 30,000: the same
+length distribution) and on 30,000; the evaluation a training ends with (transformer.plan.finish: every training pair
+decoded and teacher-forced), against the epochs the Train page's recipe gives 30,000 pairs; and the process's peak
+resident memory.
 
-    .venv/bin/python benchmarks/real_data.py                # 30,000 and 50,000 pairs, and the page
-    .venv/bin/python benchmarks/real_data.py --skip-page --json out.json
+Targets: 50,000 pairs read, checked and summarised in ≤ 2 s; the Data page drawn in ≤ 2 s; session memory ≤ +200 MB;
+one epoch of 30,000 pairs ≤ 20 s on one thread, and ≤ 11× the epoch of 3,000; the evaluation at the end of training
+≤ 25 % of the training time.
+
+    .venv/bin/python benchmarks/real_data.py                # 30,000 and 50,000 pairs, training, and the page
+    .venv/bin/python benchmarks/real_data.py --skip-page --skip-training --json out.json
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import argparse
 import gc
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -26,12 +35,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import torch  # noqa: E402
+
+from transformer import TrainConfig, Translator, train  # noqa: E402
+from transformer.bpe import tokenizer_for  # noqa: E402
 from transformer.columns import infer_roles, read_file, take_pairs  # noqa: E402
 from transformer.config import MAX_DATA_BYTES  # noqa: E402
-from transformer.data import summarize_pairs  # noqa: E402
+from transformer.data import TOKENIZERS, build_vocabs, summarize_pairs  # noqa: E402
+from transformer.plan import finish  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "everyday_cmn_eng.txt"
 TOP_TOKENS = 20  # as the Data page's summary shows
+BPE_VOCAB = 4_000  # the pieces of the BPE tokenizer timed (issue 29 §7)
+SMALL_SHARE = 10  # the small training set: every 10th pair of the large one
 # the variations of a repeated pair: a name said first, then (past the 20th copy) a short follow-up sentence
 NAMES = [
     ("Anna", "安娜"), ("Tom", "汤姆"), ("Lily", "莉莉"), ("Jack", "杰克"), ("Mary", "玛丽"), ("David", "大卫"),
@@ -122,6 +138,91 @@ def measure(n: int, repeats: int) -> dict:
     }
 
 
+def reset_peak_rss() -> bool:
+    """Start this process's peak resident memory (VmHWM) again from its memory now (Linux 4.0+); False when it
+    cannot, and peak_rss_mb is then the peak since the process started."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB: VmHWM (since reset_peak_rss), else ru_maxrss (kB)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1e3
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3
+
+
+def pairs_of(n: int) -> list[tuple[str, str]]:
+    """The n scaled pairs as the Data page takes them (Chinese → English)."""
+    found = read_file(scaled(n), "cmn-eng.txt")
+    return take_pairs(found, infer_roles(found)).pairs
+
+
+def vocabularies(pairs: list[tuple[str, str]]) -> dict:
+    """The source and target vocabulary sizes (specials included) with each tokenizer, BPE with BPE_VOCAB pieces,
+    and the seconds BPE takes to learn them."""
+    out = {}
+    for choice in TOKENIZERS:
+        start = time.perf_counter()
+        tokenizer = tokenizer_for(choice, pairs, BPE_VOCAB)
+        learned = time.perf_counter() - start
+        out[choice] = [len(v) for v in build_vocabs(pairs, tokenizer)]
+        if choice == "bpe":
+            out["bpe_learn_s"] = round(learned, 2)
+    return out
+
+
+def one_epoch(pairs: list[tuple[str, str]]) -> tuple[Translator, dict]:
+    """One epoch of the default model (TrainConfig's batch size and learning rate) on one thread, with BPE_VOCAB
+    pieces learned from the pairs: the trained model, and the epoch's wall and CPU seconds."""
+    translator = Translator.create(pairs, tokenizer_for("bpe", pairs, BPE_VOCAB))
+    cpu = time.process_time()
+    record = next(train(translator, pairs, TrainConfig(epochs=1, threads=1)))
+    return translator, {"epoch_s": round(record.seconds, 2), "epoch_cpu_s": round(time.process_time() - cpu, 2)}
+
+
+def training(n: int) -> dict:
+    """The epoch of n pairs against the epoch of every SMALL_SHARE-th of them, the evaluation at the end of the
+    training of the n pairs (every pair decoded and teacher-forced, one thread) against the epochs the Train page's
+    recipe gives n pairs, and the peak memory."""
+    from ui.state import own_recipe  # the recipe the Train page gives a learner's own pairs (a pure function)
+
+    pairs = pairs_of(n)
+    gc.collect()
+    out: dict = {"rss_before_mb": round(rss_mb()), "peak_reset": reset_peak_rss()}
+    one_epoch(pairs[: SMALL_SHARE * 16])  # torch's first steps in a process are slower: not counted
+    _, small = one_epoch(pairs[::SMALL_SHARE])
+    out[f"epoch_{len(pairs[::SMALL_SHARE])}"] = small
+    translator, large = one_epoch(pairs)
+    out["peak_rss_training_mb"] = round(peak_rss_mb())
+    gc.collect()
+    out["peak_reset_evaluation"] = reset_peak_rss()
+    out[f"epoch_{n}"] = large
+    out["parameters_default_bpe"] = translator.model.num_parameters()
+    out["vocab_default_bpe"] = [len(translator.src_vocab), len(translator.tgt_vocab)]
+    out["epoch_ratio"] = round(large["epoch_s"] / small["epoch_s"], 2)
+    out["epoch_cpu_ratio"] = round(large["epoch_cpu_s"] / small["epoch_cpu_s"], 2)
+    torch.set_num_threads(1)
+    cpu, start = time.process_time(), time.perf_counter()
+    finish(translator, pairs, [])
+    out["evaluation_s"] = round(time.perf_counter() - start, 2)
+    out["evaluation_cpu_s"] = round(time.process_time() - cpu, 2)
+    recipe = own_recipe(n)
+    out["recipe_epochs"] = recipe["epochs"]
+    training_s = recipe["epochs"] * large["epoch_s"]  # the recipe trains on n less the share it holds out
+    out["evaluation_share_of_recipe_training"] = round(out["evaluation_s"] / training_s, 3)
+    out["evaluation_cpu_share_of_recipe_training"] = round(
+        out["evaluation_cpu_s"] / (recipe["epochs"] * large["epoch_cpu_s"]), 3
+    )
+    out["largest_sample_for_target"] = int(0.25 * training_s / (out["evaluation_s"] / n))  # pairs decoded at its rate
+    out["peak_rss_evaluation_mb"] = round(peak_rss_mb())
+    return out
+
+
 def page(n: int) -> dict:
     """The Data page through AppTest: the run that takes an upload of n pairs (reading, checking and drawing), then a
     rerun of the page as a click makes, and the resident memory the session added."""
@@ -153,6 +254,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--skip-page", action="store_true", help="leave out the Data page through AppTest")
+    parser.add_argument("--skip-training", action="store_true", help="leave out the vocabularies and the training")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     print(load())
@@ -168,6 +270,35 @@ def main() -> None:
             f"{figures['seconds']['total_cpu']} s); "
             f"tracemalloc peak {figures['tracemalloc_peak_mb']} MB, kept {figures['tracemalloc_kept_mb']} MB, "
             f"RSS +{figures['rss_growth_mb']} MB"
+        )
+    if not args.skip_training:
+        for n in (30_000, 50_000):
+            sizes = vocabularies(pairs_of(n))
+            results[f"vocabularies_{n}"] = sizes
+            listed = ", ".join(f"{k} {v[0]:,} / {v[1]:,}" for k, v in sizes.items() if k in TOKENIZERS)
+            print(
+                f"{n:,} pairs: vocabularies source / target: {listed} (BPE of {BPE_VOCAB:,} learned in "
+                f"{sizes['bpe_learn_s']} s)"
+            )
+        figures = training(30_000)
+        results["training"] = figures
+        small, large = (figures[f"epoch_{n}"] for n in (30_000 // SMALL_SHARE, 30_000))
+        print(
+            f"one epoch, default model ({figures['parameters_default_bpe']:,} parameters; BPE {BPE_VOCAB:,}: "
+            f"vocabularies {figures['vocab_default_bpe']}), one thread: 3,000 pairs {small['epoch_s']} s (CPU "
+            f"{small['epoch_cpu_s']} s), 30,000 pairs {large['epoch_s']} s (CPU {large['epoch_cpu_s']} s; target "
+            f"≤ 20 s); 30,000 against 3,000: {figures['epoch_ratio']}× (CPU {figures['epoch_cpu_ratio']}×; target "
+            f"≤ 11×)"
+        )
+        print(
+            f"evaluation at the end of training 30,000 pairs: {figures['evaluation_s']} s (CPU "
+            f"{figures['evaluation_cpu_s']} s) = {figures['evaluation_share_of_recipe_training']:.0%} of the "
+            f"{figures['recipe_epochs']} epochs the Train page's recipe trains 30,000 pairs for (CPU "
+            f"{figures['evaluation_cpu_share_of_recipe_training']:.0%}; target ≤ 25 %: a sample of at most "
+            f"{figures['largest_sample_for_target']:,} pairs would meet it); peak resident memory "
+            f"{figures['peak_rss_training_mb']:,} MB while learning BPE and training the two epochs, "
+            f"{figures['peak_rss_evaluation_mb']:,} MB while evaluating (from {figures['rss_before_mb']:,} MB before"
+            f"{'' if figures['peak_reset'] else '; the peak since the process started'})"
         )
     if not args.skip_page:
         figures = page(50_000)

@@ -5,18 +5,20 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.alignment import aer_table, check_pairs_fit, corpus_gold, findings, floor_score, score_map
+from transformer.alignment import aer_table, check_pairs_fit, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import DataError, TransformerError
 from transformer.heads import KINDS, SHARES, head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
+from ui.gold import file_gold, problem_lines
+from ui.gold import golds_of as gold_links
 from ui.i18n import t
 from ui.messages import error_text
 from ui.state import current, page_setup, usable_pairs
 from ui.training import current_job, start_replay
-from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker
+from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker, replaced
 from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
@@ -90,6 +92,7 @@ VIEW = {  # the link parameters of this page's view
     "scope": Param("attn_scope"),
     "stat": Param("attn_stat"),
     "epoch": Param("attn_epoch", "int"),
+    "marks": Param("attn_marks", "marks"),  # hand marks, as source-first links i-j
 }
 page_header(L, "attention", "attn.title", "attn.intro", VIEW)
 warn_if_data_changed(L)
@@ -146,7 +149,10 @@ if new_click(CHART, clicked):
     marks = [tuple(m) for m in ss.get("attn_marks", [])]
     ss.attn_marks = [m for m in marks if m != clicked] if clicked in marks else [*marks, clicked]
 allowed = set(mark_cells)
-ss.attn_marks = [tuple(m) for m in ss.get("attn_marks", []) if tuple(m) in allowed]
+kept_marks = [tuple(m) for m in ss.get("attn_marks", [])]
+if any(m not in allowed for m in kept_marks):  # off this sentence (a link's, or kept from another model): said
+    replaced("attn_marks", kept_marks, [m for m in kept_marks if m in allowed])
+ss.attn_marks = [m for m in kept_marks if m in allowed]
 
 
 def show(
@@ -200,9 +206,9 @@ main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
 
 
 def golds_of(pairs: list[tuple[str, str]]) -> list:
-    """The gold links of each pair (transformer.alignment.Gold, or None): the corpus's own, for a pair its grammar
-    makes. Not cached: they belong to the data, not to the model (a lookup per pair)."""
-    return corpus_gold(pairs, translator.tokenizer)
+    """The gold links of each pair (transformer.alignment.Gold, or None): a loaded file's alignment column, else the
+    corpus's own, for a pair its grammar makes (ui.gold)."""
+    return gold_links(pairs, translator.tokenizer)
 
 
 # the gold links of this pair, over one encoder–decoder map (teacher-forced on the reference)
@@ -441,6 +447,12 @@ def which_head_aligns() -> None:
     text(t("attn.aligns_intro", L))
     pairs = usable_pairs()[:MAX_STUDY_PAIRS]
     golds = golds_of(pairs)
+    from_file = file_gold(translator.tokenizer)
+    if from_file is not None:  # a teacher's own links: where they come from, and the cells that could not be read
+        counts = dict(n=f"{len(from_file.golds):,}", total=f"{from_file.pairs:,}")
+        text(t("gold.from_file", L, name=markdown(from_file.name), **counts), "caption")
+        for line in problem_lines(from_file, L):
+            text(line, "warning")
     with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     kept = [(p, g) for p, g in with_gold if _fits(p)]
     if not kept:

@@ -19,23 +19,27 @@ from transformer.lab import (
     MIN_REORDERED,
     STANDARD_SIZES,
     Side,
+    Until,
     baseline_verdict,
     check_data,
     evidence,
+    held_rows,
     higher_measures,
-    longest_rows,
     peak_attention,
+    training_of,
 )
+from transformer.recipe import EXACT_LEARNED
 from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
+from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
 from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import score_frame
-from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, start_lab
+from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
 from ui.widgets import attention_axes, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
@@ -54,11 +58,13 @@ NEEDS = {  # Experiment.needs: what data shows the effect
     "many": "lab.needs.many",
     "reordered": "lab.needs.reordered",
     "longer": "lab.needs.longer",
+    "combination": "lab.needs.combination",
 }
 CANNOT = {
     "too_few": "lab.cannot.too_few",
     "no_reordered": "lab.cannot.no_reordered",
     "one_length": "lab.cannot.one_length",
+    "no_combination": "lab.cannot.no_combination",
 }
 CAUSES = {
     "data": "lab.cause.data",
@@ -181,7 +187,7 @@ def choose_experiment() -> None:
             if check is not None and not check.ok:  # said before Run, with the corpus one click away
                 text(t(CANNOT[check.code], L, **check.values), "warning")
                 st.button(t("lab.use_corpus", L), key="lab_use_corpus", on_click=use_corpus)
-        held = longest_rows(run_pairs, tokenizer) if experiment.holdout == "longest" and run_pairs else []
+        held = held_rows(experiment, run_pairs, tokenizer, cfg.seed) if run_pairs else []
     held_text = t("lab.settings_held", L, n=len(held)) if held else ""
     text(
         t(
@@ -189,6 +195,7 @@ def choose_experiment() -> None:
             L,
             sizes=sizes_text(sizes),
             epochs=cfg.epochs,
+            last=Until.of(cfg.epochs).last,
             lr=f"{cfg.lr:g}",
             seed=cfg.seed,
             n=f"{len(run_pairs) - len(held):,}",
@@ -254,12 +261,16 @@ def live_lab(job: Job) -> None:
     st.caption(t("lab.running", L))
     for run in job.runs:
         last = run.last
+        goal = run_goal(job, run)
         line = (
             t("job.waiting", L)
             if last is None
-            else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
+            else t("job.progress", L, epoch=last.epoch, epochs=goal, loss=f"{last.loss:.4f}")
         )
-        st.progress(len(run.records) / run.config.epochs, text=t(RUN_LABELS[run.name], L) + line)
+        st.progress(len(run.records) / goal, text=t(RUN_LABELS[run.name], L) + line)
+    until = job.payload.get("until")
+    if until is not None and len(job.runs[0].records) > until.first:  # its stopping test after `first` failed
+        hint(t("lab.training_on", L, first=until.first, last=until.last))
     phase = phase_text(job, L)
     if phase:
         hint(phase)
@@ -286,7 +297,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         return
     for label, model in zip(labels, (a, b)):
         cfg = model.translator.config
-        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers", "dropout")}
         params = f"{model.translator.model.num_parameters():,}"
         text(
             t(
@@ -324,6 +335,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
             file_name("lab", *labels, "curves"),
             caption(t("lab.curves", L), both),
         )
+    alignment_section(histories, "chart_lab_aer", "lab", L, trained=mode == "experiment")
 
     section(t("lab.scores", L), 3)
     text(t("lab.scores_intro", L))
@@ -450,6 +462,8 @@ def show_evidence(result) -> None:
     key = f"lab.evidence.{result.experiment}"
     if result.experiment == "no_look_ahead" and facts["v_exact"] > 0.3:  # the words fit the numbers
         key = "lab.evidence.no_look_ahead.high"
+    if result.experiment == "dropout" and "n_held" not in facts:  # nothing held out: nothing to count
+        key = "lab.evidence.dropout.no_held"
     text(t(key, L, threshold=LOSS_REACHED, **values))
     if "rows" in facts:
         columns = [t("lab.group", L), t("data.source", L), t("train.reference", L)]
@@ -459,8 +473,6 @@ def show_evidence(result) -> None:
         rows = [(*r[:3], r[3], "✓" if r[4] else "✗", r[5], "✓" if r[6] else "✗") for r in facts["rows"]]
         table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
     learned = baseline_verdict(baseline)
-    if learned.under_trained:  # said plainly: a comparison with a baseline that has not learned says little
-        text(t("lab.baseline_unlearned", L, exact=pct(learned.exact), fall=pct(learned.fall)), "warning")
     if held and not learned.under_trained:
         text(t("lab.held", L), "success")
     elif held:
@@ -476,6 +488,29 @@ MEASURE_WORDS = {  # transformer.lab.MEASURES: their words, and why a variant ca
     "bleu": ("lab.measure.bleu", "lab.why.overlap"),
     "chrf": ("lab.measure.chrf", "lab.why.overlap"),
 }
+
+
+TRAINING_WORDS = {  # transformer.lab.Training.code: its sentence, and how it is shown
+    "learned": ("lab.training.learned", "markdown"),
+    "learned_later": ("lab.training.learned_later", "markdown"),
+    "unlearned_exact": ("lab.training.unlearned_exact", "warning"),
+    "unlearned_falling": ("lab.training.unlearned_falling", "warning"),
+    "stopped": ("lab.training.stopped", "warning"),
+}
+
+
+def training_sentence(result) -> None:
+    """How long the experiment trained and whether its baseline learned (the recipe's stopping test), from the
+    baseline's history and its exact match in the table below; said plainly when it did not learn."""
+    model = result.baseline
+    side = Side(model.translator, model.translator.summary.get("history") or [], model.evaluations)
+    if not side.history or "train" not in side.evaluations:
+        return
+    found = training_of(side, result.until, result.stopped)
+    key, kind = TRAINING_WORDS[found.code]
+    values = dict(epochs=found.epochs, first=found.first, last=found.last, exact=f"{found.exact:.1%}")
+    values.update(right=f"{found.right:,}", total=f"{found.total:,}")
+    text(t(key, L, fall=pct(found.fall), line=pct(EXACT_LEARNED), **values), kind)
 
 
 def higher_sentence(result) -> None:
@@ -513,6 +548,7 @@ if mode == "experiment":
         section(t("lab.results", L, title=title))
         if result.stopped:
             text(t("lab.stopped", L), "warning")
+        training_sentence(result)
         if result.experiment != "custom":
             show_evidence(result)
         labels = (t("lab.baseline", L), t("lab.variant", L))

@@ -1,10 +1,12 @@
-"""Positional encoding: the table the model adds to every token embedding (sinusoidal, learned, or none)."""
+"""Positional encoding: the table the model adds to every token embedding (sinusoidal, learned, or none), and the
+learned token embeddings themselves."""
 
 import pandas as pd
 import streamlit as st
 import torch
 
 from transformer.config import MAX_POSITIONS
+from transformer.embeddings import CLASS_ORDER, neighbours, study_embeddings
 from transformer.model import (
     pe_similarity_by_distance,
     positional_encoding,
@@ -12,11 +14,13 @@ from transformer.model import (
     rising_distances,
     wavelengths,
 )
+from transformer.text import markdown
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import t
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
+from viz.embeddings import embedding_figure
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 
 D_MODELS = (4, 8, 16, 32, 64, 128, 256, 512)  # the d_model values offered besides the model's own
@@ -34,6 +38,8 @@ VIEW = {  # the link parameters of this page's view
     "positions": Param("pe_positions", "int"),
     "dims": Param("pe_dims", "ints"),
     "table": Param("pe_source"),
+    "emb": Param("emb_side"),  # the learned embeddings: which side, and the token whose neighbours are listed
+    "token": Param("emb_token"),
 }
 page_header(L, "positional_encoding", "pe.title", "pe.intro", VIEW)
 warn_if_data_changed(L)
@@ -215,4 +221,76 @@ table(
     ),
     hide_index=True,
     height=min(400, 35 * (d_model // 2 + 2)),
+)
+
+
+# ---------------------------------------------------------------- the learned embeddings (issue 30 §8)
+EMB_SIDES = {"source": "emb.side_source", "target": "emb.side_target"}
+CLASS_KEYS = {  # transformer.embeddings.CLASS_ORDER: each class's words
+    "pronoun": "emb.class_pronoun",
+    "noun": "emb.class_noun",
+    "verb": "emb.class_verb",
+    "adjective": "emb.class_adjective",
+    "number": "emb.class_number",
+    "measure word": "emb.class_measure",
+    "time word": "emb.class_time",
+    "function word": "emb.class_function",
+    "punctuation": "emb.class_punctuation",
+    "several": "emb.class_several",
+    "other": "emb.class_other",
+}
+VERDICT_KEYS = {"clear": "emb.verdict_clear", "partly": "emb.verdict_partly", "no": "emb.verdict_no"}
+NEIGHBOURS = 8  # nearest tokens listed
+
+section(t("emb.title", L))
+formula(r"\cos(e_a, e_b) = \frac{e_a \cdot e_b}{\lVert e_a \rVert\,\lVert e_b \rVert}")
+text(t("emb.intro", L))
+side = choose_labelled(st.radio, t("emb.side", L), EMB_SIDES, L, key="emb_side", horizontal=True)
+emb = model_cached(("embeddings", side), lambda: study_embeddings(model.translator, side))
+names = {c: t(CLASS_KEYS[c], L) for c in CLASS_ORDER}
+token = choose_one(st.selectbox, t("emb.token", L), emb.tokens, key="emb_token", help=t("emb.token_help", L))
+chosen = emb.tokens.index(token)
+side_words = t(EMB_SIDES[side], L)
+chart(
+    model_cached(
+        ("embeddings_figure", side, chosen, L),
+        lambda: embedding_figure(
+            emb.projection.xy,
+            emb.tokens,
+            emb.classes,
+            names,
+            title=caption(t("emb.title", L), side_words),
+            x_label=t("emb.axis", L, n=1, share=f"{100 * emb.projection.explained[0]:.1f}"),
+            y_label=t("emb.axis", L, n=2, share=f"{100 * emb.projection.explained[1]:.1f}"),
+            chosen=chosen,
+        ),
+    ),
+    "emb_projection",
+    file_name("embeddings", side),
+    caption=caption(t("emb.title", L), side_words),
+)
+computed_by("transformer.embeddings.study_embeddings → pca_2d (torch.linalg.svd), separation", L)
+found = emb.separation
+kept = f"{100 * emb.projection.kept:.0f}"
+said = [t("emb.picture_keeps" if emb.projection.keeps_most else "emb.picture_loses", L, kept=kept, d=cfg.d_model)]
+if found is None:
+    said.insert(0, t("emb.no_classes", L))
+else:
+    values = dict(agree=found.agree, n=found.tokens, share=f"{100 * found.share:.0f}", reached=f"{found.reached:,}")
+    said.insert(0, t(VERDICT_KEYS[found.verdict], L, side=side_words, chance=f"{100 * found.chance:.0f}", **values))
+    if found.best is not None and found.verdict != "no":  # a class apart from the rest, where the classes separate
+        best, agree, n = found.best
+        said.insert(1, t("emb.best_class", L, kind=names.get(best, best), agree=agree, n=n))
+text(("" if L == "zh" else " ").join(said))  # Chinese sentences follow each other without a space
+near = neighbours(emb.weights, chosen, NEIGHBOURS)
+table(
+    pd.DataFrame(
+        [(emb.tokens[j], names.get(emb.classes[j], emb.classes[j]), round(c, 3)) for j, c in near],
+        columns=[t("emb.col_token", L), t("emb.col_class", L), t("emb.col_cosine", L)],
+    ),
+    hide_index=True,
+)
+text(
+    t("emb.neighbours_caption", L, n=len(near), token=markdown(token), kind=names.get(emb.classes[chosen], "")),
+    "caption",
 )

@@ -1,6 +1,8 @@
 """Train: choose the model's sizes and the optimiser's settings, train in the background while watching the loss,
 see how the model does on the pairs it trained on and on held-out pairs, save or load a checkpoint."""
 
+import functools
+
 import pandas as pd
 import streamlit as st
 
@@ -10,10 +12,12 @@ from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
+from transformer.plan import TrainingPlan
 from transformer.scores import ScoreTable
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
+from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job, job_queue
@@ -321,6 +325,9 @@ def history_title(model, epochs: int) -> str:
     return title
 
 
+STANDARD_D_MODEL = TransformerConfig(1, 1).d_model
+
+
 @live_fragment("train")
 def live_training(job: Job) -> None:
     """The running training's progress and loss curve, redrawn every second (the page itself does not rerun)."""
@@ -337,7 +344,10 @@ def live_training(job: Job) -> None:
             loss=f"{last.loss:.4f}",
             acc=f"{last.accuracy:.0%}",
         )
+        + (t("train.progress_aer", L, aer=f"{last.aer:.2f}") if last.aer is not None else "")
     )
+    if last is not None and last.lr is not None:  # the rate of the epoch's last step, as the schedule set it
+        line += " · " + t("train.progress_lr", L, lr=f"{last.lr:.3g}")
     st.progress(len(run.records) / run.config.epochs, text=line)
     phase = phase_text(job, L)
     if phase:
@@ -345,6 +355,13 @@ def live_training(job: Job) -> None:
     st.plotly_chart(
         _figure(list(run.records)), key="live_chart", config=LIVE_CHART
     )  # redrawn while training: not in the lesson sheet
+    if run.config.warmup is not None and last is not None:  # a schedule: the rate so far, step by step
+        model = run.translator  # a plan until the job has built and trained it
+        planned = isinstance(model, TrainingPlan)
+        d_model = model.sizes.get("d_model", STANDARD_D_MODEL) if planned else model.config.d_model
+        rate = functools.partial(run.config.learning_rate, d_model)
+        figure = learning_rate_figure(list(run.records), rate, t("train.lr", L), t("train.step", L))
+        st.plotly_chart(figure, key="live_lr_chart", config=LIVE_CHART)
 
 
 if job is not None and job.kind == "train":
@@ -411,6 +428,7 @@ if summary.get("history"):
     )
     if any("holdout_loss" in h for h in summary["history"]):
         text(t("train.held_curves", L), "caption")
+    alignment_section([("", summary["history"])], "aer_chart", "training", L, trained=model.source == "trained")
     if any("lr" in h for h in summary["history"]):  # the learning rate of every step, as the schedule set it
         try:
             run_cfg = TrainConfig(**summary.get("train_config", {}))

@@ -35,7 +35,7 @@ from . import corpus
 from .config import TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
-from .model import NO_RECORD, AttentionMaps, Recorder, Transformer
+from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import visible
 from .translator import EVAL_ROWS, Translator
 
@@ -80,6 +80,7 @@ def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -
                     row=row,
                     link=written,
                     side=side,
+                    index=index,
                     n=n,
                 )
         possible.add((i, j))
@@ -191,8 +192,14 @@ def links_of(weights: torch.Tensor) -> frozenset[Link]:
     i it weighs most, the first on a tie; links are (i, j)."""
     if weights.numel() == 0:
         return frozenset()
-    best = weights.detach().float().nan_to_num(float("-inf")).argmax(-1)  # (lt,)
+    best = linked_sources(weights)  # (lt,)
     return frozenset((int(i), j) for j, i in enumerate(best.tolist()))
+
+
+def linked_sources(weights: torch.Tensor) -> torch.Tensor:
+    """The linking rule on the last axis of any weights (..., target rows, source tokens): the index of the source
+    token each row weighs most, the first on a tie (a NaN counts as the least)."""
+    return weights.detach().float().nan_to_num(float("-inf")).argmax(-1)  # (..., lt)
 
 
 # ---------------------------------------------------------------- methods
@@ -433,3 +440,140 @@ def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -
     """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
     predict its n_target target tokens, its n_source source columns, linked by links_of."""
     return score_links([links_of(weights[:n_target, :n_source])], [gold])
+
+
+# ---------------------------------------------------------------- during training
+
+ALIGN_PAIRS = 64  # gold pairs on which a training measures its heads' AER after every epoch (docs/alignment.md)
+
+
+def gold_sample(
+    pairs: Sequence[tuple[str, str]], tokenizer="auto", n: int = ALIGN_PAIRS
+) -> list[tuple[tuple[str, str], Gold]]:
+    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold), spread evenly over them, each with
+    its gold: what a training measures alignment on. Empty for data without gold, and under a tokenizer whose tokens
+    are not the corpus's (the links count the corpus's tokens)."""
+    found = []
+    for i in range(len(pairs)):
+        source, target = pairs[i]
+        if corpus.lookup(source) is None:  # the cheap test first: most of a file without gold stops here
+            continue
+        same = all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
+        gold = corpus_gold([(source, target)], tokenizer)[0] if same else None
+        if gold is not None:
+            found.append(((source, target), gold))
+    return spread(found, n)
+
+
+def spread(items: Sequence, n: int = ALIGN_PAIRS) -> list:
+    """Up to n of items spread evenly over them, the first and the last included; all of them when they are fewer."""
+    if len(items) <= n:
+        return list(items)
+    return [items[round(k * (len(items) - 1) / (n - 1))] for k in range(n)] if n > 1 else list(items[:n])
+
+
+def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> list:
+    """The pairs of a gold sample that the model reads (check_pairs_fit), in order."""
+    kept = []
+    for pair, gold in sample:
+        try:
+            check_pairs_fit(translator, [pair])
+        except DataError:
+            continue
+        kept.append((pair, gold))
+    return kept
+
+
+@dataclass(frozen=True)
+class GoldBatch:
+    """Gold pairs made ready once, to score every cross-attention head after each epoch: the teacher-forced inputs,
+    and the gold as masks over (decoder row, source token), row j being the row that predicts target token j."""
+
+    enc_inputs: torch.Tensor  # (B, Ls)
+    dec_inputs: torch.Tensor  # (B, Lt): S + target, padded
+    rows: torch.Tensor  # (B, Lt) bool: the rows that predict a target token (not E's, not padding)
+    sure: torch.Tensor  # (B, Lt, Ls) bool
+    possible: torch.Tensor  # (B, Lt, Ls) bool, the sure links among them
+
+    def to(self, device: torch.device) -> GoldBatch:
+        """The same gold on another device."""
+        return GoldBatch(
+            *(t.to(device) for t in (self.enc_inputs, self.dec_inputs, self.rows, self.sure, self.possible))
+        )
+
+
+def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> GoldBatch | None:
+    """The GoldBatch of the sample's pairs that the model reads (fitting), or None when none is left."""
+    sample = fitting(translator, sample)
+    if not sample:
+        return None
+    batch = translator.make_batch([p for p, _ in sample])
+    B, Lt, Ls = len(sample), batch.dec_inputs.size(1), batch.enc_inputs.size(1)
+    sure, possible = torch.zeros(B, Lt, Ls, dtype=torch.bool), torch.zeros(B, Lt, Ls, dtype=torch.bool)
+    for b, (_, gold) in enumerate(sample):
+        for links, mask in ((gold.sure, sure), (gold.sure | gold.possible, possible)):
+            for i, j in links:
+                mask[b, j, i] = True
+    _, dec_lengths = lengths(batch)  # (B,): S + target
+    rows = torch.arange(Lt)[None, :] < (dec_lengths - 1)[:, None]  # (B, Lt)
+    return GoldBatch(batch.enc_inputs, batch.dec_inputs, rows, sure, possible)
+
+
+def head_aers(model: Transformer, gold: GoldBatch) -> torch.Tensor:
+    """(n_layers, n_heads): each cross-attention head's AER on the gold, its links made by linked_sources (the one
+    rule), as score_links sums them; one teacher-forced pass in eval mode, without gradients or randomness."""
+    with evaluating(model):
+        maps = AttentionMaps()
+        memory = model.encoder(gold.enc_inputs, maps)  # (B, Ls, D)
+        model.decoder(gold.dec_inputs, gold.enc_inputs, memory, maps)
+    attn = torch.stack(maps.dec_enc_attns, 1)  # (B, layers, H, Lt, Ls)
+    picked = linked_sources(attn)[..., None]  # (B, layers, H, Lt, 1): the source token each row links
+    rows = gold.rows[:, None, None, :]  # (B, 1, 1, Lt)
+    hits = []
+    for mask in (gold.sure, gold.possible):
+        shaped = mask[:, None, None].expand(*attn.shape)  # (B, layers, H, Lt, Ls)
+        hits.append((shaped.gather(-1, picked)[..., 0] & rows).sum((0, 3)))  # (layers, H)
+    predicted, n_sure = int(gold.rows.sum()), int(gold.sure.sum())  # |A| (one link per row), |S|
+    return 1 - (hits[0] + hits[1]).double() / (predicted + n_sure)
+
+
+def best_head_aer(translator: Translator, gold: GoldBatch | None) -> tuple[float, int, int] | None:
+    """(AER, layer, head) of the cross-attention head that aligns the gold best (the lowest AER, the first on a tie;
+    layer and head from 0), or None without gold."""
+    if gold is None:
+        return None
+    aers = head_aers(translator.model, gold)  # (layers, H)
+    k = int(aers.flatten().argmin())
+    return float(aers.flatten()[k]), k // aers.size(1), k % aers.size(1)
+
+
+@dataclass(frozen=True)
+class AlignmentTrend:
+    """How the best head's AER went over a training's recorded epochs: at the first, at the last (with the head that
+    was best then) and at its lowest, and whether it fell, rose or stayed (compare of the last against the first)."""
+
+    first_epoch: int
+    first_aer: float
+    last_epoch: int
+    last_aer: float
+    layer: int  # the last epoch's best head, from 0
+    head: int
+    lowest_epoch: int
+    lowest_aer: float
+    change: str  # compare(last, first): "better" (fell), "worse" (rose) or "same"
+
+
+def alignment_trend(history: Sequence) -> AlignmentTrend | None:
+    """The AlignmentTrend of a training history (dicts or EpochRecords), or None when no epoch recorded an AER."""
+    points = []
+    for h in history:
+        get = h.get if isinstance(h, dict) else lambda key, h=h: getattr(h, key, None)
+        if get("aer") is not None:
+            points.append((int(get("epoch")), float(get("aer")), int(get("aer_layer") or 0), int(get("aer_head") or 0)))
+    if not points:
+        return None
+    first, last = points[0], points[-1]
+    lowest = min(points, key=lambda p: p[1])
+    return AlignmentTrend(
+        first[0], first[1], last[0], last[1], last[2], last[3], lowest[0], lowest[1], compare(last[1], first[1])
+    )

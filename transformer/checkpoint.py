@@ -44,7 +44,7 @@ from .translator import Translator
 FORMAT = "transformer-playground"
 FORMAT_VERSION = 1
 _DTYPE_SIZES = {"F32": 4}  # we only ever write float32
-_HISTORY_RECORD_BYTES = 300  # one epoch of the summary's history in the header, every optional field, escaped
+_HISTORY_RECORD_BYTES = 360  # one epoch of the summary's history in the header, every optional field, escaped
 _ROW_BYTES = 8  # one held-out row number of the summary ("19999, ")
 # the largest header a checkpoint of this app can have: two vocabularies of the largest size whose tokens are
 # MAX_TOKEN_CHARS 4-byte characters (or escaped quotes, 4 bytes once the vocabulary's JSON is itself a JSON string),
@@ -337,6 +337,9 @@ HISTORY_FIELDS = {  # name: (check, required)
     "seconds": (_finite, False),
     "step": (_whole, False),
     "lr": (_finite, False),
+    "aer": (_fraction, False),  # the best cross-attention head's alignment error rate, and that head (from 0)
+    "aer_layer": (_whole, False),
+    "aer_head": (_whole, False),
 }
 
 _WHOLE = (_whole, "a whole number of at least 0")  # (check, what it wants), as SUMMARY_FIELDS holds them

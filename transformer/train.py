@@ -11,11 +11,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch import nn
 
+from .alignment import Gold, best_head_aer, gold_batch
 from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID, by_length, chunks, lengths
 from .errors import ConfigError
@@ -44,6 +45,9 @@ class EpochRecord:
     holdout_accuracy: float | None = None
     step: int | None = None  # optimiser steps taken so far
     lr: float | None = None  # the learning rate of this epoch's last step
+    aer: float | None = None  # the best cross-attention head's alignment error rate on the gold pairs, when given
+    aer_layer: int | None = None  # that head, from 0
+    aer_head: int | None = None
 
     def to_dict(self) -> dict:
         """The record as a history entry (no snapshot; held-out figures only when there are any)."""
@@ -52,6 +56,8 @@ class EpochRecord:
             entry.update(step=self.step, lr=self.lr)
         if self.holdout_loss is not None:
             entry.update(holdout_loss=self.holdout_loss, holdout_accuracy=self.holdout_accuracy)
+        if self.aer is not None:
+            entry.update(aer=self.aer, aer_layer=self.aer_layer, aer_head=self.aer_head)
         return entry
 
 
@@ -141,13 +147,16 @@ def train(
     snapshot_every: int = 0,
     snapshot_pairs: Sequence[int] = (0,),
     holdout: list[tuple[str, str]] | None = None,
+    gold: Sequence[tuple[tuple[str, str], Gold]] = (),
 ) -> Iterator[EpochRecord]:
     """Train translator.model on pairs with Adam and cross-entropy that ignores padding; yield after each epoch.
 
     holdout pairs are never trained on; each record reports their loss and accuracy. Every snapshot_every epochs (and
-    at the first and last) the attention maps of the pairs at snapshot_pairs are recorded. The torch threads of the
-    calling thread are set for this training (cfg.threads, else intra_op_threads). Breaking out of the loop keeps the
-    partly trained model; translator.summary always describes it, its seconds counting only time spent training.
+    at the first and last) the attention maps of the pairs at snapshot_pairs are recorded. gold, pairs with their gold
+    links (transformer.alignment.gold_sample), gives each record the best cross-attention head's AER on them. The
+    torch threads of the calling thread are set for this training (cfg.threads, else intra_op_threads). Breaking out of
+    the loop keeps the partly trained model; translator.summary always describes it, its seconds counting only time
+    spent training.
     """
     model = translator.model
     device = pick_device(cfg.device)
@@ -172,6 +181,8 @@ def train(
     step = translator.summary.get("steps", 0)  # optimiser steps taken before this training (the schedule goes on)
     d_model = model.config.d_model
     spent = translator.summary.get("seconds", 0.0)
+    aligned_on = gold_batch(translator, gold)  # the gold pairs this model reads, or None
+    aligned_on = aligned_on.to(device) if aligned_on is not None else None
     for epoch in range(1, cfg.epochs + 1):
         started = time.perf_counter()
         model.train()
@@ -201,10 +212,13 @@ def train(
         if snap and snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
             snapshot = translator.attention_maps(snap_enc, snap_dec)
         held_loss, held_acc = teacher_forced(model, held) if held is not None else (None, None)
+        aligned = best_head_aer(translator, aligned_on)  # (aer, layer, head) or None; eval mode, no randomness drawn
         spent += time.perf_counter() - started
         record = EpochRecord(
             start_epoch + epoch, total_loss / counted, correct / counted, spent, snapshot, held_loss, held_acc, step, lr
         )
+        if aligned is not None:
+            record = replace(record, aer=aligned[0], aer_layer=aligned[1], aer_head=aligned[2])
         history.append(record.to_dict())
         translator.summary.update(
             epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=spent, steps=step

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from transformer import corpus
 from transformer.columns import (
     ROLES,
     SKIP_REASONS,
@@ -26,11 +27,14 @@ from transformer.text import markdown
 
 from .export import hint, table, text
 from .i18n import t
-from .state import DATASETS, dataset_pairs, set_pairs
+from .state import DATASETS, bundled_pairs, corpus_choice, corpus_dataset, dataset_pairs, pair_tags, set_pairs
 
 PREVIEW_ROWS = 5  # rows of the file shown under its column roles
 LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted
 ROLE_SOURCES = ("tatoeba", "header", "inferred")  # how the roles of a file's columns were found, as the page says
+# the columns of the built-in datasets as their files hold them (assets/pairs.tsv; the corpus as `python -m transformer
+# corpus` writes it, transformer.corpus.format_corpus): Chinese, English, and the corpus's tags and gold links
+DATASET_ROLES = {"tutorial": ("source", "target"), "corpus": ("source", "target", "phenomena", "alignment")}
 
 
 @dataclass(frozen=True)
@@ -112,18 +116,68 @@ def _language(L: str, code: str) -> str:
     return t(f"data.language.{code or 'other'}", L)  # code: one of transformer.columns.SCRIPTS, or
 
 
+def _direction_row(L: str, line: str) -> None:
+    """The direction the table is read in (line: its words) and the swap button beside it."""
+    c1, c2 = st.columns([3, 1], vertical_alignment="center")
+    with c1:
+        text(line, "caption")
+    c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
+
+
+def dataset_rows(name: str, rows: int) -> tuple[tuple[str, ...], list[tuple[str, ...]], int]:
+    """(the roles of a built-in dataset's columns, as its file holds them, Chinese first; its first rows' cells; its
+    number of rows): the corpus's phenomena and gold links are the grammar's (none for a tutorial pair outside it)."""
+    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
+    first = pairs[:rows]
+    if name != "corpus":
+        return DATASET_ROLES[name], [tuple(pair) for pair in first], len(pairs)
+    cells = []
+    for (source, target), tags in zip(first, pair_tags(dataset_pairs(name))):  # found once per server
+        found = corpus.lookup(source)
+        links = found.alignment if found is not None and tags else ""
+        cells.append((source, target, " ".join(tags), links))
+    return DATASET_ROLES[name], cells, len(pairs)
+
+
+def dataset_credit(L: str, name: str) -> str:
+    """Where a built-in dataset's pairs come from, with how many pairs each source gives, as a file's credit says."""
+    tutorial = len(bundled_pairs())
+    if name != "corpus":
+        return t("data.credit.tutorial", L, n=f"{tutorial:,}")
+    size = corpus_choice()[0]
+    added = len(corpus_dataset(*corpus_choice())) - size
+    return t("data.credit.corpus", L, size=f"{size:,}", tutorial=f"{added:,}")
+
+
+def _dataset_columns(L: str, name: str, swapped: bool) -> None:
+    """A built-in dataset's columns as a file's are shown: what each holds (its header names it), the direction and
+    the swap button, its first rows under their roles, and where its pairs come from."""
+    roles, cells, total = dataset_rows(name, PREVIEW_ROWS)
+    if swapped:  # the swap exchanges the roles of the Chinese and the English columns, as it does a file's
+        roles = swap(roles)
+    text(f"**{t(f'data.columns_dataset.{name}', L, n=len(roles))}**")
+    text(t("data.dataset_header", L), "caption")
+    _direction_row(L, t("data.direction_en_zh" if swapped else "data.direction_zh_en", L))
+    headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(roles)]
+    preview = pd.DataFrame(cells, columns=headings, index=range(1, len(cells) + 1))
+    table(preview, static=True, hide_index=False, width="stretch")  # five rows whose long links wrap, none scrolled
+    text(t("data.preview_dataset", L, n=len(cells), total=f"{total:,}"), "caption")
+    text(t("data.credit", L, credit=dataset_credit(L, name)), "markdown")
+
+
 def draw_columns(L: str) -> None:
-    """The direction of the table, its swap button, and for a loaded file: its format, a role chooser per column, its
-    first rows under their roles, the rows left out and repeated, and the credit of its attribution."""
+    """The direction of the table and its swap button; for a built-in dataset, its columns and their roles as a file's
+    are shown (dataset_rows) and where its pairs come from; for a loaded file: its format, a role chooser per column,
+    its first rows under their roles, the rows left out and repeated, and the credit of its attribution."""
     loaded = current_file()
     if loaded is None:
-        c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        with c1:
-            key = "data.direction_own"
-            if st.session_state.get("data_dataset") in DATASETS[:2]:  # the tutorial pairs and the corpus
-                key = "data.direction_en_zh" if st.session_state.get("data_swapped") else "data.direction_zh_en"
-            text(t(key, L), "caption")
-        c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
+        name = st.session_state.get("data_dataset")
+        if name not in DATASET_ROLES:  # the learner's own typed pairs: the table's two columns
+            _direction_row(L, t("data.direction_own", L))
+            return
+        swapped = bool(st.session_state.get("data_swapped"))
+        with st.container(border=True):
+            _dataset_columns(L, name, swapped)
         return
     f, taken = loaded.file, loaded.taken
     with st.container(border=True):
@@ -147,20 +201,8 @@ def draw_columns(L: str) -> None:
             column, role = refused
             hint(t("data.role_kept", L, n=column + 1, role=t(f"role.{role}", L)), "error")
         source, target = loaded.roles.index("source"), loaded.roles.index("target")
-        c1, c2 = st.columns([3, 1], vertical_alignment="center")
-        with c1:
-            text(
-                t(
-                    "data.direction_file",
-                    L,
-                    s=source + 1,
-                    t=target + 1,
-                    source=_language(L, taken.languages[0]),
-                    target=_language(L, taken.languages[1]),
-                ),
-                "caption",
-            )
-        c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
+        languages = dict(source=_language(L, taken.languages[0]), target=_language(L, taken.languages[1]))
+        _direction_row(L, t("data.direction_file", L, s=source + 1, t=target + 1, **languages))
         headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(loaded.roles)]
         preview = pd.DataFrame(list(f.rows[:PREVIEW_ROWS]), columns=headings, index=list(f.lines[:PREVIEW_ROWS]))
         table(preview, hide_index=False, width="stretch", key="data_columns_preview")

@@ -119,7 +119,11 @@ def sheet_table(
     title: str = "",
 ) -> None:
     """A table in the sheet only: what the page shows in another form (the data editor, a widget's values)."""
-    rows = [[cell_text(v, precision, na_rep) for v in row] for row in frame.head(TABLE_ROWS).itertuples(index=False)]
+    head = frame.head(TABLE_ROWS)
+
+    def rows() -> list[list[str]]:
+        return [[cell_text(v, precision, na_rep) for v in row] for row in head.itertuples(index=False)]
+
     _sheet().add(
         Table([str(c) for c in frame.columns], rows, frozenset(highlight), repeat, total=len(frame), title=title)
     )

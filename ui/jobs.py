@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from transformer import TrainConfig, Translator
+from transformer.lab import Until
 from transformer.model import AttentionMaps
 from transformer.plan import TrainingPlan
 from transformer.train import EpochRecord
@@ -68,6 +69,10 @@ class Run:
     records: list[EpochRecord] = field(default_factory=list)
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
+    until: Until | None = None  # a Lab baseline: the job trains until it has learned (transformer.lab.Until)
+    gold: list | None = (
+        None  # (pair, Gold) its epochs' AER is measured on; None: the corpus's own, found by its process
+    )
 
     @property
     def last(self) -> EpochRecord | None:
@@ -187,7 +192,8 @@ class JobQueue:
         specs = [
             RunSpec(
                 r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
-                *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs),
+                *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs, r.until),
+                gold=r.gold,
             )
             for r in job.runs
         ]

@@ -75,14 +75,22 @@ class Metric:
 
 @dataclass
 class Table:
-    """A table as text, cell by cell; `highlight` rows are marked, `repeat` first columns repeat when it is split."""
+    """A table as text, cell by cell; `highlight` rows are marked, `repeat` first columns repeat when it is split. The
+    cells may be given as a function that makes them, called when the sheet is made: a page records its tables on
+    every run, and the sheet is made only when asked for."""
 
     columns: list[str]
-    rows: list[list[str]]
+    cells: list[list[str]] | Callable[[], list[list[str]]]
     highlight: frozenset[int] = frozenset()
     repeat: int = 1
     total: int = 0  # rows the page's table has (more than `rows` when it was cut)
     title: str = ""
+
+    @property
+    def rows(self) -> list[list[str]]:
+        if callable(self.cells):
+            self.cells = self.cells()
+        return self.cells
 
 
 @dataclass

@@ -9,7 +9,7 @@ from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
 from .presenter import presenter_switch
 from .published import back_button, origin
 from .state import current, lang
-from .training import JOB_TITLES, RUN_LABELS, current_job, phase_text, show_pending_toast, take_result
+from .training import JOB_TITLES, RUN_LABELS, current_job, phase_text, run_goal, show_pending_toast, take_result
 
 
 def draw_sidebar() -> None:
@@ -105,9 +105,9 @@ def job_status() -> None:
             text = (
                 t("job.waiting", L)
                 if last is None
-                else t("job.progress", L, epoch=last.epoch, epochs=run.config.epochs, loss=f"{last.loss:.4f}")
+                else t("job.progress", L, epoch=last.epoch, epochs=run_goal(job, run), loss=f"{last.loss:.4f}")
             )
-            st.progress(len(run.records) / run.config.epochs, text=f"{label}{text}")
+            st.progress(len(run.records) / run_goal(job, run), text=f"{label}{text}")
     phase = phase_text(job, L)
     if phase:
         st.caption(phase)

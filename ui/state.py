@@ -505,8 +505,14 @@ def set_pairs(pairs: list[tuple[str, str]]) -> None:
 
 
 def usable_pairs() -> list[tuple[str, str]]:
-    """The dataset's pairs with both sides typed (what training uses)."""
-    return [(s, g) for s, g in st.session_state.pairs if usable(s, g)]
+    """The dataset's pairs with both sides typed (what training uses): worked out once per table, which is replaced
+    and never changed in place (set_pairs), not on every run of every page; callers must not change the list."""
+    ss = st.session_state
+    pairs = ss.pairs
+    kept = ss.get("_usable")
+    if kept is None or kept[0] is not pairs or kept[1] != len(pairs):
+        kept = ss._usable = (pairs, len(pairs), [(s, g) for s, g in pairs if usable(s, g)])
+    return kept[2]
 
 
 def chosen_tokenizer() -> str | Bpe:

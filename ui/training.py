@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from transformer import TrainConfig
+from transformer.alignment import spread
+from transformer.lab import Until
 from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
@@ -17,6 +19,7 @@ from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import session_id
 from .data_columns import data_credit
+from .gold import FileGold, file_gold
 from .i18n import t
 from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
@@ -69,6 +72,20 @@ def _submit(job: Job) -> Job:
     return job
 
 
+def file_training_gold(found: FileGold | None, plan: TrainingPlan) -> list | None:
+    """The gold a training on a loaded file measures its alignment on: the file's links of the plan's training pairs,
+    spread as the corpus's are (transformer.alignment.spread); None without a file's alignment column, or under a
+    learned tokenizer (the links count the file's tokens), when the training's process looks for the corpus's own."""
+    if found is None or not isinstance(plan.tokenizer, str):
+        return None
+    return spread([(pair, found.golds[pair]) for pair in plan.train_pairs if pair in found.golds])
+
+
+def _gold_of(plan: TrainingPlan) -> list | None:
+    """file_training_gold of the tab's loaded file, read with the plan's tokenizer when it is not a learned one."""
+    return file_training_gold(file_gold(plan.tokenizer), plan) if isinstance(plan.tokenizer, str) else None
+
+
 def start_training(
     pairs: list[tuple[str, str]],
     tokenizer: str,
@@ -87,6 +104,7 @@ def start_training(
         plan = replace(plan, data={**plan.data, "data_credit": credited})
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
+    run.gold = _gold_of(plan)
     table = pairs if dataset is None else dataset
     return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(table)}))
 
@@ -133,6 +151,7 @@ class LabResult:
     train_pairs: list[tuple[str, str]]
     held_pairs: list[tuple[str, str]]
     stopped: bool = False
+    until: Until | None = None  # how long it trained: until the baseline had learned (transformer.lab.Until)
 
 
 def start_lab(
@@ -146,17 +165,37 @@ def start_lab(
     configs: tuple[TrainConfig, TrainConfig] | None = None,
 ) -> Job:
     """Queue a lab experiment as this tab's job: the standard model and the variant, trained side by side (each with
-    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself)."""
+    its own settings when configs, (baseline's, variant's), are given: an experiment on the training itself) for
+    cfg.epochs, and on until the baseline has learned (transformer.lab.Until.of)."""
     _check_free()
+    until = Until.of(cfg.epochs)
     plan = TrainingPlan.from_rows(pairs, holdout_rows, tokenizer, sizes, cfg)  # the job builds the two models
     every = max(1, cfg.epochs // SNAPSHOTS)
     snap = snapshot_rows(len(plan.train_pairs))
-    both = configs or (cfg, cfg)
+    both = [replace(c, epochs=until.last) for c in configs or (cfg, cfg)]  # the job ends when the baseline learned
+    gold = _gold_of(plan)
     runs = [
-        Run(name, replace(plan, sizes=s, config=c), plan.train_pairs, c, plan.held_pairs, every, snap)
-        for name, s, c in (("baseline", sizes, both[0]), ("variant", {**sizes, **switches}, both[1]))
+        Run(
+            name,
+            replace(plan, sizes=s, config=c),
+            plan.train_pairs,
+            c,
+            plan.held_pairs,
+            every,
+            snap,
+            until=u,
+            gold=gold,
+        )
+        for name, s, c, u in (("baseline", sizes, both[0], until), ("variant", {**sizes, **switches}, both[1], None))
     ]
-    return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment}))
+    return _submit(Job("lab", session_id(), runs, payload={"experiment": experiment, "until": until}))
+
+
+def run_goal(job: Job, run: Run) -> int:
+    """The epochs a run's progress counts to: its settings' epochs, or in a Lab job that trains until its baseline
+    has learned, the epoch of the next stopping test (Until.goal)."""
+    until = job.payload.get("until")
+    return run.config.epochs if until is None else until.goal(len(run.records))
 
 
 def _take_lab(job: Job) -> None:
@@ -171,9 +210,9 @@ def _take_lab(job: Job) -> None:
         )
     baseline, variant = models
     stopped = job.state == "stopped"
-    st.session_state.lab = LabResult(
-        job.payload["experiment"], baseline, variant, job.runs[0].pairs, job.runs[0].holdout, stopped
-    )
+    first = job.runs[0]
+    experiment, until = job.payload["experiment"], job.payload.get("until")
+    st.session_state.lab = LabResult(experiment, baseline, variant, first.pairs, first.holdout, stopped, until)
 
 
 # what taking a finished job means, by kind

@@ -31,8 +31,9 @@ class Param:
     """One URL parameter of a page's view: the session-state key it sets and how its text is read."""
 
     key: str
-    # "int", "float", "bool", "str", "ints" (comma-separated), "pair" (a picker's pair), or "index" (a layer or head:
-    # from 0 in session state, from 1 in a link as on the page)
+    # "int", "float", "bool", "str", "ints" (comma-separated), "pair" (a picker's pair), "index" (a layer or head:
+    # from 0 in session state, from 1 in a link as on the page), or "marks" (hand-marked alignment cells: (decoder
+    # row, source column) in session state, source-first links i-j separated by commas in a link, as gold is written)
     kind: str = "str"
 
 
@@ -73,7 +74,17 @@ def link_value(text: str, kind: str, version: str = LINK_VERSION):
         return text == "true"
     if kind == "ints":
         return [int(part) for part in text.split(",") if part]
+    if kind == "marks":
+        return [_mark(part) for part in text.split(",") if part]
     return text
+
+
+def _mark(link: str) -> tuple[int, int]:
+    """A hand mark (decoder row j, source column i) from its link text i-j (digits only), or ValueError."""
+    i, _, j = link.partition("-")
+    if not (i.isdigit() and j.isdigit()):  # isdigit: no sign, no space
+        raise ValueError("not an i-j link")
+    return int(j), int(i)
 
 
 def link_text(value, kind: str) -> str | None:
@@ -86,6 +97,8 @@ def link_text(value, kind: str) -> str | None:
         return ",".join(str(v) for v in value if isinstance(v, int))
     if kind == "index":
         return str(value + 1) if isinstance(value, int) and not isinstance(value, bool) else None
+    if kind == "marks":  # no marks: no parameter, so the link is the one made before marks had one
+        return ",".join(f"{i}-{j}" for j, i in sorted(value, key=lambda m: (m[1], m[0]))) or None
     return str(value)
 
 

@@ -56,14 +56,17 @@ def _no_session_warnings() -> Iterator[None]:
 def warm_caches() -> None:
     """Fill the server-wide caches a first session reads, through the same functions, and run the bundled model once:
     the checkpoint's bytes, the bundled pairs, the pairs the bundled model was trained on (the Data page says how
-    many were held out), and the corpus dataset as a tab first shows it (its default size and seed)."""
+    many were held out), the corpus dataset as a tab first shows it (its default size and seed), and the word classes
+    the embeddings view colours by."""
     from transformer import corpus
+    from transformer.embeddings import corpus_classes
     from ui.state import bundled_model, bundled_pairs, bundled_training, corpus_dataset
 
     with _no_session_warnings():
         model = bundled_model()
         bundled_training()
         corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)
+        corpus_classes()  # every sentence of the grammar read for its links: about 0.2 s
         model.translator.inspect(*bundled_pairs()[0])  # torch's first forward pass in this process
 
 

@@ -26,6 +26,14 @@ def pair_text(pair: tuple[str, str]) -> str:
     return f"{visible(pair[0])}  →  {visible(pair[1])}"
 
 
+def pair_texts(pairs: list[tuple[str, str]]) -> list[str]:
+    """pair_text of each pair, worked out once per list of pairs (a picker's options are formatted on every run)."""
+    kept = st.session_state.get("_pair_texts")
+    if kept is None or kept[0] is not pairs:
+        kept = st.session_state._pair_texts = (pairs, [pair_text(p) for p in pairs])
+    return kept[1]
+
+
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
     """A dataset pair or a typed source sentence → (source, reference target, or None for a typed sentence)."""
     ss = st.session_state
@@ -51,7 +59,7 @@ def sentence_picker(L: str, key: str) -> tuple[str, str | None]:
             range(len(pairs)),
             key=f"{key}_pair",
             persist_state="session",
-            format_func=lambda i: pair_text(pairs[i]),
+            format_func=pair_texts(pairs).__getitem__,
         )
         return pairs[index]
     ss.setdefault(f"{key}_text", "我 喜 欢 你")

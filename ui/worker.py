@@ -32,7 +32,9 @@ from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
 from transformer import TrainConfig, Translator
+from transformer.alignment import gold_sample
 from transformer.data import Vocab
+from transformer.lab import Until, ended_early, may_stop
 from transformer.model import Transformer
 from transformer.plan import TrainingPlan, finish
 from transformer.train import EpochRecord, train
@@ -87,6 +89,8 @@ class RunSpec:
     holdout: list[tuple[str, str]]
     snapshot_every: int
     snapshot_pairs: list[int]
+    until: Until | None = None  # a Lab baseline's: every run ends once this one has learned (transformer.lab.Until)
+    gold: list | None = None  # (pair, Gold) each epoch's AER is measured on; None: the corpus's own (gold_sample)
 
 
 @dataclass
@@ -164,9 +168,12 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     try:
         translators = [_model(spec) for spec in specs]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
+        golds = [
+            s.gold if s.gold is not None else gold_sample(s.pairs, t.tokenizer) for t, s in zip(translators, specs)
+        ]
         epochs = [
-            (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None))
-            for i, (t, s, cfg) in enumerate(zip(translators, specs, configs))
+            (i, train(t, s.pairs, cfg, s.snapshot_every, s.snapshot_pairs, s.holdout or None, gold))
+            for i, (t, s, cfg, gold) in enumerate(zip(translators, specs, configs, golds))
         ]
         one_thread, threads_sent, epoch, last = False, 0, 0, max(s.config.epochs for s in specs)
         while epochs:
@@ -188,6 +195,10 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
                     epochs.remove((i, iterator))
                 else:
                     _send(conn, ("epoch", i, record))
+            if epochs and epochs[0][0] == 0 and may_stop(specs[0].until, epoch, translators[0], specs[0].pairs):
+                for translator in translators:  # the baseline has learned: both end here, as many epochs each
+                    ended_early(translator)
+                break
         _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
         for translator, spec in zip(translators, specs):

@@ -6,6 +6,7 @@ and row 0 is at the top. Nothing in viz/ imports streamlit.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -179,21 +180,27 @@ _WIDE, _NARROW = set("mwMW@%—…"), set("iljftr.,:;'|!()[]/\\-` \"*?_")
 def text_px(text: str, size: float) -> float:
     """An upper bound of how many px text takes in bold at size px, in any common sans-serif font (the widths are
     DejaVu Sans Bold's, one of the widest, rounded up); tags take none and entities count as one character."""
-    em = 0.0
-    for unit in _UNITS.findall(str(text)):
-        if _columns(unit) == 0:
-            continue
-        if unit.isdigit():
-            em += 0.72
-        elif len(unit) > 1 or unit.isupper() or not unit.isalpha() and unit not in _NARROW:
-            em += 1.1 if unit in _WIDE else (1.0 if _columns(unit) == 2 else 0.87)
-        elif unit in _WIDE:
-            em += 1.1
-        elif _columns(unit) == 2:
-            em += 1.0
-        else:
-            em += 0.5 if unit in _NARROW else 0.72
-    return em * size
+    return _text_em(str(text)) * size
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a page measures the same cells on every run (its table's column widths)
+def _text_em(text: str) -> float:
+    return sum(_unit_em(unit) for unit in _UNITS.findall(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _unit_em(unit: str) -> float:
+    if _columns(unit) == 0:
+        return 0.0
+    if unit.isdigit():
+        return 0.72
+    if len(unit) > 1 or unit.isupper() or not unit.isalpha() and unit not in _NARROW:
+        return 1.1 if unit in _WIDE else (1.0 if _columns(unit) == 2 else 0.87)
+    if unit in _WIDE:
+        return 1.1
+    if _columns(unit) == 2:
+        return 1.0
+    return 0.5 if unit in _NARROW else 0.72
 
 
 def cut_to_px(label: str, px: float, size: float) -> str:

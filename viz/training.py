@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from transformer.text import plotly as plotly_text
+
 from .common import (
     finish,
     set_layout,
@@ -115,4 +117,49 @@ def learning_rate_figure(history: Sequence, rate, lr_label="learning rate", step
         ),
     )
     finish(fig, title, 260)
+    return fig
+
+
+AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
+
+
+def alignment_figure(
+    sides: Sequence[tuple[str, Sequence]],
+    epoch_label="epoch",
+    aer_label="best head's AER",
+    head_text="layer {layer} head {head}",
+    title="",
+) -> go.Figure:
+    """The best cross-attention head's alignment error rate (0–1, lower aligns better) per epoch of each (label,
+    history), the head that was best named on hover (head_text with layer and head from 1); epochs that recorded no
+    AER are left out. history items are dicts or EpochRecords."""
+    fig = go.Figure()
+    for (label, history), color in zip(sides, AER_COLORS):
+        points = [h for h in history if history_field(h, "aer") is not None]
+        heads = [
+            head_text.format(layer=int(history_field(h, "aer_layer")) + 1, head=int(history_field(h, "aer_head")) + 1)
+            for h in points
+        ]
+        fig.add_trace(
+            go.Scatter(
+                x=[int(history_field(h, "epoch")) for h in points],
+                y=[float(history_field(h, "aer")) for h in points],
+                name=plotly_text(label),
+                mode="lines+markers" if len(points) <= 60 else "lines",
+                line=dict(color=color),
+                customdata=heads,
+                hovertemplate=f"{plotly_text(label)}: %{{y:.2f}} (%{{customdata}})<extra></extra>",
+            )
+        )
+    set_layout(
+        fig,
+        dict(
+            xaxis=dict(title=dict(text=epoch_label), tickformat="d", gridcolor="#eeeeee"),
+            yaxis=dict(title=dict(text=aer_label), range=[0, 1.02], gridcolor="#eeeeee"),
+            showlegend=len(sides) > 1,
+            legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", x=0),
+            hovermode="x unified",
+        ),
+    )
+    finish(fig, title, 280)
     return fig

@@ -123,11 +123,17 @@ def _start_long_training(at, epochs: int = 400) -> None:
 
 
 def test_stop_keeps_the_partly_trained_model():
-    at = open_app(page="pages/train.py", data_dataset="tutorial")
+    at = open_app(page="pages/train.py", data_dataset="tutorial", warmup_on=True)
     _start_long_training(at)
     wait_for_epochs(at, 3)
     at.run()
     job = at.session_state.job
+    # while it trains, the progress says the learning rate as the schedule set it, and charts the schedule so far
+    (progress,) = [p.proto.text for p in at.get("progress") if "token accuracy" in p.proto.text]  # not the sidebar's
+    epoch, lr = int(progress.split("/")[0].split()[-1]), float(progress.rsplit("learning rate ", 1)[1])
+    record = job.runs[0].records[epoch - 1]  # the epoch the line names
+    assert lr == pytest.approx(record.lr, rel=1e-2) and record.lr == job.runs[0].config.learning_rate(16, record.step)
+    assert "live_lr_chart" in [e.key for e in at.get("plotly_chart")]
     at.button(key="stop_button").click().run()
     finish_job(at, job=job)
     assert not at.exception

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import ui.training as ui_training
 from tests.apptest_helpers import open_app as open_tab
-from tests.apptest_helpers import texts
+from tests.apptest_helpers import opened_page, texts
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from ui.share import model_summary
 from ui.state import CurrentModel, bundled_pairs
@@ -80,17 +80,46 @@ def test_swapped_and_empty_rows_are_reported_by_line_and_the_rest_is_kept():
     assert "Loaded 29 pairs from cmn-eng.txt; 2 rows were left out" in texts(at, "success")[0]
 
 
+def _dataset_preview(at):
+    """The built-in dataset's columns panel: its first rows under their roles."""
+    (frame,) = [f.value for f in at.table if str(f.value.columns[0]).startswith("1 · ")]
+    return frame
+
+
+TUTORIAL_CREDIT = "Data: the seed tutorials' sentence pairs, kept in assets/pairs.tsv (50 pairs)"
+
+
+def test_the_corpus_shows_its_columns_roles_as_a_files_and_where_its_pairs_come_from():
+    at = opened_page()  # a tab starts on the corpus (English)
+    preview = _dataset_preview(at)
+    assert list(preview.columns) == ["1 · source", "2 · target", "3 · phenomena", "4 · alignment (gold links)"]
+    assert preview.iloc[0].tolist() == ["我 喜 欢 你", "I love you .", "agreement role_reversal", "0-0 1-1 2-1 3-2"]
+    assert "The first 5 of the dataset's 2,042 rows, numbered, each column headed by what it holds." in texts(
+        at, "caption"
+    )
+    credit = "this project's grammar, transformer.corpus (2,000 pairs); the seed tutorials' sentence pairs, "
+    assert f"Data: {credit}assets/pairs.tsv (42 pairs)" in texts(at, "markdown")
+
+
 def test_the_direction_of_the_tutorial_pairs_and_the_corpus_swaps_and_stays_their_dataset():
     at = _open()
+    assert list(_dataset_preview(at).columns) == ["1 · source", "2 · target"] and TUTORIAL_CREDIT in texts(
+        at, "markdown"
+    )
     at.button(key="data_swap").click().run()
     assert at.session_state.pairs == [(t, s) for s, t in bundled_pairs()]
     assert at.session_state.data_dataset == "tutorial"  # still the tutorial pairs, turned round
     assert "Translating English → Chinese (swapped)." in texts(at, "caption")
+    preview = _dataset_preview(at)  # the columns keep their place; the roles of the first two are exchanged
+    assert list(preview.columns) == ["1 · target", "2 · source"]
+    assert tuple(preview.iloc[0]) == bundled_pairs()[0] and TUTORIAL_CREDIT in texts(at, "markdown")
     at.radio(key="data_dataset").set_value("corpus").run()
     assert at.session_state.pairs[0][1] and at.session_state.pairs[0][1][0] >= "\u4e00"  # targets are Chinese
     assert at.session_state.data_dataset == "corpus"
+    assert list(_dataset_preview(at).columns)[:2] == ["1 · target", "2 · source"]
     at.button(key="data_swap").click().run()
     assert "Translating Chinese → English." in texts(at, "caption")
+    assert list(_dataset_preview(at).columns)[:3] == ["1 · source", "2 · target", "3 · phenomena"]
 
 
 def test_the_learners_own_typed_pairs_are_turned_round():

@@ -63,6 +63,8 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
     assert measured.startswith("Measured on the 8 trained pairs whose meaning changes with word order (4 groups")
     assert f"translates **{v_right} of 8** exactly" in measured and f"the baseline {b_right} of 8" in measured
+    (trained,) = [m for m in texts(at, "markdown") if m.startswith("The baseline learned its training pairs")]
+    assert trained.startswith("The baseline learned its training pairs in 60 epochs: 10 of 10 exact (100.0%")
     verdict = texts(at, "success") + texts(at, "warning")
     assert verdict == (["✓ The claim held in this run."] if v_right < b_right else [verdict[0]])
     score_tables = [df.value for df in at.dataframe if "BLEU" in df.value.columns]
@@ -70,6 +72,7 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     assert "model" not in score_tables[0].columns
     assert _chart_keys(at) == [
         "chart_lab_curves",
+        "chart_lab_aer",  # corpus sentences carry gold links: alignment forming, for both models
         "chart_lab_scores",
         "chart_lab_peaks",
         "chart_lab_attention_a",
@@ -77,6 +80,9 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     ]
     curves = json.loads(at.get("plotly_chart")[0].proto.spec)["data"]
     assert {c["name"] for c in curves} == {"baseline", "variant"} and len(curves[0]["x"]) == 60
+    aer = json.loads(at.get("plotly_chart")[1].proto.spec)["data"]
+    assert [c["name"] for c in aer] == ["baseline", "variant"] and len(aer[0]["x"]) == len(aer[1]["x"]) == 60
+    assert any(m.startswith("After every epoch the training measured") for m in texts(at, "markdown"))
     table = _table(at, "baseline ✓/✗")
     assert len(table) == len(REORDERED) and {"baseline ✓/✗", "variant ✓/✗"} <= set(table.columns)
     assert at.session_state.model.source == "bundled"  # an experiment never replaces the current model
@@ -128,6 +134,7 @@ def test_a_custom_variant_needs_a_switch_and_uses_the_train_page_settings():
     at.radio(key="lab_norm").set_value("pre").run()
     settings = " ".join(c.value for c in at.caption)
     assert "d_model 32, n_heads 2" in settings and "20 epochs" in settings and "seed 5" in settings
+    assert "then more epochs until the baseline has learned (at most 60)" in settings  # transformer.lab.Until
     assert "Variant: look_ahead_mask=False, norm=pre." in settings
     assert not at.button(key="run_lab").disabled
     query = dict(at.query_params)
@@ -206,7 +213,12 @@ def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baselin
     at = open_app(page=LAB, pairs=pairs, lab_experiment="no_pe", lab=result)
     assert not at.exception
     warnings = texts(at, "warning")
-    assert any(w.startswith("The baseline had not learned its training pairs when training ended") for w in warnings)
+    (unlearned,) = [w for w in warnings if w.startswith("The baseline did not learn")]  # said plainly, by figures
+    exact = models[0].evaluations["train"]
+    assert unlearned.startswith(
+        f"The baseline did not learn its training pairs in 3 epochs, the most this experiment trains: {exact.exact} of "
+        f"10 exact ({exact.exact_match:.1%}, below 90%)."
+    )
     assert "✓ The claim held in this run." not in texts(at, "success")
     (higher,) = [i for i in texts(at, "info") if i.startswith("The variant scores higher")]
     assert higher.startswith("The variant scores higher than the baseline on ") and "BLEU (79.6 against 74.8)" in higher
@@ -235,3 +247,31 @@ def test_the_settings_of_an_experiment_on_the_training_say_what_each_side_change
     assert "Variant: label_smoothing=0.1." in " ".join(c.value for c in at.caption)
     at.selectbox(key="lab_experiment").set_value("no_warmup").run()
     assert "Variant: lr=0.0177." in " ".join(c.value for c in at.caption)  # the claim says the baseline warms up
+
+
+def test_the_dropout_experiment_holds_out_new_combinations_and_counts_them_in_its_verdict():
+    from transformer.alignment import gold_sample
+    from transformer.plan import finish
+    from ui.state import CurrentModel
+    from ui.training import LabResult
+
+    pairs, held_pairs = list(REORDERED[:4]), [REORDERED[8]]  # few: an untrained model decodes to its longest
+    models = []
+    for dropout in (0.0, 0.1):
+        translator = Translator.create(pairs, seed=0, **TINY, dropout=dropout)
+        list(train(translator, pairs, TrainConfig(epochs=2, batch_size=4), gold=gold_sample(pairs)))
+        evaluations = finish(translator, pairs, held_pairs)
+        models.append(CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(pairs)))
+    result = LabResult("dropout", models[0], models[1], pairs, held_pairs)
+    at = open_app(page=LAB, lab_experiment="dropout", lab=result)
+    assert not at.exception
+    held = 67  # a tenth of its 600 corpus pairs, seed 0 (transformer.lab.combination_rows)
+    assert f"trained on 533 pairs, {held} held out. Variant: dropout=0.1." in " ".join(c.value for c in at.caption)
+    (measured,) = [m for m in texts(at, "markdown") if m.startswith("Measured")]
+    rights = [m.evaluations["holdout"].exact for m in models]
+    assert measured.startswith(
+        f"Measured on the 1 held-out sentences of new combinations: the variant with dropout "
+        f"translates **{rights[1]} of 1** exactly"
+    )
+    assert "✓ The claim held in this run." not in texts(at, "success")  # two epochs: neither model has learned
+    assert "chart_lab_aer" in _chart_keys(at)

@@ -11,6 +11,7 @@ import torch
 from tests.conftest import PAIRS20
 from transformer import TrainConfig, Translator, corpus, train
 from transformer.checkpoint import load_checkpoint
+from transformer.config import SWITCHES
 from transformer.data import tokenize
 from transformer.lab import (
     EXPERIMENTS,
@@ -21,15 +22,17 @@ from transformer.lab import (
     Side,
     accuracy_beyond,
     check_data,
+    combination_rows,
     epochs_to_loss,
     evidence,
+    held_rows,
     longest_rows,
     peak_attention,
     permuted_sources,
     prepare,
 )
 from transformer.model import AttentionMaps
-from transformer.splits import reordered_groups
+from transformer.splits import reordered_groups, split_pairs
 from transformer.translator import Evaluation
 
 REPO = Path(__file__).resolve().parents[2]
@@ -184,6 +187,47 @@ def test_a_claim_holds_only_when_this_runs_figures_say_so(name, baseline, varian
 
 def test_every_ready_made_experiment_changes_a_switch_and_says_what_it_holds_out():
     for experiment in EXPERIMENTS.values():
-        assert experiment.changes and experiment.holdout in ("none", "longest")
+        assert experiment.changes and experiment.holdout in ("none", "longest", "combination")
         translator = Translator.create(PAIRS20, **{**STANDARD_SIZES, **experiment.sizes}, **experiment.switches)
-        assert translator.config.variant == experiment.switches
+        assert translator.config.variant == {k: v for k, v in experiment.switches.items() if k in SWITCHES}
+        assert all(getattr(translator.config, k) == v for k, v in experiment.switches.items())  # dropout: not a switch
+
+
+def _combination_side(exact: int, held_exact: int) -> Side:
+    """A side that translated exact of 10 trained pairs and held_exact of 20 held-out new combinations."""
+    history = [{"epoch": e, "loss": loss} for e, loss in enumerate([4, 1, *[0.01] * 18], start=1)]  # learned
+    evaluations = {"train": Evaluation(0.1, 1.0, exact, 10, []), "holdout": Evaluation(0.5, 0.9, held_exact, 20, [])}
+    return Side(None, history, evaluations, [], [])
+
+
+@pytest.mark.parametrize(
+    "baseline, variant, held, cause",
+    [
+        (_combination_side(10, 12), _combination_side(10, 16), True, None),
+        (_combination_side(10, 12), _combination_side(10, 12), False, "seed"),  # as many new combinations: not more
+        (_combination_side(10, 16), _combination_side(10, 12), False, "seed"),  # fewer
+        (_combination_side(10, 12), _combination_side(9, 16), False, "epochs"),  # more, but trained pairs lost
+    ],
+)
+def test_dropout_holds_only_when_the_variant_translates_more_new_combinations_and_keeps_the_trained(
+    baseline, variant, held, cause
+):
+    found, facts = evidence("dropout", baseline, variant)
+    assert found is held and facts.get("cause") == cause
+    assert (facts["n_held"], facts["b_right"], facts["v_right"]) == (
+        20,
+        *(s.evaluations["holdout"].exact for s in (baseline, variant)),
+    )
+    assert facts["v_held_exact"] == variant.evaluations["holdout"].exact / 20
+
+
+def test_dropout_holds_out_new_combinations_and_says_when_the_data_has_none():
+    experiment = EXPERIMENTS["dropout"]
+    pairs = experiment.corpus_pairs()
+    rows = held_rows(experiment, pairs, seed=0)
+    assert rows == combination_rows(pairs, seed=0) == split_pairs(pairs, "combination", 0.1, 0).held
+    assert abs(len(rows) / len(pairs) - 0.1) <= 0.02 and rows != combination_rows(pairs, seed=1)
+    assert check_data(experiment, [("a", "x"), ("b", "y")]) == DataCheck(False, "no_combination")
+    side = _combination_side(10, 0)
+    side.evaluations.pop("holdout")
+    assert evidence("dropout", side, side) == (False, {"b_exact": 1.0, "v_exact": 1.0, "cause": "data"})

@@ -8,16 +8,21 @@ import torch
 
 from tests.conftest import PAIRS20
 from transformer import TrainConfig, Translator, corpus, train
+from transformer.config import MAX_EPOCHS
 from transformer.lab import (
     EXPERIMENTS,
     STANDARD_SIZES,
     WARMUP_PEAK,
     WARMUP_STEPS,
+    Experiment,
     Side,
+    Until,
     baseline_verdict,
     evidence,
     higher_measures,
     mean_top_probability,
+    run,
+    training_of,
 )
 from transformer.scores import ALL, Scores, ScoreTable
 from transformer.translator import Evaluation
@@ -109,3 +114,40 @@ def test_label_smoothing_makes_the_model_less_confident_and_the_claim_says_so():
     # as accurate but not less confident: the claim does not hold
     held, facts = evidence("label_smoothing", sides[1], sides[0])
     assert not held
+
+
+def test_the_lab_tests_its_baseline_after_the_experiments_epochs_then_every_third_of_them_at_most_three_times():
+    until = Until.of(30)
+    assert until == Until(30, 10, 90)
+    assert [e for e in range(1, 200) if until.due(e)] == [30, 40, 50, 60, 70, 80, 90]
+    assert [until.goal(e) for e in (0, 12, 30, 31, 40, 85)] == [30, 30, 30, 40, 40, 90]  # what progress counts to
+    assert Until.of(MAX_EPOCHS).last == MAX_EPOCHS and Until.of(2) == Until(2, 1, 6)
+
+
+def test_an_experiment_trains_until_its_baseline_has_learned_and_the_variant_as_many_epochs():
+    pairs = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
+    experiment = Experiment("tiny", {"scale": False}, dict(d_model=8, n_heads=2, d_ff=16, n_layers=1))
+    until = Until(8, 8, 40)
+    baseline, variant, _ = run(pairs, experiment, TrainConfig(lr=0.03, threads=1), snapshot_every=0, until=until)
+    assert len(baseline.history) == len(variant.history) == 24  # not learned at the tests after 8 and 16 epochs
+    assert [s.translator.summary["train_config"]["epochs"] for s in (baseline, variant)] == [24, 24]  # as trained
+    assert training_of(baseline, until).code == "learned_later"
+    slow = TrainConfig(lr=1e-4, threads=1)  # never learns: trains the most, and says so
+    baseline, variant, _ = run(pairs, experiment, slow, snapshot_every=0, until=Until(2, 2, 6))
+    assert len(baseline.history) == len(variant.history) == 6
+    found = training_of(baseline, Until(2, 2, 6))
+    assert (found.code, found.epochs, found.right, found.total) == ("unlearned_exact", 6, 0, 2)
+
+
+def test_how_long_the_baseline_trained_is_said_from_its_own_figures():
+    flat = [4.0, 1.0, 0.3, 0.1, 0.05, 0.04, 0.03, 0.03, 0.03, 0.03]
+    until = Until(10, 5, 30)
+    assert training_of(_side(flat, 1.0), until).code == "learned"
+    assert training_of(_side(flat + [0.03] * 5, 1.0), until).code == "learned_later"
+    assert training_of(_side(flat * 3, 0.8), until).code == "unlearned_exact"  # 8 of 10 exact after the most epochs
+    falling = _side([4.0, 3.0, 2.0, 1.5, 1.2, 1.0, 0.8, 0.6, 0.4, 0.3], 1.0)
+    found = training_of(falling, Until(10, 5, 10))
+    assert found.code == "unlearned_falling" and found.fall == pytest.approx(0.25)  # 0.4 → 0.3 over the last tenth
+    assert training_of(_side(flat[:6], 0.5), until, stopped=True).code == "stopped"
+    assert training_of(_side(flat[:6], 1.0), until, stopped=True).code == "learned"  # stopped, yet learned
+    assert training_of(_side(flat, 0.8), None).code == "unlearned_exact"  # a result without the rule: as it trained

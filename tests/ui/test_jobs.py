@@ -18,10 +18,12 @@ import pytest
 from tests.conftest import PAIRS20
 from transformer import TrainConfig, Translator, corpus
 from transformer.data import tokenize
+from transformer.lab import Until
 from transformer.scores import PairScore, table_of
 from transformer.translator import teacher_forced
 from ui import jobs
 from ui.jobs import Job, JobQueue, Run
+from ui.training import run_goal
 from ui.worker import evaluate_run
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
@@ -161,6 +163,22 @@ def test_a_lab_job_trains_its_two_runs_side_by_side():
         time.sleep(0.001)
     assert job.state == "done" and job.epochs_done == job.epochs_total == 8
     assert all(abs(a - b) <= 1 for a, b in epochs_seen)  # one epoch each in turn: both make progress together
+
+
+def test_a_lab_job_ends_both_runs_once_its_baseline_has_learned():
+    """Both runs planned for 40 epochs; the baseline passes the recipe's stopping test at the third test, after 24
+    (transformer.lab.Until: tested after 8 epochs, then every 8): the job ends there, the variant as long."""
+    queue = JobQueue(slots=1)
+    cfg = TrainConfig(epochs=40, lr=0.03)
+    until = Until(8, 8, 40)
+    baseline = Run("baseline", Translator.create(PAIRS, **TINY), PAIRS, cfg, until=until)
+    variant = Run("variant", Translator.create(PAIRS, scale=False, **TINY), PAIRS, cfg)
+    job = queue.submit(Job("lab", "a", [baseline, variant], payload={"until": until}))
+    _wait(lambda: job.finished)
+    assert job.state == "done" and len(baseline.records) == len(variant.records) == 24
+    assert [r.translator.summary["train_config"]["epochs"] for r in job.runs] == [24, 24]
+    assert run_goal(job, variant) == 24  # what its progress counted to: the test it passed
+    assert run_goal(Job("train", "a", [baseline]), baseline) == 40  # a job without the rule: its epochs
 
 
 @pytest.mark.parametrize(("value", "slots"), [("2", 2), ("0", None), ("many", None), ("", None)])

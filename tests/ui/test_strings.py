@@ -19,7 +19,7 @@ from transformer.lab import EXPERIMENTS
 from transformer.scores import ALL
 from transformer.splits import SPLITS
 from ui import strings
-from ui.data_columns import ROLE_SOURCES
+from ui.data_columns import DATASET_ROLES, ROLE_SOURCES
 from ui.i18n import LANGUAGES
 from ui.state import DATASETS
 from ui.strings import STRINGS
@@ -58,6 +58,7 @@ FAMILIES = {
     "data.kind.{}": ROLE_SOURCES,
     "data.left_out.{}": SKIP_REASONS,
     "data.language.{}": (*SCRIPTS, "other"),
+    "data.columns_dataset.{}": tuple(DATASET_ROLES),  # the columns of the built-in datasets
 }
 
 
