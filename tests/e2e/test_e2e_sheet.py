@@ -63,10 +63,11 @@ def _read_offline(browser, path):
 
 
 # every pair of text boxes of one figure (titles, axis titles, tick labels, legend, colour bar, annotations; not the
-# numbers in its cells, plotly's data layer .plot) that overlap by more than a pixel each way
+# texts a trace draws at its points: the numbers in a heatmap's cells, the tokens beside an embedding's dots) that
+# overlap by more than a pixel each way
 OVERLAPS = """() => [...document.querySelectorAll('figure.chart')].flatMap((figure, n) => {
   const boxes = [...figure.querySelectorAll('.main-svg text')]
-    .filter(t => !t.closest('.plot') && t.textContent.trim())
+    .filter(t => !t.closest('g.trace') && t.textContent.trim())
     .map(t => [t.textContent.trim(), t.getBoundingClientRect()])
     .filter(([, r]) => r.width > 0 && r.height > 0);
   const found = [];
