@@ -64,8 +64,7 @@ def _labels(fig: go.Figure, trace, letter: str, n: int) -> list[str]:
         places = getattr(other, letter) if isinstance(other, go.Scatter) and "text" in str(other.mode) else None
         if places is not None and list(places) == coords and other.text is not None and len(other.text) == n:
             return [html.unescape(re.sub(r"<[^>]*>", "", str(s))).strip() for s in other.text]
-    whole = _whole([c for c in coords if isinstance(c, numbers.Real)])
-    return [number(c, whole) if isinstance(c, numbers.Real) else str(c) for c in coords]
+    return [format(float(c), ".6g") if isinstance(c, numbers.Real) else str(c) for c in coords]  # 49, not 49.00
 
 
 def _axis_title(fig: go.Figure, trace, letter: str) -> str:

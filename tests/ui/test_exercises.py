@@ -60,6 +60,9 @@ def test_a_lines_question_follows_where_it_ends_up_and_a_tied_extreme_asks_for_i
     assert loss.answer == "epoch 3: 0.10"
     assert "at its last point (epoch 3)" in accuracy.question  # 1.00 twice: no single highest point
     assert accuracy.answer == "100.0%"  # as the axis reads it
+    wave = go.Figure(go.Scatter(x=[0.0, 0.5, 1.0], y=[0.1, 0.2, 0.9], name="dim 0 (sin)", mode="lines"))
+    (last,) = figure_exercises(1, wave, "en")
+    assert last.answer == "x 1: 0.90"  # a coordinate as the axis writes it, not 1.00
 
 
 def test_a_bar_charts_questions_and_whole_counts_without_decimals():
