@@ -4,23 +4,18 @@ side (the mode bar's PNG and SVG, opening the lesson sheet offline) is in tests/
 
 from __future__ import annotations
 
-import ast
 import base64
 import csv
 import gzip
 import io
 import json
-import re
-from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
 import plotly.offline
 
 from transformer import TrainConfig, Translator, train
 from transformer.data import format_pairs
 from transformer.trace import trace_sentence
-from ui import sheet as sheet_module
 from ui.export import (
     MAX_COLUMN_PX,
     LessonSheet,
@@ -31,12 +26,11 @@ from ui.export import (
     maps_json,
     matrix_csv,
 )
-from ui.sheet import CARTESIAN_BUNDLE, CARTESIAN_TRACES, Chart
+from ui.sheet import Chart
 from viz.attention import attention_figure, attention_grid_figure
 from viz.masks import score_figure
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _rows(text: str) -> list[list[str]]:
@@ -113,38 +107,10 @@ def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     assert "<script src" not in page and page.count('class="figure-data"') == 1  # the library itself is inside
     packed = page.split('<script type="text/plain" id="plotly-js">', 1)[1].split("</script>", 1)[0]
     library = gzip.decompress(base64.b64decode(packed)).decode()[:200]  # what the sheet's loader runs
-    assert library.startswith("/**\n* plotly.js (cartesian - minified) v")
+    assert library.startswith("/**\n* plotly.js v") and library == plotly.offline.get_plotlyjs()[:200]
     assert "<title>Attention &lt;script&gt;</title>" in page and "<h1>Attention &lt;script&gt;</h1>" in page
     assert "Parameters: 1,234" in page and "http://localhost/attention?layer=0" in page
     assert "模型" in page  # in the UI language
-
-
-def test_the_vendored_bundle_is_plotly_pythons_version_and_draws_every_trace_type_the_app_uses(monkeypatch):
-    bundle = gzip.decompress(CARTESIAN_BUNDLE.read_bytes()).decode()
-    version = re.search(r"plotly\.js v(\S+)", plotly.offline.get_plotlyjs()[:100]).group(1)
-    assert bundle.startswith(f"/**\n* plotly.js (cartesian - minified) v{version}\n")  # refresh: ui/vendor/README.md
-    used = {node.func.attr.lower() for path in ROOT.glob("viz/*.py") for node in _calls(path, "go")}
-    assert used - {"figure"} <= CARTESIAN_TRACES and {"heatmap", "bar", "scatter"} <= used
-    monkeypatch.setattr(sheet_module, "packed_plotly", lambda full=False: "FULL" if full else "CARTESIAN")
-    sheet = LessonSheet()
-    sheet.start("x", "x", "")
-    sheet.add(Chart("a bar", go.Figure(go.Bar(x=[1], y=[1]))))
-    assert ">CARTESIAN</script>" in lesson_sheet_html(sheet, [], "en")
-    sheet.add(Chart("a 3-d scatter", go.Figure(go.Scatter3d(x=[1], y=[1], z=[1]))))  # a type the bundle lacks
-    assert ">FULL</script>" in lesson_sheet_html(sheet, [], "en")
-
-
-def _calls(path, module: str):
-    """The calls module.Name(…) in a source file."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == module
-    ]
 
 
 def test_a_tables_column_is_as_wide_as_its_longest_text_in_the_grids_font_and_its_padding():
