@@ -250,6 +250,7 @@ emb = model_cached(("embeddings", side), lambda: study_embeddings(model.translat
 names = {c: t(CLASS_KEYS[c], L) for c in CLASS_ORDER}
 token = choose_one(st.selectbox, t("emb.token", L), emb.tokens, key="emb_token", help=t("emb.token_help", L))
 chosen = emb.tokens.index(token)
+near = neighbours(emb.weights, chosen, NEIGHBOURS)
 side_words = t(EMB_SIDES[side], L)
 chart(
     model_cached(
@@ -263,6 +264,8 @@ chart(
             x_label=t("emb.axis", L, n=1, share=f"{100 * emb.projection.explained[0]:.1f}"),
             y_label=t("emb.axis", L, n=2, share=f"{100 * emb.projection.explained[1]:.1f}"),
             chosen=chosen,
+            near=[j for j, _ in near],
+            near_name=t("emb.nearest", L, n=len(near)),
         ),
     ),
     "emb_projection",
@@ -282,7 +285,6 @@ else:
         best, agree, n = found.best
         said.insert(1, t("emb.best_class", L, kind=names.get(best, best), agree=agree, n=n))
 text(("" if L == "zh" else " ").join(said))  # Chinese sentences follow each other without a space
-near = neighbours(emb.weights, chosen, NEIGHBOURS)
 table(
     pd.DataFrame(
         [(emb.tokens[j], names.get(emb.classes[j], emb.classes[j]), round(c, 3)) for j, c in near],
