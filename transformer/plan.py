@@ -134,6 +134,15 @@ def scored_rows(n: int, seed: int, sample: int | None = None) -> list[int]:
     return sorted(random.Random(seed).sample(range(n), sample))
 
 
+def train_scored(summary: dict) -> tuple[int, int] | None:
+    """(scored, of) when a summary's training figures are those of a sample of its training pairs (finish), else
+    None: the page and the command line say so from this."""
+    made = summary.get("train_scored")
+    if not isinstance(made, dict) or not made.get("scored", 0) < made.get("of", 0):
+        return None
+    return made["scored"], made["of"]
+
+
 def finish(
     translator: Translator,
     pairs: Pairs,
