@@ -30,8 +30,8 @@ from .translator import Evaluation, Translator
 Pairs = list[tuple[str, str]]
 DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split", "data_credit")  # a summary's record of data
 # training pairs finish scores: more than this many are scored on a sample of this many, drawn with the training's
-# seed. Scoring a pair costs ~2.7 times training on it for an epoch (docs/performance.md), so 5,000 of 30,000 pairs
-# take ~9 % of the 5 epochs the Train page gives them, where all 30,000 took 52-58 %; exact match on 5,000 pairs is
+# seed. Scoring a pair costs 2.5-3.6 times training on it for an epoch (docs/performance.md), so 5,000 of 30,000 pairs
+# took 11-12 % of the 5 epochs the Train page gives them, where all 30,000 took 50-58 %; exact match on 5,000 pairs is
 # within ±1.4 points (95 %) of all of them. Held-out pairs are always scored in full.
 TRAIN_SAMPLE = 5_000
 
