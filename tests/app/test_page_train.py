@@ -141,7 +141,7 @@ def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_the
     at = open_app(page=TRAIN, model=model)
     assert not at.exception
     said = (
-        "The training pairs are scored on a sample of 3 of the 5 training pairs, drawn with the training's seed: "
+        "The training figures are scored on a sample of 3 of the 5 training pairs, drawn with the training's seed: "
         "decoding every one of them would take a large share of the training's time. Held-out pairs are always "
         "scored in full."
     )
