@@ -371,6 +371,7 @@ if job is not None and job.kind == "train":
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
 summary = model.translator.summary
+sampled = train_scored(summary)  # (scored, of) when the training pairs were scored on a sample (transformer.plan)
 info = ss.get("last_training") or {}
 section(t("train.results", L), drawn=False)  # the page shows them under its settings
 if info.get("kind") == "train" and "failed" in info:
@@ -382,7 +383,7 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
     if model.results is not None:  # a training that ended under-trained says so, and what to change
         trained = model.evaluations["train"]
-        said = under_trained_line(L, summary, trained.exact_match, trained.total)
+        said = under_trained_line(L, summary, trained.exact_match, sampled[1] if sampled else trained.total)
         if said:
             text(said, "warning")
 
@@ -391,9 +392,6 @@ def _of_pairs(evaluation, sampled: bool = False) -> str:
     """What an exact-match figure counts: "1,837 of 1,838 pairs" (of a sample: "4,901 of 5,000 sampled pairs")."""
     key = "train.of_sample" if sampled else "train.of_pairs"
     return t(key, L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
-
-
-sampled = train_scored(summary)  # (scored, of) when the training pairs were scored on a sample (transformer.plan)
 
 
 def _score_table(model: CurrentModel) -> None:

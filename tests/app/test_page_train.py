@@ -5,7 +5,7 @@ import pytest
 
 from deploy.nginx import upload_cap_mb
 from tests.apptest_helpers import open_app, texts
-from transformer import Translator
+from transformer import TrainConfig, Translator
 from transformer.checkpoint import checkpoint_bytes
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs
@@ -137,8 +137,11 @@ def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_the
     translator = Translator.create(train_pairs, d_model=16, n_heads=2, d_ff=32, n_layers=1, max_len=6)
     evaluations = finish(translator, train_pairs, held, seed=0, sample=3)  # 3 of the 5 training pairs, both held
     scored = evaluations["train"].results
+    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.1}, {"epoch": 2, "loss": 1.9, "accuracy": 0.1}]
+    translator.summary |= dict(history=history, epochs=2, train_config=TrainConfig(epochs=2, batch_size=1).to_dict())
     model = CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(train_pairs + held))
-    at = open_app(page=TRAIN, model=model)
+    info = {"kind": "train", "stopped": False, "epochs": 2, "seconds": 1.0}
+    at = open_app(page=TRAIN, model=model, last_training=info)
     assert not at.exception
     said = (
         "The training figures are scored on a sample of 3 of the 5 training pairs, drawn with the training's seed: "
@@ -151,5 +154,8 @@ def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_the
     assert shown["exact-match translations"] == f"{exact} of 3 sampled pairs"
     assert shown["exact-match, held out"] == f"{evaluations['holdout'].exact} of 2 pairs"  # all held out: no sample
     assert "The training pairs below are the 3 of the sample, not all 5." in [c.value for c in at.caption]
+    right = f"{evaluations['train'].exact_match:.0%}"  # the sample's; the advice counts the steps of all 5 pairs
+    assert f"Under-trained: {right} of the training pairs are translated exactly, below 90%. Train longer, e.g. 4 " \
+        "epochs (about 20 steps)." in texts(at, "warning")  # fmt: skip
     table = at.dataframe[-1].value  # the results: both held-out pairs, then the sample's training pairs
     assert len(table) == 5 and sorted(table.iloc[:, 0]) == sorted([p[0] for p in held] + [r[0] for r in scored])
