@@ -28,6 +28,7 @@ from transformer.lab import (
     peak_attention,
     training_of,
 )
+from transformer.plan import scored_rows
 from transformer.recipe import EXACT_LEARNED
 from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
@@ -295,6 +296,9 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
     train_pairs, held_pairs = readable
     if not train_pairs:
         return
+    every, seed = len(train_pairs), (a.translator.summary.get("train_config") or {}).get("seed", 0)
+    train_pairs = [train_pairs[i] for i in scored_rows(every, seed)]  # many: the sample the training scored (plan.py)
+    sampled = t("train.sampled", L, scored=f"{len(train_pairs):,}", of=f"{every:,}") if len(train_pairs) < every else ""
     for label, model in zip(labels, (a, b)):
         cfg = model.translator.config
         sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers", "dropout")}
@@ -339,6 +343,8 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
 
     section(t("lab.scores", L), 3)
     text(t("lab.scores_intro", L))
+    if sampled:
+        text(sampled, "caption")
     scores = []
     for found in evals:
         score = {"train_acc": found["train"].token_accuracy, "train_exact": found["train"].exact_match}

@@ -12,7 +12,7 @@ from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
-from transformer.plan import TrainingPlan
+from transformer.plan import TrainingPlan, train_scored
 from transformer.scores import ScoreTable
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
@@ -371,6 +371,7 @@ if job is not None and job.kind == "train":
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
 summary = model.translator.summary
+sampled = train_scored(summary)  # (scored, of) when the training pairs were scored on a sample (transformer.plan)
 info = ss.get("last_training") or {}
 section(t("train.results", L), drawn=False)  # the page shows them under its settings
 if info.get("kind") == "train" and "failed" in info:
@@ -382,14 +383,15 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
     if model.results is not None:  # a training that ended under-trained says so, and what to change
         trained = model.evaluations["train"]
-        said = under_trained_line(L, summary, trained.exact_match, trained.total)
+        said = under_trained_line(L, summary, trained.exact_match, sampled[1] if sampled else trained.total)
         if said:
             text(said, "warning")
 
 
-def _of_pairs(evaluation) -> str:
-    """What an exact-match figure counts: "1,837 of 1,838 pairs"."""
-    return t("train.of_pairs", L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
+def _of_pairs(evaluation, sampled: bool = False) -> str:
+    """What an exact-match figure counts: "1,837 of 1,838 pairs" (of a sample: "4,901 of 5,000 sampled pairs")."""
+    key = "train.of_sample" if sampled else "train.of_pairs"
+    return t(key, L, exact=f"{evaluation.exact:,}", total=f"{evaluation.total:,}")
 
 
 def _score_table(model: CurrentModel) -> None:
@@ -400,6 +402,8 @@ def _score_table(model: CurrentModel) -> None:
         return
     section(t("train.scores", L))
     text(t("train.scores_intro", L))
+    if sample := train_scored(model.translator.summary):
+        text(t("train.sampled", L, scored=f"{sample[0]:,}", of=f"{sample[1]:,}"))
     made = model.translator.summary.get("split")
     if made and "holdout" in scores.parts:
         kind = t(f"split.{made['kind']}", L)
@@ -453,7 +457,7 @@ if summary.get("history"):
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
-    metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval))]
+    metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval, bool(sampled)))]
     if held_eval:
         metrics.append((t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval)))
     metrics.append((t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}", None))
@@ -484,6 +488,8 @@ if model.results is not None:
     ]
     if held_eval:  # one more column says which part each pair belongs to
         columns.append(t("train.part", L))
+    if sampled:  # the training rows are the sample's
+        text(t("train.sampled_rows", L, scored=f"{train_eval.total:,}", of=f"{sampled[1]:,}"), "caption")
     table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
 
 # --- checkpoints ------------------------------------------------------------------------------------------

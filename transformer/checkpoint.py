@@ -319,6 +319,18 @@ def _credit(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_CREDIT_CHARS and value.isprintable()
 
 
+def _train_scored(value) -> bool:
+    """How many training pairs were scored (a sample) of how many: 1 ≤ scored ≤ of ≤ the pairs of a dataset and of
+    the pairs trained besides (--also), each at most MAX_PAIRS."""
+    return (
+        isinstance(value, dict)
+        and set(value) == {"scored", "of"}
+        and _whole(value["scored"])
+        and _whole(value["of"])
+        and 1 <= value["scored"] <= value["of"] <= 2 * MAX_PAIRS
+    )
+
+
 def _scores(value) -> bool:
     """A score table (transformer.scores) of the known rows and parts only, so its size is bounded."""
     try:
@@ -362,6 +374,7 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "always_trained": _WHOLE,
     "scores": (_scores, "a table of scores by phenomenon and part"),
     "data_credit": (_credit, f"one line of printable text of at most {MAX_CREDIT_CHARS} characters"),
+    "train_scored": (_train_scored, f"a count of pairs scored of all (1 ≤ scored ≤ of ≤ {2 * MAX_PAIRS:,})"),
 }
 
 

@@ -110,12 +110,14 @@ class RunResult:
         return self.model["summary"]
 
 
-def evaluate_run(translator: Translator, pairs: list, holdout: list, data: dict | None = None) -> dict[str, Evaluation]:
+def evaluate_run(
+    translator: Translator, pairs: list, holdout: list, data: dict | None = None, seed: int = 0
+) -> dict[str, Evaluation]:
     """The evaluations of a trained run ("train", and "holdout" when pairs were held out), its summary written by
     transformer.plan.finish (the score table of both parts by phenomenon, as a checkpoint keeps it, and data, what the
-    plan records about the data), ready to cross the pipe: the table is in the summary, so the scores of every pair
-    need not cross it."""
-    evaluations = finish(translator, pairs, holdout, data)
+    plan records about the data; many training pairs scored on a sample drawn with seed), ready to cross the pipe: the
+    table is in the summary, so the scores of every pair need not cross it."""
+    evaluations = finish(translator, pairs, holdout, data, seed)
     return {part: dataclasses.replace(evaluation, scored=[]) for part, evaluation in evaluations.items()}
 
 
@@ -203,7 +205,7 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
         results = []
         for translator, spec in zip(translators, specs):
             data = spec.translator.data if isinstance(spec.translator, TrainingPlan) else None
-            evaluations = evaluate_run(translator, spec.pairs, spec.holdout, data)
+            evaluations = evaluate_run(translator, spec.pairs, spec.holdout, data, spec.config.seed)
             results.append(RunResult(pack(translator), evaluations))
         _send(conn, ("done", results))
     except SERVER_GONE:  # stopped or killed while this process trained: there is no one to tell, and no traceback

@@ -275,3 +275,27 @@ def test_the_dropout_experiment_holds_out_new_combinations_and_counts_them_in_it
     )
     assert "✓ The claim held in this run." not in texts(at, "success")  # two epochs: neither model has learned
     assert "chart_lab_aer" in _chart_keys(at)
+
+
+def test_a_lab_run_past_the_sample_size_compares_the_sample_its_training_scored_and_says_so(monkeypatch):
+    from transformer.plan import finish, scored_rows
+    from ui.state import CurrentModel
+    from ui.training import LabResult
+
+    monkeypatch.setattr("transformer.plan.TRAIN_SAMPLE", 6)  # 10 training pairs: more than the sample
+    pairs, models = list(REORDERED), []
+    for switches in ({}, {"pe": "none"}):
+        translator = Translator.create(pairs, seed=0, **{**TINY, "n_layers": 1}, max_len=10, **switches)  # untrained
+        translator.summary["train_config"] = TrainConfig(epochs=1, seed=3).to_dict()
+        evaluations = finish(translator, pairs, [], seed=3)  # as the Lab's job scores each side
+        models.append(CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(pairs)))
+    evaluated = []
+    monkeypatch.setattr(Translator, "evaluate", lambda self, p: evaluated.append(p))
+    at = open_app(page=LAB, pairs=pairs, lab_experiment="no_pe", lab=LabResult("no_pe", *models, pairs, []))
+    assert not at.exception
+    sample = [pairs[i] for i in scored_rows(10, 3)]
+    assert evaluated == []  # the sample each side's training scored, not every pair again in the page
+    said = "The training figures are scored on a sample of 6 of the 10 training pairs, drawn with the training's seed"
+    assert any(c.value.startswith(said) for c in at.caption)
+    translations = at.dataframe[-1].value
+    assert list(translations.iloc[:, 0]) == [s for s, _ in sample]

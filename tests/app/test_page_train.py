@@ -5,10 +5,11 @@ import pytest
 
 from deploy.nginx import upload_cap_mb
 from tests.apptest_helpers import open_app, texts
-from transformer import Translator
+from transformer import TrainConfig, Translator
 from transformer.checkpoint import checkpoint_bytes
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs
+from transformer.plan import finish
 from ui.state import CurrentModel
 
 TRAIN = "pages/train.py"
@@ -127,3 +128,34 @@ def test_a_checkpoint_only_a_windows_browser_sends_reaches_the_app_and_is_refuse
         "app. The current model is unchanged."
     ]
     assert at.session_state.model is before
+
+
+def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_their_figures_are_shown():
+    words = ["see", "love", "have", "eat", "drink"]
+    train_pairs = [(f"我 {c}", f"I {w} .") for c, w in zip("看爱有吃喝", words)]
+    held = [("我 听", "I hear ."), ("我 看", "I see .")]
+    translator = Translator.create(train_pairs, d_model=16, n_heads=2, d_ff=32, n_layers=1, max_len=6)
+    evaluations = finish(translator, train_pairs, held, seed=0, sample=3)  # 3 of the 5 training pairs, both held
+    scored = evaluations["train"].results
+    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.1}, {"epoch": 2, "loss": 1.9, "accuracy": 0.1}]
+    translator.summary |= dict(history=history, epochs=2, train_config=TrainConfig(epochs=2, batch_size=1).to_dict())
+    model = CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(train_pairs + held))
+    info = {"kind": "train", "stopped": False, "epochs": 2, "seconds": 1.0}
+    at = open_app(page=TRAIN, model=model, last_training=info)
+    assert not at.exception
+    said = (
+        "The training figures are scored on a sample of 3 of the 5 training pairs, drawn with the training's seed: "
+        "decoding every one of them would take a large share of the training's time. Held-out pairs are always "
+        "scored in full."
+    )
+    assert said in [m.value for m in at.markdown]
+    exact = evaluations["train"].exact
+    shown = {m.label: m.proto.delta for m in at.metric}
+    assert shown["exact-match translations"] == f"{exact} of 3 sampled pairs"
+    assert shown["exact-match, held out"] == f"{evaluations['holdout'].exact} of 2 pairs"  # all held out: no sample
+    assert "The training pairs below are the 3 of the sample, not all 5." in [c.value for c in at.caption]
+    right = f"{evaluations['train'].exact_match:.0%}"  # the sample's; the advice counts the steps of all 5 pairs
+    assert f"Under-trained: {right} of the training pairs are translated exactly, below 90%. Train longer, e.g. 4 " \
+        "epochs (about 20 steps)." in texts(at, "warning")  # fmt: skip
+    table = at.dataframe[-1].value  # the results: both held-out pairs, then the sample's training pairs
+    assert len(table) == 5 and sorted(table.iloc[:, 0]) == sorted([p[0] for p in held] + [r[0] for r in scored])

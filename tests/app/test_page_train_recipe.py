@@ -75,6 +75,9 @@ def test_the_page_says_when_a_training_ended_under_trained(epochs):
     else:  # learned: every pair exact, the loss levelled off
         assert exact == 1.0 and warnings == []
     assert "lr_chart" in [e.key for e in at.get("plotly_chart")]  # the learning rate of every step
+    right = model.evaluations["train"].exact  # 4 training pairs, all scored: no word of a sample
+    assert {m.label: m.proto.delta for m in at.metric}["exact-match translations"] == f"{right} of 4 pairs"
+    assert not [s for s in [m.value for m in at.markdown] + [c.value for c in at.caption] if "sample" in s]
 
 
 def test_an_epsilon_that_is_not_a_number_is_set_back_with_one_line():

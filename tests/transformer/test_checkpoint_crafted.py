@@ -229,6 +229,7 @@ VALID_SUMMARY = {
     "data_sha256": "0123456789abcdef" * 4,
     "always_trained": 50,
     "data_credit": "CC-BY 2.0 (France) Attribution: example.org (172 pairs)",
+    "train_scored": {"scored": 2, "of": 3},
     "scores": {
         "train": {"all": {"pairs": 2, "exact": 2, "correct": 9, "tokens": 9, "bleu": 100.0, "chrf": 100.0}},
         "holdout": {"negation": {"pairs": 1, "exact": 0, "correct": 3, "tokens": 5, "bleu": 12.5, "chrf": 40.0}},
@@ -295,6 +296,12 @@ def _record(**changes) -> dict:
         ("scores", {"train": {"zebra": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
         ("scores", {"later": {"all": {"pairs": 1, "exact": 1, "correct": 0, "tokens": 0, "bleu": 0, "chrf": 1}}}),
         ("scores", {"train": []}),
+        ("train_scored", {"scored": 0, "of": 3}),
+        ("train_scored", {"scored": 4, "of": 3}),
+        ("train_scored", {"scored": 2, "of": 2 * MAX_PAIRS + 1}),
+        ("train_scored", {"scored": 2.0, "of": 3}),
+        ("train_scored", {"scored": 2}),
+        ("train_scored", [2, 3]),
         ("colour", "red"),
     ],
 )
@@ -387,6 +394,7 @@ def _largest_summary(n_pairs: int) -> dict:
         "data_sha256": "f" * 64,
         "always_trained": n_pairs,
         "data_credit": '"\\' * (MAX_CREDIT_CHARS // 2),  # escaped twice, as split's held_out
+        "train_scored": {"scored": n_pairs, "of": 2 * MAX_PAIRS},
         "scores": {
             part: {
                 row: {**dict.fromkeys(("pairs", "exact", "correct", "tokens"), n_pairs * 10**6), **figures}

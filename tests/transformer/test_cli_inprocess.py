@@ -274,6 +274,24 @@ def test_train_with_a_held_out_part_reports_both_parts_and_saves_the_switches(tm
     assert len(loaded.src_vocab) < 4 + 1 + 10  # built from the 7 training pairs only: nothing of the held-out leaks
 
 
+def test_train_past_the_sample_size_says_its_training_figures_are_a_samples_and_scores_every_held_out_pair(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setattr("transformer.plan.TRAIN_SAMPLE", 4)  # 7 training pairs: more than the sample
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"我 {w}\tI {w} .\n" for w in "一二三四五六七八九十"), encoding="utf-8")
+    out_path = tmp_path / "m.safetensors"
+    code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(out_path), "--epochs", "1", *TINY,
+                          "--holdout", "0.3")  # fmt: skip
+    assert code == 0, err
+    assert re.match(
+        r"^done: scored on a sample of 4 of the 7 training pairs: loss \d+\.\d{4}, token accuracy \d+\.\d%, exact "
+        r"match \d+\.\d% \(\d/4\), BLEU \d+\.\d, chrF \d+\.\d; held out: .* exact match \d+\.\d% \(\d/3\)",
+        out.splitlines()[-2],
+    ), out
+    assert load_checkpoint(out_path).summary["train_scored"] == {"scored": 4, "of": 7}
+
+
 def test_train_without_a_held_out_part_prints_the_one_part_line(tmp_path, capsys):
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("我 喜 欢 你\tI love you .\n", encoding="utf-8")

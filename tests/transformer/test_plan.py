@@ -8,10 +8,10 @@ import copy
 from tests.conftest import TINY
 from transformer import TrainConfig, corpus
 from transformer.__main__ import main
-from transformer.checkpoint import load_checkpoint
+from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES
-from transformer.plan import TrainingPlan
-from transformer.scores import ALL, PHENOMENA
+from transformer.plan import TrainingPlan, scored_rows, train_scored
+from transformer.scores import ALL, PHENOMENA, ScoreTable
 from transformer.splits import pairs_sha256, split_pairs
 from ui.worker import evaluate_run
 
@@ -77,3 +77,31 @@ def test_a_plan_says_before_building_when_its_checkpoint_would_be_too_large():
     large = TrainingPlan.from_rows(PAIRS, [], "auto", dict(d_model=1024, n_heads=8, d_ff=4096, n_layers=6), CFG)
     parameters, size = large.oversized()
     assert size > MAX_CHECKPOINT_BYTES and parameters > 10_000_000
+
+
+def test_scored_rows_are_all_rows_up_to_the_sample_and_past_it_a_sample_the_seed_draws_again():
+    assert scored_rows(4, seed=1, sample=4) == [0, 1, 2, 3]
+    drawn = scored_rows(10, seed=1, sample=4)
+    assert len(set(drawn)) == 4 and drawn == sorted(drawn) and set(drawn) <= set(range(10))
+    assert scored_rows(10, seed=1, sample=4) == drawn  # reproducible from the training's seed
+    assert any(scored_rows(10, seed, 4) != drawn for seed in (2, 3, 4))  # another seed, another sample
+
+
+def test_past_the_sample_size_the_training_pairs_are_scored_on_a_sample_the_held_out_in_full_and_the_summary_says_so():
+    words = ["see", "love", "have", "eat", "drink", "hear", "write", "read"]
+    pairs = [(f"我 {c}", f"I {w} .") for c, w in zip("看爱有吃喝听写读", words)]
+    short = dict(TINY, n_layers=1, max_len=6)  # an untrained model decodes to max_len: kept short
+    plan = TrainingPlan.from_rows(pairs, [0, 5], "auto", short, TrainConfig(epochs=1, seed=1))
+    translator = plan.build()  # untrained: what is scored is the point, not the scores
+    whole = copy.deepcopy(translator)
+    evaluations = plan.finish(translator, sample=3)
+    assert evaluations["train"].total == 3 and evaluations["holdout"].total == 2  # 3 of the 6 trained; both held
+    assert [r[:2] for r in evaluations["train"].results] == [plan.train_pairs[i] for i in scored_rows(6, 1, 3)]
+    summary = translator.summary
+    assert summary["train_scored"] == {"scored": 3, "of": 6} and train_scored(summary) == (3, 6)
+    scores = ScoreTable.from_dict(summary["scores"])
+    assert scores.get(ALL, "train").pairs == 3 and scores.get(ALL, "holdout").pairs == 2
+    assert load_checkpoint(save_checkpoint(translator)).summary["train_scored"] == {"scored": 3, "of": 6}
+    plan.finish(whole, sample=6)  # no more pairs than the sample: every one scored, and nothing said
+    assert "train_scored" not in whole.summary and train_scored(whole.summary) is None
+    assert ScoreTable.from_dict(whole.summary["scores"]).get(ALL, "train").pairs == 6

@@ -23,7 +23,7 @@ from ..config import (
 )
 from ..data import TOKENIZERS
 from ..errors import ConfigError, DataError, TransformerError
-from ..plan import TrainingPlan
+from ..plan import TrainingPlan, train_scored
 from ..recipe import under_trained, verdict_line
 from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
@@ -244,9 +244,11 @@ def run(args: argparse.Namespace) -> None:
                 else (f"  held out: loss {record.holdout_loss:.4f}  token accuracy {record.holdout_accuracy:6.1%}")
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
-    evaluations = plan.finish(translator)  # each pair decoded once; the summary written
+    evaluations = plan.finish(translator)  # each pair decoded once (many training pairs: a sample); the summary written
     table = ScoreTable.from_dict(translator.summary["scores"])
-    line = f"done: {_scores(evaluations['train'].loss, table, 'train')}"
+    sampled = train_scored(translator.summary)  # many training pairs: their figures are a sample's
+    said = "" if sampled is None else f"scored on a sample of {sampled[0]:,} of the {sampled[1]:,} training pairs: "
+    line = f"done: {said}{_scores(evaluations['train'].loss, table, 'train')}"
     if holdout:
         line += f"; held out: {_scores(evaluations['holdout'].loss, table, 'holdout')}"
     try:
