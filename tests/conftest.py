@@ -164,6 +164,40 @@ def _runs_browser_tests(config) -> bool:
     return any(p.is_relative_to(E2E) or E2E.is_relative_to(p) for p in paths)
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--with-slow", action="store_true", help="the fast suite with its slow tests (marked slow): what CI runs"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    """The fast suite (the tests, or a folder of them, without the browser tests) leaves out the tests marked slow:
+    they run in the README's test command, with the browser tests, and with --with-slow or -m. A test file or test
+    named on the command line runs whole."""
+    if not _leaves_out_slow_tests(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
+def pytest_report_header(config):
+    if _leaves_out_slow_tests(config):
+        return (
+            "the fast suite: the tests marked slow are left out (--with-slow, or the README's test command, runs them)"
+        )
+    return None
+
+
+def _leaves_out_slow_tests(config) -> bool:
+    if config.getoption("with_slow") or config.option.markexpr or _runs_browser_tests(config):
+        return False
+    here = config.invocation_params.dir
+    paths = [(here / arg.split("::")[0]).resolve() for arg in config.args] or [REPO / "tests"]
+    return all(path.is_dir() for path in paths)
+
+
 def pytest_configure(config):
     if getattr(config.option, "dist", "no") == "no" or hasattr(config, "workerinput"):  # a process that runs tests
         import torch

@@ -80,6 +80,7 @@ def test_language_switch_changes_the_whole_ui_and_survives_page_changes():
     assert at.title[0].value == STRINGS["train.title"]["zh"]
 
 
+@pytest.mark.slow
 def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     at = open_app(data_dataset="tutorial")  # tiny trainings on the 50 tutorial pairs
     n = len(at.session_state.pairs)
@@ -161,6 +162,7 @@ def test_a_training_whose_process_dies_says_so_and_keeps_the_current_model():
     ]
 
 
+@pytest.mark.slow
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language():
     at = open_app(page="pages/train.py", data_dataset="tutorial")
     _start_long_training(at, epochs=60)

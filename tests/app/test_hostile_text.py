@@ -45,6 +45,7 @@ def payload_model() -> Translator:
     return translator
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES)
 def test_payloads_in_pairs_vocabulary_and_file_name_stay_text(page, payload_model):
     model = CurrentModel(payload_model, "uploaded", name="**evil** $x$ [a](https://e.com).safetensors")

@@ -2,6 +2,8 @@
 (a table of 20,000 pairs would hold every attention map of every pair at once, or beam-search all of them in one
 page run)."""
 
+import pytest
+
 from tests.apptest_helpers import open_app
 from transformer.config import MAX_STUDY_PAIRS
 from ui.state import bundled_pairs
@@ -25,6 +27,7 @@ def test_head_statistics_read_the_first_pairs_of_a_large_table_and_say_so():
     assert at.radio(key="attn_scope").options[0] == "the dataset (200 pairs, teacher-forced)"
 
 
+@pytest.mark.slow
 def test_beam_against_greedy_compares_the_first_pairs_of_a_large_table_and_says_so():
     at = open_app(page=DEC, dec_strategy="beam", pairs=_table(MAX_STUDY_PAIRS + 1))
     toggle = at.toggle(key="dec_beam_table")

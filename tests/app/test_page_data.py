@@ -185,6 +185,7 @@ def _charts(at) -> dict[str, tuple[dict, pd.DataFrame]]:
     return charts
 
 
+@pytest.mark.slow
 def test_a_twenty_thousand_pair_table_is_summarised_and_shown_a_page_at_a_time_read_only(big_table):
     at = open_app(pairs=big_table)
     assert not at.exception
@@ -271,6 +272,7 @@ def test_the_page_says_how_to_edit_the_table_only_when_it_can_be_edited(lang):
     assert any(t("data.large", lang, n=f"{len(pairs):,}", limit=f"{EDITABLE_ROWS:,}") in i for i in texts(at, "info"))
 
 
+@pytest.mark.slow
 def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):
     calls = []
     real = ui_state.summarize_pairs

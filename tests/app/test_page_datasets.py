@@ -209,6 +209,7 @@ def test_a_split_the_data_cannot_make_is_refused_with_the_packages_reason():
     assert not at.error and not at.button(key="train_button").disabled
 
 
+@pytest.mark.slow
 def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table_and_the_unknown_words():
     at = open_app(page=DATA)
     _corpus(at, 150)

@@ -160,6 +160,7 @@ def test_a_chosen_cell_shows_numbers_that_reproduce_its_weight():
     assert (outline["x0"] + outline["x1"]) / 2 == 1 and (outline["y0"] + outline["y1"]) / 2 == 3
 
 
+@pytest.mark.slow
 def test_other_models_variants_and_a_typed_sentence_never_break_the_page():
     at = open_app("en", INSIDE, inside_src_pad=2, inside_tgt_pad=0)
     at.slider(key="inside_step").set_value(100).run()  # a late step of the bundled model (2 layers)

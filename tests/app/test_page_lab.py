@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.apptest_helpers import finish_job, open_app, open_link, opened_page, texts, wait_for_epochs
 from tests.conftest import PAIRS20, TINY
 from transformer import TrainConfig, Translator, train
@@ -39,6 +41,7 @@ def _table(at, column: str):
     return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
+@pytest.mark.slow
 def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     at = open_app(page=LAB, pairs=list(REORDERED), lab_experiment="no_pe", lab_data="table")
     assert "Variant: pe=none." in " ".join(c.value for c in at.caption)
@@ -114,6 +117,7 @@ def test_on_pairs_that_cannot_show_the_effect_the_lab_says_why_and_offers_the_co
     assert not at.warning  # any pairs can show this one
 
 
+@pytest.mark.slow
 def test_after_a_claim_that_did_not_hold_the_advice_follows_the_cause():
     at = open_app(page=LAB, pairs=list(SMALL), lab_experiment="no_pe", lab_data="table", epochs=5)
     at.button(key="run_lab").click().run()

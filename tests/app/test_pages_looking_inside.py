@@ -124,6 +124,7 @@ def test_mask_layer_and_head_change_the_scores():
     assert not np.allclose(first, second) and not np.allclose(second, third)
 
 
+@pytest.mark.slow
 def test_masks_of_a_typed_sentence_at_the_length_limit():
     # 128 tokens is the most the model reads, and the page adds one padding position by default
     at = open_app(page=MASKS, pick_masks_mode="typed", pick_masks_text="我" * 128)
@@ -196,6 +197,7 @@ def test_repeated_tokens_keep_their_own_rows_and_columns():
     assert z(spec).shape == (len(rows), len(cols)) == (9, 7)
 
 
+@pytest.mark.slow
 def test_replay_records_how_attention_formed():
     """The replay retrains the bundled model on its own data (the corpus without its held-out rows, and the bundled
     pairs) for its 40 epochs; stopped once two epochs are done, the snapshots recorded so far show the attention

@@ -109,6 +109,7 @@ def _widget_action(at, rng: random.Random) -> str | None:
     return f"{kind} {w.key} = {str(value)[:40]!r}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [SEED])
 def test_random_use_of_every_page_never_raises(seed):
     from tests.apptest_helpers import PAGES

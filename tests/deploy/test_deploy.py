@@ -292,6 +292,7 @@ def test_the_default_model_store_is_the_apps_own(monkeypatch, tmp_path):
     assert deploy.default_model_store() == tmp_path / "store"
 
 
+@pytest.mark.slow
 def test_an_app_process_that_exits_at_start_is_one_line_naming_it_and_its_log(nginx, tmp_path):
     # a Streamlit setting in the teacher's environment that stops every app process at once
     broken = {"STREAMLIT_SERVER_SSL_CERT_FILE": "/nonexistent", "STREAMLIT_SERVER_SSL_KEY_FILE": "/nonexistent"}
@@ -388,6 +389,7 @@ def _wait_until(condition, seconds: float) -> None:
         time.sleep(0.02)
 
 
+@pytest.mark.slow
 def test_nginx_sends_the_learners_of_a_stopped_process_to_the_other(fake_classroom):
     # the supervisor would check only after a minute: nginx alone passes over the stopped process
     with fake_classroom(supervisor.HealthChecks(interval=60, request_timeout=0.3)) as room:
@@ -403,6 +405,7 @@ def test_nginx_sends_the_learners_of_a_stopped_process_to_the_other(fake_classro
         assert _get(f"{room.url}/_stcore/health", other) == ("127.0.0.1:ok", other)
 
 
+@pytest.mark.slow
 def test_a_slow_upload_or_download_outlasts_the_request_timeout(fake_classroom):
     # nginx counts the timeout between two reads from the app process once the request is sent, not the transfer:
     # an 8 MB upload or download of a slow learner takes 3 times the timeout here, and both go through
@@ -425,6 +428,7 @@ def test_a_slow_upload_or_download_outlasts_the_request_timeout(fake_classroom):
             assert got == 8_000_000 and time.monotonic() - started > 3 * 0.2
 
 
+@pytest.mark.slow
 def test_a_process_that_stops_answering_is_killed_with_its_children_and_restarted(fake_classroom, capsys):
     health = supervisor.HealthChecks(interval=0.1, timeout=0.2, failures=2, request_timeout=0.5)
     with fake_classroom(health) as room:

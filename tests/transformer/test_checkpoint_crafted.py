@@ -121,6 +121,7 @@ def test_the_near_the_cap_bomb_is_within_the_size_check():
     assert MAX_MODEL_NUMBERS // 2 < model_numbers(cfg) <= MAX_MODEL_NUMBERS  # so only the shape check can stop it
 
 
+@pytest.mark.slow
 def test_the_memory_bombs_stay_under_100_mb(tmp_path):
     """The loader's peak memory on every bomb, in a fresh process (torch allocations are invisible to tracemalloc):
     its peak resident size (VmHWM) after loading them all minus its resident size before the first. (ru_maxrss is
@@ -405,6 +406,7 @@ def _largest_summary(n_pairs: int) -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chars", ["\U0001f600", '"\\'], ids=["4-byte-characters", "quotes-and-backslashes"])
 def test_the_largest_dataset_check_pairs_accepts_makes_a_checkpoint_the_loader_accepts(chars):
 

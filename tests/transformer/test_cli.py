@@ -25,6 +25,8 @@ import pytest
 
 from transformer.__main__ import main
 
+pytestmark = pytest.mark.slow  # the command line in real processes: each imports torch
+
 REPO = Path(__file__).parents[2]
 MODEL = REPO / "assets" / "model.safetensors"
 TINY_FLAGS = ["--d-model", "16", "--n-heads", "2", "--d-ff", "32"]

@@ -271,6 +271,7 @@ def test_the_search_stops_only_when_no_beam_alive_can_still_win(bundled, noisy, 
             ), (sentence, live, finished)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [0.0, 0.6])
 @pytest.mark.parametrize("beam_size", [2, 4, 10])
 def test_beam_search_scores_at_least_as_well_as_greedy_on_the_bundled_pairs(bundled, bundled_sources, beam_size, alpha):

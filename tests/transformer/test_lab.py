@@ -102,6 +102,7 @@ def _variant_side(pairs, **switches) -> Side:
     return Side(translator, records, {"train": translator.evaluate(pairs)}, [], pairs)
 
 
+@pytest.mark.slow
 def test_without_the_look_ahead_mask_training_looks_perfect_and_greedy_decoding_fails(bundled_pairs):
     variant = _variant_side(bundled_pairs, look_ahead_mask=False)
     held, facts = evidence("no_look_ahead", _bundled_side(bundled_pairs), variant)
@@ -110,6 +111,7 @@ def test_without_the_look_ahead_mask_training_looks_perfect_and_greedy_decoding_
     assert held
 
 
+@pytest.mark.slow
 def test_without_positions_a_reordered_sentence_translates_identically(bundled_pairs):
     variant = _variant_side(bundled_pairs, pe="none")
     held, facts = evidence("no_pe", _bundled_side(bundled_pairs), variant)

@@ -73,6 +73,7 @@ def test_no_warmup_holds_when_the_constant_rate_stalls_and_not_when_it_learns():
     assert not held and facts["cause"] == "seed"
 
 
+@pytest.mark.slow
 def test_without_warmup_the_peak_rate_stalls_where_warmup_learns():
     """The learning rate the no_warmup experiment uses: on 24 corpus pairs (one batch a step, 60 steps) with the
     standard model, the constant WARMUP_PEAK does not learn them (loss 0.43 on the corrected corpus of issue 30; 3.4,

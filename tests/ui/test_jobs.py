@@ -71,6 +71,7 @@ def test_a_waiting_job_that_is_stopped_never_trains():
     assert waiting.runs[0].records == []
 
 
+@pytest.mark.slow
 def test_the_job_of_a_tab_that_has_gone_is_cancelled_within_seconds(monkeypatch):
     monkeypatch.setattr(jobs, "ORPHAN_SECONDS", 0.5)
     connected = {"a": True, "b": True}
@@ -88,6 +89,7 @@ def test_the_job_of_a_tab_that_has_gone_is_cancelled_within_seconds(monkeypatch)
     assert "train" not in training.runs[0].evaluations
 
 
+@pytest.mark.slow
 def test_a_tab_that_reconnects_in_time_keeps_its_job(monkeypatch):
     monkeypatch.setattr(jobs, "ORPHAN_SECONDS", 2.0)
     connected = {"a": True}
@@ -257,6 +259,7 @@ def _fork_server() -> int:
     return servers[0]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice values as Linux has them")
 def test_a_new_fork_server_imports_torch_at_lower_priority_and_the_warm_up_waits_for_it():
     from multiprocessing import forkserver

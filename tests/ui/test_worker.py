@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 GONE_WITHIN_S = 5.0  # the issue's bound: no process of a killed server is left after this
 
@@ -49,6 +51,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_a_training_process_whose_server_has_gone_ends_without_a_traceback():
     done = subprocess.run(
         [sys.executable, "-c", CHILD_LOSES_ITS_PIPE], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -83,6 +86,7 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_server_killed_with_sigkill_leaves_no_process_behind():
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
