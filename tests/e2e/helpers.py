@@ -152,7 +152,14 @@ def press_slider(page: Page, label: str, *keys: str, testid: str = "stSlider") -
 def choose(page: Page, label: str, option: str) -> None:
     """Pick an option of an st.selectbox (a combobox named by its label)."""
     box = page.get_by_role("combobox", name=label, exact=True)
-    box.click()
+    box.scroll_into_view_if_needed()
+    for _ in range(3):  # a click that lands while the page scrolls to the box may not open its list: click again
+        box.click()
+        try:
+            expect(page.get_by_role("listbox")).to_be_visible(timeout=3_000)
+            break
+        except AssertionError:
+            continue
     page.get_by_role("option", name=option, exact=True).click()
     expect(box).to_have_value(option)
     settled(page)
