@@ -114,6 +114,15 @@ def set_layout(fig: go.Figure, props: dict) -> None:
     _merge(fig.layout, props)
 
 
+def epoch_axes(fig: go.Figure, epoch_label: str, value_label: str, top: float, **layout) -> None:
+    """Epochs along x (whole numbers), a value from 0 to top along y, light grid lines and one hover box per epoch;
+    layout: anything else the figure sets (its legend)."""
+    grid = dict(gridcolor="#eeeeee")
+    x = dict(title=dict(text=epoch_label), tickformat="d", **grid)
+    y = dict(title=dict(text=value_label), range=[0, top], **grid)
+    set_layout(fig, dict(xaxis=x, yaxis=y, hovermode="x unified", **layout))
+
+
 def _merge(obj: BasePlotlyType, props: dict) -> None:
     for key, value in props.items():
         if isinstance(value, dict) and key in obj and isinstance(obj[key], BasePlotlyType):

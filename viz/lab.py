@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 
 from transformer.text import plotly as plotly_text
 
-from .common import finish, set_layout
+from .common import epoch_axes, finish, set_layout
 from .training import history_field
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
@@ -111,13 +111,11 @@ def peak_figure(
                 hovertemplate=f"{plotly_text(label)}: %{{y:.3f}}<extra></extra>",
             )
         )
-    set_layout(
+    epoch_axes(
         fig,
-        dict(
-            xaxis=dict(title=dict(text=epoch_label), tickformat="d", gridcolor="#eeeeee"),
-            yaxis=dict(title=dict(text=value_label), range=[0, 1.04], gridcolor="#eeeeee"),
-            legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
-            hovermode="x unified",
-        ),
+        epoch_label,
+        value_label,
+        1.04,
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="right", x=1),
     )
     return finish(fig, title, 320)

@@ -8,10 +8,9 @@ import plotly.graph_objects as go
 
 from transformer.text import plotly as plotly_text
 
-from .common import (
-    finish,
-    set_layout,
-)
+from .common import epoch_axes, finish, set_layout
+
+AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
 
 
 def history_field(h, key: str):
@@ -120,11 +119,9 @@ def learning_rate_figure(history: Sequence, rate, lr_label="learning rate", step
     return fig
 
 
-AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
-
-
 def alignment_figure(
     sides: Sequence[tuple[str, Sequence]],
+    *,
     epoch_label="epoch",
     aer_label="best head's AER",
     head_text="layer {layer} head {head}",
@@ -151,15 +148,7 @@ def alignment_figure(
                 hovertemplate=f"{plotly_text(label)}: %{{y:.2f}} (%{{customdata}})<extra></extra>",
             )
         )
-    set_layout(
-        fig,
-        dict(
-            xaxis=dict(title=dict(text=epoch_label), tickformat="d", gridcolor="#eeeeee"),
-            yaxis=dict(title=dict(text=aer_label), range=[0, 1.02], gridcolor="#eeeeee"),
-            showlegend=len(sides) > 1,
-            legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", x=0),
-            hovermode="x unified",
-        ),
-    )
+    legend = dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", x=0)
+    epoch_axes(fig, epoch_label, aer_label, 1.02, showlegend=len(sides) > 1, legend=legend)
     finish(fig, title, 280)
     return fig

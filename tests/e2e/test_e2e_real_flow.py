@@ -10,15 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.helpers import (
-    TRAIN_TIMEOUT,
-    alert,
-    expect,
-    go_to,
-    no_exception,
-    press_slider,
-    settled,
-)
+from tests.e2e.helpers import TRAIN_TIMEOUT, alert, expect, go_to, no_exception, press_slider, settled
 from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, learn_bpe
 from transformer.checkpoint import load_checkpoint
 from ui.tables import piece_splits
