@@ -187,9 +187,10 @@ def _add_row_in_the_editor(page, source: str, target: str) -> None:
     expect(alert(page, "Error", "the source sentence is empty")).to_be_visible()
     for column, text in ((2, source), (3, target)):
         editor = page.get_by_test_id("stDataFrame").first
-        box = editor.bounding_box()
         # the first row's source cell: past the row-selector and index columns, below the 35 px header
-        page.mouse.click(box["x"] + 183, box["y"] + 35 + 17)
+        # (a click on the element, not at page coordinates: it waits until the editor stands still, as the page lays
+        # itself out again when the table becomes the learner's own, and scrolls it into view)
+        editor.click(position={"x": 183, "y": 35 + 17})
         expect(editor.locator('td[aria-colindex="2"][aria-selected="true"]')).to_have_count(1)
         if column == 3:
             page.keyboard.press("ArrowRight")
