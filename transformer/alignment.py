@@ -399,11 +399,15 @@ def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore 
 
 def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[Gold | None]:
     """The gold links the teaching corpus carries for each pair (transformer.corpus.lookup, the same target), None
-    for a pair the grammar does not make or that carries none; links off the pair's tokens count as none."""
+    for a pair the grammar does not make or that carries none, and under a tokenizer whose tokens of the pair are not
+    the corpus's (its links count the corpus's tokens: under "char" or BPE they would point at other tokens); links
+    off the pair's tokens count as none."""
     golds: list[Gold | None] = []
     for source, target in pairs:
         found = corpus.lookup(source)
-        links = getattr(found, "alignment", "") if found is not None and found.target == target else ""
+        same = found is not None and found.target == target
+        same = same and all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
+        links = getattr(found, "alignment", "") if same else ""
         golds.append(read_gold([(source, target)], [links], tokenizer)[0][0])
     return golds
 

@@ -335,6 +335,10 @@ def test_corpus_gold_reads_the_links_the_corpus_carries_for_the_same_pair(monkey
                          ("猫", "cat")])  # fmt: skip
     assert golds[0] == parse_links("0-0 1-1 2-2", 3, 4)
     assert golds[1:] == [None, None, None]  # another target; a link off the pair; a pair the grammar does not make
+    # under a tokenizer whose tokens are not the corpus's, its links would point at other tokens: none
+    pair = [("我爱你", "I love you .")]
+    assert corpus_gold(pair, "char") == [None] and corpus_gold(pair, "whitespace") == [None]
+    assert corpus_gold(pair, "auto") == golds[:1]
 
 
 def test_a_shown_map_is_scored_on_the_rows_that_predict_the_target():
