@@ -369,6 +369,7 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "train_config": (_train_config, "training settings this app accepts"),
     "holdout_exact_match": _FRACTION,
     "holdout_rows": (_rows, "a list of row numbers"),
+    "set_aside_rows": (_rows, "a list of row numbers"),
     "split": (_split, "a split (kind, holdout, seed, held_out)"),
     "data_sha256": (_sha256, "a SHA-256 in hexadecimal"),
     "always_trained": _WHOLE,

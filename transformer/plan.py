@@ -28,7 +28,14 @@ from .train import EpochRecord, train
 from .translator import Evaluation, Translator
 
 Pairs = list[tuple[str, str]]
-DATA_FIELDS = ("data_sha256", "always_trained", "holdout_rows", "split", "data_credit")  # a summary's record of data
+DATA_FIELDS = (
+    "data_sha256",
+    "always_trained",
+    "holdout_rows",
+    "set_aside_rows",
+    "split",
+    "data_credit",
+)  # a summary's record of data
 # training pairs finish scores: more than this many are scored on a sample of this many, drawn with the training's
 # seed. Scoring a pair costs 2.5-3.6 times training on it for an epoch (docs/performance.md), so 5,000 of 30,000 pairs
 # took 11-12 % of the 5 epochs the Train page gives them, where all 30,000 took 50-58 %; exact match on 5,000 pairs is
@@ -65,7 +72,8 @@ class TrainingPlan:
         held = list(split.held) if split is not None else []
         plan = cls.from_rows(pairs, held, tokenizer, sizes, config, also)
         if split is not None and split.set_aside:  # a length split's rows between its cuts: on neither side
-            plan = replace(plan, train_pairs=[pairs[i] for i in split.train] + list(also))
+            aside = {"set_aside_rows": sorted(split.set_aside)}  # recorded, so no one takes them for trained rows
+            plan = replace(plan, train_pairs=[pairs[i] for i in split.train] + list(also), data={**plan.data, **aside})
         if not held:
             return plan
         made = {
@@ -104,9 +112,8 @@ class TrainingPlan:
         None: checked from the sizes alone, before anything is built."""
         src_vocab, tgt_vocab = build_vocabs(self.train_pairs, self.tokenizer)
         model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
-        size = checkpoint_too_large(
-            model, src_vocab, tgt_vocab, self.config.epochs, len(self.held_pairs), self.tokenizer
-        )
+        rows = len(self.held_pairs) + len(self.data.get("set_aside_rows", ()))  # row numbers the summary records
+        size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer)
         return None if size is None else (parameter_count(model), size)
 
     def build(self) -> Translator:

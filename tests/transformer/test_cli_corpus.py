@@ -170,3 +170,29 @@ def test_bad_input_gives_one_line_and_exit_2(tmp_path, capsys, argv, message):
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("error: "), err
     assert message.format(dir=tmp_path) in err
     assert not (tmp_path / "m").exists() and not (tmp_path / "c.tsv").exists()
+
+
+@pytest.mark.slow
+def test_a_length_split_records_the_rows_it_set_aside_and_evaluate_scores_them_apart(corpus_file, tmp_path, capsys):
+    """A length split sets aside the rows between its two cuts (longer on one side only): the checkpoint records them,
+    so evaluate never counts them as trained on."""
+    out = tmp_path / "m.safetensors"
+    code, _, err = _run(capsys, "train", "--pairs", corpus_file, "--out", out, "--epochs", "1", *TINY,
+                        "--holdout", "0.2", "--split", "length")  # fmt: skip
+    assert code == 0, err
+    summary = load_checkpoint(out).summary
+    held, aside = summary["holdout_rows"], summary["set_aside_rows"]
+    assert held and aside and not set(held) & set(aside)
+    code, text, err = _run(capsys, "evaluate", "--model", out, "--pairs", corpus_file)
+    assert code == 0, err
+    lines = text.splitlines()
+    trained = 150 - len(held) - len(aside)
+    assert lines[0] == (
+        f"150 pairs: the model was trained on this file, {trained} of them trained on and {len(held)} held out, "
+        f"{len(aside)} set aside (neither trained on nor held out) (the rows its checkpoint records)"
+    )
+    assert [line.split()[:4] for line in lines[2:5]] == [
+        ["all", "trained", "on", str(trained)],
+        ["held", "out", str(len(held)), lines[3].split()[3]],
+        ["set", "aside", str(len(aside)), lines[4].split()[3]],
+    ]

@@ -35,10 +35,13 @@ def run(args: argparse.Namespace) -> None:
     summary = translator.summary
     if summary.get("data_sha256") == pairs_sha256(pairs):
         held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}
-        parts = ["holdout" if i in held else "train" for i in range(len(pairs))]
+        aside = {i for i in summary.get("set_aside_rows", []) if i < len(pairs)} - held  # a length split's middle rows
+        parts = ["holdout" if i in held else "aside" if i in aside else "train" for i in range(len(pairs))]
+        also = f", {len(aside)} set aside (neither trained on nor held out)" if aside else ""
+        trained = len(pairs) - len(held) - len(aside)
         print(
-            f"{len(pairs)} pairs: the model was trained on this file, {len(pairs) - len(held)} of them trained on and "
-            f"{len(held)} held out (the rows its checkpoint records)"
+            f"{len(pairs)} pairs: the model was trained on this file, {trained} of them trained on and "
+            f"{len(held)} held out{also} (the rows its checkpoint records)"
         )
     else:
         parts = None
@@ -49,5 +52,5 @@ def run(args: argparse.Namespace) -> None:
     if not any(tags):
         print("(no phenomena column: one row for all the pairs)")
     table = table_of(score_pairs(translator, pairs), tags, parts)
-    for line in table.lines({"train": "trained on", "holdout": "held out"}):
+    for line in table.lines({"train": "trained on", "holdout": "held out", "aside": "set aside"}):
         print(visible(line))
