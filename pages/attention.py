@@ -14,7 +14,7 @@ from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.gold import file_gold, problem_lines
 from ui.gold import golds_of as gold_links
-from ui.i18n import t
+from ui.i18n import sentences, t
 from ui.messages import error_text
 from ui.state import current, page_setup, usable_pairs
 from ui.training import current_job, start_replay
@@ -471,7 +471,7 @@ def which_head_aligns() -> None:
     found = findings(scores, cfg)
     if found is not None:
         floor = floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer).aer
-        text(" ".join([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor:.2f}")]))
+        text(sentences([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor:.2f}")], L))
     computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)
 
 

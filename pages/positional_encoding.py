@@ -16,7 +16,7 @@ from transformer.model import (
 )
 from transformer.text import markdown
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
-from ui.i18n import t
+from ui.i18n import sentences, t
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
@@ -284,7 +284,7 @@ else:
     if found.best is not None and found.verdict != "no":  # a class apart from the rest, where the classes separate
         best, agree, n = found.best
         said.insert(1, t("emb.best_class", L, kind=names.get(best, best), agree=agree, n=n))
-text(("" if L == "zh" else " ").join(said))  # Chinese sentences follow each other without a space
+text(sentences(said, L))
 table(
     pd.DataFrame(
         [(emb.tokens[j], names.get(emb.classes[j], emb.classes[j]), round(c, 3)) for j, c in near],

@@ -11,7 +11,7 @@ from transformer.text import markdown
 from viz.training import alignment_figure
 
 from .export import caption, chart, file_name, text
-from .i18n import t
+from .i18n import sentences, t
 
 TREND_KEYS = {"better": "train.aer_fell", "worse": "train.aer_rose", "same": "train.aer_same"}  # compare() → words
 
@@ -53,5 +53,5 @@ def alignment_section(sides: Sequence[tuple[str, Sequence]], key: str, name: str
         head_text=t("train.aer_head", L),
     )
     chart(fig, key, file_name(name, "alignment-error-rate"), caption(t("train.aer_title", L)))
-    sentences = [trend_sentence(label if len(sides) > 1 else "", h, L) for label, h in recorded]
-    text(" ".join([t("train.aer_intro", L, n=ALIGN_PAIRS), *sentences]))
+    trends = [trend_sentence(label if len(sides) > 1 else "", h, L) for label, h in recorded]
+    text(sentences([t("train.aer_intro", L, n=ALIGN_PAIRS), *trends], L))

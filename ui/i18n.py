@@ -16,3 +16,8 @@ def t(key: str, lang: str, **values) -> str:
 def word_list(words, lang: str) -> str:
     """Words (already escaped for where they are shown) as a list in lang: "a, b" in English, "a、b" in Chinese."""
     return t("list.sep", lang).join(words)
+
+
+def sentences(parts, lang: str) -> str:
+    """Sentences one after another: a space between them in English, none in Chinese (。 ends each)."""
+    return ("" if lang == "zh" else " ").join(part for part in parts if part)

@@ -20,7 +20,7 @@ from transformer.scores import ALL
 from transformer.splits import SPLITS
 from ui import strings
 from ui.data_columns import DATASET_ROLES, ROLE_SOURCES
-from ui.i18n import LANGUAGES
+from ui.i18n import LANGUAGES, sentences
 from ui.state import DATASETS
 from ui.strings import STRINGS
 
@@ -165,3 +165,10 @@ def test_the_pages_copies_of_the_attention_kinds_are_the_packages():
             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("KINDS", "kinds"):
                 found[name] = tuple(ast.literal_eval(node.value))
     assert found == {"lab": KINDS, "masks": KINDS}
+
+
+def test_sentences_follow_each_other_with_a_space_in_english_and_none_in_chinese():
+    assert sentences(["The best head aligns.", "", "Averaging does better."], "en") == (
+        "The best head aligns. Averaging does better."
+    )
+    assert sentences(["最好的注意力头对齐得最好。", "平均更好。"], "zh") == "最好的注意力头对齐得最好。平均更好。"
