@@ -57,7 +57,9 @@ async (el, [tolerance, dataText, wait]) => {
         return [t.textContent, Math.round(r.x), Math.round(r.y), Math.round(r.width)];
     }));
     const start = performance.now();
-    while (!el.querySelector("svg.main-svg") && performance.now() - start < wait) await frame();
+    // a chart replaced by a later run before it drew its SVG is measured again, not waited on until the time is up
+    while (!el.querySelector("svg.main-svg") && performance.now() - start < wait && el.isConnected) await frame();
+    if (!el.isConnected) return {replaced: true};
     if (!el.querySelector("svg.main-svg")) return {title: "", texts: 0, settled: false, problems: []};
     // plotly draws the SVG first and its text after, a frame or more later: until some text is drawn, keep waiting
     let before = null, now = signature();
