@@ -149,6 +149,16 @@ def press_slider(page: Page, label: str, *keys: str, testid: str = "stSlider") -
     return thumb.get_attribute("aria-valuetext") or thumb.get_attribute("aria-valuenow") or ""
 
 
+def press_epochs(page: Page, *keys: str) -> str:
+    """press_slider on the Train page's epochs, then wait until the page's steps line, which the server writes from the
+    value it has, says that many epochs: the slider sends its value a moment after it moves, and a Train clicked
+    before that trains the old number (a run in two processes trained 40 epochs for 5)."""
+    value = press_slider(page, "epochs", *keys)
+    expect(page.get_by_text(re.compile(rf"^{re.escape(value)} epochs ≈ "))).to_be_visible()
+    settled(page)
+    return value
+
+
 def choose(page: Page, label: str, option: str) -> None:
     """Pick an option of an st.selectbox (a combobox named by its label)."""
     box = page.get_by_role("combobox", name=label, exact=True)

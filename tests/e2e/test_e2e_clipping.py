@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     go_to,
     no_exception,
     open_app,
+    press_epochs,
     press_slider,
     settled,
     use_tutorial_pairs,
@@ -73,7 +74,7 @@ def test_every_metric_and_table_cell_of_the_data_and_train_pages_shows_its_whole
     found, read = _at_both_widths(page, "Data, tutorial pairs")  # the editor
     problems += found
     go_to(page, "train")
-    press_slider(page, "epochs", "Home")
+    press_epochs(page, "Home")
     assert press_slider(page, "held out of training", "ArrowRight", "ArrowRight") == "20%"
     page.get_by_role("button", name="Train", exact=True).click()
     expect(alert(page, "Success", re.compile(r"Trained \d+ epochs"))).to_be_visible(timeout=TRAIN_TIMEOUT)

@@ -7,7 +7,16 @@ import re
 
 import pytest
 
-from tests.e2e.helpers import TRAIN_TIMEOUT, alert, expect, go_to, no_exception, press_slider, settled, widget
+from tests.e2e.helpers import (
+    TRAIN_TIMEOUT,
+    alert,
+    expect,
+    go_to,
+    no_exception,
+    press_epochs,
+    settled,
+    widget,
+)
 from transformer import corpus
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +50,7 @@ def test_a_new_learner_trains_on_the_corpus_with_a_held_out_split_and_sees_the_h
     made = page.get_by_text(re.compile(r"^\d+ pairs held out, \d+ trained on .* Pairings never trained on: "))
     expect(made).to_be_visible()
     held = int(made.inner_text().split(" ", 1)[0])
-    press_slider(page, "epochs", "Home")  # 5 epochs: enough to see the table, short for the test
+    press_epochs(page, "Home")  # 5 epochs: enough to see the table, short for the test
     page.get_by_role("button", name="Train", exact=True).click()
     done = alert(page, "Success", re.compile(r"^Trained \d+ epochs"))
     expect(done).to_be_visible(timeout=TRAIN_TIMEOUT)

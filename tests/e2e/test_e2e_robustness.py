@@ -16,6 +16,7 @@ from tests.e2e.helpers import (
     go_to,
     no_exception,
     plotly_data,
+    press_epochs,
     press_slider,
     screenshot,
     settled,
@@ -113,7 +114,7 @@ def test_using_the_train_page_during_training_does_not_break_it(page):
 
 def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
     go_to(page, "train")
-    assert press_slider(page, "epochs", "Home") == "5"
+    assert press_epochs(page, "Home") == "5"
     page.get_by_role("button", name="Train", exact=True).click()
     expect(alert(page, "Success", "Trained 5 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
     settled(page)
@@ -288,7 +289,7 @@ def test_n_heads_that_does_not_divide_a_new_d_model_is_adjusted_with_a_note(page
 def _start_a_long_training(page):
     """Train with 400 epochs from the Train page; return the progress bar once a few epochs are done."""
     go_to(page, "train")
-    assert press_slider(page, "epochs", "End") == "400"
+    assert press_epochs(page, "End") == "400"
     expect(page).to_have_url(re.compile(r"[?&]epochs=400(&|$)"))  # the server has it: Train trains 400 epochs
     page.get_by_role("button", name="Train", exact=True).click()
     progress = page.get_by_test_id("stMain").get_by_test_id("stProgress")
@@ -318,7 +319,7 @@ def _wait_for_sidebar_epoch(page, at_least: int, timeout_ms: int = 30_000) -> No
 
 def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_language(page):
     go_to(page, "train")
-    assert press_slider(page, "epochs", "End") == "400"
+    assert press_epochs(page, "End") == "400"
     expect(page).to_have_url(re.compile(r"[?&]epochs=400(&|$)"))  # the server has it: Train trains 400 epochs
     page.get_by_role("button", name="Train", exact=True).click()
     go_to(page, "attention")  # the learner leaves the Train page while it trains

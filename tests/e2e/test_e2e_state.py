@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     expect,
     go_to,
     no_exception,
+    press_epochs,
     press_slider,
     settled,
     sidebar,
@@ -89,7 +90,7 @@ def test_settings_and_views_survive_a_training_that_ends_on_another_page(page):
 
     # the steps: on Train, epochs 255 and 20 % held out, Train, and go to Masks at once
     go_to(page, "train")
-    assert press_slider(page, "epochs", "End", *["ArrowLeft"] * 29) == "255"
+    assert press_epochs(page, "End", *["ArrowLeft"] * 29) == "255"
     assert press_slider(page, "held out of training", "ArrowRight", "ArrowRight") == "20%"
     page.get_by_role("button", name="Train", exact=True).click()
     _leave_at_once(page, "masks")
@@ -126,7 +127,7 @@ def test_stop_on_a_larger_model_says_what_it_does_and_keeps_every_value(page):
     go_to(page, "train")
     press_slider(page, "d_model", "End")  # d_model 256 and 6 layers: epochs of seconds, which the learner waits on
     press_slider(page, "n_layers", "End")
-    assert press_slider(page, "epochs", "End") == "400"
+    assert press_epochs(page, "End") == "400"
     page.get_by_role("button", name="Train", exact=True).click()
     _leave_at_once(page, "attention")  # the job starts all the same
     choose(page, "head", "3")
