@@ -6,16 +6,13 @@ transformer.text.markdown has backslash-escaped; it is rendered by a small rende
 strings use (paragraphs, "- " lists, **bold**, *italic*, `code`, Streamlit's :color-badge[…], entities), which makes
 no link, image or raw HTML from anything. Captions, table cells, code and titles are plain text, HTML-escaped.
 Formulas are LaTeX from the pages (never user text), written as MathML. The only scripts are plotly.js itself (the
-plotly package's own, gzipped and base64-encoded: no copy in this repo) and the loader that unpacks it and draws each
-figure from its JSON (a script of type application/json, "<" escaped). The sheet ends with exercises on its figures
+plotly package's own: no copy in this repo) and the loader that unpacks it and draws each figure from its JSON; both are
+packed by ui.packing (LZMA, seven bits to a character, no "<" in them). The sheet ends with exercises on its figures
 (ui.exercises) and their answer key on a printed page of its own.
 """
 
 from __future__ import annotations
 
-import base64
-import functools
-import gzip
 import html
 import math
 import re
@@ -31,16 +28,15 @@ from latex2mathml.converter import convert as latex_to_mathml
 
 from .exercises import Exercise, exercises
 from .i18n import t
+from .packing import UNPACK_JS, Packed, pack, packed_once
 
 COLUMN_PX = 700  # the sheet's width: it fits A4 (210 mm) and Letter (8.5 in) inside 12 mm margins, so print = screen
 PAGE_PX = 900  # the tallest a chart may be drawn and still fit a printed page with its caption
 TABLE_COLUMNS = 8  # a wider table is printed as several tables of this many columns (its first columns repeated)
 TABLE_ROWS = 200  # a longer table is cut to its first rows, and says so
 NOTE_KINDS = ("info", "warning", "success", "error")
-# the most one page's sheet weighs: plotly.js packed (1.96 MB) and its figures. Issue 32 asks for 1.5 MB, which needs a
-# smaller chart library than the plotly package ships (its maintainers' partial bundles are npm packages: a copy of one
-# here would be code not written here) or charts drawn to SVG by a browser on the server (kaleido): neither is done
-SHEET_BYTES = 2_500_000
+# the most one page's sheet weighs (issue 32): plotly.js packed (1.27 MB), its figures packed, and the page
+SHEET_BYTES = 1_500_000
 
 # ------------------------------------------------------------------------------------------------ what a page showed
 
@@ -310,10 +306,9 @@ def _chart_html(chart: Chart, number: int, L: str, data: str) -> str:
     style = f' style="zoom:{scale:.3f}"' if scale < 1 else ""
     width = f"{fig.layout.width}px" if fig.layout.width else "100%"
     size = f"width:{width};height:{fig.layout.height or 450}px"
-    data = data.replace("<", "\\u003c")  # no "</script>" inside (JSON reads \\u003c as "<")
     caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
     plot = f'<div class="sheet-plot" id="figure-{number}" style="{size}"></div>'
-    source = f'<script type="application/json" class="figure-data">{data}</script>'
+    source = pack(data.encode()).element('class="figure-data"')
     drawn = f'<div class="drawing"{style}>{plot}{source}</div>'
     return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
 
@@ -408,26 +403,25 @@ def _has_content(sections: list[Section], i: int) -> bool:
     return False
 
 
-@functools.cache
-def packed_plotly() -> str:
-    """The plotly package's plotly.js, gzipped and base64-encoded, for the loader to unpack (a third of its size)."""
-    packed = gzip.compress(plotly.offline.get_plotlyjs().encode(), 9, mtime=0)
-    return base64.b64encode(packed).decode("ascii")
+def packed_plotly() -> Packed:
+    """The plotly package's plotly.js, packed: 1.27 MB of text for its 4.8 MB."""
+    return packed_once(plotly.offline.get_plotlyjs().encode())
 
 
-# unpack plotly.js (DecompressionStream: every browser since 2023), run it, then draw each figure from its JSON; then
+# unpack plotly.js (ui.packing), run it, then draw each figure from its JSON; then
 # <html data-charts="drawn"> (or "failed", and the note that says which browsers draw them is shown; it says "drawing"
 # until then, and "none" in a sheet without figures)
-LOADER = """<script>
+LOADER = (
+    "<script>"
+    + UNPACK_JS
+    + """
 (async () => {
-  const packed = atob(document.getElementById("plotly-js").textContent.trim());
-  const bytes = Uint8Array.from(packed, c => c.charCodeAt(0));
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const text = (element) => new TextDecoder().decode(unpack(element));
   const library = document.createElement("script");
-  library.textContent = await new Response(stream).text();
+  library.textContent = text(document.getElementById("plotly-js"));
   document.head.appendChild(library);
   for (const source of document.querySelectorAll("script.figure-data")) {
-    const figure = JSON.parse(source.textContent);
+    const figure = JSON.parse(text(source));
     await Plotly.newPlot(source.previousElementSibling, figure.data, figure.layout,
                          {displaylogo: false, responsive: true, displayModeBar: false});
   }
@@ -437,6 +431,7 @@ LOADER = """<script>
   document.getElementById("needs-browser").hidden = false;
 });
 </script>"""
+)
 
 
 def _exercises_html(questions: list[Exercise], L: str) -> tuple[str, str]:
@@ -477,7 +472,7 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     asked, answers = _exercises_html(exercises(numbered, L, tables), L)
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
     made = t("export.sheet_made", L, date=time.strftime("%Y-%m-%d"))
-    library = f'<script type="text/plain" id="plotly-js">{packed_plotly()}</script>\n{LOADER}' if numbered else ""
+    library = packed_plotly().element('id="plotly-js"') + "\n" + LOADER if numbered else ""
     state = "drawing" if numbered else "none"
     needs_browser = f'<p class="note warning" id="needs-browser" hidden>{html.escape(t("sheet.needs_browser", L))}</p>'
     return f"""<!DOCTYPE html>

@@ -22,6 +22,8 @@ from tests.e2e.helpers import (
     share_section,
     switch_language,
 )
+from tests.ui.test_packing import CASES
+from ui import packing
 from ui.sheet import SHEET_BYTES
 
 pytestmark = pytest.mark.e2e
@@ -178,3 +180,19 @@ def test_a_sheet_in_chinese(new_page, browser, tmp_path):
     switch_language(page, "zh")
     go_to(page, "inside", "zh")
     _check_sheet(browser, page, "inside", "zh", tmp_path)
+
+
+def test_the_sheets_unpacker_gives_back_every_byte_in_chromium(browser):
+    # ui.packing's own cases (unsafe groups in every position and at the end, every byte, random and repeated data),
+    # packed by Python and unpacked by the script every sheet carries
+    elements = "".join(packing.pack(data).element(f'id="case-{i}"') for i, data in enumerate(CASES.values()))
+    page = browser.new_page()
+    try:
+        page.set_content(f"<!DOCTYPE html><meta charset='utf-8'><body>{elements}<script>{packing.UNPACK_JS}</script>")
+        unpacked = page.evaluate(
+            "n => Array.from({length: n}, (_, i) => Array.from(unpack(document.getElementById('case-' + i))))",
+            len(CASES),
+        )
+    finally:
+        page.close()
+    assert [bytes(data) for data in unpacked] == list(CASES.values())

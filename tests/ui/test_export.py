@@ -4,9 +4,7 @@ side (the mode bar's PNG and SVG, opening the lesson sheet offline) is in tests/
 
 from __future__ import annotations
 
-import base64
 import csv
-import gzip
 import io
 import json
 
@@ -16,6 +14,7 @@ import plotly.offline
 from transformer import TrainConfig, Translator, train
 from transformer.data import format_pairs
 from transformer.trace import trace_sentence
+from ui import packing
 from ui.export import (
     MAX_COLUMN_PX,
     LessonSheet,
@@ -105,9 +104,8 @@ def test_the_lesson_sheet_is_one_file_with_plotly_the_summary_and_every_chart():
     page = lesson_sheet_html(sheet, ["From: uploaded (x.safetensors)", "Parameters: 1,234"], "zh")
     assert page.startswith("<!DOCTYPE html>") and '<html lang="zh" data-charts="drawing">' in page
     assert "<script src" not in page and page.count('class="figure-data"') == 1  # the library itself is inside
-    packed = page.split('<script type="text/plain" id="plotly-js">', 1)[1].split("</script>", 1)[0]
-    library = gzip.decompress(base64.b64decode(packed)).decode()[:200]  # what the sheet's loader runs
-    assert library.startswith("/**\n* plotly.js v") and library == plotly.offline.get_plotlyjs()[:200]
+    (library,) = packing.read(page, 'id="plotly-js"')  # what the sheet's loader runs
+    assert library.startswith(b"/**\n* plotly.js v") and library == plotly.offline.get_plotlyjs().encode()
     assert "<title>Attention &lt;script&gt;</title>" in page and "<h1>Attention &lt;script&gt;</h1>" in page
     assert "Parameters: 1,234" in page and "http://localhost/attention?layer=0" in page
     assert "模型" in page  # in the UI language

@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import pytest
 
 from transformer.text import markdown
+from ui import packing
 from ui.sheet import (
     COLUMN_PX,
     TABLE_COLUMNS,
@@ -194,8 +195,8 @@ def test_hostile_title_link_caption_cells_and_code_are_text():
     page = lesson_sheet_html(sheet, [payload], "en")
     body = page.split("</style>", 1)[1]
     assert body.count("<script") == 3  # plotly.js (packed), its loader, and the chart's JSON only
-    data = body.split('class="figure-data">', 1)[1].split("</script>", 1)[0]
-    assert "<" not in data and json.loads(data)["layout"]  # the figure's JSON cannot end its script early
+    (data,) = packing.read(body, 'class="figure-data"')  # packed: no "<" in it, so it cannot end its script early
+    assert json.loads(data)["layout"]["title"]["text"] == payload
     assert "<script>alert(1)" not in body
     assert body.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 8
 
