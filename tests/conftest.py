@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,10 @@ import pytest
 
 if TYPE_CHECKING:
     from transformer import Translator
+
+# pytest keeps each test file with its assertions rewritten (and Python each module) in __pycache__ (git ignores it),
+# also where PYTHONDONTWRITEBYTECODE asks not to: rewriting 130 test files again costs every worker 3 s of each run
+sys.dont_write_bytecode = False
 
 # torch, the package and Streamlit are imported where they are used: the process that only hands the tests out to the
 # xdist workers never needs them, and importing them there would take seconds of a core the workers start on

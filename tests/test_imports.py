@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import source
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("transformer", "ui", "viz", "pages", "deploy")
 SCRIPTS = ("app.py", "serve.py")
@@ -25,7 +27,7 @@ def imported(name: str, path: Path, modules: set[str]) -> set[str]:
     """The app's modules that the module `name` (its source at path) imports anywhere in its code."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in source.nodes(path):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

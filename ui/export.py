@@ -243,13 +243,19 @@ def _labels(fig: go.Figure, axis_ref: str, values) -> list[str]:
     return [str(v) for v in values]
 
 
+def _matrix_traces(fig: go.Figure) -> list[go.Heatmap]:
+    return [
+        trace
+        for trace in fig.data
+        if isinstance(trace, go.Heatmap) and trace.z is not None and trace.meta not in ("overlay", CELL_TEXT)
+    ]
+
+
 def figure_csv(fig: go.Figure) -> str | None:
     """Every matrix a figure shows (its heatmaps, not the overlays drawn on them nor the copies that write a heatmap's
     white numbers), as CSV blocks with their tokens; None when it shows no matrix."""
     blocks = []
-    for trace in fig.data:
-        if not isinstance(trace, go.Heatmap) or trace.z is None or trace.meta in ("overlay", CELL_TEXT):
-            continue
+    for trace in _matrix_traces(fig):
         z = np.array(trace.z, dtype=float)  # (rows, cols), None → nan
         if z.ndim != 2:
             continue
@@ -289,11 +295,10 @@ def chart(
     shown = presenter_figure(fig) if presenting() else fig  # larger fonts for a projector; the sheet keeps fig
     event = st.plotly_chart(shown, key=key, config=config, **plotly_chart_kwargs)
     _sheet().add(Chart(caption, fig))
-    table = matrix_csv(*matrix) if matrix is not None else figure_csv(fig)
-    if table is not None:
+    if matrix is not None or _matrix_traces(fig):  # the CSV is written when asked for, not on every run
         st.download_button(
             t("export.csv", lang()),
-            data=table,
+            data=(lambda: matrix_csv(*matrix)) if matrix is not None else (lambda: figure_csv(fig) or ""),
             file_name=f"{name}.csv",
             mime="text/csv",
             key=f"csv_{key}",

@@ -12,6 +12,7 @@ import plotly.colors
 import pytest
 import torch
 
+from tests import source
 from tests.apptest_helpers import opened_page
 from ui.strings import STRINGS
 from viz import masks
@@ -43,8 +44,7 @@ def needs_emoji_font(text: str) -> list[str]:
 
 def literals(path: Path) -> list[tuple[int, str]]:
     """(line, text) of every string literal in a Python file, f-strings' literal parts included."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-    return [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return [(n.lineno, n.value) for n in source.nodes(path) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
 def test_the_emoji_check_tells_emoji_from_text_symbols():

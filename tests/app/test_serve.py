@@ -8,6 +8,7 @@ from pathlib import Path
 
 from streamlit.web.server.app_discovery import discover_asgi_app
 
+from tests import source
 from ui.warmup import our_modules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ def test_streamlit_run_finds_the_app_in_serve_py_and_it_serves_app_py():
 def test_the_warm_up_imports_every_module_of_ours_that_app_py_and_the_pages_import():
     imported = set()
     for path in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py"))]:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source.nodes(path):
             if isinstance(node, ast.ImportFrom) and node.module:
                 imported.add(node.module)
             elif isinstance(node, ast.Import):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import source
 from tests.apptest_helpers import PAGES, open_app, opened_page
 from transformer import TrainConfig, Translator, train
 from transformer.trace import trace_sentence
@@ -82,7 +83,7 @@ def _fragments(tree: ast.Module) -> set[ast.AST]:
 
 @pytest.mark.parametrize("path", [*PAGES, "ui/widgets.py"])
 def test_pages_draw_text_tables_and_charts_only_through_the_sheet_recording_functions(path):
-    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    tree = source.tree(ROOT / path)
     skipped = {id(n) for f in _fragments(tree) for n in ast.walk(f)}
     direct = [
         f"line {node.lineno}: {ast.unparse(node.func)}"

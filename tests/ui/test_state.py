@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import time
 
+from tests import source
 from tests.apptest_helpers import finish_job, open_app, texts
 from tests.conftest import PAIRS20, REPO
 from transformer import TrainConfig, Translator
@@ -29,7 +30,7 @@ def test_every_input_widget_keeps_its_value_while_it_is_not_drawn():
     # them. The browser test tests/e2e/test_e2e_state.py shows the loss without it.
     missing = []
     for path in sorted([*REPO.glob("pages/*.py"), *REPO.glob("ui/*.py"), REPO / "app.py"]):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source.nodes(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in INPUTS:
                 keywords = {k.arg: k.value for k in node.keywords}
                 persist = keywords.get("persist_state")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import source
 from transformer import corpus
 from transformer.columns import ROLES, SCRIPTS, SKIP_REASONS
 from transformer.config import SWITCHES
@@ -79,14 +80,13 @@ def code_keys() -> tuple[set[str], dict[str, list[str]], dict[str, list[str]]]:
     used, missing, templates = set(), {}, {}
     for path in CODE:
         where = str(path.relative_to(ROOT))
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+        parts = {id(v) for node in source.nodes(path) if isinstance(node, ast.JoinedStr) for v in node.values}
         looked_up = {  # the first argument of every t(…) call: a key, whatever its prefix
             id(node.args[0])
-            for node in ast.walk(tree)
+            for node in source.nodes(path)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "t" and node.args
         }
-        for node in ast.walk(tree):
+        for node in source.nodes(path):
             if id(node) in parts:  # the "attn." of f"attn.{kind}": the template is read whole
                 continue
             if isinstance(node, ast.JoinedStr):

@@ -14,6 +14,7 @@ from plotly.subplots import make_subplots
 
 import transformer
 import viz
+from tests import source
 from transformer.model import positional_encoding_table
 from viz import attention, decoding, masks, positional, training
 from viz.common import CELL_TEXT, SMALL, set_layout, written
@@ -283,7 +284,7 @@ def test_nan_rows_serialise():
 
 def _imports(module: Path) -> set[str]:
     """The top-level names of the packages a module imports (at its top or inside functions), relative ones left out."""
-    tree = ast.parse(module.read_text(encoding="utf-8"))
+    tree = source.tree(module)
     names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 0}
     return {name.split(".")[0] for name in names}
