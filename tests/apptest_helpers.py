@@ -6,7 +6,6 @@ import re
 import time
 from pathlib import Path
 
-from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
@@ -24,25 +23,6 @@ def _init_as_server(self, *args, **kwargs):
 
 PagesManager.__init__ = _init_as_server
 
-
-@functools.cache
-def _components() -> BidiComponentManager:
-    """Streamlit's registry of installed components, made once per test process as a server makes it once. A new
-    AppTest would scan every installed package for component manifests (60 ms, most of a new tab's first run)."""
-    components = BidiComponentManager()
-    components.discover_and_register_components(start_file_watching=False)
-    return components
-
-
-def new_tab() -> AppTest:
-    """An AppTest of the app (a browser tab, its own session) that has not run yet."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    # AppTest keeps its registry here and scans only when it is None (Streamlit 1.67, pinned in requirements.txt)
-    assert hasattr(at, "_bidi_component_manager"), "AppTest no longer keeps _bidi_component_manager: see new_tab"
-    at._bidi_component_manager = _components()
-    return at
-
-
 PAGES = [
     "pages/data.py",
     "pages/train.py",
@@ -59,7 +39,7 @@ def open_app(lang: str = "en", page: str | None = None, **state) -> AppTest:
     """A fresh browser tab on the app (its own session), optionally opened on a page (its first run is on that page, as
     when a learner opens the page's address; the Data page, on the 2,000-pair corpus, is not drawn first) and with
     session values set."""
-    at = new_tab()
+    at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["lang"] = lang
     for key, value in state.items():
         at.session_state[key] = value
@@ -114,7 +94,7 @@ def wait_for_epochs(at: AppTest, n: int, timeout: float = 60.0) -> None:
 
 def open_link(page: str, query: dict) -> AppTest:
     """A fresh tab opened on a link: the page path and its query string, the tab's very first run on that page."""
-    at = new_tab()
+    at = AppTest.from_file(APP, default_timeout=120)
     for key, value in query.items():
         at.query_params[key] = value
     at.switch_page(page)

@@ -8,7 +8,7 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import new_tab, open_app, texts
+from tests.apptest_helpers import APP, open_app, texts
 
 ATTN = "pages/attention.py"
 PAIRS = [("谢谢你", "Thank you ."), ("我很好", "I am fine .")]  # no gold: the AER grid is not computed
@@ -16,7 +16,7 @@ PAIRS = [("谢谢你", "Thank you ."), ("我很好", "I am fine .")]  # no gold:
 
 def _open_link(query: dict) -> AppTest:
     """A fresh tab on the tutorial pairs opened on a link to the page (its first run on that page)."""
-    at = new_tab()
+    at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["pairs"] = PAIRS
     for key, value in query.items():
         at.query_params[key] = value

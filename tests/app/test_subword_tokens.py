@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import finish_job, new_tab, open_app, texts
+from tests.apptest_helpers import APP, finish_job, open_app, texts
 from tests.transformer.test_bpe import PAIRS  # the pairs whose pieces test_bpe pins
 from transformer.bpe import MARK, Bpe, join_pieces, learn_bpe
 
@@ -89,7 +89,7 @@ def test_a_model_trained_with_bpe_shows_joined_translations():
 
 def _linked(query: dict) -> AppTest:
     """A tab's first run on a link to the Data page, over the small table (not the 2,000-pair corpus)."""
-    at = new_tab()
+    at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["data_dataset"] = "own"
     at.session_state["pairs"] = at.session_state["editor_base"] = list(PAIRS)
     for key, value in query.items():
