@@ -17,7 +17,6 @@ with a script.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import lzma
 import os
@@ -99,10 +98,9 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "transformer-lessons"
 
 
-@functools.cache
 def packed_once(data: bytes) -> Packed:
     """pack(data) for a large, unchanging file (plotly.js): compressing it takes 1.7 s of CPU, so its LZMA form is kept
-    in the user's cache folder, and used only when it unpacks to exactly data again."""
+    in the user's cache folder, and used only when it unpacks to exactly data again (callers keep the result)."""
     path = _cache_dir() / f"{hashlib.sha256(data).hexdigest()[:24]}.lzma"
     try:
         compressed = path.read_bytes()

@@ -13,6 +13,7 @@ packed by ui.packing (LZMA, seven bits to a character, no "<" in them). The shee
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -403,8 +404,9 @@ def _has_content(sections: list[Section], i: int) -> bool:
     return False
 
 
+@functools.cache
 def packed_plotly() -> Packed:
-    """The plotly package's plotly.js, packed: 1.27 MB of text for its 4.8 MB."""
+    """The plotly package's plotly.js, packed: 1.27 MB of text for its 4.8 MB (once per process)."""
     return packed_once(plotly.offline.get_plotlyjs().encode())
 
 
