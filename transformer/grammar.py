@@ -76,18 +76,32 @@ class Sentence:
 
     def links(self) -> str:
         """The gold alignment: `i-j` sure, `i?j` possible, 0-based, source token (character) first."""
+        targets, j = [], 0  # each target piece: its sure keys, all its keys, its tokens
+        for b in self.en:
+            sure, every, words = _keys(b, " ")
+            targets.append((sure, every, range(j, j + words)))
+            j += words
         out, i = [], 0
         for a in self.zh:
-            width = len(a.text.replace(" ", ""))
-            j = 0
-            for b in self.en:
-                words = b.text.count(" ") + 1
-                kind = "-" if a.sure & b.sure else "?" if (a.sure | a.weak) & (b.sure | b.weak) else ""
-                if kind:
-                    out += [(x, y, kind) for x in range(i, i + width) for y in range(j, j + words)]
-                j += words
+            sure, every, width = _keys(a, "")
+            if every:
+                row = []  # the links of each of a's characters, in target order
+                for their_sure, their_every, tokens in targets:
+                    if not sure.isdisjoint(their_sure):
+                        row += [f"-{y}" for y in tokens]
+                    elif not every.isdisjoint(their_every):
+                        row += [f"?{y}" for y in tokens]
+                out += [f"{x}{link}" for x in range(i, i + width) for link in row]  # by source, then target token
             i += width
-        return " ".join(f"{x}{kind}{y}" for x, y, kind in sorted(out))
+        return " ".join(out)
+
+
+@functools.cache
+def _keys(piece: Piece, separator: str) -> tuple[frozenset, frozenset, int]:
+    """A piece's sure keys, all its keys, and its tokens: its words split on separator (a target piece's, " "), or
+    its characters (a source piece's, "")."""
+    tokens = piece.text.count(" ") + 1 if separator else len(piece.text.replace(" ", ""))
+    return piece.sure, piece.sure | piece.weak, tokens
 
 
 # ---------------------------------------------------------------- noun phrases
