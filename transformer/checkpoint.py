@@ -11,6 +11,7 @@ training summary with wrong fields is loaded without them, with a warning for ea
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import re
@@ -78,10 +79,17 @@ def checkpoint_bytes(
     is a learned one) after epochs epochs of training with held_out pairs held out, from the sizes alone (nothing is
     allocated)."""
     twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
-    tensors = 4 * parameter_count(cfg) + sum(len(name) + 100 for name in Transformer(twin).saved_tensors())
+    tensors = 4 * parameter_count(cfg) + _header_bytes(twin)
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
     learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else 0
     return 8 + tensors + vocabs + learned + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
+
+
+@functools.lru_cache(maxsize=64)
+def _header_bytes(twin: TransformerConfig) -> int:
+    """An upper bound of what the safetensors header says of each tensor of a model of this structure (its name, dtype,
+    shape and offsets), from a model built at size 1 once per structure: the Train page asks on every run."""
+    return sum(len(name) + 100 for name in Transformer(twin).saved_tensors())
 
 
 def fits_in_a_checkpoint(
