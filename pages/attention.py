@@ -446,32 +446,42 @@ def which_head_aligns() -> None:
     section(t("attn.aligns", L))
     text(t("attn.aligns_intro", L))
     pairs = usable_pairs()[:MAX_STUDY_PAIRS]
-    golds = golds_of(pairs)
     from_file = file_gold(translator.tokenizer)
     if from_file is not None:  # a teacher's own links: where they come from, and the cells that could not be read
         counts = dict(n=f"{len(from_file.golds):,}", total=f"{from_file.pairs:,}")
         text(t("gold.from_file", L, name=markdown(from_file.name), **counts), "caption")
         for line in problem_lines(from_file, L):
             text(line, "warning")
-    with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None]
-    kept = [(p, g) for p, g in with_gold if _fits(p)]
+
+    def gold_pairs() -> tuple[int, tuple]:
+        """(how many pairs have gold links, those of them the model reads with their links)."""
+        with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs)) if g is not None]
+        return len(with_gold), tuple((p, g) for p, g in with_gold if _fits(p))
+
+    # the corpus's links are the same for the same pairs on every run; a loaded file's are read once per file
+    with_gold, kept = gold_pairs() if from_file is not None else model_cached(("gold_pairs", tuple(pairs)), gold_pairs)
     if not kept:
         text(t("attn.aligns_no_gold", L), "info")
         return
-    if len(kept) < len(with_gold):  # a model with a short max_len: the pairs it cannot read are left out, and said
-        text(t("attn.aligns_too_long", L, n=f"{len(with_gold) - len(kept):,}", max_len=cfg.max_len), "caption")
+    if len(kept) < with_gold:  # a model with a short max_len: the pairs it cannot read are left out, and said
+        text(t("attn.aligns_too_long", L, n=f"{with_gold - len(kept):,}", max_len=cfg.max_len), "caption")
     scores = model_cached(
-        ("aer_table", tuple(kept)), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
+        ("aer_table", kept), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
     )
     by = {(s.method.layer, s.method.head): s.score.aer for s in scores if s.method.name in ("attention", "average")}
     z = aer_matrix(by, cfg.n_layers, cfg.n_heads)
     names = dict(layer_label=t("attn.layer", L), head_label=t("attn.head", L), average_label=t("attn.heads_average", L))
-    fig = aer_grid_figure(z, **names, value_label=t("attn.aligns_aer", L), best=best_cell(z))
+    fig = model_cached(
+        ("aer_grid_figure", kept, L),
+        lambda: aer_grid_figure(z, **names, value_label=t("attn.aligns_aer", L), best=best_cell(z)),
+    )
     chart(fig, "attn_aer_grid", file_name("alignment-error-rate"), t("attn.aligns_caption", L, n=len(kept)))
     found = findings(scores, cfg)
     if found is not None:
-        floor = floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer).aer
-        text(sentences([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor:.2f}")], L))
+        floor = model_cached(
+            ("aer_floor", kept), lambda: floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer)
+        )
+        text(sentences([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor.aer:.2f}")], L))
     computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)
 
 

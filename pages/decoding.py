@@ -180,8 +180,9 @@ def force_from_chart(step_number: int, result) -> None:
         force(step_number, int(points[0]["customdata"][2]), result)
 
 
-def step_view(result, choose: bool) -> None:
-    """One step of greedy (or forced-then-greedy) decoding: input, next-token bars, cross-attention, output."""
+def step_view(result, choose: bool, result_key: tuple) -> None:
+    """One step of greedy (or forced-then-greedy) decoding: input, next-token bars, cross-attention, output; result is
+    the model's cached value under result_key (its figures are cached beside it, by step and view)."""
     steps = result.steps
     step_number = step_navigation(len(steps))
     step = steps[step_number - 1]
@@ -195,15 +196,18 @@ def step_view(result, choose: bool) -> None:
     with c1:
         section(t("dec.probs", L))
         k = choose_number(st.slider, t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", default=5)
-        figure = topk_figure(
-            step.probs,
-            tgt_vocab.itos,
-            step.token_id,
-            k=k,
-            prob_label=t("dec.probability", L),
-            token_label=t("vocab.token", L),
-            chosen_label=t("dec.forced" if forced_here else "dec.chosen", L),
-            chosen_color=FORCED_COLOR if forced_here else CHOSEN_COLOR,
+        figure = model_cached(
+            ("dec_topk", *result_key, step.step, k, L),
+            lambda: topk_figure(
+                step.probs,
+                tgt_vocab.itos,
+                step.token_id,
+                k=k,
+                prob_label=t("dec.probability", L),
+                token_label=t("vocab.token", L),
+                chosen_label=t("dec.forced" if forced_here else "dec.chosen", L),
+                chosen_color=FORCED_COLOR if forced_here else CHOSEN_COLOR,
+            ),
         )
         at_step = caption(
             t("dec.step_n", L, t=step.step, n=len(steps)), f"{t('dec.input', L)} {' '.join(step.dec_input)}"
@@ -233,8 +237,9 @@ def step_view(result, choose: bool) -> None:
             default=cfg.n_layers - 1,
         )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
-        chart(
-            source_attention_figure(
+        cross = model_cached(
+            ("dec_cross", *result_key, step.step, layer, L),
+            lambda: source_attention_figure(
                 newest,
                 src_labels,
                 head_label=t("attn.head", L),
@@ -242,6 +247,9 @@ def step_view(result, choose: bool) -> None:
                 value_label=t("fig.weight", L),
                 source_label=t("data.source", L),
             ),
+        )
+        chart(
+            cross,
             "dec_cross",
             file_name("cross-attention", "step", step.step, f"layer-{layer + 1}"),
             caption(t("dec.cross", L), at_step, f"{t('attn.layer', L)} {layer + 1}", sentence),
@@ -293,17 +301,15 @@ def force_controls(step, result) -> None:
 
 def greedy_section() -> None:
     formula(r"y_t = \mathop{\mathrm{arg\,max}}_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
-    result = model_cached(("translate", source), lambda: translator.translate(source))
-    step_view(result, choose=False)
+    key = ("translate", source)
+    step_view(model_cached(key, lambda: translator.translate(source)), False, key)
 
 
 def choose_section() -> None:
     text(t("dec.choose_intro", L))
     prefix = tuple(ss.dec_prefix)
-    result = model_cached(
-        ("forced", source, prefix), lambda: forced_decode(translator.model, enc_input, tgt_vocab, list(prefix))
-    )
-    step_view(result, choose=True)
+    key = ("forced", source, prefix)
+    step_view(model_cached(key, lambda: forced_decode(translator.model, enc_input, tgt_vocab, list(prefix))), True, key)
 
 
 # ---------------------------------------------------------------- beam search

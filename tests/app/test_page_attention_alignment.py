@@ -94,3 +94,23 @@ def test_a_model_that_reads_shorter_sentences_than_the_gold_pairs_leaves_them_ou
     assert not at.exception  # before: the AER table raised on the first pair longer than the model reads
     said = [c for c in texts(at, "caption") if "are longer than this model reads (max_len = 8): they are left out" in c]
     assert said and int(said[0].split(" of the pairs")[0].replace(",", "")) > 0
+
+
+def test_a_rerun_reads_no_gold_links_and_builds_no_alignment_figure_or_floor_again(gold, monkeypatch):
+    import viz.alignment
+
+    at = open_app("en", ATTN, pairs=list(PAIRS))
+    grid = chart_spec(at, "attn_aer_grid")
+    said = [text for text in texts(at, "markdown") if s("attn.aligns_floor", "en").split("{")[0] in text]
+    calls = []
+    for module, name in ((alignment, "corpus_gold"), (alignment, "floor_score"), (viz.alignment, "aer_grid_figure")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: calls.append(_name) or _real(*a, **k))
+    at.run()
+    at.run()
+    assert not at.exception
+    assert chart_spec(at, "attn_aer_grid") == grid  # the same grid, drawn again
+    assert [text for text in texts(at, "markdown") if s("attn.aligns_floor", "en").split("{")[0] in text] == said
+    # the map shown has the gold of its one pair drawn over it (read each run); the dataset's are kept
+    assert calls.count("floor_score") == calls.count("aer_grid_figure") == 0
+    assert calls.count("corpus_gold") <= 2

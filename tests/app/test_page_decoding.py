@@ -272,3 +272,22 @@ def test_the_command_lines_bad_decoding_values_in_a_link_are_replaced_with_a_not
     ]
     assert at.session_state.dec_strategy == query["strategy"]
     assert any(e for e in at.get("plotly_chart"))  # the strategy's chart is drawn with the replaced values
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "choose"])
+def test_a_rerun_of_a_step_builds_neither_of_its_figures_again(monkeypatch, strategy):
+    import viz.attention
+    import viz.decoding
+
+    at = open_app("en", "pages/decoding.py", dec_strategy=strategy)
+    charts = {el.proto.id: el.proto.spec for el in at.get("plotly_chart")}
+    built = []
+    for module, name in ((viz.decoding, "topk_figure"), (viz.attention, "source_attention_figure")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: built.append(_name) or _real(*a, **k))
+    at.run()
+    assert not at.exception
+    assert {el.proto.id: el.proto.spec for el in at.get("plotly_chart")} == charts  # drawn again, the same
+    assert built == []
+    at.slider(key="dec_k").set_value(3).run()  # another view of the step: its bars are built for it
+    assert built == ["topk_figure"]
