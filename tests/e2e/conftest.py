@@ -66,30 +66,60 @@ def browser(browser_available):
         browser.close()
 
 
+@pytest.fixture(scope="session")
+def tabs_of(browser):
+    """tabs_of(locale) → the browser context (en-US or zh-CN) whose tabs the tests' learners open in, one per locale
+    for the whole run: a Streamlit session is a tab's, and the tabs share the context's HTTP cache and compiled
+    scripts. A test that needs a browser of its own (cookies: a classroom) makes a context (helpers.open_learner)."""
+    from tests.e2e.helpers import TIMEOUT, VIEWPORT
+
+    contexts = {}
+
+    def context(locale: str):
+        if locale not in contexts:
+            contexts[locale] = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
+            contexts[locale].set_default_timeout(TIMEOUT)
+        return contexts[locale]
+
+    yield context
+    for each in contexts.values():
+        each.close()
+
+
 @pytest.fixture
-def new_page(browser, app_url, request):
-    """new_page() → a page in a fresh browser context (a new Streamlit session), opened on the app and idle;
-    new_page(before_opening=f) calls f(page) before the app is opened.
+def new_page(browser, tabs_of, app_url, request):
+    """new_page() → a new tab (a new Streamlit session) opened on the app and idle; new_page(locale) in that locale's
+    browser; new_page(before_opening=f) calls f(page) before the app is opened; new_page(own_browser=True) opens it
+    in a browser of its own, as a student opens a link a teacher sent (nothing of this run's other tabs in its cache
+    or its cookies).
 
-    The contexts are closed after the test; a failing test leaves a screenshot of each of its pages behind.
+    The tabs are closed after the test; a failing test leaves a screenshot and the browser log of each behind.
     """
-    from tests.e2e.helpers import call_failed, keep_failure_artifacts, open_learner
+    from tests.e2e.helpers import TIMEOUT, VIEWPORT, call_failed, keep_failure_artifacts, open_tab
 
-    contexts, logs = [], []
+    pages, logs, contexts = [], [], []
 
-    def make(locale: str = "en-US", before_opening=None):
-        return open_learner(browser, app_url, contexts, logs, before_opening, locale=locale, accept_downloads=True)
+    def make(locale: str = "en-US", before_opening=None, own_browser: bool = False):
+        context = tabs_of(locale)
+        if own_browser:
+            context = browser.new_context(viewport=VIEWPORT, locale=locale, accept_downloads=True)
+            context.set_default_timeout(TIMEOUT)
+            contexts.append(context)
+        return open_tab(context, app_url, pages, logs, before_opening)
 
     yield make
     if call_failed(request):
-        keep_failure_artifacts(request.node.name, contexts, logs)
+        keep_failure_artifacts(request.node.name, pages, logs)
+    for page in pages:
+        if not page.is_closed():  # a test may close its tab itself (the tab goes away)
+            page.close()
     for context in contexts:
         context.close()
 
 
 @pytest.fixture
 def page(new_page):
-    """The app in a fresh session (English), loaded and idle."""
+    """The app in a new tab (a fresh session, English), loaded and idle."""
     return new_page()
 
 

@@ -64,13 +64,15 @@ def settled(page: Page, timeout: int = TIMEOUT) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=timeout)
 
 
-def open_app(page: Page, url: str) -> None:
-    """Open the app as a new user does and wait until its first page is fully drawn, and then, as a learner who reads
-    it, until ui/browser.py has drawn the chart pages' parts out of sight (a test acts within milliseconds: its first
-    click would otherwise meet that fragment's run)."""
+def open_app(page: Page, url: str, drawn: Callable[[], None] | None = None) -> None:
+    """Open the app as a new user does and wait until its first page is fully drawn (then drawn() is called, when
+    given), and then, as a learner who reads it, until ui/browser.py has drawn the chart pages' parts out of sight (a
+    test acts within milliseconds: its first click would otherwise meet that fragment's run)."""
     page.goto(url)
     expect(page.locator("h1")).to_be_visible(timeout=60_000)  # the first run pays for imports
     settled(page, timeout=60_000)
+    if drawn is not None:
+        drawn()
     expect(page.locator("html[data-chart-library]")).to_have_count(1, timeout=60_000)
     settled(page)
 
@@ -357,19 +359,32 @@ def write_browser_log(log: list[str], path: Path) -> None:
     path.write_text("\n".join(log) + "\n", encoding="utf-8")
 
 
-# --- learners: fresh browser contexts, and what a failing test leaves behind of them ------------------------------
-def open_learner(browser, url: str, contexts: list, logs: list | None = None, before_opening=None, **options) -> Page:
-    """A new learner: a fresh browser context (a new Streamlit session) in VIEWPORT, kept in contexts, its browser log
-    recorded into logs (when given), opened on url and idle; before_opening(page) runs before the app is opened."""
+# --- learners: fresh tabs and browser contexts, and what a failing test leaves behind of them ---------------------
+def open_tab(context, url: str, pages: list, logs: list, before_opening=None, drawn=None) -> Page:
+    """A new learner in a new tab of `context` (a new Streamlit session: a session is a tab's, not a browser's), kept
+    in pages, its browser log recorded into logs, opened on url and idle (open_app; drawn as there);
+    before_opening(page) runs before the app is opened. Tabs of one context share its HTTP cache and its compiled
+    scripts: a tab opens with about a sixth less work than a new context's first tab."""
+    page = context.new_page()
+    pages.append(page)
+    logs.append(record_browser_log(page))
+    if before_opening is not None:  # e.g. a route for the app's websocket, which opens with the app
+        before_opening(page)
+    open_app(page, url, drawn)
+    return page
+
+
+def open_learner(browser, url: str, contexts: list, logs: list | None = None, drawn=None, **options) -> Page:
+    """A new learner in a browser of its own: a fresh browser context (its own cookies: a classroom's nginx keeps a
+    learner on one process by a cookie) in VIEWPORT, kept in contexts, its browser log recorded into logs (when
+    given), opened on url and idle (open_app; drawn as there)."""
     context = browser.new_context(viewport=VIEWPORT, **options)
     context.set_default_timeout(TIMEOUT)
     contexts.append(context)
     page = context.new_page()
     if logs is not None:
         logs.append(record_browser_log(page))
-    if before_opening is not None:  # e.g. a route for the app's websocket, which opens with the app
-        before_opening(page)
-    open_app(page, url)
+    open_app(page, url, drawn)
     return page
 
 
@@ -378,15 +393,16 @@ def call_failed(request) -> bool:
     return getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
 
 
-def keep_failure_artifacts(name: str, contexts: list, logs: list = ()) -> None:
-    """What a failed test leaves in test-artifacts/failures of each context i: its browser log (when recorded) as
-    name-i.log, and a screenshot of each of its pages as name-i.png."""
-    for i, context in enumerate(contexts):
+def keep_failure_artifacts(name: str, pages: list, logs: list = ()) -> None:
+    """What a failed test leaves in test-artifacts/failures of each of its tabs i: its browser log (when recorded) as
+    name-i.log, and a screenshot as name-i.png (pages: tabs, or browser contexts whose tabs are kept)."""
+    tabs = [tab for each in pages for tab in (each.pages if hasattr(each, "pages") else [each])]
+    for i in range(max(len(tabs), len(logs))):
         if i < len(logs):
             write_browser_log(logs[i], ARTIFACTS / "failures" / f"{name}-{i}.log")
-        for page in context.pages:  # none when the test closed the context already
+        if i < len(tabs) and not tabs[i].is_closed():  # the test may have closed it already
             with contextlib.suppress(Exception):  # the page may be gone; the test's own error matters more
-                screenshot(page, f"{name}-{i}", ARTIFACTS / "failures", wait=False)
+                screenshot(tabs[i], f"{name}-{i}", ARTIFACTS / "failures", wait=False)
 
 
 @contextlib.contextmanager

@@ -1,8 +1,13 @@
-"""A classroom on more than one process: deploy/classroom.py starts 3 app processes behind nginx on loopback;
-6 learners open the app, 4 of them train at once while the other 2 work, and every learner stays on its process.
-Then processes die: a killed app process is restarted while only its own learners start again on another, a
-dead backend of --backends sends its learners elsewhere, and a process that keeps dying at once stops the class
-with one line.
+"""A classroom on more than one process: deploy/classroom.py starts 3 app processes behind nginx on loopback, warm
+and sharing one model store; 6 learners open the app, 4 of them train at once while the other 2 work, and every
+learner stays on its process; a model published on one process opens from its link on another. Then processes die
+in mid-lesson: a killed app process is restarted while only its own learners start again on another, and so is a
+hung one; a dead backend of --backends sends its learners elsewhere, and a process that keeps dying at once stops the
+class with one line.
+
+The tests that keep the classroom running share one (`room`, in this file's order): a killed or hung process is back,
+and nginx sends learners to it again, before its test ends. What such a test reads of the classroom's logs is what
+was written since it began (`Since`).
 
 What the app shows is read through the small helpers below, so a change of UI wording is fixed in one place.
 """
@@ -35,11 +40,14 @@ from tests.e2e.helpers import (
     TIMEOUT,
     alert,
     call_failed,
+    copied_link,
     expect,
     go_to,
     heatmap_z,
     keep_failure_artifacts,
+    learners,
     no_exception,
+    open_app,
     open_learner,
     press_slider,
     settled,
@@ -49,6 +57,7 @@ from tests.e2e.helpers import (
     widget,
 )
 from tests.e2e.server import streamlit_server
+from tests.e2e.test_e2e_store import attention_view, expect_link_model, lesson_model, publish, upload_model
 from transformer import corpus
 from transformer.data import parse_pairs
 
@@ -178,18 +187,46 @@ def a_classroom(name: str, store) -> Iterator[Classroom]:
 
 @pytest.fixture(scope="module")
 def room(browser_available, tmp_path_factory):
-    """A classroom of 3 processes shared by the tests that keep every process alive."""
-    with a_classroom("classroom", tmp_path_factory.mktemp("store")) as running:
+    """One classroom of 3 processes and one model store, for every test of this file that leaves its processes running
+    (a killed or a hung one is back before its test ends), in the file's order: the first finds it fresh."""
+    with a_classroom("classroom", tmp_path_factory.mktemp("published models")) as running:
         yield running
+
+
+class Since:
+    """What the classroom's logs say from the moment this was made: the lines the supervisor wrote (`said`), and
+    nginx's access log entries (`requests`)."""
+
+    def __init__(self, room: Classroom) -> None:
+        self.room = room
+        self.log_at = self._size(room.log)
+        self.access_at = self._size(room.access_log)
+
+    @staticmethod
+    def _size(path: Path) -> int:
+        return path.stat().st_size if path.exists() else 0
+
+    def said(self) -> str:
+        with open(self.room.log, "rb") as log:
+            log.seek(self.log_at)
+            return log.read().decode("utf-8")
+
+    def requests(self) -> list[dict]:
+        if not self.room.access_log.exists():
+            return []
+        with open(self.room.access_log, "rb") as log:
+            log.seek(self.access_at)
+            return [json.loads(line) for line in log.read().decode("utf-8").splitlines()]
 
 
 @pytest.fixture
 def new_learner(browser, request):
-    """new_learner(url) → a new learner: a fresh browser context on the classroom's URL, its first page drawn."""
+    """new_learner(url) → a new learner: a fresh browser context (its own cookies) on the classroom's URL, its first
+    page drawn; new_learner(url, drawn) calls drawn() as soon as that page is drawn (before the chart pages' parts)."""
     contexts, logs = [], []
 
-    def make(url: str):
-        return open_learner(browser, url, contexts, logs, locale="en-US", accept_downloads=True)
+    def make(url: str, drawn=None):
+        return open_learner(browser, url, contexts, logs, drawn, locale="en-US", accept_downloads=True)
 
     yield make
     if call_failed(request):
@@ -205,18 +242,27 @@ def process_of(page) -> str:
     return values[0]
 
 
-def access_log(room, websockets: int) -> list[dict]:
-    """nginx's access log (one JSON object per request), once it lists `websockets` closed websockets."""
+def access_log(since: Since, websockets: int) -> list[dict]:
+    """nginx's access log since `since` (one JSON object per request), once it lists `websockets` closed websockets."""
     deadline = time.monotonic() + TIMEOUT / 1000
     while True:
-        lines = room.access_log.read_text(encoding="utf-8").splitlines() if room.access_log.exists() else []
-        entries = [json.loads(line) for line in lines]
+        entries = since.requests()
         if sum(e["uri"] == "/_stcore/stream" for e in entries) >= websockets or time.monotonic() > deadline:
             return entries
         time.sleep(0.2)
 
 
+def test_a_new_classroom_is_warm_and_every_process_shares_one_model_store(room):
+    # ready means warm: every process has already run the app's first page once, before any learner came
+    for backend in room.backends:
+        assert 'session_events_total{type="connect"} 1' in metrics(backend)
+        assert 'cache_type="st_cache_resource"' in metrics(backend)
+    # and every process publishes to and opens from the same model store
+    assert [environment_of(app)[STORE_ENV] for app in room.apps] == [str(room.model_store)] * 3
+
+
 def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_learner, tmp_path):
+    since = Since(room)
     # learners arrive one after another; nginx's round-robin puts two on each process and a cookie keeps them
     learners = [new_learner(room.url) for _ in range(6)]
     for page in learners[:4]:  # the trainers: the 50 tutorial pairs, 60 epochs of seconds
@@ -266,7 +312,7 @@ def test_six_learners_on_three_processes_each_keep_their_own_session(room, new_l
     # nginx logs a websocket when it closes: close the learners, then read where every request went
     for page in learners:
         page.context.close()
-    entries = access_log(room, websockets=6)
+    entries = access_log(since, websockets=6)
     streams = [e for e in entries if e["uri"] == "/_stcore/stream"]
     assert len(streams) >= 6, f"{len(streams)} websockets in {room.access_log}"
     assert {e["upstream"] for e in streams} == set(room.backends)  # the sessions spread over all 3 processes
@@ -327,74 +373,88 @@ def served_by(room, backend: str) -> str:
     return cookies[0].split(";")[0].split("=", 1)[1] if cookies else ""
 
 
-def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhere(new_learner, tmp_path):
-    store = tmp_path / "published models"
-    with a_classroom("classroom-failover", store) as room:
-        # ready means warm: every process has already run the app's first page once, before any learner came
-        for backend in room.backends:
-            assert 'session_events_total{type="connect"} 1' in metrics(backend)
-            assert 'cache_type="st_cache_resource"' in metrics(backend)
-        # and every process publishes to and opens from the same model store
-        assert [environment_of(app)[STORE_ENV] for app in room.apps] == [str(store)] * 3
+def test_a_model_published_on_one_process_opens_from_its_link_on_another(room, browser, tmp_path):
+    """issue 22: the processes share one model store, so a link's model opens on whichever process nginx keeps the
+    learner on."""
+    key, path = lesson_model(tmp_path, seed=13)
+    with learners(browser, "classroom-store", locale="en-US") as learner_at:
+        teacher = learner_at(room.url)
+        upload_model(teacher, path)
+        attention_view(teacher)
+        assert publish(teacher, "for the class") == key
+        assert (room.model_store / f"{key}.safetensors").is_file()  # in the folder every process was given
+        link = copied_link(teacher)
+        student = learner_at(room.url)
+        for _ in range(3):  # nginx hands new browsers to the processes in turn: find one on another process
+            if process_of(student) != process_of(teacher):
+                break
+            student = learner_at(room.url)
+        assert process_of(student) != process_of(teacher)
+        open_app(student, link)  # a new session on the student's process, which never saw this model
+        assert process_of(student) != process_of(teacher)
+        expect_link_model(student, key, "for the class")
 
-        learners = [new_learner(room.url) for _ in range(4)]  # round-robin: the first process gets two
-        processes = [process_of(page) for page in learners]
-        assert set(processes) == set(room.backends)
-        killed = processes[0]
-        hit = [page for page, p in zip(learners, processes) if p == killed]
-        spared = [page for page, p in zip(learners, processes) if p != killed]
-        assert len(hit) == 2 and len(spared) == 2
-        give_each_a_table(learners, tmp_path)  # state that lives only in its session, on its process
 
-        doomed = room.app(killed)
-        os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
-        killed_at = time.monotonic()
+def test_a_killed_process_is_restarted_and_only_its_learners_start_again_elsewhere(room, new_learner, tmp_path):
+    since = Since(room)
+    learners = [new_learner(room.url) for _ in range(4)]  # round-robin: one process gets two
+    processes = [process_of(page) for page in learners]
+    assert set(processes) == set(room.backends)
+    killed = Counter(processes).most_common(1)[0][0]
+    hit = [page for page, p in zip(learners, processes) if p == killed]
+    spared = [page for page, p in zip(learners, processes) if p != killed]
+    assert len(hit) == 2 and len(spared) == 2
+    give_each_a_table(learners, tmp_path)  # state that lives only in its session, on its process
 
-        # its learners see the app again in a fresh session (the bundled table), on a process that answers
-        for page in hit:
-            expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
-            settled(page, timeout=FAILOVER_SECONDS * 1000)
-            expect(page.get_by_text(LOST)).to_be_visible()  # and are told why their table has gone
-        assert time.monotonic() - killed_at < FAILOVER_SECONDS
-        for page in hit:
-            no_exception(page)
-            assert process_of(page) in room.backends
-            to_attention(page)  # the page works: a page switch draws its chart
-            no_exception(page)
+    doomed = room.app(killed)
+    os.kill(doomed.pid, signal.SIGKILL)  # as the out-of-memory killer does
+    killed_at = time.monotonic()
 
-        # the others never noticed: their own tables, on their own processes
-        for page, process in zip(spared, [p for p in processes if p != killed]):
-            switch_pages(page)
-            expect(pairs_shown(page)).to_have_text("3")
-            assert process_of(page) == process
-            no_exception(page)
+    # its learners see the app again in a fresh session (the bundled table), on a process that answers
+    for page in hit:
+        expect(pairs_shown(page)).to_have_text(FRESH_PAIRS, timeout=FAILOVER_SECONDS * 1000)
+        settled(page, timeout=FAILOVER_SECONDS * 1000)
+        expect(page.get_by_text(LOST)).to_be_visible()  # and are told why their table has gone
+    assert time.monotonic() - killed_at < FAILOVER_SECONDS
+    for page in hit:
+        no_exception(page)
+        assert process_of(page) in room.backends
+        to_attention(page)  # the page works: a page switch draws its chart
+        no_exception(page)
 
-        # the script has started the process again, warmed it, with the same store, and said so
-        wait_until(lambda: room.app(killed).pid != doomed.pid, "a new process")
-        wait_until(lambda: f"the app process at {killed} ran its first page" in room.log.read_text(), "its warm-up")
-        assert environment_of(room.app(killed))[STORE_ENV] == str(store)
-        log = room.log.read_text(encoding="utf-8")
-        assert f"the app process at {killed} exited (killed by SIGKILL)" in log
-        assert f"restarting the app process at {killed} in 1 s" in log
-        assert f"the app process at {killed} is back (process {room.app(killed).pid})" in log
-        assert room.nginx.poll() is None and all(app.poll() is None for app in room.apps)
+    # the others never noticed: their own tables, on their own processes
+    for page, process in zip(spared, [p for p in processes if p != killed]):
+        switch_pages(page)
+        expect(pairs_shown(page)).to_have_text("3")
+        assert process_of(page) == process
+        no_exception(page)
 
-        # nginx sends learners to it again: its cookie reaches it, and one of three newcomers lands there
-        wait_until(lambda: served_by(room, killed) == killed, "nginx to send its cookie's requests to it again")
-        latecomers = [new_learner(room.url) for _ in range(3)]
-        assert killed in {process_of(page) for page in latecomers}
+    # the script has started the process again, warmed it, with the same store, and said so
+    wait_until(lambda: room.app(killed).pid != doomed.pid, "a new process")
+    wait_until(lambda: f"the app process at {killed} ran its first page" in since.said(), "its warm-up")
+    assert environment_of(room.app(killed))[STORE_ENV] == str(room.model_store)
+    log = since.said()
+    assert f"the app process at {killed} exited (killed by SIGKILL)" in log
+    assert f"restarting the app process at {killed} in 1 s" in log  # its first death: the shortest pause
+    assert f"the app process at {killed} is back (process {room.app(killed).pid})" in log
+    assert room.nginx.poll() is None and all(app.poll() is None for app in room.apps)
 
-        # nginx itself dies: the script starts it again, and every learner reconnects to the session it had
-        old_nginx = room.nginx
-        os.kill(old_nginx.pid, signal.SIGKILL)
-        wait_until(lambda: "nginx is back" in room.log.read_text(encoding="utf-8"), "nginx to be back")
-        assert room.nginx.pid != old_nginx.pid and "nginx exited (killed by SIGKILL)" in room.log.read_text()
-        for page in spared:
-            settled(page, timeout=60_000)  # reconnected
-            switch_pages(page)
-            expect(pairs_shown(page)).to_have_text("3")
-            expect(page.get_by_text(LOST)).to_have_count(0)  # their session was resumed: nothing was lost
-            no_exception(page)
+    # nginx sends learners to it again: its cookie reaches it, and one of three newcomers lands there
+    wait_until(lambda: served_by(room, killed) == killed, "nginx to send its cookie's requests to it again")
+    latecomers = [new_learner(room.url) for _ in range(3)]
+    assert killed in {process_of(page) for page in latecomers}
+
+    # nginx itself dies: the script starts it again, and every learner reconnects to the session it had
+    old_nginx = room.nginx
+    os.kill(old_nginx.pid, signal.SIGKILL)
+    wait_until(lambda: "nginx is back" in since.said(), "nginx to be back")
+    assert room.nginx.pid != old_nginx.pid and "nginx exited (killed by SIGKILL)" in since.said()
+    for page in spared:
+        settled(page, timeout=60_000)  # reconnected
+        switch_pages(page)
+        expect(pairs_shown(page)).to_have_text("3")
+        expect(page.get_by_text(LOST)).to_have_count(0)  # their session was resumed: nothing was lost
+        no_exception(page)
 
 
 def test_learners_of_a_dead_backend_go_on_on_a_live_one(new_learner, tmp_path):
@@ -438,54 +498,57 @@ HUNG_SERVED_SECONDS = 15  # a learner who arrives while a process hangs has a pa
 HUNG_REPLACED_SECONDS = 30  # the tab on a hung process shows the app again within this long (default health checks)
 
 
-def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(new_learner, tmp_path):
+def test_a_hung_process_is_replaced_and_its_learners_see_the_app_again(room, new_learner, tmp_path):
     """`kill -STOP` of a process (a deadlock, a swap storm): a newcomer is served by another at once; the supervisor
     kills the hung process, so the websocket of the tab open on it closes, and that tab reconnects to a live process
     and shows the app again in a fresh session, with a message, not a spinner forever; the others keep
     their sessions."""
-    with a_classroom("classroom-hung-browser", tmp_path / "store") as room:
-        learners = [new_learner(room.url) for _ in range(3)]  # round-robin: one on each process
-        processes = [process_of(page) for page in learners]
-        assert set(processes) == set(room.backends)
-        hung, hit, spared = processes[0], learners[0], learners[1:]
-        give_each_a_table(learners, tmp_path)
+    since = Since(room)
+    learners = [new_learner(room.url) for _ in range(3)]  # round-robin: one on each process
+    processes = [process_of(page) for page in learners]
+    assert set(processes) == set(room.backends)
+    hung, hit, spared = processes[0], learners[0], learners[1:]
+    give_each_a_table(learners, tmp_path)
 
-        stopped = room.app(hung)
-        os.kill(stopped.pid, signal.SIGSTOP)
-        stopped_at = time.monotonic()
-        try:
-            # the tab on it asks for a page switch that its process never runs
-            sidebar(hit).get_by_role("link", name=re.compile(r"^\W*Attention$")).click()
-            # a learner who arrives now has a working page from another process
-            latecomer = new_learner(room.url)
-            assert time.monotonic() - stopped_at < HUNG_SERVED_SECONDS
-            assert process_of(latecomer) != hung
-            no_exception(latecomer)
+    stopped = room.app(hung)
+    os.kill(stopped.pid, signal.SIGSTOP)
+    stopped_at = time.monotonic()
+    try:
+        # the tab on it asks for a page switch that its process never runs
+        sidebar(hit).get_by_role("link", name=re.compile(r"^\W*Attention$")).click()
+        # a learner who arrives now has a working page from another process: its first page drawn (the chart
+        # pages' parts, which the app then draws out of sight for later, are not part of being served)
+        drawn = []
+        latecomer = new_learner(room.url, drawn=lambda: drawn.append(time.monotonic()))
+        assert drawn[0] - stopped_at < HUNG_SERVED_SECONDS
+        assert process_of(latecomer) != hung
+        no_exception(latecomer)
 
-            # the supervisor kills it: the tab reconnects and shows the app again, in a fresh session
-            wait_until(lambda: "hangs" in room.log.read_text(encoding="utf-8"), "the script to say so", 30)
-            settled(hit, timeout=HUNG_REPLACED_SECONDS * 1000)  # reconnected, the page drawn: no spinner left
-            # the page it was on (the click went to the hung process, and was lost with it), with a message saying
-            # what happened
-            expect(hit.locator("h1").first).to_have_text("Sentence pairs")
-            expect(hit.get_by_text(LOST)).to_be_visible()
-            no_exception(hit)
-            assert process_of(hit) in room.backends
-            expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS)  # a fresh session: the corpus, not the learner's table
-            to_attention(hit)  # and the page it asked for works now
-            no_exception(hit)
-        finally:
-            wake([stopped])
-        wait_until(lambda: f"the app process at {hung} is back" in room.log.read_text(encoding="utf-8"), "it back")
-        log = room.log.read_text(encoding="utf-8")
-        assert f"the app process at {hung} (process {stopped.pid}) hangs: no answer to 3 health checks" in log
+        # the supervisor kills it: the tab reconnects and shows the app again, in a fresh session
+        wait_until(lambda: "hangs" in since.said(), "the script to say so", 30)
+        settled(hit, timeout=HUNG_REPLACED_SECONDS * 1000)  # reconnected, the page drawn: no spinner left
+        # the page it was on (the click went to the hung process, and was lost with it), with a message saying
+        # what happened
+        expect(hit.locator("h1").first).to_have_text("Sentence pairs")
+        expect(hit.get_by_text(LOST)).to_be_visible()
+        no_exception(hit)
+        assert process_of(hit) in room.backends
+        expect(pairs_shown(hit)).to_have_text(FRESH_PAIRS)  # a fresh session: the corpus, not the learner's table
+        to_attention(hit)  # and the page it asked for works now
+        no_exception(hit)
+    finally:
+        wake([stopped])
+    wait_until(lambda: f"the app process at {hung} is back" in since.said(), "it back")
+    assert f"the app process at {hung} (process {stopped.pid}) hangs: no answer to 3 health checks" in since.said()
 
-        # the others never noticed
-        for page, process in zip(spared, processes[1:]):
-            switch_pages(page)
-            expect(pairs_shown(page)).to_have_text("3")
-            assert process_of(page) == process
-            no_exception(page)
+    # the others never noticed
+    for page, process in zip(spared, processes[1:]):
+        switch_pages(page)
+        expect(pairs_shown(page)).to_have_text("3")
+        assert process_of(page) == process
+        no_exception(page)
+    # and learners reach the new process again, as they do after a crash: the next test finds the classroom whole
+    wait_until(lambda: served_by(room, hung) == hung, "nginx to send its cookie's requests to it again")
 
 
 def children_of(pid: int) -> list[int]:

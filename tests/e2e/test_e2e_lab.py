@@ -95,7 +95,7 @@ def test_a_copied_link_opens_the_same_variant_in_a_new_browser(new_page):
     expect(page.get_by_text(re.compile(r"Variant: scale=False, norm=pre\.$"))).to_be_visible()
     link = copied_link(page)
     assert "/lab?" in link and "experiment=custom" in link
-    other = new_page()  # a new browser context: its own session
+    other = new_page(own_browser=True)  # a browser of its own: its own session
     open_app(other, link)
     no_exception(other)
     expect(other.get_by_role("combobox", name="Experiment", exact=True)).to_have_value("Your own variant")

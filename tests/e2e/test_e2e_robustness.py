@@ -347,7 +347,7 @@ def test_a_closed_tab_stops_training_within_seconds(new_page):
     go_to(watcher, "positional_encoding")
     busy = sidebar(watcher).get_by_text(re.compile(r"^On this server: 1 training"))
     expect(busy).to_be_visible()
-    learner.context.close()  # the tab goes away in mid-training
+    learner.close()  # the tab goes away in mid-training
     # nothing trains for nobody, and the watcher's sidebar says so by itself, without a click (issue 20 §5)
     expect(busy).to_have_count(0, timeout=20_000)
 

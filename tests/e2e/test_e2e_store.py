@@ -1,6 +1,6 @@
 """A link carries its model (issue 22), in a real browser: a teacher uploads a model, publishes it and copies the link
 to a view; a fresh browser opens the link and has the same model and view; so does a browser after the server was
-restarted, and a learner whom the classroom's nginx keeps on another app process.
+restarted (and, in tests/e2e/test_e2e_classroom.py, a learner whom the classroom's nginx keeps on another app process).
 
 Every server here keeps its published models in a folder of the test (PLAYGROUND_MODEL_STORE), never the user's cache.
 """
@@ -8,7 +8,6 @@ Every server here keeps its published models in a folder of the test (PLAYGROUND
 from __future__ import annotations
 
 import re
-import shutil
 import time
 
 import pytest
@@ -112,7 +111,7 @@ def test_a_published_model_opens_from_its_link_in_a_fresh_browser(new_page, tmp_
     assert publish(teacher, "Lesson 3") == key
     assert copied_link(teacher) == link and f"model={key}" in link  # the same link: it now carries the model
 
-    student = new_page()  # another browser context: a new session with the bundled model
+    student = new_page(own_browser=True)  # a browser of its own: a new session with the bundled model
     open_app(student, link)
     expect_link_model(student, key, "Lesson 3")
     assert attention_map(student) == shown
@@ -146,53 +145,3 @@ def test_the_store_survives_a_server_restart(browser, tmp_path):
         with streamlit_server(ARTIFACTS / "store-server-2.log", env) as second:  # a new process, nothing in memory
             student = fresh_page(link.replace(first.url, second.url))
             expect_link_model(student, key, "before the restart")
-
-
-# ---------------------------------------------------------------- the classroom
-
-
-@pytest.fixture(scope="module")
-def room(browser_available, tmp_path_factory):
-    """deploy/classroom.py with 2 app processes behind nginx, every one given the same store folder."""
-    from deploy.classroom import DeployError, classroom
-    from tests.e2e.test_e2e_classroom import free_ports, need_nginx
-
-    need_nginx()
-    folder = tmp_path_factory.mktemp("classroom-store")
-    port, *app_ports = free_ports(3)
-    run_dir = ARTIFACTS / "classroom-store"
-    shutil.rmtree(run_dir, ignore_errors=True)
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("PLAYGROUND_MODEL_STORE", str(folder))  # the app processes inherit it
-        try:
-            with classroom(app_ports, port, "127.0.0.1", run_dir) as running:
-                yield running, folder
-        except DeployError as exc:
-            pytest.fail(str(exc), pytrace=False)
-
-
-def test_a_model_published_on_one_classroom_process_opens_on_another(browser, room, tmp_path):
-    from tests.e2e.test_e2e_classroom import process_of
-
-    room, folder = room
-    key, path = lesson_model(tmp_path, seed=13)
-    with learners(browser, "store-classroom", locale="en-US") as learner_at:
-
-        def learner():
-            return learner_at(room.url)
-
-        teacher = learner()
-        upload_model(teacher, path)
-        attention_view(teacher)
-        assert publish(teacher, "for the class") == key
-        assert (folder / f"{key}.safetensors").is_file()  # in the folder every process was given
-        link = copied_link(teacher)
-        student = learner()
-        for _ in range(3):  # nginx hands new browsers to the processes in turn: find one on the other process
-            if process_of(student) != process_of(teacher):
-                break
-            student = learner()
-        assert process_of(student) != process_of(teacher)
-        open_app(student, link)  # a new session on the student's process, which never saw this model
-        assert process_of(student) != process_of(teacher)
-        expect_link_model(student, key, "for the class")

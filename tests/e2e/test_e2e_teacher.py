@@ -89,7 +89,7 @@ def test_a_copied_link_opens_the_same_view_in_a_new_browser(new_page, slug, chan
     path = "" if slug == "data" else f"/{slug}"  # the Data page is the app's first page, at its root
     assert re.match(rf"http://127\.0\.0\.1:\d+{path}\?", link), link
     assert all(f"&{part}" in link or f"?{part}" in link for part in IN_LINK.get(slug, [])), link
-    other = new_page()  # a new browser context: its own session, the bundled model
+    other = new_page(own_browser=True)  # a browser of its own: its own session, the bundled model
     open_app(other, link)
     no_exception(other)
     if charts:
