@@ -180,6 +180,10 @@ def force_from_chart(step_number: int, result) -> None:
         force(step_number, int(points[0]["customdata"][2]), result)
 
 
+# the cross-attention chart's labels: its argument → string key
+CROSS_LABELS = {"head": "attn.head", "average": "attn.heads_average", "value": "fig.weight", "source": "data.source"}
+
+
 def step_view(result, choose: bool, result_key: tuple) -> None:
     """One step of greedy (or forced-then-greedy) decoding: input, next-token bars, cross-attention, output; result is
     the model's cached value under result_key (its figures are cached beside it, by step and view)."""
@@ -237,16 +241,10 @@ def step_view(result, choose: bool, result_key: tuple) -> None:
             default=cfg.n_layers - 1,
         )
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
+        words = {f"{k}_label": t(key, L) for k, key in CROSS_LABELS.items()}
         cross = model_cached(
             ("dec_cross", *result_key, step.step, layer, L),
-            lambda: source_attention_figure(
-                newest,
-                src_labels,
-                head_label=t("attn.head", L),
-                average_label=t("attn.heads_average", L),
-                value_label=t("fig.weight", L),
-                source_label=t("data.source", L),
-            ),
+            lambda: source_attention_figure(newest, src_labels, **words),
         )
         chart(
             cross,
