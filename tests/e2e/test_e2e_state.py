@@ -61,6 +61,8 @@ def _set_decoding_and_inside(page) -> None:
     go_to(page, "decoding")
     _type_sentence(page, "我 喜 欢 猫")
     _checked(page, "beam search").check(force=True)
+    # the run of the click has drawn the page: its link says beam search (settled alone may look before it starts)
+    expect(page).to_have_url(re.compile(r"[?&]strategy=beam(&|$)"))
     settled(page)
     go_to(page, "inside")
     _type_sentence(page, "他 喜 欢 你")
