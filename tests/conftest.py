@@ -145,14 +145,14 @@ def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
 def pytest_xdist_auto_num_workers(config) -> int:
     """The number of processes for `-n auto` (pyproject's addopts): the fast tests spread over the cores (at most 4).
 
-    A run that includes the browser tests stays in one process, unless E2E_PROCESSES asks for more: then they are
-    handed out a whole file at a time (--dist loadfile), each process with its own app server and browser
-    (tests/e2e/conftest.py). Two processes take the browser suite from 21 to about 14 minutes on 2 cores, but the
-    slower page runs expose tests that read a page before the run of their last click has started; three such were
-    found and fixed (docs/performance.md), so one process stays the default until the rest are."""
+    A run that includes the browser tests runs them in two processes (one on a 1-core machine), or as many as
+    E2E_PROCESSES says (1: one process, as before): they are handed out a whole file at a time (--dist loadfile), each
+    process with its own app server and browser (tests/e2e/conftest.py). Two processes take the browser suite from
+    about 21 to about 14 minutes on 2 cores; the slower page runs exposed tests that read a page before the run of
+    their last click had started, each fixed (docs/performance.md) before two became the default."""
     if not _runs_browser_tests(config):
         return max(1, min(os.cpu_count() or 1, 4))
-    processes = int(os.environ.get("E2E_PROCESSES", "1"))
+    processes = int(os.environ.get("E2E_PROCESSES", min(os.cpu_count() or 1, 2)))
     if processes > 1:
         config.option.dist = "loadfile"
         return processes
