@@ -18,6 +18,7 @@ SCREENS = (  # the files, in the order of the app: the sidebar first, then the p
     "common",
     "errors",
     "data",
+    "tokens",
     "train",
     "positional_encoding",
     "masks",
