@@ -141,8 +141,11 @@ def test_a_stopped_process_is_passed_over_within_15_s_and_replaced_within_30_s(t
 
         # the supervisor kills it with its children and starts it again, and says so
         # the open tab's websocket stays open while the process is stopped, closes when it is killed, and the
-        # browser's reconnection (with the old cookie) reaches a live process
-        assert not closes(open_tab, 0.5)
+        # browser's reconnection (with the old cookie) reaches a live process; the kill comes about 5 s after the stop
+        # (4 health checks a second apart), which the requests above can outlast on a loaded machine: a websocket
+        # that closes now must have closed with that kill
+        if closes(open_tab, 0.5):
+            wait_until(lambda: "hangs" in said(room), "the supervisor to say why the open tab's websocket closed", 5)
         wait_until(lambda: "hangs" in said(room), "the script to say it hangs", REPLACED_SECONDS)
         assert closes(open_tab, 5)
         with stream(room, hung) as reconnected:
