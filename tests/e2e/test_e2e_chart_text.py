@@ -32,7 +32,22 @@ EFFECT_PX = 300  # pages/masks.py: one of the three steps of "what a mask does"
 pytestmark = pytest.mark.e2e
 
 WIDTHS = (1400, 1024)  # the browser windows
-STRATEGIES = ("greedy", "beam search", "sampling", "choose it yourself", "teacher forcing vs free running")
+# each strategy's radio label, and its value in the page's link
+STRATEGIES = {
+    "greedy": "greedy",
+    "beam search": "beam",
+    "sampling": "sample",
+    "choose it yourself": "choose",
+    "teacher forcing vs free running": "teacher",
+}
+
+
+def _choose_strategy(page, label: str) -> None:
+    """Choose a decoding strategy and wait until its run has drawn the page (its link says it: settled alone may look
+    before that run has started)."""
+    page.get_by_role("radio", name=label).check(force=True)
+    expect(page).to_have_url(re.compile(rf"[?&]strategy={STRATEGIES[label]}(&|$)"))
+    settled(page)
 
 
 def _check(page, where: str) -> int:
@@ -65,13 +80,12 @@ def _walk(page, width: int) -> dict[str, int]:
             _show_heads(page, "one head", "· head ")
         if slug == "decoding":
             for strategy in STRATEGIES:
-                page.get_by_role("radio", name=strategy).check(force=True)
-                settled(page)
+                _choose_strategy(page, strategy)
                 if strategy == "beam search":
                     press_slider(page, "beam size K", "End")  # K = 10, the widest tree
+                    expect(page).to_have_url(re.compile(r"[?&]beam=10(&|$)"))
                 checked[f"decoding, {strategy}"] = _check(page, f"on decoding ({strategy}) at {width} px")
-            page.get_by_role("radio", name="greedy").check(force=True)
-            settled(page)
+            _choose_strategy(page, "greedy")
     return checked
 
 

@@ -89,13 +89,16 @@ def test_every_metric_and_table_cell_of_the_data_and_train_pages_shows_its_whole
 def test_the_beam_tree_shows_whole_tokens_and_scrolls_in_its_own_box(page):
     go_to(page, "decoding")
     page.get_by_role("radio", name="beam search").check(force=True)
+    expect(page).to_have_url(re.compile(r"[?&]strategy=beam(&|$)"))  # that click's run has drawn the page
     settled(page)
     press_slider(page, "beam size K", "End")  # K = 10: the widest tree
+    expect(page).to_have_url(re.compile(r"[?&]beam=10(&|$)"))  # and the slider's (settled may look before it starts)
     tree = page.locator(".st-key-dec_beam_tree .js-plotly-plot")
     box = page.locator(".st-key-dec_beam_tree_box")
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         settled(page)
+        expect(tree).to_have_count(1)  # one tree: a run's former chart, kept while it draws the new one, has gone
         tree.scroll_into_view_if_needed()
         assert_text_fits(tree, data_text=True, where=f"the beam tree at {width} px")  # no box meets another
         labels = tree.locator(".annotation-text").all_text_contents()
