@@ -64,6 +64,12 @@ def settled(page: Page, timeout: int = TIMEOUT) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=timeout)
 
 
+def link_says(page: Page, name: str, value: str) -> None:
+    """Wait until the page's link holds name=value: the run of the click that chose it has drawn the page (settled
+    alone may look before that run has started)."""
+    expect(page).to_have_url(re.compile(rf"[?&]{re.escape(name)}={re.escape(value)}(&|$)"))
+
+
 def open_app(page: Page, url: str, drawn: Callable[[], None] | None = None) -> None:
     """Open the app as a new user does and wait until its first page is fully drawn (then drawn() is called, when
     given), and then, as a learner who reads it, until ui/browser.py has drawn the chart pages' parts out of sight (a
