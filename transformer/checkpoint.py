@@ -59,6 +59,14 @@ MAX_HEADER_BYTES = (
     + MAX_PAIRS * _ROW_BYTES
     + 1_000_000
 )
+_HISTORY_RECORD_SEPARATORS = 40  # one epoch of the summary's history: a comma and a colon per field, all of them
+# the most commas and colons a header can hold: one per token of each vocabulary, two per BPE piece (as a piece and in
+# a merge) on each side, the history of MAX_EPOCHS epochs, two per pair (its row number and its credit), and 100,000
+# for the tensor entries, the config and the rest of the summary. Every JSON value but the first follows one, so this
+# bounds the values (and the containers) that parsing can build.
+MAX_JSON_SEPARATORS = (
+    2 * MAX_VOCAB_SIZE + 4 * MAX_PIECES + MAX_EPOCHS * _HISTORY_RECORD_SEPARATORS + 2 * MAX_PAIRS + 100_000
+)
 MAX_JSON_DEPTH = 8  # our deepest JSON is 3 levels (summary → history → epoch record)
 MAX_JSON_CONTAINERS = 20_000  # lists and objects in one JSON text: ~3 per tensor, 1 per epoch of history
 MAX_MODEL_NUMBERS = MAX_CHECKPOINT_BYTES // 4  # parameters + buffers of the largest model a checkpoint may describe
@@ -147,25 +155,39 @@ def _sorted_header(data: bytes) -> bytes:
     return struct.pack("<Q", len(text)) + text + data[8 + size :]
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
-
-
 def _load_json(text: str) -> object:
-    """json.loads(text), once its lists and objects are known to be few and shallow (so parsing can neither recurse
-    deeply nor build millions of containers). ValueError says what is wrong, as words that follow a subject."""
-    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))  # the brackets outside strings, in order
-    if len(brackets) > 2 * MAX_JSON_CONTAINERS:
-        raise ValueError(f"holds more than {MAX_JSON_CONTAINERS:,} lists and objects")
-    depth = 0
-    for bracket in brackets:
-        depth += 1 if bracket in "[{" else -1
-        if depth > MAX_JSON_DEPTH:
-            raise ValueError(f"is nested more than {MAX_JSON_DEPTH} levels deep")
+    """json.loads(text), refused when it holds more values, lists and objects or levels than a checkpoint of this app
+    ever has (so that parsing builds no millions of objects and recurses no deeper than that). ValueError says what is
+    wrong, as words that follow a subject.
+
+    Counting and parsing are linear in the text and run in C; the walk after them visits at most MAX_JSON_CONTAINERS
+    containers: a header of MAX_HEADER_BYTES is refused or accepted in a fraction of a second, whatever it holds. (A
+    regular expression that skips strings is quadratic on a quote followed by many escaped quotes.)"""
+    if text.count(",") + text.count(":") > MAX_JSON_SEPARATORS:  # inside strings too: a bound, never too low
+        raise ValueError(f"holds more than {MAX_JSON_SEPARATORS:,} values")
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"is nested more than {MAX_JSON_DEPTH} levels deep") from None
     except ValueError:  # JSONDecodeError, or a number of more digits than Python converts
         raise ValueError("is not valid JSON") from None
+    _check_shape(value)
+    return value
+
+
+def _check_shape(value: object) -> None:
+    """ValueError when value holds more than MAX_JSON_CONTAINERS lists and objects or is nested more than
+    MAX_JSON_DEPTH levels deep; stops at the first container past either bound."""
+    containers, level = 0, [value]
+    for _ in range(MAX_JSON_DEPTH + 1):
+        level = [item for item in level if isinstance(item, (dict, list))]
+        containers += len(level)
+        if containers > MAX_JSON_CONTAINERS:
+            raise ValueError(f"holds more than {MAX_JSON_CONTAINERS:,} lists and objects")
+        if not level:
+            return
+        level = [child for item in level for child in (item.values() if isinstance(item, dict) else item)]
+    raise ValueError(f"is nested more than {MAX_JSON_DEPTH} levels deep")
 
 
 def _header(data: bytes) -> dict:
