@@ -36,12 +36,13 @@ from .config import TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
-from .text import visible
+from .text import echo
 from .translator import EVAL_ROWS, Translator
 
 Link = tuple[int, int]  # (source index, target index), both from 0
 METHODS = ("attention", "average", "norm", "saliency")
-_LINK = re.compile(r"(\d+)([-?])(\d+)")
+_LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
+_INDEX_DIGITS = 9  # an index of more digits is past any sentence (int() refuses more than 4,300)
 
 
 # ---------------------------------------------------------------- gold links
@@ -55,6 +56,15 @@ class Gold:
     possible: frozenset[Link]
 
 
+_PAST = 10**_INDEX_DIGITS
+
+
+def _index(digits: str) -> int:
+    """The token index an i or j of a link names: _PAST for one of more digits than any sentence has tokens."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= _INDEX_DIGITS else _PAST
+
+
 def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -> Gold:
     """The gold links of one pair from `i-j` (sure) and `i?j` (possible) links separated by spaces; a sure link is
     also possible. DataError, naming the row when given, for a link in other notation or off the pair's words."""
@@ -64,23 +74,24 @@ def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -
         match = _LINK.fullmatch(written)
         if match is None:
             raise DataError(
-                f"{where}the alignment link {visible(written)!r} is not in i-j (sure) or i?j (possible) notation, "
+                f"{where}the alignment link {echo(written)!r} is not in i-j (sure) or i?j (possible) notation, "
                 "with i a source and j a target token counted from 0.",
                 "link_notation",
                 row=row,
-                link=written,
+                link=echo(written),
             )
-        i, j = int(match.group(1)), int(match.group(3))
+        i, j = _index(match.group(1)), _index(match.group(3))
         for side, index, n in (("source", i, src_len), ("target", j, tgt_len)):
             if index >= n:
+                shown = f"{index}" if index < _PAST else echo(match.group(1 if side == "source" else 3), 12)
                 raise DataError(
-                    f"{where}the alignment link {written} names {side} token {index}, but the {side} has {n} "
-                    f"token{'s' if n != 1 else ''} (0 to {n - 1}); past them is padding, which is never linked.",
+                    f"{where}the alignment link {echo(written, 40)} names {side} token {shown}, but the {side} has "
+                    f"{n} token{'s' if n != 1 else ''} (0 to {n - 1}); past them is padding, which is never linked.",
                     "link_outside",
                     row=row,
-                    link=written,
+                    link=echo(written, 40),
                     side=side,
-                    index=index,
+                    index=shown,
                     n=n,
                 )
         possible.add((i, j))

@@ -61,7 +61,7 @@ _ROLE_WORDS = {
 _LANGUAGE_WORDS = {"english", "chinese", "中文", "英文", "en", "zh"}
 
 _TAGS = re.compile(r"[\s,;]+")  # between the tags of a phenomena cell
-_LINKS = re.compile(r"\d+[-?]\d+(?:\s+\d+[-?]\d+)*")  # gold alignment links, i-j (sure) and i?j (possible)
+_LINKS = re.compile(r"[0-9]+[-?][0-9]+(?:\s+[0-9]+[-?][0-9]+)*")  # gold alignment links, i-j (sure) and i?j (possible)
 _ATTRIBUTION = re.compile(r"CC[- ]BY|CC0|Attribution:|#\d{2,}", re.IGNORECASE)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")  # simplified and traditional
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")

@@ -36,6 +36,15 @@ def visible(text: str) -> str:
     return "".join(_escape_code(ch) if unicodedata.category(ch) in _INVISIBLE else ch for ch in text)
 
 
+ECHO_CHARS = 200  # most characters of a user's text that a message repeats
+
+
+def echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """visible(text) cut to its first limit characters and "…": the user's text as a one-line message repeats it."""
+    text = str(text)
+    return visible(text) if len(text) <= limit else visible(text[: limit - 1]) + "…"
+
+
 def markdown(text: str) -> str:
     """text for st.markdown (and every Streamlit label that renders markdown), shown literally.
 

@@ -37,6 +37,16 @@ def test_a_files_alignment_column_is_the_gold_of_the_page_and_its_bad_cells_are_
     assert any(w.startswith("mine.tsv, line 5: the alignment link 0:0 is not in i-j") for w in warnings)
 
 
+def test_an_index_of_thousands_of_digits_is_a_warning_naming_its_line_and_the_page_draws():
+    data = FILE + ("你好\tHello .\t0-" + "9" * 5_000 + "\n").encode()  # line 6
+    loaded = load_file(data, "mine.tsv")
+    at = open_app(page=ATTN, pairs=loaded.taken.pairs, pairs_file=loaded, attn_layer=1, attn_head=2)
+    assert not at.exception
+    (line,) = [w for w in texts(at, "warning") if w.startswith("mine.tsv, line 6:")]
+    assert "names target token 99999999999…" in line and len(line) < 400
+    assert chart_spec(at, "attn_aer_grid")["data"][0]["z"]  # the file's good rows are still scored
+
+
 def test_a_bad_cell_is_worded_in_each_language_and_past_five_they_are_counted():
     try:
         parse_links("0-0 1-7", 2, 3, row=1)

@@ -98,6 +98,23 @@ def test_a_bad_link_is_one_sentence_naming_the_row(text, words):
     assert words in str(caught.value) and "\n" not in str(caught.value)
 
 
+@pytest.mark.parametrize("cell", ["0-" + "9" * 5_000, "9" * 5_000 + "?0", "0-" + "1" * 10])
+def test_an_index_of_more_digits_than_any_sentence_is_past_the_sentence_in_a_short_line(cell):
+    """int() refuses more than 4,300 digits: such an index crashed align and the Attention page."""
+    with pytest.raises(DataError) as caught:
+        parse_links(f"0-0 {cell}", src_len=3, tgt_len=2, row=4)
+    message = str(caught.value)
+    assert caught.value.code == "link_outside" and "past them is padding" in message
+    assert len(message) < 300 and "\n" not in message
+
+
+def test_leading_zeros_are_read_and_only_ascii_digits_are_indices():
+    assert parse_links("0" * 5_000 + "1-0", src_len=3, tgt_len=2) == parse_links("1-0", src_len=3, tgt_len=2)
+    for cell in ("٠-٠", "０-０", "²-1"):  # Arabic-Indic, full-width and superscript digits: int() reads two of them
+        with pytest.raises(DataError, match="is not in i-j"):
+            parse_links(cell, src_len=3, tgt_len=2)
+
+
 def test_a_pair_with_bad_gold_is_kept_without_gold_and_the_others_keep_theirs():
     pairs = [("我爱你", "I love you ."), ("狗喝水", "The dog drinks water ."), ("他很开心", "He is happy .")]
     golds, problems = read_gold(pairs, ["0-0 1-1 2-2", "0-1 7-3", ""])

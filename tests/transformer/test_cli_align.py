@@ -109,6 +109,15 @@ def test_a_row_with_bad_gold_is_named_on_one_line_and_kept_without_gold(write_fi
     assert len(printed.splitlines()) == 4  # every pair is aligned, with or without gold
 
 
+def test_an_index_of_thousands_of_digits_is_one_line_and_the_pair_kept(write_file, capsys):
+    pairs = write_file("gold.tsv", "source\ttarget\talignment\n我爱你\tI love you .\t0-0 1-" + "9" * 5_000 + "\n")
+    code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(pairs), "--method", "average")
+    assert code == 0
+    (line,) = [line for line in err.splitlines() if "alignment link" in line]
+    assert "names target token 99999999999…" in line and "kept, without gold links" in line and len(line) < 400
+    assert len(printed.splitlines()) == 1  # the pair is aligned all the same
+
+
 @pytest.mark.parametrize(
     ("flags", "words"),
     [
