@@ -108,11 +108,6 @@ def format_links(links: Iterable[Link], possible: Iterable[Link] = ()) -> str:
     return " ".join(f"{i}{mark}{j}" for (i, j), mark in sorted(marked))
 
 
-def format_gold(gold: Gold) -> str:
-    """A pair's gold links as text (format_links of its sure and possible links)."""
-    return format_links(gold.sure, gold.possible)
-
-
 def read_gold(
     pairs: Sequence[tuple[str, str]], cells: Sequence[str | None], tokenizer: str = "auto"
 ) -> tuple[list[Gold | None], list[DataError]]:

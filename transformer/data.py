@@ -126,11 +126,6 @@ def build_vocabs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> tuple
     )
 
 
-def token_counts(sentences: list[str], tokenizer: str = "auto") -> Counter:
-    """How often each token occurs in the given sentences."""
-    return Counter(t for s in sentences for t in tokenize(s, tokenizer))
-
-
 @dataclass(frozen=True)
 class UnseenWords:
     """The words of held-out pairs that no training pair has, so the vocabularies built from the training pairs lack

@@ -7,7 +7,6 @@ Every claim an experiment makes is checked against figures of the run at hand (`
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -161,25 +160,6 @@ def longest_rows(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto", shar
         if len(held) >= share * len(pairs):
             break
     return sorted(held)
-
-
-def permuted_sources(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[tuple[str, str]]:
-    """Pairs of source sentences with the same tokens in another order (a bag of words cannot tell them apart): those
-    in the data (e.g. 我爱你 / 你爱我), else each of the first three sources with distinct tokens and its reverse."""
-    groups: dict[tuple, list[str]] = {}  # the tokens of a source, counted → the sources with those tokens
-    for source, _ in pairs:
-        group = groups.setdefault(tuple(sorted(Counter(tokenize(source, tokenizer)).items())), [])
-        if source not in group:
-            group.append(source)
-    found = [(g[0], other) for g in groups.values() for other in g[1:]]
-    if found:
-        return found
-    made = []
-    for source, _ in pairs:
-        tokens = tokenize(source, tokenizer)
-        if len(set(tokens)) >= 2 and len(made) < 3:
-            made.append((source, " ".join(reversed(tokens))))
-    return made
 
 
 def peak_attention(maps: AttentionMaps) -> float:

@@ -197,27 +197,14 @@ def _ordered(names) -> tuple[str, ...]:
     )
 
 
-def score_table(
-    translator: Translator,
-    pairs: Sequence[tuple[str, str]],
-    phenomena: Sequence[Sequence[str]] | None = None,
-    parts: Sequence[str] | None = None,
-) -> ScoreTable:
-    """Score every pair once, then every group: each row (ALL and every phenomenon tag the pairs carry) in each part.
-
-    phenomena: the tags of each pair (None: untagged, only the ALL row); parts: the part of each pair, e.g. "train" or
-    "holdout" (None: one part, ALL).
-    """
-    scored = score_pairs(translator, pairs)
-    return table_of(scored, phenomena, parts)
-
-
 def table_of(
     scored: Sequence[PairScore],
     phenomena: Sequence[Sequence[str]] | None = None,
     parts: Sequence[str] | None = None,
 ) -> ScoreTable:
-    """The table of pairs already scored (see score_table)."""
+    """The table of pairs already scored (score_pairs), each row (ALL and every phenomenon tag the pairs carry) in
+    each part. phenomena: the tags of each pair (None: untagged, only the ALL row); parts: the part of each pair, e.g.
+    "train" or "holdout" (None: one part, ALL)."""
     n = len(scored)
     phenomena = phenomena if phenomena is not None else [()] * n
     parts = parts if parts is not None else [ALL] * n

@@ -212,14 +212,6 @@ def _unit_em(unit: str) -> float:
     return 0.5 if unit in _NARROW else 0.72
 
 
-def cut_to_px(label: str, px: float, size: float) -> str:
-    """label cut in the middle (tick_text) until text_px says it fits px at size; at least one character and "…"."""
-    limit = columns(label)
-    while limit > 2 and text_px(tick_text(label, limit), size) > px:
-        limit -= 1
-    return tick_text(label, limit)
-
-
 def label_px(labels: Iterable[str]) -> int:
     """About how many px the longest of labels takes in FONT, once cut by tick_text."""
     return int(max((columns(tick_text(str(label))) for label in labels), default=0) * COLUMN_PX)

@@ -66,25 +66,6 @@ def mask_figure(
     return finish(fig, title, height(len(rows)))
 
 
-def score_figure(
-    values,
-    row_tokens,
-    col_tokens,
-    title="",
-    value_label="score",
-    mask=None,
-    blocked_label="blocked",
-    row_label="query",
-    col_label="key",
-    colorscale=None,
-) -> go.Figure:
-    """A real-valued [Lq, Lk] matrix; −∞ (or mask=True) cells are drawn dark with the text "−∞"."""
-    fig = _matrix_figure(
-        values, row_tokens, col_tokens, value_label, mask, blocked_label, row_label, col_label, colorscale
-    )
-    return finish(fig, title, height(len(fig.layout.yaxis.ticktext)))
-
-
 EFFECT_TOP, EFFECT_BOTTOM = 10, 100  # px above the grid, and below it for the key tokens, their title and the colourbar
 
 

@@ -175,7 +175,7 @@ FIGURES = {  # name: (figure, the cells under a padding band)
         lambda: attention_figure(RAMP, ABCD, WXYZ, pad_rows=[3], pad_cols=[3]),
         {(i, j) for i in range(4) for j in range(4) if 3 in (i, j)},
     ),
-    "scores": (lambda: masks.score_figure(RAMP * 8 - 4, ABCD, WXYZ), set()),
+    "scores": (lambda: masks.mask_effect_figures(RAMP * 8 - 4, None, RAMP, ABCD, WXYZ)[0], set()),
     "entropy": (lambda: head_stat_figure(_stats(np.linspace(0, 2.2, 8)), "entropy"), set()),
     "head statistic": (lambda: head_stat_figure(_stats(np.linspace(0, 1, 8)), "same"), set()),
     "trace values": (lambda: step_figure(SIGNED_RAMP, ("src_len", "d_model"), [ABCD, None]), set()),

@@ -8,7 +8,7 @@ from tests.conftest import LOSS_RTOL
 from transformer import TrainConfig, Translator, corpus, train
 from transformer.checkpoint import load_checkpoint
 from transformer.data import check_pairs, parse_pairs, tokenize
-from transformer.scores import ALL, score_table
+from transformer.scores import ALL, score_pairs, table_of
 from transformer.splits import pairs_sha256, split_pairs
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -61,7 +61,7 @@ def test_the_bundled_model_translates_held_out_corpus_sentences():
     held = [pairs[i] for i in translator.summary["holdout_rows"]]
     trained = {tuple(tokenize(s)) for i, (s, _) in enumerate(pairs) if i not in set(translator.summary["holdout_rows"])}
     assert not {tuple(tokenize(s)) for s, _ in held} & trained
-    table = score_table(translator, held)
+    table = table_of(score_pairs(translator, held))
     scores = table.get(ALL, ALL)
     assert scores.exact_match >= 0.95 and scores.bleu >= 95 and scores.chrf >= 95, scores
     recorded = translator.summary["scores"]["holdout"]["all"]

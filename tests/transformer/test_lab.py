@@ -28,7 +28,6 @@ from transformer.lab import (
     held_rows,
     longest_rows,
     peak_attention,
-    permuted_sources,
     prepare,
 )
 from transformer.model import AttentionMaps
@@ -46,14 +45,6 @@ def test_longest_rows_hold_out_targets_longer_than_every_kept_one(bundled_pairs)
     kept = {len(tokenize(t)) for i, (_, t) in enumerate(bundled_pairs) if i not in rows}
     assert min(held) > max(kept)
     assert longest_rows([("a", "x y"), ("b", "y z")]) == []  # one length: nothing is longer
-
-
-def test_reordered_sources_come_from_the_data_else_are_made_by_reversing(bundled_pairs):
-    assert ("我爱你", "你爱我") in permuted_sources(bundled_pairs)
-    made = permuted_sources(PAIRS20)
-    assert made[0] == ("我吃饭", "饭 吃 我") and len(made) == 3
-    for first, second in made:
-        assert sorted(tokenize(first)) == sorted(tokenize(second)) and tokenize(first) != tokenize(second)
 
 
 def test_peak_attention_is_one_for_one_hot_maps_and_one_over_n_for_even_ones():

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from transformer.scores import ALL, PairScore, Scores, ScoreTable, bleu, chrf, score_pairs, score_table, table_of
+from transformer.scores import ALL, PairScore, Scores, ScoreTable, bleu, chrf, score_pairs, table_of
 
 
 def _t(text: str) -> list[str]:
@@ -57,7 +57,7 @@ def test_scores_of_a_model_that_translates_its_pair(trained_seed):
 def test_token_accuracy_is_the_evaluation_s_teacher_forced_accuracy(trained20):
     translator, _ = trained20
     pairs = [("我吃饭", "I eat rice ."), ("他喝茶", "He drinks tea ."), ("猫在睡觉", "The dog is sleeping .")]
-    table = score_table(translator, pairs)
+    table = table_of(score_pairs(translator, pairs))
     evaluation = translator.evaluate(pairs)
     assert table.get(ALL, ALL).token_accuracy == pytest.approx(evaluation.token_accuracy)
     assert table.get(ALL, ALL).exact == evaluation.exact
@@ -67,7 +67,7 @@ def test_the_table_is_broken_down_by_phenomenon_and_part(trained_seed):
     pairs = [("我 喜 欢 你", "I love you .")] * 3 + [("我 喜 欢 你", "You love me .")]
     tags = [("question", "agreement"), ("agreement",), ("zebra",), ("agreement",)]
     parts = ["train", "holdout", "train", "holdout"]
-    table = score_table(trained_seed, pairs, tags, parts)
+    table = table_of(score_pairs(trained_seed, pairs), tags, parts)
     assert table.rows == (ALL, "agreement", "question", "zebra")  # the corpus's order, other tags after
     assert table.parts == ("train", "holdout")
     assert table.get(ALL, "train").pairs == 2 and table.get(ALL, "holdout").pairs == 2
@@ -100,7 +100,7 @@ def test_each_groups_bleu_and_chrf_are_sacrebleus_corpus_scores_of_that_group_al
 
 
 def test_a_table_survives_its_dict_and_refuses_a_wrong_one(trained_seed):
-    table = score_table(trained_seed, [("我 喜 欢 你", "I love you .")], [("agreement",)], ["train"])
+    table = table_of(score_pairs(trained_seed, [("我 喜 欢 你", "I love you .")]), [("agreement",)], ["train"])
     again = ScoreTable.from_dict(table.to_dict())
     assert again == table
     good = Scores(2, 1, 9, 10, 50.0, 60.0).to_dict()

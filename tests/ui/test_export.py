@@ -27,7 +27,7 @@ from ui.export import (
 )
 from ui.sheet import Chart
 from viz.attention import attention_figure, attention_grid_figure
-from viz.masks import score_figure
+from viz.masks import mask_effect_figures
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
 
@@ -51,7 +51,8 @@ def test_every_head_of_a_grid_is_a_block_and_masked_scores_are_gaps():
     assert [b.splitlines()[0].split(",")[0] for b in blocks] == ["head 1", "head 2"]
     scores = np.array([[1.0, 2.0], [3.0, 4.0]])
     mask = np.array([[False, True], [False, False]])
-    rows = _rows(figure_csv(score_figure(scores, ["a", "b"], ["c", "d"], mask=mask)))
+    masked = mask_effect_figures(scores, mask, np.zeros((2, 2)), ["a", "b"], ["c", "d"])[1]  # the Masks page's
+    rows = _rows(figure_csv(masked))
     assert rows == [["score", "c", "d"], ["a", "1", ""], ["b", "3", "4"]]  # the blocked cell is a gap; no overlay block
 
 

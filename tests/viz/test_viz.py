@@ -118,11 +118,16 @@ def test_mask_figure():
     assert_serialises(fig)
 
 
-def test_score_figure_blocks_minus_infinity():
+def masked_scores(scores, rows, cols, mask=None, **labels):
+    """The Masks page's middle figure: the scores with the blocked cells at −∞."""
+    return masks.mask_effect_figures(scores, mask, torch.zeros(torch.as_tensor(scores).shape), rows, cols, **labels)[1]
+
+
+def test_masked_scores_block_minus_infinity():
     scores = torch.arange(12, dtype=torch.float32).view(4, 3) - 5  # (4, 3)
     mask = torch.zeros(4, 3, dtype=torch.bool)
     mask[0, 1:] = True
-    fig = masks.score_figure(scores.masked_fill(mask, float("-inf")), ROWS, COLS, value_label="分数")
+    fig = masked_scores(scores.masked_fill(mask, float("-inf")), ROWS, COLS, score_label="分数")
     main, blocked = heatmaps(fig)
     z = z_of(main)
     assert z.shape == (4, 3) and not np.isinf(z).any()
@@ -131,22 +136,22 @@ def test_score_figure_blocks_minus_infinity():
     text = np.array(blocked.text)
     assert (text[mask.numpy()] == "−∞").all() and (text[~mask.numpy()] == "").all()
     assert "−∞" in blocked.hovertemplate
-    assert np.array(written(fig, 0))[3, 0] == "4.00"  # small matrix: values written in cells
+    assert np.array(written(fig, 0))[3, 0] == "4.0"  # small matrix: values written in cells
     assert_token_axes(fig, main, ROWS, COLS)
     assert_serialises(fig)
 
 
-def test_score_figure_mask_argument():
+def test_masked_scores_mask_argument():
     scores = torch.ones(4, 3)
     mask = torch.eye(4, 3, dtype=torch.bool)
-    main, blocked = heatmaps(masks.score_figure(scores, ROWS, COLS, mask=mask))
+    main, blocked = heatmaps(masked_scores(scores, ROWS, COLS, mask=mask))
     assert np.isnan(z_of(main)[mask.numpy()]).all()
     assert (np.array(blocked.text)[mask.numpy()] == "−∞").all()
 
 
-def test_score_figure_large_has_no_cell_values():
+def test_masked_scores_large_has_no_cell_values():
     n = SMALL + 1
-    fig = masks.score_figure(torch.randn(n, n), [str(i) for i in range(n)], [str(i) for i in range(n)])
+    fig = masked_scores(torch.randn(n, n), [str(i) for i in range(n)], [str(i) for i in range(n)])
     assert fig.data[0].text is None and len(heatmaps(fig)) == 1
 
 
@@ -250,7 +255,7 @@ def test_set_layout_gives_the_figure_update_layout_gives():
     "build",
     [
         lambda: masks.mask_figure(torch.zeros(4, 3, dtype=torch.bool), ROWS[:3], COLS),
-        lambda: masks.score_figure(torch.zeros(4, 3), ROWS, COLS[:2]),
+        lambda: masked_scores(torch.zeros(4, 3), ROWS, COLS[:2]),
         lambda: attention.attention_figure(torch.zeros(4, 3), ROWS + ["c"], COLS),
         lambda: attention.attention_grid_figure(torch.zeros(2, 4, 3), ROWS, COLS + ["z"]),
         lambda: attention.source_attention_figure(torch.zeros(2, 3), ["a", "b"]),
@@ -268,7 +273,7 @@ def test_bad_shapes_and_indexes_raise():
     with pytest.raises(ValueError, match="pad_cols"):
         attention.attention_figure(torch.zeros(4, 3), ROWS, COLS, pad_cols=[3])
     with pytest.raises(ValueError, match="mask"):
-        masks.score_figure(torch.zeros(4, 3), ROWS, COLS, mask=torch.zeros(3, 3, dtype=torch.bool))
+        masked_scores(torch.zeros(4, 3), ROWS, COLS, mask=torch.zeros(3, 3, dtype=torch.bool))
 
 
 def test_accepts_numpy_lists_and_batch_dim():

@@ -27,7 +27,6 @@ from viz.common import (
     TITLE_LINE_PX,
     colorbar,
     columns,
-    cut_to_px,
     finish,
     label_px,
     text_px,
@@ -66,12 +65,6 @@ TINY = dict(d_model=16, d_ff=32, n_heads=2, n_layers=2)
 def test_long_tick_labels_are_cut_in_the_middle_to_a_fixed_width(label, expected):
     assert tick_text(label) == expected
     assert columns(tick_text(label)) <= TICK_COLUMNS
-
-
-def test_cut_to_px_fits_the_width_it_is_given():
-    for px in (20, 40, 80, 200):
-        assert text_px(cut_to_px(LONG, px, 12), 12) <= px or columns(cut_to_px(LONG, px, 12)) <= 3
-    assert cut_to_px("love", 200, 12) == "love"
 
 
 def test_text_px_is_an_upper_bound_of_a_wide_bold_font():
