@@ -5,10 +5,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from transformer.alignment import aer_table, check_pairs_fit, findings, floor_score, score_map
+from transformer.alignment import aer_table, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
-from transformer.errors import DataError, TransformerError
+from transformer.errors import TransformerError
 from transformer.heads import KINDS, SHARES, head_stats, kind_inputs, study_heads, study_maps
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
@@ -431,15 +431,6 @@ AVERAGE_KEYS = {  # the last layer's average against the best head (transformer.
 }
 
 
-def _fits(pair: tuple[str, str]) -> bool:
-    """Whether the current model reads both sentences of the pair (its max_len)."""
-    try:
-        check_pairs_fit(translator, [pair])
-    except DataError:
-        return False
-    return True
-
-
 def which_head_aligns() -> None:
     """The alignment error rate of every encoder–decoder head and layer average on the dataset's gold links, the best
     one framed, and what the figures say of attention as alignment."""
@@ -456,7 +447,7 @@ def which_head_aligns() -> None:
     def gold_pairs() -> tuple[int, tuple]:
         """(how many pairs have gold links, those of them the model reads with their links)."""
         with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs)) if g is not None]
-        return len(with_gold), tuple((p, g) for p, g in with_gold if _fits(p))
+        return len(with_gold), tuple((p, g) for p, g in with_gold if translator.fits(p))
 
     # the corpus's links are the same for the same pairs on every run; a loaded file's are read once per file
     with_gold, kept = gold_pairs() if from_file is not None else model_cached(("gold_pairs", tuple(pairs)), gold_pairs)

@@ -20,9 +20,10 @@ from transformer.decoding import (
 from transformer.errors import TransformerError
 from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
-from ui.i18n import t, word_list
+from ui.i18n import t
 from ui.messages import error_text
 from ui.state import current, end_page, page_setup, usable_pairs
+from ui.tables import mark
 from ui.view_state import (
     Param,
     choose_labelled,
@@ -40,6 +41,7 @@ from ui.widgets import (
     page_header,
     sentence_picker,
     warn_if_data_changed,
+    warn_unknown,
     wide_chart_box,
     wrapping_row,
 )
@@ -99,16 +101,14 @@ try:
 except TransformerError as exc:
     text(error_text(exc, L), "error")
     end_page()
-if unknown:
-    text(t("pick.unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown)), L)), "warning")
+warn_unknown(unknown, L)
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
 if ref_tokens is not None:  # a dataset pair's reference may use words the model's target vocabulary lacks
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
     ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
-    if ref_unknown:
-        text(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(ref_unknown)), L)), "warning")
+    warn_unknown(ref_unknown, L, "dec.ref_unknown")
 
 # a new sentence starts at step 1 without forced tokens (a link's step and tokens are kept); a new model keeps the step
 # (made valid where it is drawn) but not the forced tokens: they are ids in another model's vocabulary
@@ -138,7 +138,7 @@ def reference_mark(tokens: list[str]) -> str:
     """✓ when tokens are the reference translation, ✗ when not, nothing for a typed sentence."""
     if ref_tokens is None:
         return ""
-    return "✓" if tokens == ref_tokens else "✗"
+    return mark(tokens == ref_tokens)
 
 
 def step_navigation(n_steps: int, key: str = "dec_step", buttons=("prev_step", "next_step")) -> int:
@@ -412,8 +412,8 @@ def beam_section() -> None:
                 t("dec.greedy_score", L): round(row.greedy.score, 4),
                 t("dec.beam_col", L): translator.detokenize(row.beam.tokens),
                 t("dec.beam_score", L): round(row.beam.score, 4),
-                t("dec.greedy_ok", L): "✓" if row.greedy.tokens == ref else "✗",
-                t("dec.beam_ok", L): "✓" if row.beam.tokens == ref else "✗",
+                t("dec.greedy_ok", L): mark(row.greedy.tokens == ref),
+                t("dec.beam_ok", L): mark(row.beam.tokens == ref),
             }
         )
     wins = sum(row.beam_wins for row in compared)
@@ -527,8 +527,8 @@ def teacher_section() -> None:
             return
     words = tokenize(typed, translator.tokenizer)
     ids, unknown_ref = tgt_vocab.encode(words)
-    if unknown_ref and reference is None:  # a dataset pair's unknown words are named at the top already
-        text(t("dec.ref_unknown", L, words=word_list((md(w) for w in dict.fromkeys(unknown_ref)), L)), "warning")
+    if reference is None:  # a dataset pair's unknown words are named at the top already
+        warn_unknown(unknown_ref, L, "dec.ref_unknown")
     try:
         result = model_cached(
             ("teacher", source, tuple(ids)),
@@ -544,11 +544,11 @@ def teacher_section() -> None:
     for row in result.rows:
         i = row.position - 1
         if result.parted_at is None or row.position < result.parted_at:
-            mark = "✓"
+            agree = mark(True)
         elif row.position == result.parted_at:
-            mark = t("dec.parted", L)
+            agree = t("dec.parted", L)
         else:
-            mark = "…"
+            agree = "…"
         rows.append(
             {
                 t("dec.position", L): row.position,
@@ -556,7 +556,7 @@ def teacher_section() -> None:
                 t("dec.teacher_prob", L): None if row.teacher_prob is None else round(row.teacher_prob, 4),
                 t("dec.teacher_choice", L): row.teacher_choice or "",
                 t("dec.free_choice", L): row.free_choice or "",
-                t("dec.agree", L): mark,
+                t("dec.agree", L): agree,
             }
         )
     if result.parted_at is None:

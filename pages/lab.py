@@ -9,9 +9,9 @@ import streamlit as st
 
 from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
-from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, SWITCHES, TransformerConfig
-from transformer.data import check_pairs, tokenize
-from transformer.errors import DataError, TransformerError
+from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, SWITCHES, TransformerConfig, model_sizes
+from transformer.data import check_pairs
+from transformer.errors import TransformerError
 from transformer.lab import (
     EXPERIMENTS,
     LOSS_REACHED,
@@ -39,7 +39,7 @@ from ui.i18n import t, word_list
 from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
 from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
-from ui.tables import score_frame
+from ui.tables import MARKS, mark, score_frame
 from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
 from ui.widgets import attention_axes, page_header, pair_text, wrapping_row
@@ -109,18 +109,6 @@ def variant_training(name: str) -> dict:
     return {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in changed.items()}
 
 
-def fits(model: CurrentModel, pair: tuple[str, str]) -> bool:
-    """Whether the model reads the pair: the source, and S plus the target, within its positions."""
-    source, target = pair
-    translator = model.translator
-    try:
-        translator.check_length(len(tokenize(source, translator.tokenizer)))
-        translator.check_length(len(tokenize(target, translator.tokenizer)) + 1)
-    except DataError:
-        return False
-    return True
-
-
 def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
     """The model's evaluation on pairs: the one its training recorded, else computed once per model and pairs."""
     recorded = model.evaluations.get("train")
@@ -156,7 +144,7 @@ def choose_experiment() -> None:
     text(t(f"lab.claim.{name}", L), "info")
     if name == "custom":
         switches = custom_switches()
-        sizes = {k: ss[k] for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+        sizes = model_sizes(ss)
         cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed))
         held = holdout_split(len(pairs), ss.holdout, seed=cfg.seed)[1] if pairs and ss.holdout else []
     run_pairs, tokenizer, on_corpus = pairs, chosen_tokenizer(), False
@@ -289,7 +277,7 @@ def curves(sides):
 # --- the comparison ------------------------------------------------------------------------------------------------
 def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pairs: list, held_pairs: list) -> None:
     """Two models side by side: sizes, curves, scores, the same attention map, and translations with ✓/✗."""
-    readable = [[p for p in part if all(fits(m, p) for m in (a, b))] for part in (train_pairs, held_pairs)]
+    readable = [[p for p in part if all(m.translator.fits(p) for m in (a, b))] for part in (train_pairs, held_pairs)]
     left_out = len(train_pairs) + len(held_pairs) - sum(map(len, readable))
     if left_out:
         text(t("lab.too_long", L, n=left_out), "warning")
@@ -301,7 +289,7 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
     sampled = t("train.sampled", L, scored=f"{len(train_pairs):,}", of=f"{every:,}") if len(train_pairs) < every else ""
     for label, model in zip(labels, (a, b)):
         cfg = model.translator.config
-        sizes = {k: getattr(cfg, k) for k in ("d_model", "n_heads", "d_ff", "n_layers", "dropout")}
+        sizes = model_sizes(cfg, dropout=True)
         params = f"{model.translator.model.num_parameters():,}"
         text(
             t(
@@ -388,13 +376,13 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
     section(t("lab.translations", L), 3)
     columns = [t("data.source", L), t("train.reference", L)]
     for label in labels:
-        columns += [f"{label}: {t('train.output', L)}", f"{label} ✓/✗"]
+        columns += [f"{label}: {t('train.output', L)}", f"{label} {MARKS}"]
     parts = [("train", t("train.part_train", L))] + ([("holdout", t("train.part_held", L))] if held_pairs else [])
     rows = []
     for part, part_label in parts:
         for row_a, row_b in zip(evals[0][part].results, evals[1][part].results):
             (s, g, out_a, ok_a), (_, _, out_b, ok_b) = row_a, row_b
-            rows.append((s, g, out_a, "✓" if ok_a else "✗", out_b, "✓" if ok_b else "✗", part_label))
+            rows.append((s, g, out_a, mark(ok_a), out_b, mark(ok_b), part_label))
     columns.append(t("train.part", L))
     table(pd.DataFrame(rows, columns=columns), repeat=2, hide_index=True, width="stretch", key="table_lab")
 
@@ -474,9 +462,9 @@ def show_evidence(result) -> None:
     if "rows" in facts:
         columns = [t("lab.group", L), t("data.source", L), t("train.reference", L)]
         columns += [
-            f"{t(RUNS[side], L)}: {n}" for side in ("baseline", "variant") for n in (t("train.output", L), "✓/✗")
+            f"{t(RUNS[side], L)}: {n}" for side in ("baseline", "variant") for n in (t("train.output", L), MARKS)
         ]
-        rows = [(*r[:3], r[3], "✓" if r[4] else "✗", r[5], "✓" if r[6] else "✗") for r in facts["rows"]]
+        rows = [(*r[:3], r[3], mark(r[4]), r[5], mark(r[6])) for r in facts["rows"]]
         table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
     learned = baseline_verdict(baseline)
     if held and not learned.under_trained:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import checkpoint_too_large, load_checkpoint, save_checkpoint
-from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED
+from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
@@ -41,7 +41,7 @@ from ui.state import (
     trained_on_table,
     usable_pairs,
 )
-from ui.tables import score_frame
+from ui.tables import MARKS, mark, score_frame
 from ui.training import current_job, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from ui.widgets import metric_row, page_header
@@ -86,7 +86,7 @@ keep_in_range("n_layers", 1, 6, defaults["n_layers"])
 keep_in_range("dropout", 0.0, 0.5, defaults["dropout"])
 keep_in_range("epochs", 5, 400, defaults["epochs"])
 keep_in_range("seed", 0, MAX_SEED, defaults["seed"])
-heads = [h for h in HEAD_CHOICES if ss.d_model % h == 0]
+heads = heads_dividing(ss.d_model, HEAD_CHOICES)
 keep_option("n_heads", HEAD_CHOICES, defaults["n_heads"])
 if ss.n_heads not in heads:
     fixed = max(h for h in heads if h <= ss.n_heads)
@@ -198,7 +198,7 @@ train_count = max(1, len(pairs) - held_guess)
 recipe_model, recipe_train, recipe_ok = recipe_panel(
     L, int(ss.epochs) * -(-train_count // int(ss.batch_size)), ss.d_model
 )
-sizes = dict(d_model=ss.d_model, n_heads=ss.n_heads, d_ff=ss.d_ff, n_layers=ss.n_layers, dropout=ss.dropout)
+sizes = model_sizes(ss, dropout=True)
 sizes.update({k: v for k, v in recipe_model.items() if v})  # only when on: the model's config stays the seeds'
 sheet_settings(
     L,
@@ -478,11 +478,11 @@ if model.results is not None:
                 words = word_list(named + (["…"] if len(counts) > UNSEEN_NAMED else []), L)
                 facts = dict(n=sum(counts.values()), unreachable=unseen.unreachable, total=unseen.total)
                 text(t(key, L, words=words, **facts), "info")
-    columns = [t("data.source", L), t("train.reference", L), t("train.output", L), "✓/✗"]
+    columns = [t("data.source", L), t("train.reference", L), t("train.output", L), MARKS]
     parts = [(held_eval, t("train.part_held", L))] if held_eval else []  # held-out rows first: the ones to discuss
     parts.append((train_eval, t("train.part_train", L)))
     rows = [  # and in each part its errors first
-        (s, g, out, "✓" if ok else "✗", *([part] if held_eval else []))
+        (s, g, out, mark(ok), *([part] if held_eval else []))
         for evaluation, part in parts
         for s, g, out, ok in sorted(evaluation.results, key=lambda result: result[3])
     ]

@@ -331,13 +331,12 @@ def check_pairs_fit(translator: Translator, pairs: Sequence[tuple[str, str]]) ->
     """DataError for no pairs, an empty side (naming its 1-based row) or a sentence longer than the model reads."""
     if not pairs:
         raise DataError("there are no sentence pairs: add at least one row with a source and a target.", "no_pairs")
-    for row, (source, target) in enumerate(pairs, start=1):
-        for side, text in (("source", source), ("target", target)):
-            n = len(tokenize(text, translator.tokenizer))
-            if n == 0:
+    for row, pair in enumerate(pairs, start=1):
+        for side, text in zip(("source", "target"), pair):
+            if not tokenize(text, translator.tokenizer):
                 message = f"row {row}: the {side} sentence is empty: type one or delete the row."
                 raise DataError(message, f"empty_{side}", row=row)
-            translator.check_length(n + (side == "target"))  # the decoder reads S + target
+        translator.check_pair(pair)
 
 
 def alignment_weights(

@@ -64,6 +64,20 @@ SIZE_LIMITS = {
     "max_len": MAX_LEN_LIMIT,
 }
 TRAIN_LIMITS = {"epochs": MAX_EPOCHS, "batch_size": MAX_BATCH_SIZE, "seed": MAX_SEED}
+MODEL_SIZES = ("d_model", "n_heads", "d_ff", "n_layers")  # the sizes a learner chooses, in the Train page's order
+
+
+def model_sizes(source, dropout: bool = False) -> dict:
+    """The model's sizes by name (MODEL_SIZES, then dropout when asked), read from anything that has them as
+    attributes: a TransformerConfig, the app's session."""
+    return {name: getattr(source, name) for name in (*MODEL_SIZES, *(("dropout",) if dropout else ()))}
+
+
+def heads_dividing(d_model: int, choices=None) -> list[int]:
+    """The head counts that divide d_model (each head then gets d_k = d_model / n_heads): those of choices, or every
+    count up to the limit."""
+    choices = range(1, SIZE_LIMITS["n_heads"] + 1) if choices is None else choices
+    return [h for h in choices if d_model % h == 0]
 
 
 def _check_at_most(obj, limits: dict[str, int]) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from . import corpus
-from .config import MAX_EPOCHS, TrainConfig, TransformerConfig
+from .config import MAX_EPOCHS, TrainConfig, TransformerConfig, model_sizes
 from .data import PAD_ID, tokenize
 from .errors import DataError
 from .model import AttentionMaps, evaluating
@@ -24,7 +24,7 @@ from .train import train
 from .translator import Evaluation, Translator
 
 _standard = TransformerConfig(1, 1)
-STANDARD_SIZES = {k: getattr(_standard, k) for k in ("d_model", "n_heads", "d_ff", "n_layers")}
+STANDARD_SIZES = model_sizes(_standard)
 LOSS_REACHED = 0.5  # "has learned": the training loss an experiment counts epochs to (the bundled data starts near 4)
 
 

@@ -80,6 +80,20 @@ class Translator:
                 f"{message}{self.config.max_len}. Shorten it.", code, n=n + padding, max=self.config.max_len
             )
 
+    def check_pair(self, pair: tuple[str, str]) -> None:
+        """Refuse (DataError) a pair longer than the model reads: its source, or S plus its target."""
+        source, target = pair
+        self.check_length(len(tokenize(source, self.tokenizer)))
+        self.check_length(len(tokenize(target, self.tokenizer)) + 1)  # the decoder reads S + target
+
+    def fits(self, pair: tuple[str, str]) -> bool:
+        """Whether the model reads the pair (check_pair)."""
+        try:
+            self.check_pair(pair)
+        except DataError:
+            return False
+        return True
+
     def translate(self, sentence: str, max_len: int = MAX_DECODE_LEN, return_attn: bool = True) -> Translation:
         """Greedy translation of one sentence with every step recorded; unknown words are reported, not errors."""
         enc_input, tokens, unknown = self.encode_source(sentence)

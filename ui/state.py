@@ -16,6 +16,7 @@ import torch
 from transformer import TrainConfig, TransformerConfig, Translator, corpus
 from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, learn_bpe
 from transformer.checkpoint import load_checkpoint
+from transformer.config import model_sizes
 from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
 from transformer.errors import DataError
 from transformer.model import AttentionMaps
@@ -160,11 +161,7 @@ RECIPES = {
 # model-size and training defaults shown on the Train page: the default dataset's recipe
 _model_defaults = TransformerConfig(1, 1)
 SETTINGS = {
-    "d_model": _model_defaults.d_model,
-    "n_heads": _model_defaults.n_heads,
-    "d_ff": _model_defaults.d_ff,
-    "n_layers": _model_defaults.n_layers,
-    "dropout": _model_defaults.dropout,
+    **model_sizes(_model_defaults, dropout=True),
     **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
     "seed": _train_defaults.seed,
     "tokenizer": "auto",

@@ -12,6 +12,13 @@ from transformer.scores import ALL, ScoreTable
 
 from .i18n import t
 
+MARKS = "✓/✗"  # the header of a column of marks
+
+
+def mark(right: bool) -> str:
+    """How every table marks a translation: ✓ when it is the reference, ✗ when not."""
+    return "✓" if right else "✗"
+
 
 def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd.DataFrame:
     """One row per pair: its source and target tokens, separated by ' · '."""

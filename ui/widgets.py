@@ -98,10 +98,11 @@ def warn_if_data_changed(L: str) -> None:
         text(t("data.changed_since_training", L), "warning")
 
 
-def warn_unknown(unknown: list[str], L: str) -> None:
-    """Flag source words the model's vocabulary does not know (they are read as <unk>)."""
+def warn_unknown(unknown: list[str], L: str, key: str = "pick.unknown") -> None:
+    """Flag words the model's vocabulary does not know, each once (source words are read as <unk>; key
+    "dec.ref_unknown" says it of a reference's words, which the model can never write)."""
     if unknown:
-        text(t("pick.unknown", L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)), "warning")
+        text(t(key, L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)), "warning")
 
 
 def computed_by(names: str, L: str) -> None:

@@ -20,6 +20,7 @@ from ..config import (
     SIZE_LIMITS,
     TrainConfig,
     TransformerConfig,
+    heads_dividing,
 )
 from ..data import TOKENIZERS
 from ..errors import ConfigError, DataError, TransformerError
@@ -137,7 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _check_heads(d_model: int, n_heads: int) -> None:
     """A sentence naming the --n-heads values that fit when n_heads does not divide d_model."""
     if 1 <= d_model <= SIZE_LIMITS["d_model"] and n_heads >= 1 and d_model % n_heads:
-        fitting = [h for h in range(1, min(d_model, SIZE_LIMITS["n_heads"]) + 1) if d_model % h == 0]
+        fitting = heads_dividing(d_model)
         raise ConfigError(
             f"--n-heads {n_heads} does not divide --d-model {d_model}: use one of --n-heads "
             f"{', '.join(map(str, fitting))}, or another --d-model."
