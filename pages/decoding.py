@@ -3,12 +3,12 @@
 import pandas as pd
 import streamlit as st
 
+from transformer.comparisons import beam_against_greedy
 from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_STUDY_PAIRS, MAX_TYPED_CHARS
 from transformer.data import tokenize
 from transformer.decoding import (
     against_greedy,
     beam_search,
-    beam_vs_greedy,
     can_output,
     forced_decode,
     greedy_hypothesis,
@@ -334,7 +334,13 @@ def beam_section() -> None:
         lambda: beam_search(translator.model, enc_input, tgt_vocab, beam_size, alpha),
     )
     greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
+    beam_tree(result, beam_size, alpha)
+    n_best(result, greedy, beam_size)
+    beam_on_dataset(beam_size, alpha)
 
+
+def beam_tree(result, beam_size: int, alpha: float) -> None:
+    """The search as a tree: every candidate of every step, kept, finished or pruned, the best path marked."""
     section(t("dec.beam_tree", L))
     best = result.best
     tree = beam_tree_figure(
@@ -356,7 +362,11 @@ def beam_section() -> None:
         )
     computed_by("transformer.decoding.beam_search → BeamSearch.steps", L)
 
+
+def n_best(result, greedy, beam_size: int) -> None:
+    """The search's hypotheses ranked, and what it did with greedy's path."""
     section(t("dec.nbest", L))
+    best = result.best
     rows = [
         {
             t("dec.rank", L): rank,
@@ -384,6 +394,9 @@ def beam_section() -> None:
         "info",
     )
 
+
+def beam_on_dataset(beam_size: int, alpha: float) -> None:
+    """Greedy against beam search on the dataset's pairs, behind a toggle: a table, and how often each is right."""
     section(t("dec.beam_data", L))
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # beam search on each, in this page's run
@@ -394,9 +407,11 @@ def beam_section() -> None:
     toggle = "dec.beam_data_toggle_first" if len(every) > len(pairs) else "dec.beam_data_toggle"
     if not st.toggle(t(toggle, L, n=len(pairs), total=len(every)), key="dec_beam_table", persist_state="session"):
         return
+    sources = [src for src, _ in pairs]
     try:
         compared = model_cached(
-            ("beam_vs_greedy", tuple(pairs), beam_size, alpha), lambda: compare(pairs, beam_size, alpha)
+            ("beam_vs_greedy", tuple(pairs), beam_size, alpha),
+            lambda: beam_against_greedy(translator, sources, beam_size, alpha),
         )
     except TransformerError as exc:
         text(error_text(exc, L), "error")
@@ -421,15 +436,7 @@ def beam_section() -> None:
     beam_ok = sum(row.beam.tokens == ref for row, ref in zip(compared, refs))
     text(t("dec.beam_data_summary", L, wins=wins, n=len(rows), greedy_ok=greedy_ok, beam_ok=beam_ok))
     table(pd.DataFrame(rows), hide_index=True, key="beam_vs_greedy_table")
-    computed_by("transformer.decoding.beam_vs_greedy", L)
-
-
-def compare(pairs, beam_size: int, alpha: float):
-    """Greedy and beam search over every dataset pair whose source fits the model (others are errors)."""
-    for source_text, _ in pairs:
-        translator.encode_source(source_text)  # a DataError for a sentence this model cannot read
-    enc_inputs = translator.make_batch([(s, "") for s, _ in pairs]).enc_inputs  # (B, Ls), padded with P
-    return beam_vs_greedy(translator.model, enc_inputs, tgt_vocab, beam_size, alpha)
+    computed_by("transformer.comparisons.beam_against_greedy → decoding.beam_vs_greedy", L)
 
 
 # ---------------------------------------------------------------- sampling

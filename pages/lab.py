@@ -9,6 +9,7 @@ import streamlit as st
 
 from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
+from transformer.comparisons import SharedPairs, pairs_both_read, score_bars, translations_side_by_side
 from transformer.config import MAX_CHECKPOINT_BYTES, NORM_KINDS, PE_KINDS, SWITCHES, TransformerConfig, model_sizes
 from transformer.data import check_pairs
 from transformer.errors import TransformerError
@@ -28,7 +29,6 @@ from transformer.lab import (
     peak_attention,
     training_of,
 )
-from transformer.plan import scored_rows
 from transformer.recipe import EXACT_LEARNED
 from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
@@ -109,12 +109,18 @@ def variant_training(name: str) -> dict:
     return {k: f"{v:.3g}" if isinstance(v, float) else v for k, v in changed.items()}
 
 
-def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]]) -> dict:
-    """The model's evaluation on pairs: the one its training recorded, else computed once per model and pairs."""
+def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]], held_pairs: list[tuple[str, str]]) -> dict:
+    """The model's evaluation on pairs (and on held_pairs, when there are some): the one its training recorded, else
+    computed once per model and pairs."""
     recorded = model.evaluations.get("train")
     if recorded is not None and [(s, g) for s, g, *_ in recorded.results] == list(pairs):
-        return model.evaluations
-    return model.cached(("lab_evaluate", tuple(pairs)), lambda: {"train": model.translator.evaluate(pairs)})
+        found = model.evaluations
+    else:
+        found = model.cached(("lab_evaluate", tuple(pairs)), lambda: {"train": model.translator.evaluate(pairs)})
+    if held_pairs and "holdout" not in found:
+        held = model.cached(("lab_evaluate_held", tuple(held_pairs)), lambda: model.translator.evaluate(held_pairs))
+        found = {**found, "holdout": held}
+    return found
 
 
 # --- what to compare ------------------------------------------------------------------------------------------------
@@ -277,44 +283,37 @@ def curves(sides):
 # --- the comparison ------------------------------------------------------------------------------------------------
 def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pairs: list, held_pairs: list) -> None:
     """Two models side by side: sizes, curves, scores, the same attention map, and translations with ✓/✗."""
-    readable = [[p for p in part if all(m.translator.fits(p) for m in (a, b))] for part in (train_pairs, held_pairs)]
-    left_out = len(train_pairs) + len(held_pairs) - sum(map(len, readable))
-    if left_out:
-        text(t("lab.too_long", L, n=left_out), "warning")
-    train_pairs, held_pairs = readable
-    if not train_pairs:
+    seed = (a.translator.summary.get("train_config") or {}).get("seed", 0)
+    shared = pairs_both_read((a.translator, b.translator), train_pairs, held_pairs, seed)
+    if shared.left_out:
+        text(t("lab.too_long", L, n=shared.left_out), "warning")
+    if not shared.train:
         return
-    every, seed = len(train_pairs), (a.translator.summary.get("train_config") or {}).get("seed", 0)
-    train_pairs = [train_pairs[i] for i in scored_rows(every, seed)]  # many: the sample the training scored (plan.py)
-    sampled = t("train.sampled", L, scored=f"{len(train_pairs):,}", of=f"{every:,}") if len(train_pairs) < every else ""
     for label, model in zip(labels, (a, b)):
-        cfg = model.translator.config
-        sizes = model_sizes(cfg, dropout=True)
-        params = f"{model.translator.model.num_parameters():,}"
-        text(
-            t(
-                "lab.model_sizes",
-                L,
-                label=markdown(label),
-                params=params,
-                sizes=sizes_text(sizes),
-                variant=variant_text(cfg.variant),
-            ),
-            "caption",
-        )
-    evals = []
-    for model in (a, b):
-        found = evaluations_of(model, train_pairs)
-        if held_pairs and "holdout" not in found:
-            found = {
-                **found,
-                "holdout": model.cached(
-                    ("lab_evaluate_held", tuple(held_pairs)), lambda m=model: m.translator.evaluate(held_pairs)
-                ),
-            }
-        evals.append(found)
-
+        sizes_caption(label, model)
+    evals = [evaluations_of(model, shared.train, shared.held) for model in (a, b)]
     both = " / ".join(visible(label) for label in labels)
+    curves_section(a, b, labels, both)
+    scores_section(labels, evals, shared, both)
+    score_tables_section(a, b, labels)
+    peaks_section(a, b, labels, both)
+    attention_side_by_side(a, b, labels, shared.train + shared.held)
+    translations_section(labels, evals, bool(shared.held))
+
+
+def sizes_caption(label: str, model: CurrentModel) -> None:
+    """A model's parameters, sizes and variant, under its label."""
+    cfg = model.translator.config
+    params = f"{model.translator.model.num_parameters():,}"
+    sizes = sizes_text(model_sizes(cfg, dropout=True))
+    text(
+        t("lab.model_sizes", L, label=markdown(label), params=params, sizes=sizes, variant=variant_text(cfg.variant)),
+        "caption",
+    )
+
+
+def curves_section(a: CurrentModel, b: CurrentModel, labels, both: str) -> None:
+    """Both models' training curves, and the alignment each formed while training."""
     section(t("lab.curves", L), 3)
     histories = [(label, model.translator.summary.get("history") or []) for label, model in zip(labels, (a, b))]
     for label, history in histories:
@@ -329,16 +328,13 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         )
     alignment_section(histories, "chart_lab_aer", "lab", L, trained=mode == "experiment")
 
+
+def scores_section(labels, evals: list[dict], shared: SharedPairs, both: str) -> None:
+    """Both models' token accuracy and exact match, on the training pairs and the held-out ones, as bars."""
     section(t("lab.scores", L), 3)
     text(t("lab.scores_intro", L))
-    if sampled:
-        text(sampled, "caption")
-    scores = []
-    for found in evals:
-        score = {"train_acc": found["train"].token_accuracy, "train_exact": found["train"].exact_match}
-        if "holdout" in found:
-            score.update(held_acc=found["holdout"].token_accuracy, held_exact=found["holdout"].exact_match)
-        scores.append(score)
+    if shared.sampled:
+        text(t("train.sampled", L, scored=f"{len(shared.train):,}", of=f"{shared.every:,}"), "caption")
     metric_labels = {
         "train_acc": t("lab.metric.train_acc", L),
         "train_exact": t("lab.metric.train_exact", L),
@@ -346,12 +342,15 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
         "held_exact": t("lab.metric.held_exact", L),
     }
     chart(
-        scores_figure(labels, scores, metric_labels),
+        scores_figure(labels, [score_bars(found) for found in evals], metric_labels),
         "chart_lab_scores",
         file_name("lab", *labels, "scores"),
         caption(t("lab.scores", L), both),
     )
 
+
+def score_tables_section(a: CurrentModel, b: CurrentModel, labels) -> None:
+    """Each model's score table by phenomenon, side by side, when its training recorded one."""
     score_tables = []
     for label, model in zip(labels, (a, b)):
         with contextlib.suppress(ValueError, TypeError, AttributeError):
@@ -365,25 +364,29 @@ def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pai
                 hint(f"**{markdown(label)}**", "markdown")
                 table(score_frame(scores, L), hide_index=True, width="stretch", key=f"table_lab_scores_{side}")
 
+
+def peaks_section(a: CurrentModel, b: CurrentModel, labels, both: str) -> None:
+    """How peaked each model's attention was, epoch by epoch, when both recorded snapshots."""
     if a.snapshots and b.snapshots:
         section(t("lab.peak", L), 3)
         peaks = [(label, [(e, peak_attention(maps)) for e, maps in m.snapshots]) for label, m in zip(labels, (a, b))]
         fig = peak_figure(peaks, t("train.epoch", L), t("lab.peak_label", L))
         chart(fig, "chart_lab_peaks", file_name("lab", *labels, "attention-peaks"), caption(t("lab.peak", L), both))
 
-    attention_side_by_side(a, b, labels, train_pairs + held_pairs)
 
+def translations_section(labels, evals: list[dict], held: bool) -> None:
+    """Every pair with both models' outputs, each marked ✓ or ✗, the held-out part after the training part."""
     section(t("lab.translations", L), 3)
     columns = [t("data.source", L), t("train.reference", L)]
     for label in labels:
         columns += [f"{label}: {t('train.output', L)}", f"{label} {MARKS}"]
-    parts = [("train", t("train.part_train", L))] + ([("holdout", t("train.part_held", L))] if held_pairs else [])
-    rows = []
-    for part, part_label in parts:
-        for row_a, row_b in zip(evals[0][part].results, evals[1][part].results):
-            (s, g, out_a, ok_a), (_, _, out_b, ok_b) = row_a, row_b
-            rows.append((s, g, out_a, mark(ok_a), out_b, mark(ok_b), part_label))
     columns.append(t("train.part", L))
+    part_labels = {"train": t("train.part_train", L), "holdout": t("train.part_held", L)}
+    shown = translations_side_by_side(*evals, ["train", "holdout"] if held else ["train"])
+    rows = [
+        (s, g, out_a, mark(ok_a), out_b, mark(ok_b), part_labels[part])
+        for part, s, g, out_a, ok_a, out_b, ok_b in shown
+    ]
     table(pd.DataFrame(rows, columns=columns), repeat=2, hide_index=True, width="stretch", key="table_lab")
 
 
