@@ -1,6 +1,6 @@
 """Attention: every layer's and head's attention weights, what each head does, and how attention formed in training."""
 
-from dataclasses import replace
+from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -9,7 +9,7 @@ from transformer.alignment import aer_table, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
-from transformer.heads import KINDS, SHARES, head_stats, kind_inputs, study_heads, study_maps
+from transformer.heads import KINDS, SHARES, HeadStudy, study_heads, study_maps, with_alignment
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.gold import file_gold, problem_lines
@@ -260,11 +260,47 @@ def clear_marks() -> None:
     ss.attn_marks = []
 
 
-def head_statistics() -> None:
-    """Every head of the chosen kind measured over the dataset or this sentence: a table and two clickable charts."""
+@dataclass(frozen=True)
+class Studied:
+    """The heads measured over one scope: the study, the scope, the data it read (a cache key) and its caption."""
+
+    study: HeadStudy
+    scope: str  # "dataset" or "sentence"
+    key: tuple
+    caption: str
+
+
+def head_statistics(view, sentence: tuple, dec_rows: list[str], kind: str, chosen, cells: list | None) -> None:
+    """Every head of the kind measured over the dataset or this sentence: a table and two clickable charts. chosen:
+    the (layer, head) open at the top, or None; cells: the cells the learner may mark (encoder–decoder only), or
+    None."""
     section(t("attn.stats", L))
     kind_words = t(f"attn.{kind}", L)
     text(t("attn.stats_intro", L, kind=kind_words), paper=t("attn.stats_intro_paper", L, kind=kind_words))
+    studied = head_study(view, sentence)
+    if studied is None:
+        return
+    stats = studied.study.stats[kind]
+    columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
+    if cells is not None:
+        aligned = marks_section(view, dec_rows, cells, stats, studied.scope)
+        if aligned is not None:
+            stats, columns = aligned, [*columns, "alignment"]
+    names = {c: t(f"attn.stat_{c}", L) for c in columns}
+    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
+    stats_table(stats, columns, names, helps, chosen)
+    g1, g2 = st.columns([3, 2], gap="large")
+    with g1:
+        stat_grid(stats, columns, names, kind, studied, chosen, sentence)
+    with g2:
+        text(f"**{t('attn.stats_explain', L)}**")
+        text("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
+    head_patterns(studied, kind, view, dec_rows, chosen)
+
+
+def head_study(view, sentence: tuple) -> Studied | None:
+    """The scope picker (the dataset's first pairs, or this sentence) and every head measured over it; None, with
+    the error said, when the pairs cannot be read."""
     every = usable_pairs()
     pairs = every[:MAX_STUDY_PAIRS]  # the maps of all of them are held at once
     scopes = {s: SCOPES[s][0] for s in (("dataset", "sentence") if pairs else ("sentence",))}  # the first: the default
@@ -286,36 +322,34 @@ def head_statistics() -> None:
             )
     except TransformerError as exc:
         text(error_text(exc, L), "error")
-        return
-    stats = study.stats[kind]
-    columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
+        return None
+    return Studied(study, scope, data_key, scope_text)
 
-    if marking:
-        text(t("attn.marks_intro", L), paper=t("attn.marks_intro_paper", L))
-        m1, m2 = st.columns([5, 1], vertical_alignment="bottom")
-        m1.multiselect(
-            t("attn.marks", L),
-            mark_cells,
-            key="attn_marks",
-            persist_state="session",
-            format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
-            help=t("attn.marks_help", L),
-            placeholder=t("attn.marks_placeholder", L),
-        )
-        m2.button(t("attn.marks_clear", L), key="clear_marks_button", on_click=clear_marks, disabled=not ss.attn_marks)
-        if ss.attn_marks:  # each head's share of attention on the marks, on this sentence
-            query_ids, key_ids, S_id, E_id = kind_inputs(
-                "dec_enc", view.enc_inputs, view.dec_inputs, translator.tgt_vocab
-            )
-            aligned = head_stats(
-                view.maps.dec_enc_attns, "dec_enc", query_ids, key_ids, S_id, E_id, marks=ss.attn_marks
-            )
-            stats = [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned)]
-            columns.append("alignment")
-            if scope == "dataset":
-                text(t("attn.marks_sentence", L), "caption")
 
-    names = {c: t(f"attn.stat_{c}", L) for c in columns}
+def marks_section(view, dec_rows: list[str], cells: list, stats: list, scope: str) -> list | None:
+    """The word pairs the learner marks on this sentence; stats with each head's share of attention on them, or None
+    while none is marked."""
+    text(t("attn.marks_intro", L), paper=t("attn.marks_intro_paper", L))
+    m1, m2 = st.columns([5, 1], vertical_alignment="bottom")
+    m1.multiselect(
+        t("attn.marks", L),
+        cells,
+        key="attn_marks",
+        persist_state="session",
+        format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
+        help=t("attn.marks_help", L),
+        placeholder=t("attn.marks_placeholder", L),
+    )
+    m2.button(t("attn.marks_clear", L), key="clear_marks_button", on_click=clear_marks, disabled=not ss.attn_marks)
+    if not ss.attn_marks:
+        return None
+    if scope == "dataset":
+        text(t("attn.marks_sentence", L), "caption")
+    return with_alignment(stats, view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab, ss.attn_marks)
+
+
+def stats_table(stats: list, columns: list[str], names: dict, helps: dict, chosen) -> None:
+    """The statistics as a table, a row per head, the open head's row selected; clicking a row opens its head."""
     frame = pd.DataFrame(
         [
             {
@@ -326,9 +360,8 @@ def head_statistics() -> None:
             for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
         ]
     )
-    helps = {c: t(f"attn.help_{c}", L, perfect=f"{stats[0].previous_perfect:.2f}") for c in columns}  # computed
     config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
-    row = layer * cfg.n_heads + head if heads == "one" else None
+    row = chosen[0] * cfg.n_heads + chosen[1] if chosen is not None else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
     ss[f"_{TABLE}_seen"] = (row, None)
     table(
@@ -344,45 +377,45 @@ def head_statistics() -> None:
     text(t("attn.stats_queries", L, n=stats[0].queries), "caption")
     computed_by("transformer.heads.study_heads / study_maps → head_stats, mean_patterns", L)
 
-    chosen = (layer, head) if heads == "one" else None
-    g1, g2 = st.columns([3, 2], gap="large")
-    with g1:
-        defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
-        statistic = choose_one(
-            st.selectbox,
-            t("attn.stat_pick", L),
-            columns,
-            key="attn_stat",
-            default="alignment" if "alignment" in columns else defaults[kind],
-            format_func=names.get,
-        )
-        grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
-            ("heads_stat_figure", *data_key, kind, statistic, chosen, sentence, tuple(ss.attn_marks), L),
-            lambda: head_stat_figure(
-                stats,
-                statistic,
-                layer_label=t("attn.layer", L),
-                head_label=t("attn.head", L),
-                value_label=names[statistic],
-                chosen=chosen,
-            ),
-        )
-        chart(
-            grid,
-            STAT_GRID,
-            file_name("head-statistics", kind, statistic, scope),
-            caption(t("attn.stat_grid_caption", L, stat=names[statistic], kind=t(f"attn.{kind}", L)), scope_text),
-            on_select="rerun",
-            selection_mode="points",
-        )
-        hint(t("attn.stat_grid_help", L))
-    with g2:
-        text(f"**{t('attn.stats_explain', L)}**")
-        text("\n".join(f"- **{names[c]}**: {helps[c]}" for c in columns))
 
+def stat_grid(stats: list, columns: list[str], names: dict, kind: str, studied: Studied, chosen, sentence) -> None:
+    """One statistic of every head as a grid of layers by heads, the open head framed; clicking a cell opens it."""
+    defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
+    statistic = choose_one(
+        st.selectbox,
+        t("attn.stat_pick", L),
+        columns,
+        key="attn_stat",
+        default="alignment" if "alignment" in columns else defaults[kind],
+        format_func=names.get,
+    )
+    grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
+        ("heads_stat_figure", *studied.key, kind, statistic, chosen, sentence, tuple(ss.attn_marks), L),
+        lambda: head_stat_figure(
+            stats,
+            statistic,
+            layer_label=t("attn.layer", L),
+            head_label=t("attn.head", L),
+            value_label=names[statistic],
+            chosen=chosen,
+        ),
+    )
+    chart(
+        grid,
+        STAT_GRID,
+        file_name("head-statistics", kind, statistic, studied.scope),
+        caption(t("attn.stat_grid_caption", L, stat=names[statistic], kind=t(f"attn.{kind}", L)), studied.caption),
+        on_select="rerun",
+        selection_mode="points",
+    )
+    hint(t("attn.stat_grid_help", L))
+
+
+def head_patterns(studied: Studied, kind: str, view, dec_rows: list[str], chosen) -> None:
+    """Every head's mean attention map, the open head framed; clicking a map opens its head."""
     section(t("attn.patterns", L), 3)
-    text(t(SCOPES[scope][1], L), paper=t(SCOPES[scope][2], L))
-    if scope == "sentence":
+    text(t(SCOPES[studied.scope][1], L), paper=t(SCOPES[studied.scope][2], L))
+    if studied.scope == "sentence":
         rows, cols = {
             "enc_self": (view.src_tokens, view.src_tokens),
             "dec_self": (dec_rows, view.dec_tokens),
@@ -391,9 +424,9 @@ def head_statistics() -> None:
     else:
         rows = cols = None  # a mean over sentences: positions, not one sentence's tokens
     patterns = model_cached(
-        ("heads_figure", *data_key, kind, L),
+        ("heads_figure", *studied.key, kind, L),
         lambda: head_patterns_figure(
-            study.patterns[kind],
+            studied.study.patterns[kind],
             rows,
             cols,
             layer_label=t("attn.layer", L),
@@ -407,14 +440,15 @@ def head_statistics() -> None:
     chart(
         patterns,
         PATTERNS,
-        file_name("head-patterns", kind, scope),
-        caption(t("attn.patterns", L), t(f"attn.{kind}", L), scope_text),
+        file_name("head-patterns", kind, studied.scope),
+        caption(t("attn.patterns", L), t(f"attn.{kind}", L), studied.caption),
         on_select="rerun",
         selection_mode="points",
     )
 
 
-head_statistics()
+open_head_at = (layer, head) if heads == "one" else None
+head_statistics(view, sentence, dec_rows, kind, open_head_at, mark_cells if marking else None)
 
 
 # ---------------------------------------------------------------- which head aligns the words? (issue 30 §6)

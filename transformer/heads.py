@@ -15,7 +15,7 @@ positions of all sentences weighing the same. Padding comes after the words, as 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -242,6 +242,21 @@ def study_maps(
         stats[kind] = head_stats(attns, kind, query_ids, key_ids, S_id, E_id, marks=kind_marks)
         patterns[kind] = mean_patterns(attns, query_ids)
     return HeadStudy(stats=stats, patterns=patterns, sentences=enc_inputs.size(0))
+
+
+def with_alignment(
+    stats: Sequence[HeadStats],
+    maps: AttentionMaps,
+    enc_inputs: torch.Tensor,
+    dec_inputs: torch.Tensor,
+    tgt_vocab: Vocab,
+    marks: Sequence[tuple[int, int]],
+) -> list[HeadStats]:
+    """stats of the dec_enc heads (over a dataset or one sentence) with each head's alignment: its share of attention
+    on the marked (decoder position, source position) cells of one sentence's maps and inputs."""
+    query_ids, key_ids, S_id, E_id = kind_inputs("dec_enc", enc_inputs, dec_inputs, tgt_vocab)
+    aligned = head_stats(maps.dec_enc_attns, "dec_enc", query_ids, key_ids, S_id, E_id, marks=marks)
+    return [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned, strict=True)]
 
 
 def study_heads(translator: Translator, pairs: Sequence[tuple[str, str]]) -> HeadStudy:

@@ -12,7 +12,16 @@ import pytest
 import torch
 
 from transformer.errors import DataError
-from transformer.heads import KINDS, SHARES, HeadStats, head_stats, mean_patterns, study_heads, study_maps
+from transformer.heads import (
+    KINDS,
+    SHARES,
+    HeadStats,
+    head_stats,
+    mean_patterns,
+    study_heads,
+    study_maps,
+    with_alignment,
+)
 from viz.common import CELL_TEXT, written
 from viz.heads import MAX_HOVER_CELLS, clicked_head, head_patterns_figure, head_stat_figure
 
@@ -221,6 +230,21 @@ def test_study_maps_of_one_inspected_sentence_with_marks(trained20, pairs20):
         a = cross[s.layer][0, s.head]  # (Lt, Ls)
         assert s.alignment == pytest.approx(float(a[1, 0] + a[2, 1]) / 2, abs=1e-6)
     assert study.patterns["dec_enc"][:, :, -1].isnan().all()  # the padding row of one sentence has no mean
+
+
+def test_a_dataset_study_gets_the_alignment_of_the_marks_on_one_sentence(trained20, pairs20):
+    """The Attention page's table over the dataset, with the share of each head on the words marked on the sentence
+    shown: every other statistic stays the dataset's."""
+    translator, _ = trained20
+    source, target = pairs20[0]
+    view = translator.inspect(source, target)
+    marks = [(1, 0), (2, 1)]
+    dataset = study_heads(translator, pairs20[:5]).stats["dec_enc"]
+    aligned = with_alignment(dataset, view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab, marks)
+    one = study_maps(view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab, marks=marks).stats["dec_enc"]
+    for before, after, sentence in zip(dataset, aligned, one, strict=True):
+        assert before.alignment is None and after.alignment == pytest.approx(sentence.alignment)
+        assert (after.entropy, after.diagonal, after.queries) == (before.entropy, before.diagonal, before.queries)
 
 
 def test_study_heads_refuses_unusable_pairs(trained20):
