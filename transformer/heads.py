@@ -93,37 +93,15 @@ def head_stats(
         alignment  (dec_enc, marks given) the mean over marked rows i of Σ a_ij over the columns j marked in
                    row i: 1 when every marked target row looks only at its marked source words.
     """
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
-    if not attns:
-        raise ValueError("attns is empty: give one attention tensor per layer.")
+    _check_inputs(attns, kind, query_ids, key_ids, marks)
     B, _, Lq, Lk = attns[0].shape
-    if tuple(query_ids.shape) != (B, Lq) or tuple(key_ids.shape) != (B, Lk):
-        raise ValueError(
-            f"query_ids {tuple(query_ids.shape)} and key_ids {tuple(key_ids.shape)} must be "
-            f"{(B, Lq)} and {(B, Lk)} for attention maps of shape {tuple(attns[0].shape)}."
-        )
-    if marks is not None and kind != "dec_enc":
-        raise ValueError("alignment marks are pairs of a target and a source word: use them with dec_enc.")
     query_ids, key_ids = query_ids.cpu(), key_ids.cpu()
     q_real = query_ids.ne(pad_id)  # (B, Lq)
     k_real = key_ids.ne(pad_id)  # (B, Lk)
     n_queries = int(q_real.sum())
     if n_queries == 0:
         raise ValueError("every query position is padding: there is nothing to average.")
-    offset = torch.arange(Lk)[None, :] - torch.arange(Lq)[:, None]  # (Lq, Lk): j − i
-    real_keys = k_real[:, None, :]  # (B, 1, Lk)
-    key_sets = {
-        "same": offset.eq(0) & real_keys,  # (B, Lq, Lk)
-        "previous": offset.eq(-1) & real_keys,
-        "next": offset.eq(1) & real_keys,
-        "padding": ~real_keys.expand(B, Lq, Lk),
-    }
-    for name, token in (("on_S", S_id), ("on_E", E_id)):
-        holds = key_ids.eq(token) & k_real if token is not None else torch.zeros_like(k_real)  # (B, Lk)
-        key_sets[name] = holds[:, None, :].expand(B, Lq, Lk) if holds.any() else None
-    key_sets["diagonal"] = _near_diagonal(q_real, k_real) if kind == "dec_enc" else None
-    key_sets = {name: None if cells is None else cells[:, None].float() for name, cells in key_sets.items()}
+    key_sets = _key_sets(kind, key_ids, q_real, k_real, S_id, E_id)
     marked = _marked_cells(marks, q_real, k_real).float() if marks is not None else None  # (Lq, Lk)
     weight = q_real.double()[:, None, :]  # (B, 1, Lq): 1 for real queries
 
@@ -157,6 +135,49 @@ def head_stats(
                 )
             )
     return out
+
+
+def _check_inputs(
+    attns: Sequence[torch.Tensor],
+    kind: str,
+    query_ids: torch.Tensor,
+    key_ids: torch.Tensor,
+    marks: Sequence[tuple[int, int]] | None,
+) -> None:
+    """ValueError for a kind, maps, ids or marks that head_stats cannot measure."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
+    if not attns:
+        raise ValueError("attns is empty: give one attention tensor per layer.")
+    B, _, Lq, Lk = attns[0].shape
+    if tuple(query_ids.shape) != (B, Lq) or tuple(key_ids.shape) != (B, Lk):
+        raise ValueError(
+            f"query_ids {tuple(query_ids.shape)} and key_ids {tuple(key_ids.shape)} must be "
+            f"{(B, Lq)} and {(B, Lk)} for attention maps of shape {tuple(attns[0].shape)}."
+        )
+    if marks is not None and kind != "dec_enc":
+        raise ValueError("alignment marks are pairs of a target and a source word: use them with dec_enc.")
+
+
+def _key_sets(
+    kind: str, key_ids: torch.Tensor, q_real: torch.Tensor, k_real: torch.Tensor, S_id: int | None, E_id: int | None
+) -> dict[str, torch.Tensor | None]:
+    """For each share statistic, (B, 1, Lq, Lk): 1.0 on the keys it counts for each query; None where no key can
+    count (on_S, on_E without S or E among the keys; diagonal outside dec_enc)."""
+    B, Lq, Lk = q_real.size(0), q_real.size(1), k_real.size(1)
+    offset = torch.arange(Lk)[None, :] - torch.arange(Lq)[:, None]  # (Lq, Lk): j − i
+    real_keys = k_real[:, None, :]  # (B, 1, Lk)
+    key_sets = {
+        "same": offset.eq(0) & real_keys,  # (B, Lq, Lk)
+        "previous": offset.eq(-1) & real_keys,
+        "next": offset.eq(1) & real_keys,
+        "padding": ~real_keys.expand(B, Lq, Lk),
+    }
+    for name, token in (("on_S", S_id), ("on_E", E_id)):
+        holds = key_ids.eq(token) & k_real if token is not None else torch.zeros_like(k_real)  # (B, Lk)
+        key_sets[name] = holds[:, None, :].expand(B, Lq, Lk) if holds.any() else None
+    key_sets["diagonal"] = _near_diagonal(q_real, k_real) if kind == "dec_enc" else None
+    return {name: None if cells is None else cells[:, None].float() for name, cells in key_sets.items()}
 
 
 def _near_diagonal(q_real: torch.Tensor, k_real: torch.Tensor) -> torch.Tensor:
