@@ -2,7 +2,6 @@
 
 from dataclasses import dataclass
 
-import pandas as pd
 import streamlit as st
 
 from transformer.alignment import aer_table, findings, floor_score, score_map
@@ -12,11 +11,11 @@ from transformer.errors import TransformerError
 from transformer.heads import KINDS, SHARES, HeadStudy, study_heads, study_maps, with_alignment
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
-from ui.gold import file_gold, problem_lines
-from ui.gold import golds_of as gold_links
+from ui.gold import file_gold, golds_of, problem_lines
 from ui.i18n import sentences, t
 from ui.messages import error_text
 from ui.state import current, page_setup, usable_pairs
+from ui.tables import head_stats_frame
 from ui.training import current_job, start_replay
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker, replaced
 from ui.widgets import (
@@ -205,16 +204,10 @@ marking = kind == "dec_enc"
 main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
 
 
-def golds_of(pairs: list[tuple[str, str]]) -> list:
-    """The gold links of each pair (transformer.alignment.Gold, or None): a loaded file's alignment column, else the
-    corpus's own, for a pair its grammar makes (ui.gold)."""
-    return gold_links(pairs, translator.tokenizer)
-
-
 # the gold links of this pair, over one encoder–decoder map (teacher-forced on the reference)
 gold = None
 if marking and heads != "grid" and reference is not None:
-    gold = golds_of([(source, reference)])[0]
+    gold = golds_of([(source, reference)], translator.tokenizer)[0]
     main_chart["gold"] = gold
 
 
@@ -350,16 +343,7 @@ def marks_section(view, dec_rows: list[str], cells: list, stats: list, scope: st
 
 def stats_table(stats: list, columns: list[str], names: dict, helps: dict, chosen) -> None:
     """The statistics as a table, a row per head, the open head's row selected; clicking a row opens its head."""
-    frame = pd.DataFrame(
-        [
-            {
-                t("attn.col_layer", L): s.layer + 1,
-                t("attn.col_head", L): s.head + 1,
-                **{names[c]: getattr(s, c) for c in columns},
-            }
-            for s in stats  # layer by layer, head by head: row r is (r // n_heads, r % n_heads)
-        ]
-    )
+    frame = head_stats_frame(stats, columns, names, L)  # row r is head r % n_heads of layer r // n_heads
     config = {names[c]: st.column_config.NumberColumn(names[c], help=helps[c], format="%.3f") for c in columns}
     row = chosen[0] * cfg.n_heads + chosen[1] if chosen is not None else None
     ss[TABLE] = {"selection": {"rows": [] if row is None else [row], "columns": [], "cells": []}}  # the open head
@@ -480,7 +464,7 @@ def which_head_aligns() -> None:
 
     def gold_pairs() -> tuple[int, tuple]:
         """(how many pairs have gold links, those of them the model reads with their links)."""
-        with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs)) if g is not None]
+        with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs, translator.tokenizer)) if g is not None]
         return len(with_gold), tuple((p, g) for p, g in with_gold if translator.fits(p))
 
     # the corpus's links are the same for the same pairs on every run; a loaded file's are read once per file

@@ -20,6 +20,14 @@ def mark(right: bool) -> str:
     return "✓" if right else "✗"
 
 
+def head_stats_frame(stats: list, columns: list[str], names: dict[str, str], lang: str) -> pd.DataFrame:
+    """One row per head of transformer.heads.head_stats (layer by layer, head by head), its layer and head counted
+    from 1, then each statistic of columns under its name in names."""
+    layer, head = t("attn.col_layer", lang), t("attn.col_head", lang)
+    rows = [{layer: s.layer + 1, head: s.head + 1, **{names[c]: getattr(s, c) for c in columns}} for s in stats]
+    return pd.DataFrame(rows)
+
+
 def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd.DataFrame:
     """One row per pair: its source and target tokens, separated by ' · '."""
     return pd.DataFrame(
