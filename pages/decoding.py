@@ -40,6 +40,7 @@ from ui.widgets import (
     model_cached,
     page_header,
     sentence_picker,
+    unknown_marked,
     warn_if_data_changed,
     warn_unknown,
     wide_chart_box,
@@ -103,11 +104,11 @@ except TransformerError as exc:
     end_page()
 warn_unknown(unknown, L)
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
-src_labels = [tok if i != translator.src_vocab.unk_id else f"{tok} (?)" for tok, i in zip(src_tokens, enc_input[0])]
+src_labels = unknown_marked(src_tokens, enc_input[0], translator.src_vocab.unk_id)
 ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
 if ref_tokens is not None:  # a dataset pair's reference may use words the model's target vocabulary lacks
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
-    ref_labels = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(ref_tokens, ref_ids)]
+    ref_labels = unknown_marked(ref_tokens, ref_ids, tgt_vocab.unk_id)
     warn_unknown(ref_unknown, L, "dec.ref_unknown")
 
 # a new sentence starts at step 1 without forced tokens (a link's step and tokens are kept); a new model keeps the step
@@ -544,9 +545,7 @@ def teacher_section() -> None:
     except TransformerError as exc:
         text(error_text(exc, L), "error")
         return
-    shown = [w if i != tgt_vocab.unk_id else f"{w} (?)" for w, i in zip(words, ids)] + [
-        tgt_vocab.itos[tgt_vocab.eos_id]
-    ]
+    shown = [*unknown_marked(words, ids, tgt_vocab.unk_id), tgt_vocab.itos[tgt_vocab.eos_id]]
     rows = []
     for row in result.rows:
         i = row.position - 1

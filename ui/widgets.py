@@ -105,6 +105,12 @@ def warn_unknown(unknown: list[str], L: str, key: str = "pick.unknown") -> None:
         text(t(key, L, words=word_list((markdown(w) for w in dict.fromkeys(unknown)), L)), "warning")
 
 
+def unknown_marked(tokens: list[str], ids, unk_id: int) -> list[str]:
+    """Tokens as typed, each that the vocabulary lacks (its id is unk_id) followed by " (?)": how a chart's axis or a
+    table shows a word the model reads as <unk>."""
+    return [token if int(i) != unk_id else f"{token} (?)" for token, i in zip(tokens, ids)]
+
+
 def computed_by(names: str, L: str) -> None:
     """A caption naming the package function(s) that computed what is shown."""
     text(t("computed_by", L, names=names), "caption")
