@@ -8,7 +8,8 @@ from transformer.alignment import aer_table, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
 from transformer.data import EOS
 from transformer.errors import TransformerError
-from transformer.heads import KINDS, SHARES, HeadStudy, study_heads, study_maps, with_alignment
+from transformer.heads import SHARES, HeadStudy, study_heads, study_maps, with_alignment
+from transformer.model import DEC_ENC, ENC_SELF, AttentionKind
 from transformer.text import markdown, visible
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.gold import file_gold, golds_of, problem_lines
@@ -22,6 +23,7 @@ from ui.widgets import (
     ATTENTION_FORMULA,
     attention_axes,
     computed_by,
+    kind_picker,
     model_cached,
     model_cached_or_end,
     page_header,
@@ -32,8 +34,9 @@ from ui.widgets import (
     wrapping_row,
 )
 from viz.alignment import aer_grid_figure, aer_matrix, best_cell, gold_links_layer
-from viz.attention import attention_figure, attention_grid_figure, clicked_cell, decoder_row_labels, frame_head
+from viz.attention import attention_figure, attention_grid_figure, decoder_row_labels, frame_head
 from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
+from viz.layers import clicked_cell
 
 MAP_PX, EXPLAIN_PX = 560, 340  # one attention map, and what it shows beside it
 
@@ -99,9 +102,7 @@ formula(ATTENTION_FORMULA)
 
 source, target = sentence_picker(L, "attn")
 c1, c2, c3, c4 = st.columns([3, 2, 3, 2])
-kind = choose_one(
-    c1.radio, t("attn.kind", L), KINDS, key="attn_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
-)
+kind = kind_picker(c1.radio, L, "attn_kind")
 layer = choose_numbered(c2.selectbox, t("attn.layer", L), cfg.n_layers, key="attn_layer", default=cfg.n_layers - 1)
 heads = choose_labelled(c3.radio, t("attn.heads", L), HEAD_MODES, L, key="attn_heads", default="one", horizontal=True)
 head = choose_numbered(
@@ -113,7 +114,7 @@ head = choose_numbered(
 )
 if target is None:
     text(t("attn.typed_greedy", L), "caption")
-elif kind != "enc_self":  # the encoder reads the source only: the toggle would change nothing there
+elif kind != ENC_SELF:  # the encoder reads the source only: the toggle would change nothing there
     keep_option("attn_greedy", (False, True), False)
     st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
@@ -163,10 +164,10 @@ def show(
     which = {"grid": t("attn.heads_grid", L), "average": t("attn.heads_average", L)}.get(
         heads, f"{t('attn.head', L)} {head + 1}"
     )
-    title = caption(t(f"attn.{kind}", L), t("attn.layer", L) + f" {layer + 1}", which, when)
+    title = caption(t(kind.label, L), t("attn.layer", L) + f" {layer + 1}", which, when)
 
     def figure():
-        attn = getattr(maps, f"{kind}_attns")[layer][0]  # (H, Lq, Lk)
+        attn = maps.of(kind)[layer][0]  # (H, Lq, Lk)
         rows, cols, labels = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)
         common = dict(**labels, marks=marks)
         if heads == "grid":
@@ -180,10 +181,10 @@ def show(
 
     # built once per model and view: a page switch or a click elsewhere on the page redraws the same figure
     fig = model_cached(
-        ("attn_figure", key, *view, kind, layer, heads, head, tuple(marks), clickable, title, gold, L), figure
+        ("attn_figure", key, *view, kind.name, layer, heads, head, tuple(marks), clickable, title, gold, L), figure
     )
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
-    name = file_name("attention", kind, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
+    name = file_name("attention", kind.name, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
     about = caption(title, for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens)))
     if clickable and heads != "grid":
         ss[f"_{key}_drawn"] = tuple(marks)
@@ -194,13 +195,13 @@ def show(
 
 def explain() -> None:
     """What the chosen kind shows, and what the decoder row labels mean."""
-    text(t(f"attn.{kind}_explain", L))
-    if kind != "enc_self":
+    text(t(f"attn.{kind.name}_explain", L))
+    if kind.queries == "tgt":  # decoder rows: teacher-forced or greedy
         text(t("attn.rows_teacher" if reference is not None else "attn.rows_greedy", L))
     text(t("attn.read", L), paper="")  # the hover: nothing on paper
 
 
-marking = kind == "dec_enc"
+marking = kind == DEC_ENC
 main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
 
 
@@ -213,7 +214,7 @@ if marking and heads != "grid" and reference is not None:
 
 def gold_score() -> None:
     """Precision and recall of the links of the map shown, against the gold links drawn over it."""
-    attn = view.maps.dec_enc_attns[layer][0]  # (H, Lt, Ls)
+    attn = view.maps.of(DEC_ENC)[layer][0]  # (H, Lt, Ls)
     shown = attn.mean(0) if heads == "average" else attn[head]  # (Lt, Ls)
     got = score_map(shown, gold, len(view.dec_tokens) - 1, len(view.src_tokens))
     values = dict(precision=f"{100 * (got.precision or 0):.0f}", recall=f"{100 * (got.recall or 0):.0f}")
@@ -263,17 +264,19 @@ class Studied:
     caption: str
 
 
-def head_statistics(view, sentence: tuple, dec_rows: list[str], kind: str, chosen, cells: list | None) -> None:
+def head_statistics(
+    view, sentence: tuple, dec_rows: list[str], kind: AttentionKind, chosen, cells: list | None
+) -> None:
     """Every head of the kind measured over the dataset or this sentence: a table and two clickable charts. chosen:
     the (layer, head) open at the top, or None; cells: the cells the learner may mark (encoder–decoder only), or
     None."""
     section(t("attn.stats", L))
-    kind_words = t(f"attn.{kind}", L)
+    kind_words = t(kind.label, L)
     text(t("attn.stats_intro", L, kind=kind_words), paper=t("attn.stats_intro_paper", L, kind=kind_words))
     studied = head_study(view, sentence)
     if studied is None:
         return
-    stats = studied.study.stats[kind]
+    stats = studied.study.stats[kind.name]
     columns = [c for c in STATISTICS if any(getattr(s, c) is not None for s in stats)]
     if cells is not None:
         aligned = marks_section(view, dec_rows, cells, stats, studied.scope)
@@ -362,19 +365,20 @@ def stats_table(stats: list, columns: list[str], names: dict, helps: dict, chose
     computed_by("transformer.heads.study_heads / study_maps → head_stats, mean_patterns", L)
 
 
-def stat_grid(stats: list, columns: list[str], names: dict, kind: str, studied: Studied, chosen, sentence) -> None:
+def stat_grid(
+    stats: list, columns: list[str], names: dict, kind: AttentionKind, studied: Studied, chosen, sentence
+) -> None:
     """One statistic of every head as a grid of layers by heads, the open head framed; clicking a cell opens it."""
-    defaults = {"enc_self": "previous", "dec_self": "previous", "dec_enc": "diagonal"}
     statistic = choose_one(
         st.selectbox,
         t("attn.stat_pick", L),
         columns,
         key="attn_stat",
-        default="alignment" if "alignment" in columns else defaults[kind],
+        default="alignment" if "alignment" in columns else kind.statistic,
         format_func=names.get,
     )
     grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
-        ("heads_stat_figure", *studied.key, kind, statistic, chosen, sentence, tuple(ss.attn_marks), L),
+        ("heads_stat_figure", *studied.key, kind.name, statistic, chosen, sentence, tuple(ss.attn_marks), L),
         lambda: head_stat_figure(
             stats,
             statistic,
@@ -387,45 +391,41 @@ def stat_grid(stats: list, columns: list[str], names: dict, kind: str, studied: 
     chart(
         grid,
         STAT_GRID,
-        file_name("head-statistics", kind, statistic, studied.scope),
-        caption(t("attn.stat_grid_caption", L, stat=names[statistic], kind=t(f"attn.{kind}", L)), studied.caption),
+        file_name("head-statistics", kind.name, statistic, studied.scope),
+        caption(t("attn.stat_grid_caption", L, stat=names[statistic], kind=t(kind.label, L)), studied.caption),
         on_select="rerun",
         selection_mode="points",
     )
     hint(t("attn.stat_grid_help", L))
 
 
-def head_patterns(studied: Studied, kind: str, view, dec_rows: list[str], chosen) -> None:
+def head_patterns(studied: Studied, kind: AttentionKind, view, dec_rows: list[str], chosen) -> None:
     """Every head's mean attention map, the open head framed; clicking a map opens its head."""
     section(t("attn.patterns", L), 3)
     text(t(SCOPES[studied.scope][1], L), paper=t(SCOPES[studied.scope][2], L))
     if studied.scope == "sentence":
-        rows, cols = {
-            "enc_self": (view.src_tokens, view.src_tokens),
-            "dec_self": (dec_rows, view.dec_tokens),
-            "dec_enc": (dec_rows, view.src_tokens),
-        }[kind]
+        rows, cols, _ = attention_axes(L, kind, view.src_tokens, view.dec_tokens, dec_rows)
     else:
         rows = cols = None  # a mean over sentences: positions, not one sentence's tokens
     patterns = model_cached(
-        ("heads_figure", *studied.key, kind, L),
+        ("heads_figure", *studied.key, kind.name, L),
         lambda: head_patterns_figure(
-            studied.study.patterns[kind],
+            studied.study.patterns[kind.name],
             rows,
             cols,
             layer_label=t("attn.layer", L),
             head_label=t("attn.head", L),
             value_label=t("fig.weight", L),
-            row_label=t(f"attn.rows_{kind}", L),
-            col_label=t(f"attn.cols_{kind}", L),
+            row_label=t(f"attn.rows_{kind.name}", L),
+            col_label=t(f"attn.cols_{kind.name}", L),
         ),
     )
     frame_head(patterns, chosen)  # the cached figure, its frame moved to the open head
     chart(
         patterns,
         PATTERNS,
-        file_name("head-patterns", kind, studied.scope),
-        caption(t("attn.patterns", L), t(f"attn.{kind}", L), studied.caption),
+        file_name("head-patterns", kind.name, studied.scope),
+        caption(t("attn.patterns", L), t(kind.label, L), studied.caption),
         on_select="rerun",
         selection_mode="points",
     )
@@ -531,7 +531,7 @@ def finding_sentences(found) -> list[str]:
     ]
 
 
-if kind == "dec_enc":
+if kind == DEC_ENC:
     which_head_aligns()
 
 # ---------------------------------------------------------------- the training film strip

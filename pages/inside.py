@@ -375,12 +375,12 @@ modules = trace.attention_modules()
 if step.where in modules and ss.get("inside_cell_for", step.index) != step.index:  # follow the walk into attention
     ss.inside_attention, ss.inside_cell_head = step.where, head
 ss.inside_cell_for = step.index
-kinds = {"enc_self_attn": "self_attention", "dec_self_attn": "masked_attention", "dec_enc_attn": "cross_attention"}
 
 
 def _module_name(where: str) -> str:
+    """An attention module as its box of the diagram names it, with its layer."""
     s = trace.step("attn", where)
-    return f"{t(BLOCK_WORDS[kinds[where.rsplit('.', 1)[-1]]], L)} · {t('inside.layer', L)} {s.layer + 1}"
+    return f"{t(BLOCK_WORDS[blocks[s.block].kind], L)} · {t('inside.layer', L)} {s.layer + 1}"
 
 
 def choose_position(column, label: str, tokens: list[str], key: str) -> int:

@@ -42,7 +42,7 @@ from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_set
 from ui.tables import MARKS, mark, score_frame
 from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
-from ui.widgets import attention_axes, page_header, pair_text, wrapping_row
+from ui.widgets import attention_axes, kind_picker, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -51,7 +51,6 @@ ss = st.session_state
 
 MODES = {"experiment": "lab.mode.experiment", "checkpoint": "lab.mode.checkpoint"}  # what to compare: its words
 EXPERIMENT_LABELS = {name: f"lab.exp.{name}" for name in (*EXPERIMENTS, "custom")}  # the Lab's choices: their words
-KINDS = ("enc_self", "dec_self", "dec_enc")
 MAP_PX = 440  # one model's attention map
 STANDARD = TransformerConfig(1, 1)
 NEEDS = {  # Experiment.needs: what data shows the effect
@@ -399,9 +398,7 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
     index = choose_one(
         c1.selectbox, t("lab.pair", L), range(len(pairs)), key="lab_pair", format_func=lambda i: pair_text(pairs[i])
     )
-    kind = choose_one(
-        c2.radio, t("attn.kind", L), KINDS, key="lab_kind", default="dec_enc", format_func=lambda k: t(f"attn.{k}", L)
-    )
+    kind = kind_picker(c2.radio, L, "lab_kind")
     layer = choose_numbered(c3.selectbox, t("attn.layer", L), n_layers, key="lab_layer", default=n_layers - 1)
     head = choose_numbered(c4.selectbox, t("attn.head", L), n_heads, key="lab_head")
     source, target = pairs[index]
@@ -418,11 +415,11 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
             predicts = model.translator.tgt_vocab.decode(model.translator.make_batch([(source, target)]).dec_outputs[0])
             rows_dec = decoder_row_labels(view.dec_tokens, predicts)
             rows, cols, axis_labels = attention_axes(L, kind, view.src_tokens, view.dec_tokens, rows_dec)
-            where = f"{t(f'attn.{kind}', L)} · {t('attn.layer', L)} {layer + 1} · {t('attn.head', L)} {head + 1}"
+            where = f"{t(kind.label, L)} · {t('attn.layer', L)} {layer + 1} · {t('attn.head', L)} {head + 1}"
             title = f"{plotly(label)} · {where}"
-            attn = getattr(view.maps, f"{kind}_attns")[layer][0][head]  # (Lq, Lk)
+            attn = view.maps.of(kind)[layer][0][head]  # (Lq, Lk)
             fig = attention_figure(attn, rows, cols, title=title, **axis_labels)
-            name = file_name("lab", label, "attention", kind, f"layer-{layer + 1}", f"head-{head + 1}")
+            name = file_name("lab", label, "attention", kind.name, f"layer-{layer + 1}", f"head-{head + 1}")
             about = caption(
                 visible(label), where, for_sentence(L, " ".join(view.src_tokens), " ".join(view.dec_tokens))
             )

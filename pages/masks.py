@@ -4,13 +4,15 @@ from functools import partial
 
 import streamlit as st
 
-from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask, get_dec_enc_attn_mask
+from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask
+from transformer.model import DEC_ENC, DEC_SELF
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
 from ui.state import current, page_setup
-from ui.view_state import Param, choose_numbered, choose_one, padded_picker
+from ui.view_state import Param, choose_numbered, padded_picker
 from ui.widgets import (
     computed_by,
+    kind_picker,
     model_cached,
     model_cached_or_end,
     padded_sentence,
@@ -63,8 +65,16 @@ labels = dict(
     row_label=t("fig.query", L),
     col_label=t("fig.key", L),
 )
+
+
+def kind_mask(kind):
+    """The mask of one attention kind as this model applies it (a switch that is off leaves its part out), (Lq, Lk),
+    with its query and key tokens; None: nothing blocked."""
+    mask = kind.mask(cfg, enc, dec)  # (1, Lq, Lk) or None
+    return (None if mask is None else mask[0], *kind.sides(src, tgt))
+
+
 # the masks this model really applies: a switch that is off leaves its mask out (None: nothing blocked)
-dec_self_mask = translator.model.decoder.self_attn_mask(dec)  # (1, Lt, Lt) or None
 masks = {  # name: (mask, query tokens, key tokens, what computed it, the switches it needs)
     "enc_pad": (
         get_attn_pad_mask(enc, enc)[0] if cfg.pad_mask else None,
@@ -87,27 +97,21 @@ masks = {  # name: (mask, query tokens, key tokens, what computed it, the switch
         "transformer.masks.get_attn_pad_mask(dec_inputs, dec_inputs)",
         ("pad_mask",),
     ),
-    "dec_self": (
-        None if dec_self_mask is None else dec_self_mask[0],
-        tgt,
-        tgt,
-        "model.decoder.self_attn_mask(dec_inputs)",
-        ("pad_mask", "look_ahead_mask"),
-    ),
-    "dec_enc": (
-        get_dec_enc_attn_mask(dec, enc)[0] if cfg.pad_mask else None,
-        tgt,
-        src,
-        "transformer.masks.get_dec_enc_attn_mask(dec_inputs, enc_inputs)",
-        ("pad_mask",),
-    ),
+    **{  # a kind's whole mask: its parts together
+        kind.name: (
+            *kind_mask(kind),
+            f"transformer.model.ATTENTION_KINDS[{kind.name!r}].mask(cfg, enc_inputs, dec_inputs)",
+            kind.masks,
+        )
+        for kind in (DEC_SELF, DEC_ENC)
+    },
 }
 words = {  # each mask: its title and what it blocks
     "enc_pad": ("masks.enc_pad", "masks.enc_pad_intro"),
     "subsequent": ("masks.subsequent", "masks.subsequent_intro"),
     "dec_pad": ("masks.dec_pad", "masks.dec_pad_intro"),
-    "dec_self": ("masks.dec_self", "masks.dec_self_intro"),
-    "dec_enc": ("masks.dec_enc", "masks.dec_enc_intro"),
+    DEC_SELF.name: ("masks.dec_self", "masks.dec_self_intro"),
+    DEC_ENC.name: ("masks.dec_enc", "masks.dec_enc_intro"),
 }
 section(t("masks.all", L))
 text(t("masks.legend", L), "info")
@@ -141,27 +145,19 @@ formula(
     r"\mathrm{Attention}(Q,K,V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right)V,"
     r"\qquad M_{ij} = \begin{cases}-\infty & \text{" + blocked + r"}\\ 0 & \text{" + allowed + r"}\end{cases}"
 )
-kinds = {"enc_self": "enc_pad", "dec_self": "dec_self", "dec_enc": "dec_enc"}  # attention kind: its mask
 c1, c2, c3 = st.columns(3)
-kind = choose_one(
-    c1.radio,
-    t("attn.kind", L),
-    list(kinds),
-    key="mask_kind",
-    default="dec_self",
-    format_func=lambda k: t(f"attn.{k}", L),
-)
+kind = kind_picker(c1.radio, L, "mask_kind", default=DEC_SELF)
 n_layers, n_heads = cfg.n_layers, cfg.n_heads
 layer = choose_numbered(c2.selectbox, t("attn.layer", L), n_layers, key="mask_layer")
 head = choose_numbered(c3.selectbox, t("attn.head", L), n_heads, key="mask_head")
 
-mask, rows, cols, _, _ = masks[kinds[kind]]
+mask, rows, cols = kind_mask(kind)
 if mask is None:
     text(t("masks.no_mask_here", L), "info")
-scores = getattr(view.maps, f"{kind}_scores")[layer][0, head]  # (Lq, Lk)
-weights = getattr(view.maps, f"{kind}_attns")[layer][0, head]  # (Lq, Lk)
+scores = view.maps.scores_of(kind)[layer][0, head]  # (Lq, Lk)
+weights = view.maps.of(kind)[layer][0, head]  # (Lq, Lk)
 figures = model_cached(
-    ("mask_effect", source, target, src_pad, tgt_pad, kind, layer, head, L),
+    ("mask_effect", source, target, src_pad, tgt_pad, kind.name, layer, head, L),
     lambda: mask_effect_figures(
         scores,
         mask,
@@ -187,12 +183,12 @@ for i, (col, (name, latex, key), fig) in enumerate(zip(wrapping_row([EFFECT_PX] 
             text(f"**{i}. {t(name, L)}**")
             formula(latex)
         where = caption(
-            t(name, L), t(f"attn.{kind}", L), f"{t('attn.layer', L)} {layer + 1}", f"{t('attn.head', L)} {head + 1}"
+            t(name, L), t(kind.label, L), f"{t('attn.layer', L)} {layer + 1}", f"{t('attn.head', L)} {head + 1}"
         )
         chart(
             fig,
             key,
-            file_name(name.replace(".", "-"), kind, f"layer-{layer + 1}", f"head-{head + 1}"),
+            file_name(name.replace(".", "-"), kind.name, f"layer-{layer + 1}", f"head-{head + 1}"),
             caption(where, sentence),
         )
 computed_by("transformer.model.scaled_dot_product_attention (Transformer(..., return_attn=True))", L)

@@ -3,7 +3,7 @@
 A learner looks for heads with a job: the "previous-token" head (every word looks at the word before it), the
 "alignment" head (each target word looks at the source word it translates). The numbers here find them.
 
-Kinds and their tensors (AttentionMaps, one tensor per layer):
+Kinds and their tensors (transformer.model.ATTENTION_KINDS, AttentionMaps.of(kind): one tensor per layer):
     enc_self   encoder self-attention            queries = keys = enc_inputs      (B, H, Ls, Ls)
     dec_self   decoder masked self-attention     queries = keys = dec_inputs      (B, H, Lt, Lt)
     dec_enc    encoder–decoder (cross) attention queries = dec_inputs, keys = enc_inputs  (B, H, Lt, Ls)
@@ -21,10 +21,9 @@ import torch
 
 from .data import PAD_ID, Vocab
 from .errors import DataError
-from .model import AttentionMaps
+from .model import ATTENTION_KINDS, DEC_ENC, AttentionKind, AttentionMaps, attention_kind
 from .translator import Translator
 
-KINDS = ("enc_self", "dec_self", "dec_enc")
 SHARES = ("same", "previous", "next", "padding", "on_S", "on_E", "diagonal", "alignment")  # the statistics in [0, 1]
 STATISTICS = ("entropy", *SHARES)  # every statistic of a HeadStats, in table order
 NEAR_DIAGONAL = 1.0  # dec_enc keys within this many positions of the length-scaled diagonal count as "diagonal"
@@ -62,7 +61,7 @@ class HeadStats:
 
 def head_stats(
     attns: Sequence[torch.Tensor],
-    kind: str,
+    kind: AttentionKind | str,
     query_ids: torch.Tensor,
     key_ids: torch.Tensor,
     S_id: int | None = None,
@@ -93,6 +92,7 @@ def head_stats(
         alignment  (dec_enc, marks given) the mean over marked rows i of Σ a_ij over the columns j marked in
                    row i: 1 when every marked target row looks only at its marked source words.
     """
+    kind = attention_kind(kind)
     _check_inputs(attns, kind, query_ids, key_ids, marks)
     B, _, Lq, Lk = attns[0].shape
     query_ids, key_ids = query_ids.cpu(), key_ids.cpu()
@@ -128,7 +128,7 @@ def head_stats(
                 HeadStats(
                     layer=layer,
                     head=h,
-                    kind=kind,
+                    kind=kind.name,
                     queries=n_queries,
                     previous_perfect=previous_perfect,
                     **{name: None if v is None else float(v[h]) for name, v in values.items()},
@@ -139,14 +139,12 @@ def head_stats(
 
 def _check_inputs(
     attns: Sequence[torch.Tensor],
-    kind: str,
+    kind: AttentionKind,
     query_ids: torch.Tensor,
     key_ids: torch.Tensor,
     marks: Sequence[tuple[int, int]] | None,
 ) -> None:
-    """ValueError for a kind, maps, ids or marks that head_stats cannot measure."""
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
+    """ValueError for maps, ids or marks that head_stats cannot measure."""
     if not attns:
         raise ValueError("attns is empty: give one attention tensor per layer.")
     B, _, Lq, Lk = attns[0].shape
@@ -155,12 +153,17 @@ def _check_inputs(
             f"query_ids {tuple(query_ids.shape)} and key_ids {tuple(key_ids.shape)} must be "
             f"{(B, Lq)} and {(B, Lk)} for attention maps of shape {tuple(attns[0].shape)}."
         )
-    if marks is not None and kind != "dec_enc":
+    if marks is not None and not kind.crosses:
         raise ValueError("alignment marks are pairs of a target and a source word: use them with dec_enc.")
 
 
 def _key_sets(
-    kind: str, key_ids: torch.Tensor, q_real: torch.Tensor, k_real: torch.Tensor, S_id: int | None, E_id: int | None
+    kind: AttentionKind,
+    key_ids: torch.Tensor,
+    q_real: torch.Tensor,
+    k_real: torch.Tensor,
+    S_id: int | None,
+    E_id: int | None,
 ) -> dict[str, torch.Tensor | None]:
     """For each share statistic, (B, 1, Lq, Lk): 1.0 on the keys it counts for each query; None where no key can
     count (on_S, on_E without S or E among the keys; diagonal outside dec_enc)."""
@@ -176,7 +179,7 @@ def _key_sets(
     for name, token in (("on_S", S_id), ("on_E", E_id)):
         holds = key_ids.eq(token) & k_real if token is not None else torch.zeros_like(k_real)  # (B, Lk)
         key_sets[name] = holds[:, None, :].expand(B, Lq, Lk) if holds.any() else None
-    key_sets["diagonal"] = _near_diagonal(q_real, k_real) if kind == "dec_enc" else None
+    key_sets["diagonal"] = _near_diagonal(q_real, k_real) if kind.crosses else None
     return {name: None if cells is None else cells[:, None].float() for name, cells in key_sets.items()}
 
 
@@ -225,24 +228,22 @@ def mean_patterns(attns: Sequence[torch.Tensor], query_ids: torch.Tensor, pad_id
 
 
 def kind_inputs(
-    kind: str, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor, tgt_vocab: Vocab
+    kind: AttentionKind | str, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor, tgt_vocab: Vocab
 ) -> tuple[torch.Tensor, torch.Tensor, int | None, int | None]:
     """(query_ids, key_ids, S_id, E_id) of one kind: whose ids sit on each side, and the S / E ids among the keys."""
-    if kind == "enc_self":
-        return enc_inputs, enc_inputs, None, None  # the source has no S and no E
-    if kind == "dec_self":
-        return dec_inputs, dec_inputs, tgt_vocab.bos_id, tgt_vocab.eos_id
-    if kind == "dec_enc":
-        return dec_inputs, enc_inputs, None, None
-    raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
+    kind = attention_kind(kind)
+    query_ids, key_ids = kind.sides(enc_inputs, dec_inputs)
+    if not kind.keys_hold_special:  # source keys: no S and no E
+        return query_ids, key_ids, None, None
+    return query_ids, key_ids, tgt_vocab.bos_id, tgt_vocab.eos_id
 
 
 @dataclass(frozen=True)
 class HeadStudy:
     """Head statistics and mean attention maps of every kind, for a dataset or one sentence."""
 
-    stats: dict[str, list[HeadStats]]  # kind -> one record per (layer, head), layer-major
-    patterns: dict[str, torch.Tensor]  # kind -> (n_layers, H, Lq, Lk) mean attention map (see mean_patterns)
+    stats: dict[str, list[HeadStats]]  # kind name -> one record per (layer, head), layer-major
+    patterns: dict[str, torch.Tensor]  # kind name -> (n_layers, H, Lq, Lk) mean attention map (see mean_patterns)
     sentences: int  # how many sentences were read
 
 
@@ -256,12 +257,12 @@ def study_maps(
     """head_stats and mean_patterns of every kind from one AttentionMaps and its inputs (e.g. Translator.inspect);
     marks, for one sentence, are (decoder position, source position) cells of the dec_enc maps."""
     stats, patterns = {}, {}
-    for kind in KINDS:
-        attns = getattr(maps, f"{kind}_attns")
+    for kind in ATTENTION_KINDS.values():
+        attns = maps.of(kind)
         query_ids, key_ids, S_id, E_id = kind_inputs(kind, enc_inputs, dec_inputs, tgt_vocab)
-        kind_marks = marks if kind == "dec_enc" else None
-        stats[kind] = head_stats(attns, kind, query_ids, key_ids, S_id, E_id, marks=kind_marks)
-        patterns[kind] = mean_patterns(attns, query_ids)
+        kind_marks = marks if kind.crosses else None
+        stats[kind.name] = head_stats(attns, kind, query_ids, key_ids, S_id, E_id, marks=kind_marks)
+        patterns[kind.name] = mean_patterns(attns, query_ids)
     return HeadStudy(stats=stats, patterns=patterns, sentences=enc_inputs.size(0))
 
 
@@ -275,8 +276,8 @@ def with_alignment(
 ) -> list[HeadStats]:
     """stats of the dec_enc heads (over a dataset or one sentence) with each head's alignment: its share of attention
     on the marked (decoder position, source position) cells of one sentence's maps and inputs."""
-    query_ids, key_ids, S_id, E_id = kind_inputs("dec_enc", enc_inputs, dec_inputs, tgt_vocab)
-    aligned = head_stats(maps.dec_enc_attns, "dec_enc", query_ids, key_ids, S_id, E_id, marks=marks)
+    query_ids, key_ids, S_id, E_id = kind_inputs(DEC_ENC, enc_inputs, dec_inputs, tgt_vocab)
+    aligned = head_stats(maps.of(DEC_ENC), DEC_ENC, query_ids, key_ids, S_id, E_id, marks=marks)
     return [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned, strict=True)]
 
 

@@ -16,7 +16,7 @@ from . import corpus
 from .config import MAX_EPOCHS, TrainConfig, TransformerConfig, model_sizes
 from .data import PAD_ID, tokenize
 from .errors import DataError
-from .model import AttentionMaps, evaluating
+from .model import ATTENTION_KINDS, AttentionMaps, evaluating
 from .recipe import EXACT_LEARNED, Verdict, under_trained
 from .scores import ALL, ScoreTable
 from .splits import reordered_groups, split_pairs
@@ -165,8 +165,8 @@ def longest_rows(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto", shar
 def peak_attention(maps: AttentionMaps) -> float:
     """How peaked attention is: the mean, over every kind, layer, head and query, of the query's largest
     weight; 1.0 is one-hot attention, 1/n spreads evenly over n keys."""
-    kinds = (maps.enc_self_attns, maps.dec_self_attns, maps.dec_enc_attns)
-    peaks = [a.amax(-1).flatten() for kind in kinds for a in kind]  # each (B, H, Lq, Lk) → B·H·Lq peaks
+    attns = [a for kind in ATTENTION_KINDS.values() for a in maps.of(kind)]  # each (B, H, Lq, Lk)
+    peaks = [a.amax(-1).flatten() for a in attns]  # B·H·Lq peaks each
     return float(torch.cat(peaks).mean()) if peaks else float("nan")
 
 

@@ -109,6 +109,67 @@ class PositionalEncoding(nn.Module):
         return self.dropout(x + rec(self, "pe", self.pe[: x.size(1)]))  # (B, L, D) + (L, D)
 
 
+@dataclass(frozen=True)
+class AttentionKind:
+    """One kind of attention of the model: whose positions ask (rows), whose are looked at (columns), what is blocked.
+
+    The three kinds are the table ATTENTION_KINDS below; every page, chart and statistic reads a kind from it.
+    """
+
+    name: str  # enc_self, dec_self or dec_enc: the prefix of its AttentionMaps fields, and its value in a link
+    queries: str  # "src" (enc_inputs) or "tgt" (dec_inputs): the side whose positions are the rows
+    keys: str  # the side whose positions are the columns
+    masks: tuple[str, ...]  # the TransformerConfig switches of the masks it applies: pad_mask, look_ahead_mask
+    statistic: str  # the head statistic (transformer.heads) that finds its typical head
+    label: str  # the UI string key of its name
+
+    @property
+    def module(self) -> str:
+        """The attribute of its MultiHeadAttention in an encoder or decoder layer, e.g. dec_enc_attn."""
+        return f"{self.name}_attn"
+
+    @property
+    def keys_hold_special(self) -> bool:
+        """Whether its keys can hold S or E: target-side inputs start with S; the source holds neither."""
+        return self.keys == "tgt"
+
+    @property
+    def crosses(self) -> bool:
+        """Whether its rows and columns are different sentences (the decoder looking at the source)."""
+        return self.queries != self.keys
+
+    def sides(self, src, tgt) -> tuple:
+        """(the query side's, the key side's) of anything given once per side: ids, tokens, lengths."""
+        side = {"src": src, "tgt": tgt}
+        return side[self.queries], side[self.keys]
+
+    def mask(self, cfg: TransformerConfig, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> torch.Tensor | None:
+        """[B, Lq, Lk] True where a model with cfg's switches blocks a key (padding OR look-ahead); None if nothing."""
+        queries, keys = self.sides(enc_inputs, dec_inputs)
+        blocked = None
+        if "pad_mask" in self.masks and cfg.pad_mask:
+            blocked = get_attn_pad_mask(queries, keys)  # (B, Lq, Lk)
+        if "look_ahead_mask" in self.masks and cfg.look_ahead_mask:
+            future = get_attn_subsequence_mask(queries)  # (B, Lq, Lq), Lq = Lk
+            blocked = future if blocked is None else blocked | future
+        return blocked
+
+
+ENC_SELF = AttentionKind("enc_self", "src", "src", ("pad_mask",), "previous", "attn.enc_self")
+DEC_SELF = AttentionKind("dec_self", "tgt", "tgt", ("pad_mask", "look_ahead_mask"), "previous", "attn.dec_self")
+DEC_ENC = AttentionKind("dec_enc", "tgt", "src", ("pad_mask",), "diagonal", "attn.dec_enc")
+ATTENTION_KINDS = {kind.name: kind for kind in (ENC_SELF, DEC_SELF, DEC_ENC)}  # name → kind, in the model's order
+
+
+def attention_kind(kind: AttentionKind | str) -> AttentionKind:
+    """The kind itself, or the kind of that name (a link's value); ValueError for any other name."""
+    if isinstance(kind, AttentionKind):
+        return kind
+    if kind not in ATTENTION_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(ATTENTION_KINDS)}, got {kind!r}.")
+    return ATTENTION_KINDS[kind]
+
+
 @dataclass
 class AttentionMaps:
     """Every attention map of one forward pass, per layer; filled only when asked for."""
@@ -120,16 +181,22 @@ class AttentionMaps:
     dec_self_scores: list[torch.Tensor] = field(default_factory=list)
     dec_enc_scores: list[torch.Tensor] = field(default_factory=list)
 
+    def of(self, kind: AttentionKind | str) -> list[torch.Tensor]:
+        """The weights of one kind, [layer] (B, H, Lq, Lk)."""
+        return getattr(self, f"{attention_kind(kind).name}_attns")
+
+    def scores_of(self, kind: AttentionKind | str) -> list[torch.Tensor]:
+        """The scaled scores of one kind before masking, [layer] (B, H, Lq, Lk)."""
+        return getattr(self, f"{attention_kind(kind).name}_scores")
+
     def pair(self, b: int, ls: int, lt: int) -> AttentionMaps:
         """The maps of batch row b alone (a batch of 1), cut to its ls source and lt target positions."""
-        sizes = {"enc_self": (ls, ls), "dec_self": (lt, lt), "dec_enc": (lt, ls)}  # (Lq, Lk) of each kind
-        return AttentionMaps(
-            **{
-                f"{kind}_{what}": [m[b : b + 1, :, :lq, :lk] for m in getattr(self, f"{kind}_{what}")]  # (1, H, Lq, Lk)
-                for kind, (lq, lk) in sizes.items()
-                for what in ("attns", "scores")
-            }
-        )
+        cut = {}
+        for kind in ATTENTION_KINDS.values():
+            lq, lk = kind.sides(ls, lt)
+            cut[f"{kind.name}_attns"] = [m[b : b + 1, :, :lq, :lk] for m in self.of(kind)]  # (1, H, Lq, Lk)
+            cut[f"{kind.name}_scores"] = [m[b : b + 1, :, :lq, :lk] for m in self.scores_of(kind)]
+        return AttentionMaps(**cut)
 
 
 def scaled_dot_product_attention(

@@ -26,7 +26,7 @@ from torch import nn
 from .code_lines import code_line
 from .config import TransformerConfig
 from .data import PAD_ID
-from .model import Recorder, Transformer, evaluating
+from .model import ATTENTION_KINDS, Recorder, Transformer, evaluating
 
 # ------------------------------------------------------------------ recording
 
@@ -95,7 +95,7 @@ def _record_pass(model: Transformer, enc_inputs, dec_inputs, dec_outputs) -> lis
 # ------------------------------------------------------------------ what each step is
 
 
-_ATTENTION = {"enc_self_attn": ("src", "src"), "dec_self_attn": ("tgt", "tgt"), "dec_enc_attn": ("tgt", "src")}
+_ATTENTION = {kind.module: kind.sides("src", "tgt") for kind in ATTENTION_KINDS.values()}  # module: (query, key) side
 _MASKS = {
     "enc_self_attn_mask": ("src", "src"),
     "dec_self_attn_pad_mask": ("tgt", "tgt"),

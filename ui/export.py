@@ -19,6 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from transformer.data import BOS, EOS, PAD
+from transformer.model import ATTENTION_KINDS
 from transformer.text import markdown, spreadsheet, visible
 from viz.common import CELL_TEXT, text_px
 from viz.presenter import presenter_figure
@@ -268,8 +269,9 @@ def figure_csv(fig: go.Figure) -> str | None:
 
 def maps_json(src_tokens: list[str], dec_tokens: list[str], maps) -> str:
     """Every attention map of one sentence as JSON: the tokens, then per kind [layer][head][query][key] weights."""
-    kinds = ("enc_self_attns", "dec_self_attns", "dec_enc_attns")
-    data = {kind: [layer[0].tolist() for layer in getattr(maps, kind)] for kind in kinds}  # (1, H, Lq, Lk) each
+    data = {  # (1, H, Lq, Lk) each
+        f"{kind.name}_attns": [layer[0].tolist() for layer in maps.of(kind)] for kind in ATTENTION_KINDS.values()
+    }
     return json.dumps({"src_tokens": src_tokens, "dec_tokens": dec_tokens, **data}, ensure_ascii=False)
 
 

@@ -10,6 +10,7 @@ import streamlit as st
 from transformer.config import MAX_TYPED_CHARS
 from transformer.data import PAD
 from transformer.errors import TransformerError
+from transformer.model import ATTENTION_KINDS, DEC_ENC, AttentionKind
 from transformer.text import markdown, visible
 from viz.common import text_px
 
@@ -18,7 +19,7 @@ from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
 from .state import current, end_page, trained_on_table, usable_pairs
-from .view_state import Param, choose_number
+from .view_state import Param, choose_labelled, choose_number
 
 
 def pair_text(pair: tuple[str, str]) -> str:
@@ -148,24 +149,28 @@ ATTENTION_FORMULA = (
 )
 
 
-def attention_axes(L: str, kind: str, src_tokens: list[str], dec_tokens: list[str], rows_dec: list[str]):
+def kind_picker(widget, L: str, key: str, default: AttentionKind = DEC_ENC) -> AttentionKind:
+    """A choice of attention kind (st.radio, or a column's), each shown by its label; the session and a link keep the
+    kind's name. Returns the chosen kind."""
+    labels = {name: kind.label for name, kind in ATTENTION_KINDS.items()}
+    return ATTENTION_KINDS[choose_labelled(widget, t("attn.kind", L), labels, L, key=key, default=default.name)]
+
+
+def attention_axes(L: str, kind: AttentionKind, src_tokens: list[str], dec_tokens: list[str], rows_dec: list[str]):
     """(row labels, column labels, and the labelling arguments of viz.attention's figures) of one kind of map:
     encoder rows and columns are source tokens; decoder rows are rows_dec ("input → predicts")."""
-    rows, cols, row_tokens, col_tokens = {
-        "enc_self": (src_tokens, src_tokens, src_tokens, src_tokens),
-        "dec_self": (rows_dec, dec_tokens, dec_tokens, dec_tokens),
-        "dec_enc": (rows_dec, src_tokens, dec_tokens, src_tokens),
-    }[kind]
+    row_tokens, col_tokens = kind.sides(src_tokens, dec_tokens)
+    rows, _ = kind.sides(src_tokens, rows_dec)  # a decoder row says what it predicts
     labels = dict(
-        row_label=t(f"attn.rows_{kind}", L),
-        col_label=t(f"attn.cols_{kind}", L),
+        row_label=t(f"attn.rows_{kind.name}", L),
+        col_label=t(f"attn.cols_{kind.name}", L),
         value_label=t("fig.weight", L),
         pad_rows=pad_positions(row_tokens),
         pad_cols=pad_positions(col_tokens),
         pad_label=t("fig.padding", L),
         pad_note=t("fig.pad_note", L),
     )
-    return rows, cols, labels
+    return rows, col_tokens, labels
 
 
 def page_header(

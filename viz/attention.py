@@ -28,7 +28,6 @@ from .common import (
     token_labels,
 )
 from .layers import cell_clicks, frame, outline_cells, value_scale
-from .layers import clicked_cell as clicked_cell  # read a click of a clickable attention_figure
 
 GRID_CELL_PX, GRID_MIN_PX, GRID_MAX_PX = 30, 170, 360  # one head of the grid: px per row, and its height limits
 
@@ -51,7 +50,7 @@ def attention_figure(
     """Attention weights [Lq, Lk] on a fixed 0..1 colour scale; padding rows/columns shaded grey.
 
     marks are (row, column) cells outlined in red. clickable=True lays an invisible marker over every cell that
-    carries the hover, so a click selects the cell in Streamlit (read it back with clicked_cell).
+    carries the hover, so a click selects the cell in Streamlit (read it back with viz.layers.clicked_cell).
     """
     a = floats(attn, 2, "attn")  # (Lq, Lk)
     rows, cols = matrix_labels(row_tokens, col_tokens, *a.shape)

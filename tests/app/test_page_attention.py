@@ -15,9 +15,10 @@ from transformer.heads import study_heads
 from ui.sheet import Chart
 from ui.state import CurrentModel
 from ui.strings import STRINGS
-from viz.attention import attention_figure, clicked_cell, decoder_row_labels, frame_head
+from viz.attention import attention_figure, decoder_row_labels, frame_head
 from viz.common import CHOSEN_COLOR
 from viz.heads import head_patterns_figure
+from viz.layers import clicked_cell
 
 ATTN = "pages/attention.py"
 CHART, TABLE = "click_attn_chart", "click_attn_table"

@@ -13,7 +13,6 @@ import torch
 
 from transformer.errors import DataError
 from transformer.heads import (
-    KINDS,
     SHARES,
     HeadStats,
     head_stats,
@@ -22,6 +21,7 @@ from transformer.heads import (
     study_maps,
     with_alignment,
 )
+from transformer.model import ATTENTION_KINDS
 from viz.common import CELL_TEXT, written
 from viz.heads import MAX_HOVER_CELLS, clicked_head, head_patterns_figure, head_stat_figure
 
@@ -178,7 +178,7 @@ def test_study_heads_on_a_trained_model(trained20, pairs20):
     study = study_heads(translator, pairs20)
     batch = translator.make_batch(pairs20)
     real_src, real_dec = int(batch.enc_inputs.ne(0).sum()), int(batch.dec_inputs.ne(0).sum())
-    assert study.sentences == 20 and set(study.stats) == set(KINDS)
+    assert study.sentences == 20 and set(study.stats) == set(ATTENTION_KINDS)
     for kind, stats in study.stats.items():
         assert [(s.layer, s.head) for s in stats] == [(l, h) for l in range(cfg.n_layers) for h in range(cfg.n_heads)]
         assert all(s.kind == kind and s.queries == (real_src if kind == "enc_self" else real_dec) for s in stats)
@@ -205,7 +205,7 @@ def test_dataset_statistics_are_the_sentences_weighted_by_length(trained20, pair
     pairs = pairs20[:5]
     together = study_heads(translator, pairs).stats
     alone = [study_heads(translator, [pair]).stats for pair in pairs]  # no padding at all
-    for kind in KINDS:
+    for kind in ATTENTION_KINDS:
         for i, s in enumerate(together[kind]):
             weights = [one[kind][i].queries for one in alone]
             for name in ("entropy", "same", "previous", "on_S", "diagonal"):
@@ -222,7 +222,7 @@ def test_study_maps_of_one_inspected_sentence_with_marks(trained20, pairs20):
     marks = [(1, 0), (2, 1)]  # "I" ↔ 我, "eat" ↔ 吃 (rows are S I eat rice . P)
     study = study_maps(view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab, marks=marks)
     unpadded = study_heads(translator, [(source, target)]).stats
-    for kind in KINDS:
+    for kind in ATTENTION_KINDS:
         for s, u in zip(study.stats[kind], unpadded[kind]):
             assert s.same == pytest.approx(u.same, abs=1e-5) and s.entropy == pytest.approx(u.entropy, abs=1e-5)
     cross = view.maps.dec_enc_attns

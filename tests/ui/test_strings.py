@@ -1,6 +1,7 @@
 """The UI strings (ui/strings/): every key is defined once, in both languages, and used; every key the code uses is
 defined. Keys are found as string literals in the code; the few key families built from a package's own list of kinds
-(f"split.{kind}" from transformer.splits.SPLITS) are listed here, each with that list, and checked against it."""
+(f"split.{kind}" from transformer.splits.SPLITS) are listed here, each with that list, and checked against it; the keys
+a package's table names (the attention kinds' labels) count as used."""
 
 import ast
 import re
@@ -15,8 +16,9 @@ from transformer import corpus
 from transformer.columns import ROLES, SCRIPTS, SKIP_REASONS
 from transformer.config import SWITCHES
 from transformer.data import SPECIALS, TOKENIZERS
-from transformer.heads import KINDS, SHARES
+from transformer.heads import SHARES
 from transformer.lab import EXPERIMENTS
+from transformer.model import ATTENTION_KINDS
 from transformer.scores import ALL
 from transformer.splits import SPLITS
 from ui import strings
@@ -36,10 +38,9 @@ KEY_SHAPE = re.compile(r"[a-z_]+(\.[A-Za-z0-9_]+)+")
 
 # a key family: the template (each {} is one value) → the package's own list of the values it is built from
 FAMILIES = {
-    "attn.{}": KINDS,
-    "attn.{}_explain": KINDS,
-    "attn.rows_{}": KINDS,
-    "attn.cols_{}": KINDS,
+    "attn.{}_explain": tuple(ATTENTION_KINDS),
+    "attn.rows_{}": tuple(ATTENTION_KINDS),
+    "attn.cols_{}": tuple(ATTENTION_KINDS),
     "data.dataset.{}": DATASETS,
     "tokenizer.{}": TOKENIZERS,
     "phenomenon.{}": (ALL, *corpus.PHENOMENA),  # a score table's rows: every pair, then each phenomenon
@@ -104,9 +105,13 @@ def code_keys() -> tuple[set[str], dict[str, list[str]], dict[str, list[str]]]:
     return used, missing, templates
 
 
+# the keys a package's table of records names: each attention kind's label
+TABLE_KEYS = {kind.label for kind in ATTENTION_KINDS.values()}
+
+
 def family_keys() -> set[str]:
-    """Every key the families build."""
-    return {family.format(value) for family, values in FAMILIES.items() for value in values}
+    """Every key the families build, and the keys the tables name."""
+    return {family.format(value) for family, values in FAMILIES.items() for value in values} | TABLE_KEYS
 
 
 def test_every_key_has_english_and_chinese():
@@ -157,14 +162,8 @@ def test_a_family_has_a_key_for_each_kind_and_none_other(family):
     assert sorted(orphans) == [], "a key of the family without a kind"
 
 
-def test_the_pages_copies_of_the_attention_kinds_are_the_packages():
-    """attn.{kind} is checked against transformer.heads.KINDS; two pages list the kinds themselves."""
-    found = {}
-    for name in ("lab", "masks"):
-        for node in ast.parse((ROOT / "pages" / f"{name}.py").read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in ("KINDS", "kinds"):
-                found[name] = tuple(ast.literal_eval(node.value))
-    assert found == {"lab": KINDS, "masks": KINDS}
+def test_every_key_a_table_names_is_defined():
+    assert sorted(TABLE_KEYS - set(STRINGS)) == []
 
 
 def test_sentences_follow_each_other_with_a_space_in_english_and_none_in_chinese():
