@@ -83,7 +83,7 @@ class _Grid:
     def x_domain(self, head: int) -> list[float]:
         """[left, right] of head's column, as fractions of the plot's width."""
         left = head * (self.width + self.h_space)
-        return [left, left + self.width]
+        return [left, min(1.0, left + self.width)]  # the sum of the last column's parts can round just above 1
 
 
 def _grid(n_layers: int, n_heads: int, n_rows: int, col_ticks: list[str], positions: bool) -> _Grid:

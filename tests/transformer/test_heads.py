@@ -315,6 +315,15 @@ def test_head_patterns_figure_at_six_layers_and_sixteen_heads():
     assert [list(t.customdata[0]) for t in markers[:2]] == [[0, 0], [0, 1]]
 
 
+@pytest.mark.parametrize("n_heads", [1, 4, 8, 16, 32])  # the Train page offers 1 to 16
+def test_head_patterns_figure_fits_any_number_of_heads(n_heads):
+    """With 8 or 32 heads the last column's right edge summed to 1.0000000000000002 and plotly refused the figure:
+    the Attention page of a model trained with 8 heads stopped with an error."""
+    fig = head_patterns_figure(torch.full((2, n_heads, 3, 3), 1 / 3))
+    domains = [fig.layout[name].domain for name in fig.layout if name.startswith("xaxis")]
+    assert len(domains) == 2 * n_heads and max(d[1] for d in domains) == pytest.approx(1.0)
+
+
 def test_head_patterns_figure_positions_and_nan_rows():
     patterns = torch.full((1, 2, 3, 2), 0.5)
     patterns[:, :, 2] = math.nan  # a row no sentence reaches
