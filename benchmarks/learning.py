@@ -1,5 +1,5 @@
 """How fast the default model learns the default corpus to translate sentences it never saw, trained through the
-app's job queue (ui.jobs, without a browser, as benchmarks/load.py does) on one torch thread.
+app's job queue (jobs.queue, without a browser, as benchmarks/load.py does) on one torch thread.
 
 For each split (random, combination, length, word; 10 % asked for) it trains the default model with the corpus's
 training settings (transformer.corpus.TRAIN_CONFIG and TRAIN_SIZES' dropout) as a job and prints the held-out exact
@@ -40,8 +40,8 @@ def _queue():
     from streamlit.logger import set_log_level
 
     set_log_level("error")  # its caches would warn that no server is running
-    from ui.jobs import JobQueue
-    from ui.worker import start_fork_server
+    from jobs.queue import JobQueue
+    from jobs.worker import start_fork_server
 
     start_fork_server()
     return JobQueue(1, alive=lambda _: True)
@@ -49,9 +49,9 @@ def _queue():
 
 def _train(queue, train_pairs, held_pairs, cfg):
     """One training job through the queue: (its run when done, wall seconds from submit to done)."""
+    from jobs.queue import Job, Run
     from transformer import Translator, corpus
     from transformer.lab import STANDARD_SIZES
-    from ui.jobs import Job, Run
 
     translator = Translator.create(train_pairs, "auto", cfg.seed, **{**STANDARD_SIZES, **corpus.TRAIN_SIZES})
     job = Job("train", "bench", [Run("model", translator, train_pairs, cfg, held_pairs)])

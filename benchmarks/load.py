@@ -122,11 +122,11 @@ def queue_only(repeats: int) -> dict:
     from streamlit.logger import set_log_level
 
     set_log_level("error")  # its caches would warn that no server is running
+    from jobs.queue import Job, JobQueue, Run, training_slots
+    from jobs.worker import start_fork_server
     from transformer import TrainConfig, Translator
     from transformer.data import parse_pairs
-    from ui.jobs import Job, JobQueue, Run, training_slots
     from ui.state import BUNDLED_PAIRS, SETTINGS
-    from ui.worker import start_fork_server
 
     start_fork_server()
     queue = JobQueue(training_slots(), alive=lambda _: True)

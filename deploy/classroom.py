@@ -39,20 +39,20 @@ from contextlib import contextmanager
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script: deploy.* and ui.slots live in the repository
+if str(REPO) not in sys.path:  # run as a script: deploy.*, jobs.* and transformer.* live in the repository
     sys.path.insert(0, str(REPO))
 
 # the parts of the classroom, each importing only the ones above it: processes ← nginx ← supervisor ← this script
 from deploy.nginx import find_nginx, nginx_config, start_nginx, upload_cap_mb  # noqa: E402
 from deploy.processes import DeployError, say, start_app, stop_processes, wait_healthy, warm_up  # noqa: E402
 from deploy.supervisor import Classroom, HealthChecks, Supervisor  # noqa: E402
-from ui import slots as training_slots  # noqa: E402  (standard library only)
+from jobs import slots as training_slots  # noqa: E402  (standard library only)
+from transformer.store import STORE_ENV, default_folder  # noqa: E402  (imports no torch until a model is opened)
 
 PROCESS_MB = 400  # an app process's memory once its learners use it (docs/performance.md)
 # at most this many app processes per core: each trains at least one model at once (PLAYGROUND_TRAINING_SLOTS),
-# and two trainings per core is what kept page switches under 1 s (ui.slots)
+# and two trainings per core is what kept page switches under 1 s (jobs.slots)
 PROCESSES_PER_CORE = training_slots.PER_CORE
-STORE_ENV = "PLAYGROUND_MODEL_STORE"  # transformer.store.STORE_ENV, without importing torch for it (a test compares)
 
 
 def check_port_number(port: int, option: str) -> None:
@@ -86,9 +86,7 @@ def process_cap(cores: int, memory_mb: int) -> int:
 
 def default_model_store() -> Path:
     """The app's own store folder: PLAYGROUND_MODEL_STORE, else transformer-playground/models in the user's cache
-    folder (transformer.store.default_folder, imported only when a classroom starts: it brings torch)."""
-    from transformer.store import default_folder
-
+    folder (transformer.store.default_folder)."""
     return default_folder()
 
 

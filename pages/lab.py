@@ -7,6 +7,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from jobs.queue import Job
 from transformer import TrainConfig
 from transformer.checkpoint import load_checkpoint
 from transformer.comparisons import SharedPairs, pairs_both_read, score_bars, translations_side_by_side
@@ -36,11 +37,10 @@ from transformer.train import holdout_split
 from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t, word_list
-from ui.jobs import LIVE_CHART, Job
 from ui.messages import error_text
 from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import MARKS, mark, score_frame
-from ui.training import RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
+from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
 from ui.widgets import attention_axes, kind_picker, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels

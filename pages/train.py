@@ -6,6 +6,7 @@ import functools
 import pandas as pd
 import streamlit as st
 
+from jobs.queue import Job
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import checkpoint_too_large, load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
@@ -20,7 +21,6 @@ from transformer.text import plotly as plotly_text
 from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
-from ui.jobs import LIVE_CHART, Job, job_queue
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
@@ -42,7 +42,7 @@ from ui.state import (
     usable_pairs,
 )
 from ui.tables import MARKS, mark, score_frame
-from ui.training import current_job, live_fragment, phase_text, start_training
+from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from ui.widgets import metric_row, page_header
 from viz.training import learning_rate_figure, loss_accuracy_figure

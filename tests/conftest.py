@@ -223,10 +223,10 @@ def pytest_unconfigure(config):
 
 
 def pytest_collection_finish(session):
-    """Start the fork server of the training processes (ui.worker) while the first tests run, rather than make the
+    """Start the fork server of the training processes (jobs.worker) while the first tests run, rather than make the
     first training wait 2–4 s for it; not in a run of browser tests alone, which train in their servers."""
     if any(not item.path.is_relative_to(E2E) for item in session.items):
-        from ui.worker import start_fork_server
+        from jobs.worker import start_fork_server
 
         start_fork_server()
 

@@ -1,5 +1,6 @@
 """No two modules of the app import each other, not even through a late import inside a function: two modules that
-do are a sign that a third should own what they share. The imports are read from the source (ast), not run."""
+do are a sign that a third should own what they share. And the layers hold: the jobs never import Streamlit, plotly
+or the app; deploy/ never imports the app. The imports are read from the source (ast), not run."""
 
 import ast
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 from tests import source
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("transformer", "ui", "viz", "pages", "deploy")
+PACKAGES = ("transformer", "jobs", "ui", "viz", "pages", "deploy")
 SCRIPTS = ("app.py", "serve.py")
 
 
@@ -38,6 +39,17 @@ def imported(name: str, path: Path, modules: set[str]) -> set[str]:
     return (found & modules) - {name}
 
 
+def libraries(path: Path) -> set[str]:
+    """The top-level names of what a module imports by absolute name, anywhere in its code (relative imports: none)."""
+    found = set()
+    for node in source.nodes(path):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
 def import_graph() -> dict[str, set[str]]:
     """Module → the app's modules it imports."""
     files = module_files()
@@ -64,10 +76,44 @@ def test_the_import_reader_sees_late_relative_and_package_imports(tmp_path):
 
 
 def test_the_graph_covers_every_package_and_script(graph):
-    assert {"app", "serve", "ui.links", "ui.view_state", "transformer.model", "viz.common"} <= set(graph)
+    assert {"app", "serve", "ui.links", "ui.view_state", "transformer.model", "viz.common", "jobs.queue"} <= set(graph)
+    assert {"jobs.worker", "jobs.fork_server", "jobs.slots", "deploy.classroom"} <= set(graph)
     assert "ui.view_state" in graph["ui.links"]
 
 
 def test_no_two_modules_import_each_other(graph):
     pairs = sorted({tuple(sorted((a, b))) for a, targets in graph.items() for b in targets if a in graph.get(b, ())})
     assert pairs == [], f"modules that import each other: {pairs}"
+
+
+APP = ("ui", "pages", "app", "serve")  # the Streamlit app: its helpers, its pages, its scripts
+
+
+def _app_modules(names: set[str]) -> list[str]:
+    return sorted(n for n in names if n.split(".")[0] in APP)
+
+
+def test_the_layer_reader_sees_libraries_and_the_app(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import plotly.graph_objects as go\n\ndef f():\n    from streamlit import cache\n    from . import x\n"
+    )
+    assert libraries(module) == {"plotly", "streamlit"}
+    assert _app_modules({"ui.slots", "ui", "pages.train", "jobs.slots", "transformer.store"}) == [
+        "pages.train",
+        "ui",
+        "ui.slots",
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in module_files() if n.split(".")[0] == "jobs"))
+def test_the_jobs_import_neither_streamlit_nor_plotly_nor_the_app(graph, name):
+    assert libraries(module_files()[name]) & {"streamlit", "plotly"} == set()
+    assert _app_modules(graph[name]) == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in module_files() if n.split(".")[0] == "deploy"))
+def test_deploy_imports_nothing_of_the_app(graph, name):
+    """The classroom script checks the training-slots setting and names the model store (jobs, transformer); it starts
+    the app as processes and never imports it."""
+    assert _app_modules(graph[name]) == []

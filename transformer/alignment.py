@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import torch
 
 from . import corpus
+from .config import ALIGN_METHODS as METHODS
 from .config import TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
@@ -40,7 +41,6 @@ from .text import echo
 from .translator import EVAL_ROWS, Translator
 
 Link = tuple[int, int]  # (source index, target index), both from 0
-METHODS = ("attention", "average", "norm", "saliency")
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
 _INDEX_DIGITS = 9  # an index of more digits is past any sentence (int() refuses more than 4,300)
 

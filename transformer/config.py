@@ -40,6 +40,7 @@ MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
 NORM_KINDS = ("post", "pre", "none")  # LayerNorm after the residual sum (the paper), before each sublayer, or none
+ALIGN_METHODS = ("attention", "average", "norm", "saliency")  # how transformer.alignment reads links from a model
 SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")  # the architecture switches, as named
 
 

@@ -7,14 +7,15 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import NamedTuple
-
-import torch
+from typing import TYPE_CHECKING, NamedTuple
 
 from .columns import infer_roles, read_file, take_pairs
 from .config import MAX_PAIRS, MAX_TOKEN_CHARS, MAX_TOKENS, MAX_VOCAB_SIZE
 from .errors import DataError
 from .text import spreadsheet, visible
+
+if TYPE_CHECKING:  # torch is imported where tensors are made: tokenizing and the vocabularies need none of it
+    import torch
 
 PAD, BOS, EOS, UNK = "P", "S", "E", "<unk>"  # padding, start, end, unknown word
 SPECIALS = (PAD, BOS, EOS, UNK)  # ids 0, 1, 2, 3 in every vocabulary built here
@@ -163,6 +164,8 @@ class Batch(NamedTuple):
 
 
 def _pad(rows: list[list[int]], length: int) -> torch.Tensor:
+    import torch
+
     return torch.tensor([r + [PAD_ID] * (length - len(r)) for r in rows], dtype=torch.long)
 
 
@@ -201,6 +204,8 @@ def cut(batch: Batch, rows: torch.Tensor, src_lengths: torch.Tensor, tgt_lengths
 def by_length(src_lengths: torch.Tensor, tgt_lengths: torch.Tensor, order: torch.Tensor | None = None) -> torch.Tensor:
     """The indexes of order (default: every pair in turn) sorted by target length, then source length; ties keep
     their order in order."""
+    import torch
+
     order = torch.arange(len(src_lengths)) if order is None else order
     if not len(order):
         return order

@@ -3,7 +3,7 @@
 A TrainingPlan says which pairs a new model trains on and which it holds out, its sizes and its settings, and what
 its checkpoint records about that data. `finish` is the one place that writes a training's summary (exact match, the
 score table by phenomenon and part, the held-out rows and split): the command line (`python -m transformer train`),
-the app's jobs (ui.worker, for the Train page, the Attention page's replay and the Lab) all end a training with it.
+the app's jobs (jobs.worker, for the Train page, the Attention page's replay and the Lab) all end a training with it.
 
 The rows of the score table are the phenomena the corpus's grammar finds in each pair (transformer.corpus.tags_of),
 whatever a file's own phenomena column says: a checkpoint keeps the grammar's phenomena only, and the same pairs get

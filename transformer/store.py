@@ -34,11 +34,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-import torch
-
-from .checkpoint import load_checkpoint, save_checkpoint
 from .config import MAX_CHECKPOINT_BYTES
 from .errors import CheckpointError, StoreError
 from .store_files import (
@@ -54,7 +51,9 @@ from .store_files import (
     write_atomically,
 )
 from .text import visible
-from .translator import Translator
+
+if TYPE_CHECKING:  # a model is loaded or saved only when one is opened or published: listing needs no torch
+    from .translator import Translator
 
 STORE_ENV = "PLAYGROUND_MODEL_STORE"  # the folder; default: the user's cache (honours XDG_CACHE_HOME)
 MAX_BYTES_ENV = "PLAYGROUND_MODEL_STORE_BYTES"
@@ -80,6 +79,8 @@ def fingerprint(translator: Translator) -> str:
     """16 hex digits of the SHA-256 of the model's config, vocabularies and weights: any change changes it.
 
     Its first 8 digits are the fingerprint links carried before models could be published."""
+    import torch
+
     digest = hashlib.sha256()
     digest.update(json.dumps(translator.config.to_dict(), sort_keys=True).encode())
     digest.update(json.dumps([translator.src_vocab.itos, translator.tgt_vocab.itos]).encode())
@@ -242,6 +243,8 @@ class ModelStore:
 
         Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
         models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
+        from .checkpoint import save_checkpoint
+
         key = fingerprint(translator)
         data = save_checkpoint(translator)
         limit = min(MAX_CHECKPOINT_BYTES, self.max_bytes)
@@ -512,6 +515,8 @@ def _check(link_hash: object) -> None:
 
 def _load(fd: int, key: str) -> Translator:
     """The model in an open store file, through the validating loader, checked to have the fingerprint key."""
+    from .checkpoint import load_checkpoint
+
     chunks, size = [], 0
     while size <= MAX_CHECKPOINT_BYTES:
         chunk = os.read(fd, min(1 << 20, MAX_CHECKPOINT_BYTES + 1 - size))

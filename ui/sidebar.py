@@ -5,11 +5,21 @@ import streamlit as st
 from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
-from .jobs import REFRESH_SECONDS, SERVER_REFRESH_SECONDS, job_queue
 from .presenter import presenter_switch
 from .published import back_button, origin
 from .state import current, lang
-from .training import JOB_TITLES, RUN_LABELS, current_job, phase_text, run_goal, show_pending_toast, take_result
+from .training import (
+    JOB_TITLES,
+    REFRESH_SECONDS,
+    RUN_LABELS,
+    SERVER_REFRESH_SECONDS,
+    current_job,
+    job_queue,
+    phase_text,
+    run_goal,
+    show_pending_toast,
+    take_result,
+)
 
 
 def draw_sidebar() -> None:

@@ -1,4 +1,5 @@
-"""This tab's training jobs: start one (a training, the bundled model's replay), and take its result when it ends."""
+"""This tab's training jobs: start one (a training, the bundled model's replay), and take its result when it ends; and
+the server's one job queue (jobs.queue, which never imports Streamlit)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from jobs.queue import Job, JobQueue, Run, training_slots
 from transformer import TrainConfig
 from transformer.alignment import spread
 from transformer.lab import Until
@@ -17,11 +19,10 @@ from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
 
-from .compat import session_id
+from .compat import server_running, session_alive, session_id
 from .data_columns import data_credit
 from .gold import FileGold, file_gold
 from .i18n import t
-from .jobs import REFRESH_SECONDS, Job, Run, job_queue
 from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
@@ -36,6 +37,19 @@ JOB_ENDS = {  # (Job.state, Job.kind) → the toast when a job ends
 }
 
 SNAPSHOTS = 20  # attention snapshots recorded over a training (plus the first and last epoch)
+# how often a queued or running job's progress redraws itself: each redraw costs the tab's browser about 0.05 s
+# of CPU and a redrawn chart 0.1 s more, which on a shared machine the trainings pay (docs/performance.md)
+REFRESH_SECONDS = 1.0
+SERVER_REFRESH_SECONDS = 5.0  # how often a tab with no job of its own redraws the server's counts while others train
+LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
+
+
+@st.cache_resource
+def job_queue() -> JobQueue:
+    """The server's one job queue (shared by every tab; each job holds only its own tab's models). A tab that has gone
+    has its job cancelled; the fork server of the training processes starts at once in a running server, not under
+    AppTest, where a test process would pay for an import it never uses."""
+    return JobQueue(training_slots(), session_alive, warm=server_running())
 
 
 def current_job() -> Job | None:

@@ -24,13 +24,13 @@ from .compat import SCRIPT_RUN_CONTEXT_LOGGER, script_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 FORK_SERVER_WAIT_S = 30  # at most, before the server answers anyway (its first Train would then wait for the rest)
-NOT_HERE = {"ui.fork_server"}  # imported by the fork server of the training processes only (it says why)
+NOT_HERE = {"jobs.fork_server"}  # imported by the fork server of the training processes only (it says why)
 
 
 def our_modules() -> list[str]:
-    """Every module of the app's packages (transformer, viz, ui) that the server itself imports."""
+    """Every module of the app's packages (transformer, viz, ui, jobs) that the server itself imports."""
     names = []
-    for package in ("transformer", "viz", "ui"):
+    for package in ("transformer", "viz", "ui", "jobs"):
         path = importlib.import_module(package).__path__
         names += [f"{package}.{m.name}" for m in pkgutil.iter_modules(path) if not m.name.startswith("_")]
     return [name for name in names if name not in NOT_HERE]
@@ -85,11 +85,11 @@ def warm_up() -> dict[str, float]:
     (FORK_SERVER_WAIT_S at most); return the seconds each part took."""
     seconds = {}
     start = time.perf_counter()
-    from ui.worker import fork_server_ready, start_fork_server
+    from jobs.worker import fork_server_ready, start_fork_server
 
     # first, so that the fork server imports torch on the other core while this process does the rest (it used to
     # start last, and its imports then took a core from the first session's page; it imports at the trainings'
-    # lower priority, ui.fork_server)
+    # lower priority, jobs.fork_server)
     start_fork_server()
     for name in ("torch", "pandas", "pyarrow", "plotly.graph_objects", "plotly.io", "PIL.Image", *our_modules()):
         importlib.import_module(name)
@@ -114,7 +114,7 @@ def warm_up() -> dict[str, float]:
     seconds["scripts"] = time.perf_counter() - start
 
     start = time.perf_counter()
-    from ui.jobs import job_queue
+    from ui.training import job_queue
 
     with _no_session_warnings():
         job_queue()

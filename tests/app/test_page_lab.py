@@ -14,7 +14,7 @@ from transformer import TrainConfig, Translator, train
 from transformer.checkpoint import save_checkpoint
 from transformer.lab import EXPERIMENTS
 from transformer.plan import TrainingPlan
-from ui.jobs import job_queue
+from ui.training import job_queue
 
 LAB = "pages/lab.py"
 SMALL = PAIRS20[:8]  # a few short pairs: both models train in about a second

@@ -30,9 +30,9 @@ def test_the_warm_up_imports_every_module_of_ours_that_app_py_and_the_pages_impo
                 imported.add(node.module)
             elif isinstance(node, ast.Import):
                 imported |= {alias.name for alias in node.names}
-    ours = {name for name in imported if name.split(".")[0] in ("transformer", "viz", "ui") and "." in name}
+    ours = {name for name in imported if name.split(".")[0] in ("transformer", "viz", "ui", "jobs") and "." in name}
     assert ours and ours <= set(our_modules())
-    assert "ui.fork_server" not in our_modules()  # the training processes' fork server imports it, nothing else
+    assert "jobs.fork_server" not in our_modules()  # the training processes' fork server imports it, nothing else
 
 
 def test_the_warm_up_fills_the_caches_a_first_session_reads(monkeypatch):

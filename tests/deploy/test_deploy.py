@@ -24,15 +24,15 @@ from deploy import processes, supervisor
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
 from deploy.nginx import COOKIE
 from tests.conftest import wake
+from jobs import queue, slots
 from transformer import store
-from ui import jobs, slots
 
 REPO = Path(__file__).parents[2]
 SCRIPT = REPO / "deploy" / "classroom.py"
 
 
 def _run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in (slots.ENV, deploy.STORE_ENV)} | (env or {})
+    environ = {k: v for k, v in os.environ.items() if k not in (slots.ENV, store.STORE_ENV)} | (env or {})
     return subprocess.run(
         [sys.executable, str(SCRIPT), *args], cwd=REPO, capture_output=True, text=True, timeout=60, env=environ
     )
@@ -259,15 +259,15 @@ def test_too_many_training_slots_are_capped_before_the_classroom_starts(busy_por
 )
 def test_each_server_warns_once_about_a_bad_or_too_large_training_slots_value(monkeypatch, value, expected, warned):
     monkeypatch.setenv(slots.ENV, value)
-    monkeypatch.setattr(jobs, "_slot_warnings", set())
+    monkeypatch.setattr(queue, "_slot_warnings", set())
     records: list[logging.LogRecord] = []
     handler = logging.Handler(logging.WARNING)
     handler.emit = records.append  # pytest's log capture is off (pyproject.toml): this test keeps its own
-    logger = logging.getLogger("ui.jobs")
+    logger = logging.getLogger("jobs.queue")
     logger.addHandler(handler)
     try:
-        assert jobs.training_slots() == expected
-        assert jobs.training_slots() == expected
+        assert queue.training_slots() == expected
+        assert queue.training_slots() == expected
     finally:
         logger.removeHandler(handler)
     messages = [r.getMessage() for r in records]
@@ -281,19 +281,18 @@ def test_each_server_warns_once_about_a_bad_or_too_large_training_slots_value(mo
 def test_every_app_process_gets_the_same_store_and_its_share_of_the_cores(tmp_path):
     env = deploy.app_environment(3, tmp_path, {"PATH": "/usr/bin"})
     share = str(max(1, CORES // 3))
-    assert env == {"PATH": "/usr/bin", "OMP_NUM_THREADS": share, slots.ENV: share, deploy.STORE_ENV: str(tmp_path)}
+    assert env == {"PATH": "/usr/bin", "OMP_NUM_THREADS": share, slots.ENV: share, store.STORE_ENV: str(tmp_path)}
     # the teacher's own settings stay, a bad one is replaced, and the store is always the classroom's
-    mine = {slots.ENV: "1", "OMP_NUM_THREADS": "1", deploy.STORE_ENV: "/elsewhere"}
-    assert deploy.app_environment(3, tmp_path, mine) == {**mine, deploy.STORE_ENV: str(tmp_path)}
+    mine = {slots.ENV: "1", "OMP_NUM_THREADS": "1", store.STORE_ENV: "/elsewhere"}
+    assert deploy.app_environment(3, tmp_path, mine) == {**mine, store.STORE_ENV: str(tmp_path)}
     assert deploy.app_environment(3, tmp_path, {slots.ENV: "abc"})[slots.ENV] == share
 
 
 def test_the_default_model_store_is_the_apps_own(monkeypatch, tmp_path):
-    assert deploy.STORE_ENV == store.STORE_ENV
-    monkeypatch.delenv(deploy.STORE_ENV, raising=False)
+    monkeypatch.delenv(store.STORE_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert deploy.default_model_store() == tmp_path / "transformer-playground" / "models" == store.default_folder()
-    monkeypatch.setenv(deploy.STORE_ENV, str(tmp_path / "store"))
+    monkeypatch.setenv(store.STORE_ENV, str(tmp_path / "store"))
     assert deploy.default_model_store() == tmp_path / "store"
 
 

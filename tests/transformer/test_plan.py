@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+from jobs.worker import evaluate_run
 from tests.conftest import TINY
 from transformer import TrainConfig, corpus
 from transformer.__main__ import main
@@ -13,7 +14,6 @@ from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.plan import TrainingPlan, scored_rows, train_scored
 from transformer.scores import ALL, PHENOMENA, ScoreTable
 from transformer.splits import pairs_sha256, split_pairs
-from ui.worker import evaluate_run
 
 PAIRS = [(p.source, p.target) for p in corpus.generate(24, 0)]  # corpus sentences: the grammar tags them
 ALSO = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
@@ -46,7 +46,7 @@ def test_a_job_and_the_command_line_write_the_same_summary_of_the_same_training(
     assert len(records) == 3 and records[-1].holdout_loss is not None
     in_job = copy.deepcopy(translator)
     evaluations = plan.finish(translator)
-    evaluate_run(in_job, plan.train_pairs, plan.held_pairs, plan.data)  # what ui.worker runs in the child
+    evaluate_run(in_job, plan.train_pairs, plan.held_pairs, plan.data)  # what jobs.worker runs in the child
     assert in_job.summary == translator.summary
     summary = translator.summary
     assert summary["exact_match"] == evaluations["train"].exact_match

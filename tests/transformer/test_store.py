@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SEED_PAIRS, TINY
-from transformer import Translator
-from transformer import store as store_module
+from transformer import Translator, checkpoint
 from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.errors import StoreError
@@ -506,7 +505,7 @@ def test_a_damaged_model_in_a_read_only_store_is_refused_as_damaged_and_not_read
     path = store.folder / f"{key}.safetensors"
     path.write_bytes(path.read_bytes()[:1000])  # truncated
     reads = []
-    monkeypatch.setattr(store_module, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
+    monkeypatch.setattr(checkpoint, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
     reason = os.strerror(errno.EACCES if how == "chmod" else errno.EROFS)
 
     def read_only(*args, **kwargs):

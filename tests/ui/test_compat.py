@@ -14,10 +14,10 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 from streamlit.runtime.state.common import WidgetMetadata
 from streamlit.runtime.state.session_state import SessionState
 
+from jobs.queue import Job, Run
 from tests.apptest_helpers import open_app
 from transformer import TrainConfig
 from ui import compat
-from ui.jobs import Job, Run
 from ui.state import CurrentModel
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,7 @@ import pytest
 
 from tests.apptest_helpers import open_app, open_link, opened_page, texts
 from tests.conftest import TINY
-from transformer import Translator
-from transformer import store as store_module
+from transformer import Translator, checkpoint
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.data import parse_pairs
 from transformer.store import ModelStore, fingerprint
@@ -135,7 +134,7 @@ def test_a_damaged_model_in_a_read_only_store_is_said_to_be_damaged_on_every_vis
     path = store.folder / f"{key}.safetensors"
     path.write_bytes(path.read_bytes()[:1000])  # truncated
     reads = []
-    monkeypatch.setattr(store_module, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
+    monkeypatch.setattr(checkpoint, "load_checkpoint", lambda data: reads.append(1) or load_checkpoint(data))
 
     def read_only(*args, **kwargs):  # as on a store mounted read-only (chmod does not stop root)
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))

@@ -7,12 +7,12 @@ from __future__ import annotations
 import ast
 import time
 
+from jobs.queue import Job, JobQueue, Run
 from tests import source
 from tests.apptest_helpers import finish_job, open_app, texts
 from tests.conftest import PAIRS20, REPO
 from transformer import TrainConfig, Translator
 from ui.i18n import t
-from ui.jobs import Job, JobQueue, Run
 from ui.state import CurrentModel
 from ui.training import phase_text
 

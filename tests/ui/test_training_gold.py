@@ -10,13 +10,13 @@ import threading
 
 import torch
 
+from jobs.worker import RunSpec, child_main
 from tests.conftest import TINY
 from transformer import TrainConfig
 from transformer.alignment import ALIGN_PAIRS, parse_links
 from transformer.plan import TrainingPlan
 from ui.gold import FileGold
 from ui.training import file_training_gold
-from ui.worker import RunSpec, child_main
 
 FILE_PAIRS = [("谢谢你", "Thank you ."), ("我很好", "I am fine ."), ("你好", "Hello .")]  # none the corpus's
 GOLDS = {FILE_PAIRS[0]: parse_links("0-0 1-0 2-1", 3, 3), FILE_PAIRS[1]: parse_links("0-0 1?1 2-2", 3, 4)}

@@ -6,26 +6,18 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..alignment import (
-    METHODS,
-    Method,
-    MethodScore,
-    aer_table,
-    align,
-    best,
-    check_method,
-    floor_score,
-    format_links,
-    read_gold,
-)
-from ..checkpoint import load_checkpoint
+from ..config import ALIGN_METHODS as METHODS
 from ..config import MAX_DATA_BYTES, MAX_STUDY_PAIRS, TransformerConfig
 from ..data import check_pairs, parse_aligned_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
 from ..text import visible
 from .common import check_writable, required_file
+
+if TYPE_CHECKING:  # the model and its alignment are imported when the command runs: its --help needs no torch
+    from ..alignment import Method, MethodScore
 
 METHOD_WORDS = {
     "attention": "one cross-attention head's weights",
@@ -92,6 +84,8 @@ def read_aligned_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]
 def chosen_method(args: argparse.Namespace, cfg: TransformerConfig, gold: bool) -> Method | None:
     """The method the flags ask for (layers and heads from 1 become 0-based), checked against the model; None for
     attention without --layer and --head when the best head on the gold is to be chosen."""
+    from ..alignment import Method, check_method
+
     layer = None if args.layer is None else args.layer - 1
     head = None if args.head is None else args.head - 1
     if args.method == "attention" and layer is None and head is None:
@@ -121,6 +115,8 @@ def chosen_method(args: argparse.Namespace, cfg: TransformerConfig, gold: bool) 
 def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int, n_gold: int) -> list[str]:
     """The AER table of n_pairs pairs (the first of n_gold with gold links): attention and norm by layer and head,
     with each layer's average or whole-layer norm; then saliency, and the best of each method."""
+    from ..alignment import Method, best
+
     by = {s.method: s.score.aer for s in scores}
 
     def cell(method: Method) -> str:
@@ -150,6 +146,9 @@ def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int,
 
 def run(args: argparse.Namespace) -> None:
     """Write one line of links per pair; with gold links, print the AER table and use the best head by default."""
+    from ..alignment import aer_table, align, best, floor_score, format_links, read_gold
+    from ..checkpoint import load_checkpoint
+
     if args.out:
         check_writable(args.out, "--out", "links.txt")
     translator = load_checkpoint(args.model)

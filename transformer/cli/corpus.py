@@ -7,7 +7,6 @@ import argparse
 from .. import corpus
 from ..config import MAX_SEED
 from ..errors import ConfigError, TransformerError
-from ..scores import PHENOMENA
 from ..text import visible
 from .common import add_numbers, check_writable, required_file
 
@@ -39,4 +38,4 @@ def run(args: argparse.Namespace) -> None:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     counts = corpus.phenomenon_counts(pairs)
     print(f"wrote {len(pairs):,} pairs (seed {args.seed}) to {visible(str(args.out))}")
-    print("phenomena: " + ", ".join(f"{tag} {counts[tag]:,}" for tag in PHENOMENA if counts[tag]))
+    print("phenomena: " + ", ".join(f"{tag} {counts[tag]:,}" for tag in corpus.PHENOMENA if counts[tag]))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..checkpoint import load_checkpoint
-from ..scores import score_pairs, table_of
 from ..splits import pairs_sha256
 from ..text import visible
 from .common import add_columns, read_pairs, required_file
@@ -30,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Score the model on the file: its held-out rows apart when it was trained on that file."""
+    from ..checkpoint import load_checkpoint
+    from ..scores import score_pairs, table_of
+
     translator = load_checkpoint(args.model)
     pairs, tags = read_pairs(args.pairs, translator.tokenizer, args.columns)
     summary = translator.summary

@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..checkpoint import load_checkpoint
 from ..errors import TransformerError
 from ..text import visible
-from ..trace import format_values, trace_sentence
 from .common import add_numbers, check_writable, required_file
 
 SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed
@@ -43,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Print the pass step by step (the values of small tensors), its loss, and write it as JSON when asked."""
+    from ..checkpoint import load_checkpoint
+    from ..trace import format_values, trace_sentence
+
     if args.json:
         check_writable(args.json, "--json")
     translator = load_checkpoint(args.model)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, tokenizer_for
-from ..checkpoint import save_checkpoint
 from ..columns import credit
 from ..config import (
     MAX_BPE_VOCAB_SIZE,
@@ -24,13 +24,15 @@ from ..config import (
 )
 from ..data import TOKENIZERS
 from ..errors import ConfigError, DataError, TransformerError
-from ..plan import TrainingPlan, train_scored
 from ..recipe import under_trained, verdict_line
-from ..scores import ALL, ScoreTable
 from ..splits import SPLITS, split_pairs
 from ..text import visible
 from .common import add_columns, add_numbers, check_writable, read_table, refuse_bad_rows, required_file
 from .recipe_flags import recipe_settings, register_recipe
+
+if TYPE_CHECKING:  # the model, its training and its scores are imported when the command runs: --help needs no torch
+    from ..plan import TrainingPlan
+    from ..scores import ScoreTable
 
 _SPLIT_HELP = {
     "random": "pairs drawn at random",
@@ -51,7 +53,6 @@ _SWITCHES = (  # the architecture switches in the order --help lists them: (conf
 
 def register(sub: argparse._SubParsersAction) -> None:
     """The train command and its flags."""
-    defaults, model = TrainConfig(), TransformerConfig(1, 1)
     t = sub.add_parser("train", help="train a model on sentence pairs and save it")
     required_file(
         t,
@@ -61,6 +62,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_columns(t)
     required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
+    _register_sizes(t)
+    _register_data(t)
+    _register_switches(t)
+    register_recipe(t)
+
+
+def _register_sizes(t: argparse.ArgumentParser) -> None:
+    """The flags of the model's sizes and the training's numbers, with their defaults."""
+    defaults, model = TrainConfig(), TransformerConfig(1, 1)
     add_numbers(
         t,
         ("--epochs", int, defaults.epochs, "N", f"passes over the training pairs, 1 to {MAX_EPOCHS:,}"),
@@ -79,6 +89,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             f"seed of the initial weights, the batches and the split, 0 to {MAX_SEED:,}",
         ),
     )
+
+
+def _register_data(t: argparse.ArgumentParser) -> None:
+    """The flags of how the pairs are read and split: the tokenizer, the held-out share and kind, the --also pairs."""
     t.add_argument(
         "--tokenizer",
         choices=TOKENIZERS,
@@ -119,6 +133,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="more pairs, always trained on and never held out, e.g. assets/pairs.tsv beside the corpus (default: "
         "none)",
     )
+
+
+def _register_switches(t: argparse.ArgumentParser) -> None:
+    """The architecture switches, each on (or the paper's kind) by default."""
+    model = TransformerConfig(1, 1)
     arch = t.add_argument_group(
         "architecture switches",
         "Experiments. The defaults are the paper's architecture, except for three details the tutorials share: no "
@@ -132,7 +151,6 @@ def register(sub: argparse._SubParsersAction) -> None:
             arch.add_argument(
                 f"--{field}", choices=kinds, default=getattr(model, field), help=f"{text} (default: %(default)s)"
             )
-    register_recipe(t)
 
 
 def _check_heads(d_model: int, n_heads: int) -> None:
@@ -160,6 +178,8 @@ def _check_checkpoint_size(plan: TrainingPlan) -> None:
 def _scores(loss: float, table: ScoreTable, part: str) -> str:
     """loss, teacher-forced token accuracy, greedy exact match, BLEU and chrF of one part, as the done line gives
     them."""
+    from ..scores import ALL
+
     s = table.get(ALL, part)
     return (
         f"loss {loss:.4f}, token accuracy {s.token_accuracy:.1%}, exact match {s.exact_match:.1%} "
@@ -199,6 +219,10 @@ def _read(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> None:
     """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
+    from ..checkpoint import save_checkpoint
+    from ..plan import TrainingPlan, train_scored
+    from ..scores import ScoreTable
+
     check_writable(args.out, "--out")
     _check_vocab_size(args)
     all_pairs, also, tokenizer, credited = _read(args)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from ..checkpoint import load_checkpoint
 from ..config import MAX_BEAM_SIZE, MAX_LENGTH_PENALTY, MAX_SEED
 from ..data import UNK
-from ..decoding import BeamSearch, SampleStep, beam_search, check_beam, check_sampling, sample
 from ..errors import TransformerError
 from ..text import visible
 from .common import required_file
+
+if TYPE_CHECKING:  # the model and decoding are imported when the command runs: its --help needs no torch
+    from ..decoding import BeamSearch
 
 N_BEST_HEADER = "score\tlog-prob\ttranslation"  # the columns --n-best prints
 _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
@@ -76,6 +78,8 @@ _SAMPLING_FLAGS = {"temperature": "--temperature", "top_k": "--top-k", "top_p": 
 
 def _check_strategy(args: argparse.Namespace) -> None:
     """One strategy at a time, each setting with its own strategy, every value in range."""
+    from ..decoding import check_beam, check_sampling
+
     if args.beam is not None and args.sample:
         raise TransformerError("--beam and --sample cannot be used together: pick one way of decoding.")
     if args.beam is None and (args.length_penalty is not None or args.n_best is not None):
@@ -101,6 +105,8 @@ def _top3(probs, vocab) -> str:
 
 def _print_steps(steps, stop_reason: str, vocab) -> None:
     """Greedy or sampling steps: the decoder input, the token chosen, the top 3 of the distribution it came from."""
+    from ..decoding import SampleStep
+
     for step in steps:
         probs = step.final if isinstance(step, SampleStep) else step.probs
         words = visible(" ".join(step.dec_input))
@@ -127,6 +133,9 @@ def _print_beam_steps(result: BeamSearch) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Translate every sentence with the strategy the flags choose, and its steps when asked."""
+    from ..checkpoint import load_checkpoint
+    from ..decoding import beam_search, sample
+
     _check_strategy(args)
     translator = load_checkpoint(args.model)
     model, vocab = translator.model, translator.tgt_vocab

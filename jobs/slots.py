@@ -1,6 +1,6 @@
 """How many trainings one app server runs at once: the PLAYGROUND_TRAINING_SLOTS setting, checked.
 
-Standard library only: ui.jobs reads the setting when the server makes its job queue, and deploy/classroom.py
+Standard library only: jobs.queue reads the setting when the server makes its job queue, and deploy/classroom.py
 checks the same setting before it starts any app process.
 """
 

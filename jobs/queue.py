@@ -1,9 +1,11 @@
 """Background training jobs: at most TRAINING_SLOTS at once, in order, each watched by a thread of the server and
-trained in a child process of its own (ui.worker says why).
+trained in a child process of its own (jobs.worker says why).
 
 A page never trains inside its script run. It submits a Job (one per tab) and reads the job's state; the sidebar
 shows it on every page and offers Stop. Each job owns its models: nothing trained here is shared between tabs.
 A job whose tab has gone (closed or reloaded) for more than ORPHAN_SECONDS is cancelled.
+
+This package never imports Streamlit: the server's one queue, and a tab's side of it, are in ui.training.
 """
 
 from __future__ import annotations
@@ -18,15 +20,12 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import streamlit as st
-
 from transformer import TrainConfig, Translator
 from transformer.lab import Until
 from transformer.model import AttentionMaps
 from transformer.plan import TrainingPlan
 from transformer.train import EpochRecord
 
-from .compat import server_running, session_alive
 from .slots import ENV as SLOTS_ENV
 from .slots import read_slots
 from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
@@ -35,18 +34,13 @@ log = logging.getLogger(__name__)
 
 ORPHAN_SECONDS = 4.0  # a job whose tab has been disconnected this long is cancelled
 NICENESS = 5  # training processes yield the CPU to page runs (Linux nice value)
-# how often a queued or running job's progress redraws itself: each redraw costs the tab's browser about 0.05 s
-# of CPU and a redrawn chart 0.1 s more, which on a shared machine the trainings pay (docs/performance.md)
-REFRESH_SECONDS = 1.0
-SERVER_REFRESH_SECONDS = 5.0  # how often a tab with no job of its own redraws the server's counts while others train
-LIVE_CHART = {"staticPlot": True}  # a chart redrawn every second: no hover layers or mode bar to rebuild
 _ids = itertools.count(1)
 _slot_warnings: set[str] = set()  # each problem with PLAYGROUND_TRAINING_SLOTS is logged once
 
 
 def training_slots() -> int:
     """How many jobs train at once: PLAYGROUND_TRAINING_SLOTS, else the number of cores; a bad value, or one above
-    the cap of ui.slots, is said once in the server's log (its terminal) and replaced."""
+    the cap of jobs.slots, is said once in the server's log (its terminal) and replaced."""
     cores = os.cpu_count() or 1
     slots, problem = read_slots(os.environ.get(SLOTS_ENV), cores, default=cores)
     if problem and problem not in _slot_warnings:
@@ -128,9 +122,11 @@ def _warm_up() -> None:
 
 
 class JobQueue:
-    """First come, first served, at most `slots` jobs training at once, each in its own process."""
+    """First come, first served, at most `slots` jobs training at once, each in its own process. alive(owner) says
+    whether a job's tab is still there (default: always); warm: start the training processes' fork server now (in a
+    server that will train), not on the first job."""
 
-    def __init__(self, slots: int, alive: Callable[[str], bool] = session_alive):
+    def __init__(self, slots: int, alive: Callable[[str], bool] = lambda owner: True, warm: bool = False):
         self.slots, self._alive = slots, alive
         self._lock = threading.Lock()
         self._waiting: deque[Job] = deque()
@@ -138,7 +134,7 @@ class JobQueue:
         self._gone_since: dict[str, float] = {}
         self._handed: dict[str, Job] = {}  # owner → the job submitted last, until its tab has stored it
         threading.Thread(target=self._watch, name="job-watchdog", daemon=True).start()
-        if server_running():  # not under AppTest, where a test process would pay for an import it never uses
+        if warm:
             threading.Thread(target=_warm_up, name="job-warm-up", daemon=True).start()
 
     def submit(self, job: Job) -> Job:
@@ -188,7 +184,7 @@ class JobQueue:
             threading.Thread(target=self._work, args=(job, threads), name=f"job-{job.id}", daemon=True).start()
 
     def _work(self, job: Job, threads: int | None) -> None:
-        """Train the job in a child process (ui.worker) and keep its runs up to date from what the child sends."""
+        """Train the job in a child process (jobs.worker) and keep its runs up to date from what the child sends."""
         specs = [
             RunSpec(
                 r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
@@ -255,9 +251,3 @@ class JobQueue:
                             del self._handed[job.owner]
                     self._gone_since.pop(job.owner, None)
                     log.info("job %s cancelled: its tab has gone", job.id)
-
-
-@st.cache_resource
-def job_queue() -> JobQueue:
-    """The server's one job queue (shared by every tab; each job holds only its own tab's models)."""
-    return JobQueue(training_slots())

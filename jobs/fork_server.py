@@ -1,7 +1,7 @@
-"""Imported by the fork server of the training processes, and only there (ui.worker preloads it).
+"""Imported by the fork server of the training processes, and only there (jobs.worker preloads it).
 
 multiprocessing makes each new process run the parent's main module again before its target, so that functions
-defined there can be found. A training's target and arguments live in ui.worker and transformer, and the parent's
+defined there can be found. A training's target and arguments live in jobs.worker and transformer, and the parent's
 main module is whatever Streamlit has put there at that moment: the script of the page a learner is running (app.py
 as `__main__`, run again in bare mode for 0.3 s, its widgets and all) or the `streamlit` command. So the children of
 this fork server skip that step.
@@ -25,7 +25,7 @@ import signal
 import threading
 from multiprocessing import spawn
 
-NICENESS = 5  # the training processes' (ui.jobs.NICENESS, a test checks); never lowered here
+NICENESS = 5  # the training processes' (jobs.queue.NICENESS, a test checks); never lowered here
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 

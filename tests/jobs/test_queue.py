@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
+from jobs import queue as jobs
+from jobs.queue import Job, JobQueue, Run
+from jobs.worker import evaluate_run
 from tests.conftest import PAIRS20
 from transformer import TrainConfig, Translator, corpus
 from transformer.data import tokenize
 from transformer.lab import Until
 from transformer.scores import PairScore, table_of
 from transformer.translator import teacher_forced
-from ui import jobs
-from ui.jobs import Job, JobQueue, Run
 from ui.training import run_goal
-from ui.worker import evaluate_run
 
 PAIRS = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
 TINY = dict(d_model=8, n_heads=2, d_ff=16, n_layers=1)
@@ -264,7 +264,7 @@ def _fork_server() -> int:
 def test_a_new_fork_server_imports_torch_at_lower_priority_and_the_warm_up_waits_for_it():
     from multiprocessing import forkserver
 
-    from ui import worker
+    from jobs import worker
 
     forkserver._forkserver._stop()  # as on a new server: its fork server has yet to import torch (seconds)
     assert not worker.fork_server_ready(timeout=0.05)  # not ready yet, and the wait gives up when told

@@ -23,7 +23,7 @@ GONE_WITHIN_S = 5.0  # the issue's bound: no process of a killed server is left 
 CHILD_LOSES_ITS_PIPE = """
 import multiprocessing
 from transformer import TrainConfig, Translator
-from ui.worker import RunSpec, child_main
+from jobs.worker import RunSpec, child_main
 
 pairs = [("我 喜 欢 你", "I love you .")]
 tiny = Translator.create(pairs, d_model=8, n_heads=2, d_ff=16, n_layers=1)
@@ -43,7 +43,7 @@ import multiprocessing
 import time
 
 context = multiprocessing.get_context("forkserver")
-context.set_forkserver_preload(["ui.fork_server"])
+context.set_forkserver_preload(["jobs.fork_server"])
 training = context.Process(target=time.sleep, args=(60,), daemon=True)
 training.start()
 print(training.pid, flush=True)
@@ -118,8 +118,8 @@ def test_a_tied_model_crosses_the_pipe_tied():
     matrix, not two copies."""
     import torch
 
+    from jobs.worker import pack, unpack
     from transformer import Translator
-    from ui.worker import pack, unpack
 
     translator = Translator.create([("我 喜 欢 你", "I love you .")], tie_output=True, d_model=8, n_heads=2, d_ff=8)
     back = unpack(pack(translator))

@@ -4,7 +4,7 @@ Why not in the server's own threads: a tiny model spends most of its time in Pyt
 process take turns holding the GIL. On 2 cores, four bundled trainings at once took 10.8 s in threads against 2.1 s
 for one alone (5×), and 4.5 s in processes (2.2×); and a page run in the server waited for the GIL as well.
 
-The job's thread in the server (ui.jobs) starts the child and reads from a pipe, epoch by epoch, what the learner
+The job's thread in the server (jobs.queue) starts the child and reads from a pipe, epoch by epoch, what the learner
 sees; Stop is a message that the child reads between epochs, a cancelled job's child is killed. Models cross the pipe
 as safetensors bytes plus their plain settings; the messages are pickled, but only ever between this server and its
 own children (a checkpoint from a user is never unpickled: transformer.checkpoint). A job alone on the server may
@@ -42,9 +42,9 @@ from transformer.translator import Evaluation
 
 # the fork server imports these once, so each child, a fork of it, starts training in milliseconds: this module
 # (torch and the model), torch._dynamo (which torch.optim imports on first use), and what keeps the children from
-# running the server's main module again (ui.fork_server says why)
+# running the server's main module again (jobs.fork_server says why)
 _CONTEXT = multiprocessing.get_context("forkserver")
-_CONTEXT.set_forkserver_preload(["ui.fork_server", __name__, "torch._dynamo"])
+_CONTEXT.set_forkserver_preload(["jobs.fork_server", __name__, "torch._dynamo"])
 POLL_SECONDS = 0.05  # how often the job's thread looks for news while the child trains
 STOP = b"stop"
 ONE_THREAD = b"one thread"  # another training now shares the cores
