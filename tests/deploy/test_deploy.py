@@ -23,8 +23,8 @@ from deploy import classroom as deploy
 from deploy import processes, supervisor
 from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
 from deploy.nginx import COOKIE
-from tests.conftest import wake
 from jobs import queue, slots
+from tests.conftest import wake
 from transformer import store
 
 REPO = Path(__file__).parents[2]
