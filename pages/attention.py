@@ -436,7 +436,7 @@ head_statistics(view, sentence, dec_rows, kind, open_head_at, mark_cells if mark
 
 
 # ---------------------------------------------------------------- which head aligns the words? (issue 30 §6)
-METHOD_KEYS = {  # transformer.alignment.METHODS: each one's words
+METHOD_KEYS = {  # transformer.config.ALIGN_METHODS: each one's words
     "attention": "attn.method_attention",
     "average": "attn.method_average",
     "norm": "attn.method_norm",

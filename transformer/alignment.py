@@ -32,8 +32,7 @@ from dataclasses import dataclass
 import torch
 
 from . import corpus
-from .config import ALIGN_METHODS as METHODS
-from .config import TransformerConfig
+from .config import ALIGN_METHODS, TransformerConfig
 from .data import PAD_ID, by_length, cut, lengths, tokenize
 from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
@@ -213,7 +212,7 @@ def linked_sources(weights: torch.Tensor) -> torch.Tensor:
 
 @dataclass(frozen=True)
 class Method:
-    """One way of reading alignment weights from a model: a METHODS name, with its layer and head (0-based; None
+    """One way of reading alignment weights from a model: an ALIGN_METHODS name, with its layer and head (0-based; None
     where the method does not use one: average, a layer's norm, saliency)."""
 
     name: str
@@ -240,8 +239,8 @@ def methods_of(cfg: TransformerConfig) -> list[Method]:
 
 def check_method(method: Method, cfg: TransformerConfig) -> None:
     """DataError unless method exists for a model of this config (layer and head in range, given where needed)."""
-    if method.name not in METHODS:
-        raise DataError(f"unknown alignment method {method.name!r}: use one of {', '.join(METHODS)}.")
+    if method.name not in ALIGN_METHODS:
+        raise DataError(f"unknown alignment method {method.name!r}: use one of {', '.join(ALIGN_METHODS)}.")
     uses = {"attention": (True, True), "average": (True, False), "norm": (True, None), "saliency": (False, False)}
     layer_needed, head_needed = uses[method.name]  # None: may be given or not
     for what, value, needed, n in (

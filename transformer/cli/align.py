@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..config import ALIGN_METHODS as METHODS
-from ..config import MAX_DATA_BYTES, MAX_STUDY_PAIRS, TransformerConfig
+from ..config import ALIGN_METHODS, MAX_DATA_BYTES, MAX_STUDY_PAIRS, TransformerConfig
 from ..data import check_pairs, parse_aligned_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
@@ -44,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     al.add_argument(
         "--method",
-        choices=METHODS,
+        choices=ALIGN_METHODS,
         default="attention",
         help="how weights are read: " + "; ".join(f"{m}: {w}" for m, w in METHOD_WORDS.items()) + " (default: "
         "%(default)s)",
@@ -135,7 +134,7 @@ def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int,
             row = "".join(cell(Method(name, layer, h)) for h in range(cfg.n_heads))
             lines.append(f"{layer + 1:<6}{row}{cell(Method(whole, layer))}")
     lines += ["", f"saliency: gradient × input{cell(Method('saliency'))}", "", "best:"]
-    for name in METHODS:
+    for name in ALIGN_METHODS:
         top = best(scores, name)
         if top is not None:
             s = top.score
