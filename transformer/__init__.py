@@ -15,7 +15,7 @@ import types
 _EXPORTS = {  # module → the names the package gives
     "config": ("TrainConfig", "TransformerConfig"),
     "data": ("BOS", "EOS", "PAD", "SPECIALS", "UNK", "Batch", "Vocab", "build_vocabs", "make_data", "tokenize"),
-    "decoding": ("DecodeStep", "Translation", "greedy_decode", "greedy_decoder"),
+    "decoding": ("DecodeStep", "Translation", "greedy_decode"),
     "errors": ("CheckpointError", "ConfigError", "DataError", "StoreError", "TransformerError"),
     "masks": ("get_attn_pad_mask", "get_attn_subsequence_mask", "get_dec_enc_attn_mask", "get_dec_self_attn_mask"),
     "model": ("AttentionMaps", "Transformer", "positional_encoding_table"),

@@ -21,7 +21,7 @@ from .data import (
     make_data,
     tokenize,
 )
-from .decoding import Translation, greedy_decode, greedy_decode_batch
+from .decoding import Translation, greedy_batch, greedy_decode
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
 
@@ -110,9 +110,9 @@ class Translator:
         outputs: list[list[str]] = [[] for _ in sentences]
         for part in by_length(src_lengths, src_lengths).split(EVAL_ROWS):
             longest = max(1, int(src_lengths[part].max()))
-            decoded = greedy_decode_batch(self.model, enc_inputs[part, :longest], self.tgt_vocab, max_len)
-            for i, tokens in zip(part.tolist(), decoded):
-                outputs[i] = tokens
+            decoded = greedy_batch(self.model, enc_inputs[part, :longest], self.tgt_vocab, max_len=max_len)
+            for i, hypothesis in zip(part.tolist(), decoded):
+                outputs[i] = hypothesis.tokens
         return outputs
 
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:

@@ -6,7 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from transformer import DecodeStep, Translator, greedy_decode, greedy_decoder
+from transformer import DecodeStep, Translator, greedy_decode
 from transformer import translator as translator_module
 from transformer.data import PAD_ID
 from transformer.errors import DataError
@@ -148,10 +148,6 @@ def test_decoding_runs_with_dropout_off(pairs20):
         assert torch.equal(a.probs, c.probs)
 
 
-def test_greedy_decoder_is_the_tutorials_name():
-    assert greedy_decoder is greedy_decode
-
-
 def test_translate_all_agrees_with_translate(trained20, pairs20):
     translator, _ = trained20
     sentences = [s for s, _ in pairs20] + [
@@ -180,18 +176,18 @@ def test_many_pairs_are_translated_and_evaluated_a_few_at_a_time_in_their_own_or
     whole_accuracy = logits[real].argmax(-1).eq(batch.dec_outputs[real]).float().mean().item()
 
     widths = []
-    real_forward, real_decode = translator.model.forward, translator_module.greedy_decode_batch
+    real_forward, real_decode = translator.model.forward, translator_module.greedy_batch
 
     def forward(enc_inputs, dec_inputs, *args, **kwargs):
         widths.append((enc_inputs.size(0), enc_inputs.size(1)))
         return real_forward(enc_inputs, dec_inputs, *args, **kwargs)
 
-    def decode(model, enc_inputs, *args):
+    def decode(model, enc_inputs, *args, **kwargs):
         widths.append((enc_inputs.size(0), enc_inputs.size(1)))
-        return real_decode(model, enc_inputs, *args)
+        return real_decode(model, enc_inputs, *args, **kwargs)
 
     monkeypatch.setattr(translator_module, "EVAL_ROWS", 4)
-    monkeypatch.setattr(translator_module, "greedy_decode_batch", decode)
+    monkeypatch.setattr(translator_module, "greedy_batch", decode)
     monkeypatch.setattr(translator.model, "forward", forward)
     assert translator.translate_all(sentences) == one_by_one  # in the order asked, whatever the parts
     assert len(widths) == 7 and all(rows <= 4 for rows, _ in widths)

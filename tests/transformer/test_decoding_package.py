@@ -19,7 +19,6 @@ from transformer.decoding import (
     forced_decode,
     greedy_batch,
     greedy_decode,
-    greedy_decode_batch,
     output_ids,
     sample,
     teacher_forcing_vs_free_running,
@@ -71,7 +70,6 @@ def test_no_strategy_ever_outputs_p_or_s_even_when_the_model_wants_them(wants_p_
             assert all(float(step.final[list(blocked_ids(vocab))].sum()) == 0 for step in drawn.steps)
         teacher = teacher_forcing_vs_free_running(model, enc, vocab, [vocab.unk_id])
         assert not never & ({row.teacher_choice for row in teacher.rows} | {row.free_choice for row in teacher.rows})
-    outputs += greedy_decode_batch(model, batch, vocab)
     outputs += [h.tokens for h in greedy_batch(model, batch, vocab)]
     outputs += [h.tokens for h in beam_search_batch(model, batch, vocab, 3)]
     assert outputs and not never & {token for tokens in outputs for token in tokens}

@@ -1,9 +1,12 @@
 """Decoding: how a trained model turns a source sentence into output tokens, one next token at a time.
 
-step (next-token logits; the one place P and S are blocked), checks (settings and forced tokens), hypothesis (a
-scored output, shared by greedy and beam), greedy (one loop: argmax, or a forced prefix then argmax; and its batched
-form), beam (beam search, and against greedy), sampling, compare (teacher forcing against free running). Imports go
-one way: step ← checks ← greedy ← beam / compare, hypothesis ← greedy, checks ← sampling.
+processors (logit processors: P and S blocked, a forced prefix, temperature, top-p, top-k), step (the next-token
+logits of a decoder state, P and S blocked), loop (the one loop: encode once, step until the strategy stops or the
+length cap, computed there alone), checks (settings and forced tokens), hypothesis (a scored output, shared by greedy
+and beam), and the strategies, each a chooser for the loop that records its steps: greedy (argmax, or a forced prefix
+then argmax; and its batched form), beam (beam search, one sentence or many, and against greedy), sampling; compare
+(teacher forcing against free running). Imports go one way: processors ← step ← loop ← greedy, beam, sampling;
+processors ← checks ← greedy, beam, sampling; hypothesis ← greedy ← beam, compare.
 """
 
 from .beam import (
@@ -29,16 +32,42 @@ from .greedy import (
     forced_decode,
     greedy_batch,
     greedy_decode,
-    greedy_decode_batch,
-    greedy_decoder,
     greedy_hypothesis,
 )
 from .hypothesis import SCORE_TOLERANCE, Hypothesis, lp, scored
-from .sampling import Sample, SampleStep, sample, truncate, with_temperature
-from .step import block, blocked_ids, can_output, n_outputs, next_log_probs, next_logits, output_ids
+from .loop import Choice, Decoded, decode_loop, length_cap
+from .processors import (
+    BlockSpecials,
+    ForcedTokens,
+    Processor,
+    Temperature,
+    TopK,
+    TopP,
+    block,
+    blocked_ids,
+    can_output,
+    n_outputs,
+    output_ids,
+    process,
+    truncate,
+    with_temperature,
+)
+from .sampling import Sample, SampleStep, sample
+from .step import next_logits
 
 __all__ = [
     "SCORE_TOLERANCE",
+    "BlockSpecials",
+    "Choice",
+    "Decoded",
+    "ForcedTokens",
+    "Processor",
+    "Temperature",
+    "TopK",
+    "TopP",
+    "decode_loop",
+    "length_cap",
+    "process",
     "BeamAgainstGreedy",
     "BeamCandidate",
     "BeamSearch",
@@ -69,13 +98,10 @@ __all__ = [
     "forced_decode",
     "greedy_batch",
     "greedy_decode",
-    "greedy_decode_batch",
-    "greedy_decoder",
     "greedy_hypothesis",
     "greedy_path",
     "lp",
     "n_outputs",
-    "next_log_probs",
     "next_logits",
     "output_ids",
     "sample",

@@ -1,5 +1,5 @@
-"""Beam search: one sentence with every step recorded (for drawing the tree), or many sentences at once; and beam
-search against greedy decoding, scored the same way.
+"""Beam search: one sentence with every step recorded (for drawing the tree), or many sentences at once, each a
+chooser for the one loop (its rows are the beams); and beam search against greedy decoding, scored the same way.
 
 Every function runs the model in eval mode without gradients and always ends (at E or at the length cap). Shapes:
 k (or K) beams, B sentences, t tokens so far, V target vocabulary, Ls source length, D d_model.
@@ -14,11 +14,12 @@ import torch
 
 from ..config import MAX_DECODE_LEN
 from ..data import Vocab
-from ..model import Transformer, evaluating
+from ..model import AttentionMaps, Transformer
 from .checks import check_beam
 from .greedy import greedy_batch
 from .hypothesis import SCORE_TOLERANCE, Hypothesis, lp, scored
-from .step import n_outputs, next_log_probs
+from .loop import Choice, decode_loop, length_cap
+from .processors import n_outputs
 
 
 @dataclass(frozen=True)
@@ -100,50 +101,44 @@ def beam_search(
     """
     check_beam(beam_size, length_penalty, n_best)
     alpha, n_best = float(length_penalty), n_best or beam_size
-    with evaluating(model) as device:
-        enc_input = enc_input.to(device)
-        max_len = min(max_len, model.config.max_len - 1)
-        memory = model.encoder(enc_input)  # (1, Ls, D)
-        eos, n_allowed = tgt_vocab.eos_id, n_outputs(tgt_vocab)
-        beams = torch.full((1, 1), tgt_vocab.bos_id, device=device)  # (k, t): every beam starts with S
-        beam_log_probs = torch.zeros(1, device=device)  # (k,)
-        hypotheses: list[Hypothesis] = []
-        steps: list[BeamStep] = []
-        stop_reason = "max_len"
-        for step in range(1, max_len + 1):
-            k = beams.size(0)
-            enc_k, memory_k = enc_input.expand(k, -1), memory.expand(k, -1, -1)  # (k, Ls), (k, Ls, D)
-            log_probs = next_log_probs(model, beams, enc_k, memory_k, tgt_vocab)  # (k, V)
-            totals = beam_log_probs.unsqueeze(1) + log_probs  # (k, V): every one-token extension of every beam
+    eos, n_allowed, cap = tgt_vocab.eos_id, n_outputs(tgt_vocab), length_cap(model, max_len)
+    beam_log_probs = torch.zeros(1)  # (k,): one beam, S
+    hypotheses: list[Hypothesis] = []
+    steps: list[BeamStep] = []
 
-            # the 2·beam_size best extensions: enough to keep beam_size beams even if beam_size of them are E
-            best, flat = totals.flatten().topk(min(2 * beam_size, k * n_allowed))  # (n,), (n,)
-            parents, tokens = flat // totals.size(1), flat % totals.size(1)  # (n,), (n,)
-            is_eos = tokens.eq(eos)  # (n,)
-            rank = torch.arange(len(flat), device=device)  # (n,)
-            finishes = is_eos & (rank < beam_size)  # E among the beam_size best: a hypothesis
-            keeps = ~is_eos & (torch.cumsum(~is_eos, 0) <= beam_size)  # the beam_size best that are not E
+    def choose(step: int, beams: torch.Tensor, logits: torch.Tensor, maps: AttentionMaps | None) -> Choice:
+        nonlocal beam_log_probs
+        k = beams.size(0)
+        totals = beam_log_probs.unsqueeze(1) + torch.log_softmax(logits, dim=-1).cpu()  # (k, V): every extension
 
-            status = {}
-            ended = zip(parents[finishes].tolist(), tokens[finishes].tolist(), best[finishes].tolist())
-            for parent, token, log_prob in ended:
-                hypotheses.append(scored(tgt_vocab.decode(beams[parent, 1:].tolist()), log_prob, True, alpha))
-                status[parent, token] = ("finished", None)
-            for index, (parent, token) in enumerate(zip(parents[keeps].tolist(), tokens[keeps].tolist())):
-                status[parent, token] = ("kept", index)
-            steps.append(_beam_step(step, beams, beam_log_probs, totals, status, beam_size, n_allowed, tgt_vocab))
+        # the 2·beam_size best extensions: enough to keep beam_size beams even if beam_size of them are E
+        best, flat = totals.flatten().topk(min(2 * beam_size, k * n_allowed))  # (n,), (n,)
+        parents, tokens = flat // totals.size(1), flat % totals.size(1)  # (n,), (n,)
+        is_eos = tokens.eq(eos)  # (n,)
+        rank = torch.arange(len(flat))  # (n,)
+        finishes = is_eos & (rank < beam_size)  # E among the beam_size best: a hypothesis
+        keeps = ~is_eos & (torch.cumsum(~is_eos, 0) <= beam_size)  # the beam_size best that are not E
 
-            beams = torch.cat([beams[parents[keeps]], tokens[keeps].unsqueeze(1)], dim=1)  # (k', t+1)
-            beam_log_probs = best[keeps]  # (k',)
-            scores = [h.score for h in hypotheses]
-            if step < max_len and not can_still_win(beam_log_probs.tolist(), scores, beam_size, max_len, alpha):
-                stop_reason = "finished"
-                break
-        else:  # the length cap: the beams still alive are hypotheses too
-            for ids, log_prob in zip(beams[:, 1:].tolist(), beam_log_probs.tolist()):
-                hypotheses.append(scored(tgt_vocab.decode(ids), log_prob, False, alpha))
+        status = {}
+        ended = zip(parents[finishes].tolist(), tokens[finishes].tolist(), best[finishes].tolist())
+        for parent, token, log_prob in ended:
+            hypotheses.append(scored(tgt_vocab.decode(beams[parent, 1:].tolist()), log_prob, True, alpha))
+            status[parent, token] = ("finished", None)
+        for index, (parent, token) in enumerate(zip(parents[keeps].tolist(), tokens[keeps].tolist())):
+            status[parent, token] = ("kept", index)
+        steps.append(_beam_step(step, beams, beam_log_probs, totals, status, beam_size, n_allowed, tgt_vocab))
+
+        beam_log_probs = best[keeps]  # (k',)
+        scores = [h.score for h in hypotheses]
+        stop = step < cap and not can_still_win(beam_log_probs.tolist(), scores, beam_size, cap, alpha)
+        return Choice(parents[keeps].to(beams.device), tokens[keeps].to(beams.device), stop)
+
+    done = decode_loop(model, enc_input, tgt_vocab, choose, max_len)
+    if not done.stopped:  # the length cap: the beams still alive are hypotheses too
+        for ids, log_prob in zip(done.dec[:, 1:].tolist(), beam_log_probs.tolist()):
+            hypotheses.append(scored(tgt_vocab.decode(ids), log_prob, False, alpha))
     hypotheses.sort(key=lambda h: h.score, reverse=True)  # stable: on a tie the earlier (shorter) one first
-    return BeamSearch(hypotheses[:n_best], steps, beam_size, alpha, stop_reason, max_len)
+    return BeamSearch(hypotheses[:n_best], steps, beam_size, alpha, "finished" if done.stopped else "max_len", cap)
 
 
 def _beam_step(step, beams, beam_log_probs, totals, status, beam_size, n_allowed, tgt_vocab) -> BeamStep:
@@ -242,52 +237,45 @@ def beam_search_batch(
     a sentence is done by the same stopping rule as beam_search (can_still_win).
     """
     check_beam(beam_size, length_penalty)
-    alpha, K = float(length_penalty), beam_size
-    with evaluating(model) as device:
-        enc_inputs = enc_inputs.to(device)
-        B, max_len = enc_inputs.size(0), min(max_len, model.config.max_len - 1)
-        enc_rows = enc_inputs.repeat_interleave(K, dim=0)  # (B·K, Ls): each sentence once per beam
-        memory = model.encoder(enc_rows)  # (B·K, Ls, D)
-        eos = tgt_vocab.eos_id
-        beams = torch.full((B, K, 1), tgt_vocab.bos_id, device=device)  # (B, K, t)
-        beam_log_probs = torch.full((B, K), float("-inf"), device=device)  # (B, K)
-        beam_log_probs[:, 0] = 0.0  # one real beam, S, per sentence
-        hypotheses: list[list[Hypothesis]] = [[] for _ in range(B)]
-        done = torch.zeros(B, dtype=torch.bool, device=device)  # (B,): no beam alive can beat the K-th best
+    alpha, K, B, eos = float(length_penalty), beam_size, enc_inputs.size(0), tgt_vocab.eos_id
+    cap = length_cap(model, max_len)
+    beam_log_probs = torch.full((B, K), float("-inf"))  # (B, K)
+    beam_log_probs[:, 0] = 0.0  # one real beam, S, per sentence
+    hypotheses: list[list[Hypothesis]] = [[] for _ in range(B)]
+    done = torch.zeros(B, dtype=torch.bool)  # (B,): no beam alive can beat the K-th best
 
-        def add(b: int, ids: list[int], log_prob: float, finished: bool) -> None:
-            hypotheses[b].append(scored(tgt_vocab.decode(ids), log_prob, finished, alpha))
+    def add(b: int, ids: list[int], log_prob: float, finished: bool) -> None:
+        hypotheses[b].append(scored(tgt_vocab.decode(ids), log_prob, finished, alpha))
 
-        for step in range(1, max_len + 1):
-            t = beams.size(2)
-            log_probs = next_log_probs(model, beams.view(B * K, t), enc_rows, memory, tgt_vocab)  # (B·K, V)
-            log_probs = log_probs.view(B, K, -1)  # (B, K, V)
-            V = log_probs.size(2)
-            totals = (beam_log_probs.unsqueeze(2) + log_probs).view(B, K * V)  # (B, K·V)
-            best, flat = totals.topk(2 * K, dim=1)  # (B, 2K), (B, 2K)
-            parents, tokens = flat // V, flat % V  # (B, 2K), (B, 2K)
-            is_eos = tokens.eq(eos)  # (B, 2K)
-            rank = torch.arange(2 * K, device=device).expand(B, -1)  # (B, 2K)
-            finishes = is_eos & (rank < K) & best.isfinite() & ~done.unsqueeze(1)  # (B, 2K)
-            keeps = ~is_eos & (torch.cumsum(~is_eos, dim=1) <= K)  # (B, 2K): exactly K per sentence
-            for b, j in finishes.nonzero().tolist():
-                add(b, beams[b, parents[b, j], 1:].tolist(), float(best[b, j]), finished=True)
-            kept = keeps.float().argsort(dim=1, descending=True, stable=True)[:, :K]  # (B, K), in rank order
-            kept_parents, kept_tokens = parents.gather(1, kept), tokens.gather(1, kept)  # (B, K), (B, K)
-            rows = beams.gather(1, kept_parents.unsqueeze(2).expand(-1, -1, t))  # (B, K, t)
-            beams = torch.cat([rows, kept_tokens.unsqueeze(2)], dim=2)  # (B, K, t+1)
-            beam_log_probs = best.gather(1, kept)  # (B, K)
-            if step == max_len:
-                break
+    def choose(step: int, dec: torch.Tensor, logits: torch.Tensor, maps: AttentionMaps | None) -> Choice:
+        nonlocal beam_log_probs
+        beams = dec.cpu().view(B, K, -1)  # (B, K, t)
+        log_probs = torch.log_softmax(logits, dim=-1).cpu().view(B, K, -1)  # (B, K, V)
+        V = log_probs.size(2)
+        totals = (beam_log_probs.unsqueeze(2) + log_probs).view(B, K * V)  # (B, K·V)
+        best, flat = totals.topk(2 * K, dim=1)  # (B, 2K), (B, 2K)
+        parents, tokens = flat // V, flat % V  # (B, 2K), (B, 2K)
+        is_eos = tokens.eq(eos)  # (B, 2K)
+        rank = torch.arange(2 * K).expand(B, -1)  # (B, 2K)
+        finishes = is_eos & (rank < K) & best.isfinite() & ~done.unsqueeze(1)  # (B, 2K)
+        keeps = ~is_eos & (torch.cumsum(~is_eos, dim=1) <= K)  # (B, 2K): exactly K per sentence
+        for b, j in finishes.nonzero().tolist():
+            add(b, beams[b, parents[b, j], 1:].tolist(), float(best[b, j]), finished=True)
+        kept = keeps.float().argsort(dim=1, descending=True, stable=True)[:, :K]  # (B, K), in rank order
+        kept_parents, kept_tokens = parents.gather(1, kept), tokens.gather(1, kept)  # (B, K), (B, K)
+        beam_log_probs = best.gather(1, kept)  # (B, K)
+        if step < cap:
             for b in (~done).nonzero().flatten().tolist():
                 live = [p for p in beam_log_probs[b].tolist() if math.isfinite(p)]
-                done[b] = not can_still_win(live, [h.score for h in hypotheses[b]], K, max_len, alpha)
-            if done.all():
-                break
-        for b in (~done).nonzero().flatten().tolist():  # the length cap: the beams alive are hypotheses too
-            for ids, log_prob in zip(beams[b, :, 1:].tolist(), beam_log_probs[b].tolist()):
-                if math.isfinite(log_prob):
-                    add(b, ids, log_prob, finished=False)
+                done[b] = not can_still_win(live, [h.score for h in hypotheses[b]], K, cap, alpha)
+        rows = (kept_parents + K * torch.arange(B).unsqueeze(1)).flatten()  # (B·K,): each kept beam's row
+        return Choice(rows.to(dec.device), kept_tokens.flatten().to(dec.device), stop=step < cap and bool(done.all()))
+
+    beams = decode_loop(model, enc_inputs, tgt_vocab, choose, max_len, width=K).dec.cpu().view(B, K, -1)  # (B, K, t)
+    for b in (~done).nonzero().flatten().tolist():  # the length cap: the beams alive are hypotheses too
+        for ids, log_prob in zip(beams[b, :, 1:].tolist(), beam_log_probs[b].tolist()):
+            if math.isfinite(log_prob):
+                add(b, ids, log_prob, finished=False)
     return [max(h, key=lambda h: h.score) for h in hypotheses]
 
 

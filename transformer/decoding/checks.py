@@ -7,7 +7,7 @@ import math
 from ..config import MAX_BEAM_SIZE, MAX_LENGTH_PENALTY, MAX_SEED
 from ..data import Vocab
 from ..errors import ConfigError, DataError
-from .step import can_output
+from .processors import can_output
 
 
 def check_whole(name: str, value, lo: int, hi: int | None = None) -> None:

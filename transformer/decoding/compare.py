@@ -14,7 +14,8 @@ from ..data import Vocab
 from ..errors import DataError
 from ..model import Transformer, evaluating
 from .greedy import greedy_decode
-from .step import block
+from .loop import length_cap
+from .processors import block
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,13 @@ def teacher_forcing_vs_free_running(
 ) -> ForcingComparison:
     """Per position: the model's probability for the reference token when it reads the reference so far (teacher
     forcing, as in training), and the token greedy decoding picks when it reads its own output (free running)."""
-    if 1 + len(reference_ids) > model.config.max_len:
+    room = length_cap(model)  # the decoder reads S and then at most this many reference tokens
+    if len(reference_ids) > room:
         raise DataError(
-            f"the reference has {len(reference_ids)} tokens; this model reads at most {model.config.max_len - 1}. "
-            "Shorten it.",
+            f"the reference has {len(reference_ids)} tokens; this model reads at most {room}. Shorten it.",
             "reference_too_long",
             n=len(reference_ids),
-            max=model.config.max_len - 1,
+            max=room,
         )
     free = greedy_decode(model, enc_input, tgt_vocab, max_len, return_attn=False)
     with evaluating(model) as device:

@@ -1,4 +1,5 @@
-"""Sampling: draw each next token from the model's distribution, after a temperature and a top-k / top-p cut.
+"""Sampling: draw each next token from the model's distribution, after a temperature and a top-p / top-k cut (the
+processors Temperature, TopP, TopK), a chooser for the one loop.
 
 Runs the model in eval mode without gradients and always ends (at E or at the length cap). Shapes: t tokens so far,
 V target vocabulary, Ls source length, D d_model.
@@ -13,9 +14,10 @@ import torch
 
 from ..config import MAX_DECODE_LEN
 from ..data import Vocab
-from ..model import Transformer, evaluating
+from ..model import AttentionMaps, Transformer
 from .checks import check_sampling
-from .step import next_logits
+from .loop import Choice, decode_loop
+from .processors import Temperature, TopK, TopP, process
 
 
 @dataclass(frozen=True)
@@ -47,28 +49,6 @@ class Sample:
         return " ".join(self.tokens)
 
 
-def with_temperature(logits: torch.Tensor, temperature: float) -> torch.Tensor:
-    """softmax(logits / temperature) for any finite temperature > 0: in float64 after subtracting the largest logit,
-    so a temperature of 1e-300 gives the most probable token probability 1 (greedy) and 1e300 a flat distribution
-    over the allowed tokens, never NaN. Blocked tokens (logit −∞) stay at 0."""
-    scaled = (logits.double() - logits.max().double()) / temperature  # (V,): ≤ 0, the largest exactly 0
-    return torch.softmax(scaled, dim=-1).to(logits.dtype)
-
-
-def truncate(probs: torch.Tensor, top_k: int = 0, top_p: float = 1.0) -> torch.Tensor:
-    """probs (V,) with all but the top_k most probable tokens (0: all) set to 0, then all but the fewest most
-    probable whose probabilities add up to top_p; renormalised. The most probable token always stays."""
-    order = torch.sort(probs, descending=True, stable=True).indices  # (V,): on a tie the lower id first
-    keep = torch.zeros_like(probs, dtype=torch.bool)
-    keep[order[: top_k or len(order)]] = True
-    if top_p < 1:
-        before = torch.cumsum(probs[order], 0) - probs[order]  # (V,): probability of the tokens ranked above
-        keep[order[before >= top_p]] = False
-    keep[order[0]] = True
-    kept = torch.where(keep, probs, torch.zeros_like(probs))
-    return kept / kept.sum()
-
-
 def sample(
     model: Transformer,
     enc_input: torch.Tensor,
@@ -86,23 +66,22 @@ def sample(
     """
     check_sampling(temperature, top_k, top_p, seed)
     generator = torch.Generator().manual_seed(seed)
-    with evaluating(model) as device:
-        enc_input = enc_input.to(device)
-        max_len = min(max_len, model.config.max_len - 1)
-        memory = model.encoder(enc_input)  # (1, Ls, D)
-        ids, steps, log_prob, stop_reason = [tgt_vocab.bos_id], [], 0.0, "max_len"
-        for step in range(1, max_len + 1):
-            dec_input = torch.tensor([ids], device=device)  # (1, t)
-            logits = next_logits(model, dec_input, enc_input, memory, tgt_vocab)[0].cpu()  # (V,)
-            probs = torch.softmax(logits, dim=-1)  # (V,)
-            tempered = with_temperature(logits, temperature)  # (V,)
-            final = truncate(tempered, top_k, top_p)  # (V,)
-            next_id = int(torch.multinomial(final, 1, generator=generator))
-            log_prob += math.log(float(probs[next_id])) if probs[next_id] > 0 else float("-inf")
-            token = tgt_vocab.itos[next_id]
-            steps.append(SampleStep(step, tgt_vocab.decode(ids), probs, tempered, final, next_id, token))
-            if next_id == tgt_vocab.eos_id:
-                stop_reason = "eos"
-                break
-            ids.append(next_id)
-    return Sample(tgt_vocab.decode(ids[1:]), steps, stop_reason, log_prob, seed)
+    tempering, cuts = [Temperature(temperature)], [TopP(top_p), TopK(top_k)]  # top-p measures the tempered mass
+    eos, steps = tgt_vocab.eos_id, []
+
+    def choose(step: int, dec: torch.Tensor, logits: torch.Tensor, maps: AttentionMaps | None) -> Choice:
+        logits = logits[0].cpu()  # (V,)
+        tempered_logits = process(tempering, logits, step)  # (V,) float64
+        probs = torch.softmax(logits, dim=-1)  # (V,)
+        tempered = torch.softmax(tempered_logits, dim=-1).to(logits.dtype)  # (V,)
+        final = torch.softmax(process(cuts, tempered_logits, step), dim=-1).to(logits.dtype)  # (V,)
+        next_id = int(torch.multinomial(final, 1, generator=generator))
+        token = tgt_vocab.itos[next_id]
+        steps.append(SampleStep(step, tgt_vocab.decode(dec[0].tolist()), probs, tempered, final, next_id, token))
+        return Choice.one_row(dec, next_id, eos)
+
+    done = decode_loop(model, enc_input, tgt_vocab, choose, max_len)
+    ids = done.dec[0, 1:].tolist()
+    tokens = tgt_vocab.decode(ids[:-1] if done.stopped else ids)  # without the E it stopped at
+    log_prob = sum(math.log(p) if p > 0 else float("-inf") for p in (float(s.probs[s.token_id]) for s in steps))
+    return Sample(tokens, steps, "eos" if done.stopped else "max_len", log_prob, seed)
