@@ -4,6 +4,7 @@ forced is greedy decoding, and the package's modules import one way only."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,17 @@ def _package_imports() -> dict[str, set[str]]:
         found = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module}
         graph[path.stem] = found
     return graph
+
+
+def test_the_decoding_modules_import_in_the_order_docs_architecture_states():
+    architecture = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    sentence = re.search(r"Imports inside `transformer/decoding/` go one way, in this order: ([^;]+);", architecture)
+    order = re.findall(r"`(\w+)`", sentence.group(1))
+    graph = {module: imported for module, imported in _package_imports().items() if module != "__init__"}
+    assert sorted(order) == sorted(graph)  # every module named once
+    for module, imported in graph.items():
+        before = set(order[: order.index(module)])
+        assert imported <= before, f"{module} imports {sorted(imported - before)}, named after it"
 
 
 def test_the_decoding_modules_import_one_way():

@@ -1,6 +1,6 @@
-"""Greedy decoding (the tutorials' greedy_decoder): a chooser for the one loop that takes the most probable next
-token, or a forced token while a forced prefix lasts (processors.ForcedTokens), with every step recorded; and its
-batched form, without records.
+"""Greedy decoding (the tutorials' greedy_decoder, here greedy_decode): a chooser for the one loop that takes the
+most probable next token, or a forced token while a forced prefix lasts (processors.ForcedTokens), with every step
+recorded; and its batched form, without records.
 
 A forced decode with an empty prefix is greedy decoding. Every function runs the model in eval mode without
 gradients and always ends (at E or at the length cap: loop.py). Shapes: B sentences, t tokens so far, V target
