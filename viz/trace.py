@@ -156,6 +156,134 @@ def _after(block, column) -> bool:
     return bool(layered) and not block.in_layer and column.index(block) > layered[-1]
 
 
+def _column_lines(column, boxes, x: float, width: float, outer: int) -> tuple[list[dict], list[dict]]:
+    """(shapes, annotations) of one column: the data flowing up it, and a residual connection from below each
+    sublayer (and its pre-norm) into its Add & Norm (or Add), on the column's outer side (outer: −1 left, 1 right)."""
+    shapes, notes = [], []
+    for lower, upper in zip(column, column[1:]):
+        notes.append(_arrow(x, boxes[lower.index].top, x, boxes[upper.index].bottom))
+    lane = x + outer * (width / 2 + LANE_PX - 4)
+    for i, block in enumerate(column):
+        if block.kind not in ("add_norm", "add") or i == 0:
+            continue
+        j = i - 2 if i >= 2 and column[i - 2].kind == "norm" and column[i - 1].kind != "norm" else i - 1
+        branch = boxes[column[j].index].bottom - GAP_PX / 2
+        into = boxes[block.index]
+        shapes.append(
+            dict(type="path", path=f"M {x},{branch} H {lane} V {into.y}", line=dict(color=LINE_COLOR, width=1.5))
+        )
+        notes.append(_arrow(lane, into.y, x + outer * width / 2, into.y))
+    return shapes, notes
+
+
+def _layer_box(side: str, x: float, width: float, bottom: float, top: float, text: str) -> tuple[dict, dict]:
+    """(shape, annotation): the dashed N× box around a column's layer, from bottom to top, and its text above it."""
+    x0 = x - width / 2 - (LANE_PX + 6 if side == "encoder" else 6)
+    x1 = x + width / 2 + (LANE_PX + 6 if side == "decoder" else 6)
+    shape = dict(
+        type="rect", x0=x0, x1=x1, y0=bottom - 4, y1=top + 4, line=dict(color="#888888", width=1.5, dash="dash")
+    )
+    note = dict(x=x0 if side == "encoder" else x1, y=top + 6, text=text, showarrow=False, yanchor="bottom",
+                xanchor="left" if side == "encoder" else "right", align="left" if side == "encoder" else "right",
+                font=dict(size=DIAGRAM_TEXT_PX, color="#555555"))  # fmt: skip
+    return shape, note
+
+
+def _column_titles(flows, boxes, column_x, last, titles: dict[str, str]) -> tuple[list[dict], float]:
+    """(annotations, the figure's top y): each column's name over it, above its N× label when it has layers."""
+    notes, top = [], max(box.top for box in boxes.values())
+    for side, label in titles.items():
+        if flows[side]:
+            head = max(boxes[b.index].top for b in flows[side])
+            if any(b.in_layer for b in flows[side]):
+                head = max(head, last[side] + 2 * LINE_PX + 8)  # over the N× label
+            notes.append(dict(x=column_x[side], y=head + 4, text=f"<b>{label}</b>", showarrow=False, yanchor="bottom",
+                              font=dict(size=DIAGRAM_TEXT_PX + 2)))  # fmt: skip
+            top = max(top, head + 4 + LINE_PX + 6)
+    return notes, top
+
+
+def _side_inputs(flows, boxes, column_x, width: float, masked: set[int]) -> tuple[list[dict], list[dict]]:
+    """(shapes, annotations) of the inputs that enter a block from the side: the encoder's output into the
+    cross-attention (its K and V), and each mask into the attention blocks in masked."""
+    shapes, notes = [], []
+    encoder_out = flows["encoder"][-1] if flows["encoder"] else None
+    cross = [b for b in flows["decoder"] if b.kind == "cross_attention"]
+    middle = (column_x["encoder"] + column_x["decoder"]) / 2
+    if encoder_out is not None and cross:
+        src, dst = boxes[encoder_out.index], boxes[cross[0].index]
+        y_in = dst.y + dst.h / 4
+        shapes.append(
+            dict(type="path", path=f"M {src.x + width / 2},{src.y} H {middle} V {y_in}",
+                 line=dict(color=LINE_COLOR, width=1.5))
+        )  # fmt: skip
+        notes.append(_arrow(middle, y_in, dst.x - width / 2, y_in))
+    for box in boxes.values():
+        if box.block.kind != "masks":
+            continue
+        side = box.block.side
+        sign = 1 if side == "encoder" else -1  # where the column is: left of an encoder mask, right of a decoder one
+        for target in [boxes[b.index] for b in flows[side] if b.index in masked]:
+            edge = target.x + sign * width / 2
+            if abs(target.y - box.y) < 1:
+                notes.append(_arrow(box.x - sign * box.w / 2, box.y, edge, box.y))
+                continue
+            y_in = target.y - target.h / 4
+            shapes.append(
+                dict(type="path", path=f"M {box.x},{box.top} V {y_in}", line=dict(color=LINE_COLOR, width=1.5))
+            )
+            notes.append(_arrow(box.x, y_in, edge, y_in))
+    return shapes, notes
+
+
+def _block_boxes(blocks, boxes, selected: int) -> tuple[list[dict], list[dict]]:
+    """(shapes, annotations): each block's box in its colour (the selected one filled red) and its label and sizes."""
+    shapes, notes = [], []
+    for block in blocks:
+        box = boxes[block.index]
+        chosen = block.index == selected
+        shapes.append(
+            dict(
+                type="rect",
+                x0=box.x - box.w / 2,
+                x1=box.x + box.w / 2,
+                y0=box.bottom,
+                y1=box.top,
+                fillcolor=SELECTED_FILL if chosen else BLOCK_COLORS.get(block.kind, "#ffffff"),
+                line=dict(color=CHOSEN_COLOR if chosen else "#555555", width=3 if chosen else 1),
+                layer="below",
+            )
+        )
+        text = "<br>".join(f"<b>{line}</b>" for line in box.lines)
+        if box.size:
+            text += f"<br><span style='color:#333333'>{box.size}</span>"
+        notes.append(
+            dict(x=box.x, y=box.y, text=text, showarrow=False, font=dict(size=DIAGRAM_TEXT_PX, color="#111111"),
+                 name=f"block {block.index}")
+        )  # fmt: skip
+    return shapes, notes
+
+
+def _block_targets(blocks, boxes, labels, sizes) -> go.Scatter:
+    """One invisible marker per block, as large as its box: a click selects the block, a hover names it."""
+    return go.Scatter(
+        x=[boxes[b.index].x for b in blocks],
+        y=[boxes[b.index].y for b in blocks],
+        mode="markers",
+        marker=dict(
+            symbol="square",
+            size=[min(boxes[b.index].h, boxes[b.index].w) for b in blocks],
+            color="#000000",
+            opacity=0.0,
+        ),
+        customdata=[[b.index] for b in blocks],
+        text=[f"{label} · {size}" for label, size in zip(labels, sizes)],
+        hovertemplate="%{text}<extra></extra>",
+        showlegend=False,
+        name="blocks",
+    )
+
+
 def architecture_figure(
     blocks: Sequence,
     labels: Sequence[str],
@@ -184,112 +312,23 @@ def architecture_figure(
     flows = {side: [b for b in blocks if b.side == side and b.kind != "masks"] for side in column_x}
     outer = {"encoder": -1, "decoder": 1}  # the side of a column its residual connections run on
     for side, column in flows.items():
-        x = column_x[side]
-        for lower, upper in zip(column, column[1:]):  # the data flowing up the column
-            notes.append(_arrow(x, boxes[lower.index].top, x, boxes[upper.index].bottom))
-        lane = x + outer[side] * (width / 2 + LANE_PX - 4)
-        for i, block in enumerate(column):  # residual: from below the sublayer (and its pre-norm) into the Add
-            if block.kind not in ("add_norm", "add") or i == 0:
-                continue
-            j = i - 2 if i >= 2 and column[i - 2].kind == "norm" and column[i - 1].kind != "norm" else i - 1
-            branch = boxes[column[j].index].bottom - GAP_PX / 2
-            into = boxes[block.index]
-            shapes.append(
-                dict(type="path", path=f"M {x},{branch} H {lane} V {into.y}", line=dict(color=LINE_COLOR, width=1.5))
-            )
-            notes.append(_arrow(lane, into.y, x + outer[side] * width / 2, into.y))
-        inside = [boxes[b.index] for b in column if b.in_layer]
-        if inside:  # the N× box around the layer, its count and the layer shown above it
-            x0 = x - width / 2 - (LANE_PX + 6 if side == "encoder" else 6)
-            x1 = x + width / 2 + (LANE_PX + 6 if side == "decoder" else 6)
-            shapes.append(
-                dict(type="rect", x0=x0, x1=x1, y0=first - 4, y1=last[side] + 4,
-                     line=dict(color="#888888", width=1.5, dash="dash"))
-            )  # fmt: skip
+        lines, arrows = _column_lines(column, boxes, column_x[side], width, outer[side])
+        shapes += lines
+        notes += arrows
+        if any(b.in_layer for b in column):
             text = layers_label.format(n=n_layers)
             if layer is not None:
                 text += "<br>" + layer_label.format(layer=layer + 1)
-            notes.append(
-                dict(x=x0 if side == "encoder" else x1, y=last[side] + 6, text=text, showarrow=False, yanchor="bottom",
-                     xanchor="left" if side == "encoder" else "right", align="left" if side == "encoder" else "right",
-                     font=dict(size=DIAGRAM_TEXT_PX, color="#555555"))
-            )  # fmt: skip
-    top = max(box.top for box in boxes.values())
-    for side, label in (("encoder", encoder_label), ("decoder", decoder_label)):
-        if flows[side]:
-            head = max(boxes[b.index].top for b in flows[side])
-            if any(b.in_layer for b in flows[side]):
-                head = max(head, last[side] + 2 * LINE_PX + 8)  # over the N× label
-            notes.append(dict(x=column_x[side], y=head + 4, text=f"<b>{label}</b>", showarrow=False, yanchor="bottom",
-                              font=dict(size=DIAGRAM_TEXT_PX + 2)))  # fmt: skip
-            top = max(top, head + 4 + LINE_PX + 6)
-    encoder_out = flows["encoder"][-1] if flows["encoder"] else None
-    cross = [b for b in flows["decoder"] if b.kind == "cross_attention"]
-    middle = (column_x["encoder"] + column_x["decoder"]) / 2
-    if encoder_out is not None and cross:  # the encoder's output goes to the cross-attention (its K and V)
-        src, dst = boxes[encoder_out.index], boxes[cross[0].index]
-        y_in = dst.y + dst.h / 4
-        shapes.append(
-            dict(type="path", path=f"M {src.x + width / 2},{src.y} H {middle} V {y_in}",
-                 line=dict(color=LINE_COLOR, width=1.5))
-        )  # fmt: skip
-        notes.append(_arrow(middle, y_in, dst.x - width / 2, y_in))
-    for box in boxes.values():  # a mask goes into the side of each attention block that uses it
-        if box.block.kind != "masks":
-            continue
-        side = box.block.side
-        sign = 1 if side == "encoder" else -1  # where the column is: left of an encoder mask, right of a decoder one
-        targets = [boxes[b.index] for b in flows[side] if b.index in masked]
-        for target in targets:
-            edge = target.x + sign * width / 2
-            if abs(target.y - box.y) < 1:
-                notes.append(_arrow(box.x - sign * box.w / 2, box.y, edge, box.y))
-                continue
-            y_in = target.y - target.h / 4
-            shapes.append(
-                dict(type="path", path=f"M {box.x},{box.top} V {y_in}", line=dict(color=LINE_COLOR, width=1.5))
-            )
-            notes.append(_arrow(box.x, y_in, edge, y_in))
-    for block in blocks:
-        box = boxes[block.index]
-        chosen = block.index == selected
-        shapes.append(
-            dict(
-                type="rect",
-                x0=box.x - box.w / 2,
-                x1=box.x + box.w / 2,
-                y0=box.bottom,
-                y1=box.top,
-                fillcolor=SELECTED_FILL if chosen else BLOCK_COLORS.get(block.kind, "#ffffff"),
-                line=dict(color=CHOSEN_COLOR if chosen else "#555555", width=3 if chosen else 1),
-                layer="below",
-            )
-        )
-        text = "<br>".join(f"<b>{line}</b>" for line in box.lines)
-        if box.size:
-            text += f"<br><span style='color:#333333'>{box.size}</span>"
-        notes.append(
-            dict(x=box.x, y=box.y, text=text, showarrow=False, font=dict(size=DIAGRAM_TEXT_PX, color="#111111"),
-                 name=f"block {block.index}")
-        )  # fmt: skip
-    fig = go.Figure(
-        go.Scatter(
-            x=[boxes[b.index].x for b in blocks],
-            y=[boxes[b.index].y for b in blocks],
-            mode="markers",
-            marker=dict(
-                symbol="square",
-                size=[min(boxes[b.index].h, boxes[b.index].w) for b in blocks],
-                color="#000000",
-                opacity=0.0,
-            ),
-            customdata=[[b.index] for b in blocks],
-            text=[f"{label} · {size}" for label, size in zip(labels, sizes)],
-            hovertemplate="%{text}<extra></extra>",
-            showlegend=False,
-            name="blocks",
-        )
-    )
+            box, note = _layer_box(side, column_x[side], width, first, last[side], text)
+            shapes.append(box)
+            notes.append(note)
+    titles, top = _column_titles(flows, boxes, column_x, last, {"encoder": encoder_label, "decoder": decoder_label})
+    notes += titles
+    inputs, input_arrows = _side_inputs(flows, boxes, column_x, width, masked)
+    rects, texts = _block_boxes(blocks, boxes, selected)
+    shapes += inputs + rects
+    notes += input_arrows + texts
+    fig = go.Figure(_block_targets(blocks, boxes, labels, sizes))
     fig.update_layout(
         shapes=shapes,
         annotations=notes,
