@@ -203,6 +203,68 @@ def _columns_px(columns_: list[list[_Node]], pruned: str) -> list[float]:
     return [max(_box_px(_node_lines(n, pruned)) for n in column) + TREE_EDGE_PX for column in columns_]
 
 
+def _best_trace(best: _Node, centres: list[float], best_label: str) -> go.Scatter:
+    """The best hypothesis's path, from its node back to the root: a wide red line under its edges."""
+    xs, ys, node = [], [], best
+    while node is not None:
+        xs.append(centres[node.x])
+        ys.append(node.y)
+        node = node.parent
+    return go.Scatter(x=xs, y=ys, mode="lines", name=best_label, line=dict(color=CHOSEN_COLOR, width=7), opacity=0.45,
+                      hoverinfo="skip")  # fmt: skip
+
+
+def _edge_traces(nodes: list[_Node], centres: list[float], names: dict, colors: dict) -> list[go.Scatter]:
+    """One line trace per status (kept, finished): an edge from each such node's beam to it."""
+    traces = []
+    for status in ("kept", "finished"):
+        xs, ys = [], []
+        for n in nodes:
+            if n.parent is not None and n.status == status:
+                xs += [centres[n.parent.x], centres[n.x], None]
+                ys += [n.parent.y, n.y, None]
+        traces.append(
+            go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=names[status], hoverinfo="skip",
+                       line=dict(color=colors[status], width=2))
+        )  # fmt: skip
+    return traces
+
+
+def _node_boxes(nodes: list[_Node], centres: list[float], colors: dict, pruned_label: str) -> list[dict]:
+    """Each node's box (an annotation): its token and log-probability, filled and bordered by its status."""
+    boxes = []
+    for n in nodes:
+        lines = _node_lines(n, pruned_label)
+        box = dict(
+            x=centres[n.x], y=n.y, text=_node_text(lines), showarrow=False,
+            font=dict(size=TREE_TEXT_PX, color="#111111"),
+            bgcolor=NODE_FILLS[n.status], bordercolor=colors[n.status], borderwidth=2 if n.status != "pruned" else 1,
+            borderpad=(TREE_BOX_PX - 4) // 2, captureevents=False,
+        )  # fmt: skip
+        if text_px(lines[0], TREE_TEXT_PX) <= TREE_MIN_TEXT_PX and not lines[1]:  # "S" alone: as wide as a word
+            box["width"] = TREE_MIN_TEXT_PX + 4
+        boxes.append(box)
+    return boxes
+
+
+def _tree_axes(centres: list[float], widths: list[float], rows: int, step_label: str) -> dict:
+    """The tree's layout: a column per step named under it (x in px), the rows from the top, the legend above."""
+    return dict(
+        xaxis=dict(
+            tickmode="array",
+            tickvals=centres,
+            ticktext=[f"{step_label} {x}" if x else "" for x in range(len(centres))],
+            range=[0, sum(widths)],
+            showgrid=False,
+            zeroline=False,
+            fixedrange=True,
+        ),
+        yaxis=dict(visible=False, range=[(rows - 1) / 2 + 0.75, -(rows - 1) / 2 - 0.75], fixedrange=True),  # 0 on top
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
+        hovermode="closest",
+    )
+
+
 def beam_tree_figure(
     steps,
     best_path: Sequence[str] | None = None,
@@ -235,41 +297,12 @@ def beam_tree_figure(
     fig = go.Figure()
     best = _best_node(nodes, best_path)
     if best is not None:
-        xs, ys, node = [], [], best
-        while node is not None:
-            xs.append(centres[node.x])
-            ys.append(node.y)
-            node = node.parent
-        fig.add_trace(
-            go.Scatter(x=xs, y=ys, mode="lines", name=best_label, line=dict(color=CHOSEN_COLOR, width=7), opacity=0.45,
-                       hoverinfo="skip")
-        )  # fmt: skip
-    for status in ("kept", "finished"):
-        xs, ys = [], []
-        for n in nodes:
-            if n.parent is not None and n.status == status:
-                xs += [centres[n.parent.x], centres[n.x], None]
-                ys += [n.parent.y, n.y, None]
-        fig.add_trace(
-            go.Scatter(x=xs or [None], y=ys or [None], mode="lines", name=names[status], hoverinfo="skip",
-                       line=dict(color=colors[status], width=2))
-        )  # fmt: skip
+        fig.add_trace(_best_trace(best, centres, best_label))
+    fig.add_traces(_edge_traces(nodes, centres, names, colors))
     if any(n.status == "pruned" for n in nodes):  # a legend entry for the grey boxes, which have no edges
         swatch = dict(symbol="square", size=12, color=NODE_FILLS["pruned"], line=dict(color=PRUNED_COLOR, width=1))
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=pruned_label, marker=swatch))
-    boxes = []
-    for n in nodes:
-        lines = _node_lines(n, pruned_label)
-        box = dict(
-            x=centres[n.x], y=n.y, text=_node_text(lines), showarrow=False,
-            font=dict(size=TREE_TEXT_PX, color="#111111"),
-            bgcolor=NODE_FILLS[n.status], bordercolor=colors[n.status], borderwidth=2 if n.status != "pruned" else 1,
-            borderpad=(TREE_BOX_PX - 4) // 2, captureevents=False,
-        )  # fmt: skip
-        if text_px(lines[0], TREE_TEXT_PX) <= TREE_MIN_TEXT_PX and not lines[1]:  # "S" alone: as wide as a word
-            box["width"] = TREE_MIN_TEXT_PX + 4
-        boxes.append(box)
-    fig.update_layout(annotations=boxes)
+    fig.update_layout(annotations=_node_boxes(nodes, centres, colors, pruned_label))
     fig.add_trace(  # invisible markers under the boxes carry the hover
         go.Scatter(
             x=[centres[n.x] for n in nodes],
@@ -283,25 +316,7 @@ def beam_tree_figure(
         )
     )
     rows = max(len(column) for column in columns_)
-    set_layout(
-        fig,
-        dict(
-            xaxis=dict(
-                tickmode="array",
-                tickvals=centres,
-                ticktext=[f"{step_label} {x}" if x else "" for x in range(n_columns)],
-                range=[0, sum(widths)],
-                showgrid=False,
-                zeroline=False,
-                fixedrange=True,
-            ),
-            yaxis=dict(
-                visible=False, range=[(rows - 1) / 2 + 0.75, -(rows - 1) / 2 - 0.75], fixedrange=True
-            ),  # 0 on top
-            legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0),
-            hovermode="closest",
-        ),
-    )
+    set_layout(fig, _tree_axes(centres, widths, rows, step_label))
     finish(fig, title, rows * TREE_ROW_PX + 110)
     if sum(widths) + TREE_MARGIN_PX > TREE_PX:
         fig.update_layout(width=int(sum(widths) + TREE_MARGIN_PX))
