@@ -1,6 +1,6 @@
-"""The architecture diagram and the beam tree, pinned: every trace, shape, annotation and layout value the builders
-set (plotly's template left out), for several models and searches. Written before the two builders were split into
-smaller functions, so that the split is shown to draw the same figures.
+"""The architecture diagram, the beam tree and the top-k bars, pinned: every trace, shape, annotation and layout
+value the builders set (plotly's template left out), for several models and searches. Written before those builders
+were split into smaller functions, so that the split is shown to draw the same figures.
 
 After a deliberate change of a figure: `python -m tests.viz.test_viz_pinned_figures` writes the pins again.
 """
@@ -18,7 +18,7 @@ from tests.transformer.test_trace import PAIR, _translator
 from transformer import Translator
 from transformer.decoding import beam_search
 from transformer.trace import trace_sentence
-from viz.decoding import beam_tree_figure
+from viz.decoding import beam_tree_figure, topk_figure
 from viz.trace import architecture_figure
 
 PINS = Path(__file__).resolve().parents[1] / "fixtures" / "figure_pins.json"
@@ -81,6 +81,10 @@ def record() -> dict:
             ]
         best = search.best.tokens + (["E"] if search.best.finished else [])
         out[f"beam tree: {name}"] = _drawn(beam_tree_figure(steps, **{"best_path": best, **args}))
+    probs = torch.tensor([0.02, 0.4, 0.05, 0.3, 0.1, 0.08, 0.05])
+    itos = ["P", "S", "E", "<unk>", "a rather long token", "猫", "."]
+    out["top-k: the chosen among them"] = _drawn(topk_figure(probs, itos, chosen_id=3, k=4, title="Next"))
+    out["top-k: the chosen below them"] = _drawn(topk_figure(probs, itos, chosen_id=6, k=3, chosen_label="选"))
     return out
 
 
