@@ -35,6 +35,26 @@ def _top_ids(p: np.ndarray, k: int, chosen_id: int) -> list[int]:
     return top
 
 
+def _topk_axes(room: float, prob_label: str, token_label: str) -> dict:
+    """The top-k layout: probability across (room for the labels left of 0), the tokens down, most probable on top."""
+    return dict(
+        barmode="overlay",
+        xaxis=dict(
+            title=dict(text=prob_label),
+            range=[-room, 1.0],
+            tickvals=[0, 0.25, 0.5, 0.75, 1],
+            gridcolor="#eeeeee",
+            zeroline=True,
+            zerolinecolor="#bbbbbb",
+        ),
+        yaxis=dict(
+            showticklabels=False, autorange="reversed", title=dict(text=token_label), showgrid=False, zeroline=False
+        ),
+        showlegend=False,
+        hovermode="closest",
+    )
+
+
 def topk_figure(
     probs,
     itos: Sequence[str],
@@ -94,25 +114,7 @@ def topk_figure(
         textposition="none",
     )
     fig = go.Figure([bars, names, hit])
-    set_layout(
-        fig,
-        dict(
-            barmode="overlay",
-            xaxis=dict(
-                title=dict(text=prob_label),
-                range=[-room, 1.0],
-                tickvals=[0, 0.25, 0.5, 0.75, 1],
-                gridcolor="#eeeeee",
-                zeroline=True,
-                zerolinecolor="#bbbbbb",
-            ),
-            yaxis=dict(
-                showticklabels=False, autorange="reversed", title=dict(text=token_label), showgrid=False, zeroline=False
-            ),
-            showlegend=False,
-            hovermode="closest",
-        ),
-    )
+    set_layout(fig, _topk_axes(room, prob_label, token_label))
     finish(fig, title, height(k, cell=30, extra=100, lo=180, hi=480))
     set_layout(fig, dict(width=TOPK_PX))
     return fig
