@@ -3,8 +3,6 @@
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 APP_AND_PACKAGES = ("app.py", "serve.py", "pages", "ui", "viz", "transformer", "deploy", "jobs")
 LONG = 80  # lines: a function longer than this does more than one thing (its data tables count too)
@@ -39,7 +37,6 @@ def test_a_page_draws_in_short_functions():
     assert long_functions("app.py", "pages") == []
 
 
-@pytest.mark.xfail(reason="until the other helpers' splits land", strict=False)
 def test_at_most_three_functions_are_long():
     found = long_functions(*APP_AND_PACKAGES)
     assert len(found) <= MOST_LONG, "\n".join(found)
