@@ -126,7 +126,7 @@ def queue_only(repeats: int) -> dict:
     from jobs.worker import start_fork_server
     from transformer import TrainConfig, Translator
     from transformer.data import parse_pairs
-    from ui.state import BUNDLED_PAIRS, SETTINGS
+    from ui.datasets import BUNDLED_PAIRS, SETTINGS
 
     start_fork_server()
     queue = JobQueue(training_slots(), alive=lambda _: True)

@@ -24,19 +24,16 @@ from transformer.data import (
 from transformer.errors import DataError
 from transformer.text import markdown, visible
 from ui.data_columns import current_file, draw_columns, keep_file, load_file
+from ui.datasets import DATASETS, bundled_pairs, dataset_pairs, pair_tags
 from ui.export import column_px, hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
 from ui.messages import error_text, problem_text
 from ui.state import (
-    DATASETS,
     apply_editor_changes,
-    bundled_pairs,
     bundled_training,
     choose_dataset,
     chosen_tokenizer,
-    dataset_pairs,
     page_setup,
-    pair_tags,
     pairs_summary,
     set_pairs,
     usable_pairs,

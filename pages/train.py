@@ -19,15 +19,14 @@ from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
 from ui.alignment_curve import alignment_section
+from ui.datasets import SETTINGS, always_trained, split_source
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.messages import error_text
 from ui.published import SOURCES
 from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
 from ui.state import (
-    SETTINGS,
     CurrentModel,
-    always_trained,
     bundled_model,
     bundled_split_differences,
     bundled_training,
@@ -37,7 +36,6 @@ from ui.state import (
     page_setup,
     pairs_summary,
     set_model,
-    split_source,
     trained_on_table,
     usable_pairs,
 )

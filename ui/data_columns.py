@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from transformer import corpus
 from transformer.columns import (
     ROLES,
     SKIP_REASONS,
@@ -25,16 +24,14 @@ from transformer.columns import (
 )
 from transformer.text import markdown
 
+from .datasets import DATASET_ROLES, DATASETS, dataset_credit, dataset_pairs, dataset_rows
 from .export import hint, table, text
 from .i18n import t
-from .state import DATASETS, bundled_pairs, corpus_choice, corpus_dataset, dataset_pairs, pair_tags, set_pairs
+from .state import set_pairs
 
 PREVIEW_ROWS = 5  # rows of the file shown under its column roles
 LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted
 ROLE_SOURCES = ("tatoeba", "header", "inferred")  # how the roles of a file's columns were found, as the page says
-# the columns of the built-in datasets as their files hold them (assets/pairs.tsv; the corpus as `python -m transformer
-# corpus` writes it, transformer.corpus.format_corpus): Chinese, English, and the corpus's tags and gold links
-DATASET_ROLES = {"tutorial": ("source", "target"), "corpus": ("source", "target", "phenomena", "alignment")}
 
 
 @dataclass(frozen=True)
@@ -122,31 +119,6 @@ def _direction_row(L: str, line: str) -> None:
     with c1:
         text(line, "caption")
     c2.button(t("data.swap", L), key="data_swap", on_click=swap_direction, help=t("data.swap_help", L))
-
-
-def dataset_rows(name: str, rows: int) -> tuple[tuple[str, ...], list[tuple[str, ...]], int]:
-    """(the roles of a built-in dataset's columns, as its file holds them, Chinese first; its first rows' cells; its
-    number of rows): the corpus's phenomena and gold links are the grammar's (none for a tutorial pair outside it)."""
-    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
-    first = pairs[:rows]
-    if name != "corpus":
-        return DATASET_ROLES[name], [tuple(pair) for pair in first], len(pairs)
-    cells = []
-    for (source, target), tags in zip(first, pair_tags(dataset_pairs(name))):  # found once per server
-        found = corpus.lookup(source)
-        links = found.alignment if found is not None and tags else ""
-        cells.append((source, target, " ".join(tags), links))
-    return DATASET_ROLES[name], cells, len(pairs)
-
-
-def dataset_credit(L: str, name: str) -> str:
-    """Where a built-in dataset's pairs come from, with how many pairs each source gives, as a file's credit says."""
-    tutorial = len(bundled_pairs())
-    if name != "corpus":
-        return t("data.credit.tutorial", L, n=f"{tutorial:,}")
-    size = corpus_choice()[0]
-    added = len(corpus_dataset(*corpus_choice())) - size
-    return t("data.credit.corpus", L, size=f"{size:,}", tutorial=f"{added:,}")
 
 
 def _dataset_columns(L: str, name: str, swapped: bool) -> None:

@@ -7,29 +7,37 @@ import copy
 import itertools
 import threading
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import NoReturn
 
 import streamlit as st
 import torch
 
-from transformer import TrainConfig, TransformerConfig, Translator, corpus
-from transformer.bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, learn_bpe
+from transformer import Translator, corpus
+from transformer.bpe import Bpe, check_vocab_size, learn_bpe
 from transformer.checkpoint import load_checkpoint
-from transformer.config import model_sizes
-from transformer.data import PairsSummary, parse_pairs, summarize_pairs, usable
+from transformer.data import PairsSummary, summarize_pairs, usable
 from transformer.errors import DataError
 from transformer.model import AttentionMaps
-from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
 
 from .compat import leave_pages_directory_mode, resumed_session_id, session_id
-from .i18n import LANGUAGES, t
+from .datasets import (
+    DEFAULT_DATASET,
+    RECIPE_KEYS,
+    RECIPES,
+    ROOT,
+    SETTINGS,
+    bundled_pairs,
+    corpus_choice,
+    corpus_dataset,
+    dataset_named,
+    dataset_pairs,
+    offered_summary,
+    own_recipe,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-BUNDLED_PAIRS = ROOT / "assets" / "pairs.tsv"
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 ICON = ROOT / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji would need an emoji font)
 
@@ -131,45 +139,6 @@ def bundled_cache() -> SharedCache:
     return SharedCache()
 
 
-# the datasets the Data page offers: the tutorials' pairs, the corpus (transformer.corpus, with the tutorial pairs, as
-# the bundled model was trained), and the learner's own pairs (typed or uploaded), kept while another one is shown. A
-# tab starts on the corpus: data a model can learn to translate from, sentences it has never seen included.
-DATASETS = ("tutorial", "corpus", "own")
-DEFAULT_DATASET = "corpus"
-# the training settings each dataset is trained with unless the learner set their own: the tutorial pairs with
-# TrainConfig's defaults, the corpus with transformer.corpus.TRAIN_CONFIG and TRAIN_SIZES' dropout (measured by
-# benchmarks/learning.py) and 10 % held out, as the bundled model was trained
-RECIPE_KEYS = ("epochs", "lr", "batch_size", "holdout", "dropout")
-_train_defaults = TrainConfig()
-RECIPES = {
-    "tutorial": {
-        "epochs": _train_defaults.epochs,
-        "lr": _train_defaults.lr,
-        "batch_size": _train_defaults.batch_size,
-        "holdout": 0.0,
-        "dropout": TransformerConfig(1, 1).dropout,
-    },
-    "corpus": {
-        "epochs": corpus.TRAIN_CONFIG.epochs,
-        "lr": corpus.TRAIN_CONFIG.lr,
-        "batch_size": corpus.TRAIN_CONFIG.batch_size,
-        "holdout": 0.1,
-        "dropout": corpus.TRAIN_SIZES["dropout"],
-    },
-}
-
-# model-size and training defaults shown on the Train page: the default dataset's recipe
-_model_defaults = TransformerConfig(1, 1)
-SETTINGS = {
-    **model_sizes(_model_defaults, dropout=True),
-    **RECIPES[DEFAULT_DATASET],  # epochs, lr, batch_size, holdout (the share of the pairs held out of training)
-    "seed": _train_defaults.seed,
-    "tokenizer": "auto",
-    "bpe_vocab_size": DEFAULT_BPE_VOCAB_SIZE,  # the pieces a "bpe" tokenizer learns (transformer.bpe)
-    "split": "random",  # how the held-out pairs are chosen (transformer.splits.SPLITS)
-}
-
-
 # Every input widget of the app is drawn with persist_state="session" (a test checks): Streamlit then keeps its value
 # while the widget is not drawn, across page switches, and when a page switch follows a fragment's rerun (the job's
 # progress, every second). Before, every kept value was written back at the start of each full run; that missed the
@@ -194,21 +163,6 @@ def bundled_checkpoint_bytes() -> bytes:
     return BUNDLED_MODEL.read_bytes()
 
 
-# the datasets below are made once per server and kept as tuples of (source, target) tuples, which no caller can
-# change: each call hands out a new list of them (st.cache_data would unpickle a copy of every pair on every call,
-# several times in each run of a page on the 2,000-pair corpus)
-
-
-@st.cache_resource
-def _bundled_pairs() -> tuple[tuple[str, str], ...]:
-    return tuple(parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name))
-
-
-def bundled_pairs() -> list[tuple[str, str]]:
-    """The bundled dataset."""
-    return list(_bundled_pairs())
-
-
 @st.cache_resource
 def _bundled_training() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
     summary = _bundled_translator().summary
@@ -226,52 +180,6 @@ def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     assets/pairs.tsv …`, README)."""
     trained, held = _bundled_training()
     return list(trained), list(held)
-
-
-@st.cache_resource(max_entries=4)
-def _corpus_dataset(size: int, seed: int) -> tuple[tuple[str, str], ...]:
-    pairs = [(p.source, p.target) for p in corpus.generate(size, seed)]
-    have = set(pairs)
-    return tuple(pairs + [p for p in bundled_pairs() if p not in have])
-
-
-def corpus_dataset(size: int, seed: int) -> list[tuple[str, str]]:
-    """The corpus dataset: size pairs of the grammar drawn with seed, then the tutorial pairs it does not hold (as the
-    bundled model was trained: the corpus with assets/pairs.tsv)."""
-    return list(_corpus_dataset(size, seed))
-
-
-def dataset_pairs(name: str) -> list[tuple[str, str]]:
-    """The pairs of a dataset as the Data page offers it (the corpus with this tab's size and seed; the tutorial pairs
-    and the corpus turned English → Chinese when the learner swapped them, ui.data_columns)."""
-    ss = st.session_state
-    if name == "own":
-        return list(ss.get("own_pairs", []))
-    pairs = corpus_dataset(*corpus_choice()) if name == "corpus" else bundled_pairs()
-    return [(target, source) for source, target in pairs] if ss.get("data_swapped") else pairs
-
-
-def corpus_choice() -> tuple[int, int]:
-    """The (size, seed) of this tab's corpus dataset (chosen on the Data page)."""
-    return st.session_state.get("corpus_choice", (corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))
-
-
-def always_trained() -> list[tuple[str, str]]:
-    """Pairs no split may hold out: the tutorial pairs beside the corpus (as the bundled model was trained)."""
-    return dataset_pairs("tutorial") if st.session_state.get("data_dataset") == "corpus" else []
-
-
-def split_source(pairs: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """(the rows a held-out split is drawn from, the pairs trained on besides them), made as the bundled model's were
-    (`train --pairs corpus.tsv --also assets/pairs.tsv`): for the corpus dataset as the Data page makes it, the
-    corpus's own rows and every tutorial pair (those the corpus also holds are trained on twice, as the command line
-    does), so the same settings give the bundled model's split; for any other table, its rows and nothing besides."""
-    if st.session_state.get("data_dataset") == "corpus":
-        size, seed = corpus_choice()
-        dataset = corpus_dataset(size, seed)  # the corpus's size rows, then the tutorial pairs it does not hold
-        if list(pairs) == dataset:
-            return dataset[:size], bundled_pairs()
-    return list(pairs), []
 
 
 def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction: float, seed: int) -> list[tuple]:
@@ -295,14 +203,6 @@ def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction:
     return found
 
 
-def dataset_named(value) -> str | None:
-    """The dataset a value names: one of DATASETS, or its label in any language (what the Data page's radio can hold
-    after a language switch)."""
-    if value in DATASETS:
-        return value
-    return next((d for d in DATASETS for lang in LANGUAGES if value == t(f"data.dataset.{d}", lang)), None)
-
-
 def sync_dataset() -> None:
     """Once per run: pairs that are no longer the chosen dataset's (edited, added, uploaded, from a link) are the
     learner's own, and the learner's own pairs are kept so that choosing another dataset never loses them."""
@@ -314,23 +214,6 @@ def sync_dataset() -> None:
         ss.own_pairs = ss.pairs
         fit_own_recipe()
     ss.dataset_shown = ss.data_dataset
-
-
-OWN_HOLDOUT = 0.1  # the share of the learner's own pairs held out by their recipe, as the corpus's
-
-
-def own_recipe(n_pairs: int) -> dict:
-    """The recipe of the learner's own pairs: OWN_STEPS optimiser steps (transformer.recipe) at its learning rate and
-    batch size, as the epochs that take on this many pairs less the 10 % held out (within the Train page's slider)."""
-    batch = OWN_CONFIG.batch_size
-    epochs = epochs_for(OWN_STEPS, n_pairs - round(OWN_HOLDOUT * n_pairs), batch)
-    return {
-        "epochs": min(400, max(5, 5 * round(epochs / 5))),
-        "lr": OWN_CONFIG.lr,
-        "batch_size": batch,
-        "holdout": OWN_HOLDOUT,
-        "dropout": TransformerConfig(1, 1).dropout,  # the corpus's dropout is for its 2,000 pairs, not a few dozen
-    }
 
 
 def _recipe_in_force() -> dict:
@@ -385,21 +268,6 @@ def choose_dataset(name: str) -> None:
     if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
         return  # the learner's own pairs keep whatever settings are set
     _bring_to_recipe(name, old, RECIPES[name])
-
-
-def pair_tags(pairs: list[tuple[str, str]]) -> list[tuple[str, ...]]:
-    """The phenomena of each pair (transformer.corpus.tags_of); those of a dataset as the Data page offers it are
-    found once per server."""
-    name = st.session_state.get("data_dataset")
-    if name in RECIPES and list(pairs) == dataset_pairs(name):
-        return list(_dataset_tags(name, tuple(corpus_choice()) if name == "corpus" else ()))
-    return corpus.tags_of(pairs)
-
-
-@st.cache_resource(max_entries=8)
-def _dataset_tags(name: str, choice: tuple) -> tuple[tuple[str, ...], ...]:
-    """pair_tags of a dataset as the Data page offers it (the corpus of size and seed `choice`), once per server."""
-    return tuple(corpus.tags_of(corpus_dataset(*choice) if name == "corpus" else bundled_pairs()))
 
 
 def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
@@ -538,24 +406,11 @@ def pairs_summary() -> PairsSummary:
     tokenizer = chosen_tokenizer()
     cached = ss.get("_pairs_summary")
     if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
-        name = ss.get("data_dataset")
-        if isinstance(tokenizer, Bpe):  # learned from this table: nothing to share with other tabs
-            summary = summarize_pairs(ss.pairs, tokenizer)
-        elif name in RECIPES and ss.pairs == dataset_pairs(name):  # a dataset as the Data page offers it: every tab's
-            choice = tuple(corpus_choice()) if name == "corpus" else ()
-            summary = _dataset_summary(name, choice, tokenizer, bool(ss.get("data_swapped")))
-        else:
+        summary = None if isinstance(tokenizer, Bpe) else offered_summary(ss.pairs, tokenizer)  # Bpe: this table's
+        if summary is None:
             summary = summarize_pairs(ss.pairs, tokenizer)
         cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
     return cached[2]
-
-
-@st.cache_resource(max_entries=8)
-def _dataset_summary(name: str, choice: tuple, tokenizer: str, swapped: bool = False) -> PairsSummary:
-    """pairs_summary of a dataset as the Data page offers it (the corpus of size and seed `choice`; English → Chinese
-    when swapped), once per server."""
-    pairs = corpus_dataset(*choice) if name == "corpus" else bundled_pairs()
-    return summarize_pairs([(tgt, src) for src, tgt in pairs] if swapped else pairs, tokenizer)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:

@@ -21,9 +21,10 @@ from transformer.train import SNAPSHOT_PAIRS
 
 from .compat import server_running, session_alive, session_id
 from .data_columns import data_credit
+from .datasets import bundled_pairs
 from .gold import FileGold, file_gold
 from .i18n import t
-from .state import CurrentModel, bundled_pairs, bundled_training, current, lang, set_model
+from .state import CurrentModel, bundled_training, current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
 RUN_LABELS = {"baseline": "job.run.baseline", "variant": "job.run.variant"}  # by Run.name, when a job has two

@@ -60,7 +60,8 @@ def warm_caches() -> None:
     the embeddings view colours by."""
     from transformer import corpus
     from transformer.embeddings import corpus_classes
-    from ui.state import bundled_model, bundled_pairs, bundled_training, corpus_dataset
+    from ui.datasets import bundled_pairs, corpus_dataset
+    from ui.state import bundled_model, bundled_training
 
     with _no_session_warnings():
         model = bundled_model()

@@ -6,7 +6,7 @@ import pytest
 
 from tests.apptest_helpers import open_app
 from transformer.config import MAX_STUDY_PAIRS
-from ui.state import bundled_pairs
+from ui.datasets import bundled_pairs
 
 ATTN, DEC = "pages/attention.py", "pages/decoding.py"
 

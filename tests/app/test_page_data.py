@@ -15,8 +15,8 @@ from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
 from transformer.config import MAX_DATA_BYTES
 from transformer.data import build_vocabs, summarize_pairs
+from ui.datasets import bundled_pairs
 from ui.i18n import t
-from ui.state import bundled_pairs
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
 EDITABLE_ROWS, PAGE_ROWS = 1_000, 100  # as in pages/data.py (importing a page would run it)

@@ -8,8 +8,9 @@ import ui.training as ui_training
 from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import opened_page, texts
 from transformer.checkpoint import load_checkpoint, save_checkpoint
+from ui.datasets import bundled_pairs
 from ui.share import model_summary
-from ui.state import CurrentModel, bundled_pairs
+from ui.state import CurrentModel
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "everyday_cmn_eng.txt"
 ROWS = FIXTURE.read_text(encoding="utf-8").splitlines()

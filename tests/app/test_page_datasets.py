@@ -13,8 +13,9 @@ from transformer.data import parse_pairs, tokenize
 from transformer.plan import DATA_FIELDS, TrainingPlan
 from transformer.scores import ALL, ScoreTable
 from transformer.splits import split_pairs
+from ui.datasets import BUNDLED_PAIRS, RECIPES, SETTINGS
 from ui.i18n import t
-from ui.state import BUNDLED_MODEL, BUNDLED_PAIRS, RECIPES, SETTINGS
+from ui.state import BUNDLED_MODEL
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
 TUTORIAL = parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)  # the bundled dataset, the tutorial pairs
@@ -281,11 +282,13 @@ def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_sa
 
 
 def test_a_later_tab_on_a_dataset_finds_its_summary_and_tags_computed_once_per_server(monkeypatch):
+    import ui.datasets
     import ui.state
 
     done = []
-    real_summary, real_tags = ui.state.summarize_pairs, corpus.tags_of
-    monkeypatch.setattr(ui.state, "summarize_pairs", lambda *a: done.append("summary") or real_summary(*a))
+    real_summary, real_tags = ui.datasets.summarize_pairs, corpus.tags_of
+    for module in (ui.datasets, ui.state):  # a dataset's summary, once per server; the tab's own table's
+        monkeypatch.setattr(module, "summarize_pairs", lambda *a: done.append("summary") or real_summary(*a))
     monkeypatch.setattr(corpus, "tags_of", lambda pairs: done.append("tags") or real_tags(pairs))
     first = open_app(page=DATA)
     done.clear()

@@ -22,9 +22,9 @@ from transformer.model import ATTENTION_KINDS
 from transformer.scores import ALL
 from transformer.splits import SPLITS
 from ui import strings
-from ui.data_columns import DATASET_ROLES, ROLE_SOURCES
+from ui.data_columns import ROLE_SOURCES
+from ui.datasets import DATASET_ROLES, DATASETS
 from ui.i18n import LANGUAGES, sentences
-from ui.state import DATASETS
 from ui.strings import STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
