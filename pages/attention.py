@@ -15,6 +15,7 @@ from ui.export import caption, chart, file_name, for_sentence, formula, hint, ma
 from ui.gold import file_gold, golds_of, problem_lines
 from ui.i18n import sentences, t
 from ui.messages import error_text
+from ui.model_cache import CacheKind
 from ui.state import current, page_setup, usable_pairs
 from ui.tables import head_stats_frame
 from ui.training import current_job, start_replay
@@ -119,7 +120,9 @@ elif kind != ENC_SELF:  # the encoder reads the source only: the toggle would ch
     st.toggle(t("attn.greedy", L), key="attn_greedy", persist_state="session", help=t("attn.greedy_help", L))
 reference = None if target is None or ss.get("attn_greedy", False) else target  # None: the model's greedy output
 
-view = model_cached_or_end(L, ("inspect", source, reference, 0, 0), lambda: translator.inspect(source, reference))
+view = model_cached_or_end(
+    L, (CacheKind.INSPECT, source, reference, 0, 0), lambda: translator.inspect(source, reference)
+)
 warn_unknown(view.unknown, L)
 
 
@@ -129,7 +132,7 @@ def predicted_tokens() -> list[str]:
         return translator.tgt_vocab.decode(translator.make_batch([(source, reference)]).dec_outputs[0])
     # one token more than the view's greedy output: the last position's choice (E, or the word after the cap)
     out = model_cached(
-        ("translate_one_more", source),
+        (CacheKind.TRANSLATE_ONE_MORE, source),
         lambda: translator.translate(source, MAX_DECODE_LEN + 1, return_attn=False),
     )
     following = out.tokens + ([EOS] if out.stop_reason == "eos" else [])
@@ -181,7 +184,8 @@ def show(
 
     # built once per model and view: a page switch or a click elsewhere on the page redraws the same figure
     fig = model_cached(
-        ("attn_figure", key, *view, kind.name, layer, heads, head, tuple(marks), clickable, title, gold, L), figure
+        (CacheKind.ATTN_FIGURE, key, *view, kind.name, layer, heads, head, tuple(marks), clickable, title, gold, L),
+        figure,
     )
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
     name = file_name("attention", kind.name, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
@@ -239,7 +243,9 @@ else:
 
 st.download_button(
     t("attn.download_maps", L),
-    data=model_cached(("maps_json", source, reference), lambda: maps_json(view.src_tokens, view.dec_tokens, view.maps)),
+    data=model_cached(
+        (CacheKind.MAPS_JSON, source, reference), lambda: maps_json(view.src_tokens, view.dec_tokens, view.maps)
+    ),
     file_name=file_name("attention-maps", source[:40]) + ".json",
     mime="application/json",
     key="download_maps",
@@ -310,10 +316,10 @@ def head_study(view, sentence: tuple) -> Studied | None:
         scope_text = caption(scope_text, for_sentence(L, " ".join(view.src_tokens), " ".join(view.dec_tokens)))
     try:
         if scope == "dataset":
-            study = model_cached(("heads", *data_key), lambda: study_heads(translator, pairs))
+            study = model_cached((CacheKind.HEADS, *data_key), lambda: study_heads(translator, pairs))
         else:
             study = model_cached(
-                ("heads", *data_key),
+                (CacheKind.HEADS, *data_key),
                 lambda: study_maps(view.maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab),
             )
     except TransformerError as exc:
@@ -378,7 +384,7 @@ def stat_grid(
         format_func=names.get,
     )
     grid = model_cached(  # the study's statistics, with the alignment of the marks on this sentence
-        ("heads_stat_figure", *studied.key, kind.name, statistic, chosen, sentence, tuple(ss.attn_marks), L),
+        (CacheKind.HEADS_STAT_FIGURE, *studied.key, kind.name, statistic, chosen, sentence, tuple(ss.attn_marks), L),
         lambda: head_stat_figure(
             stats,
             statistic,
@@ -408,7 +414,7 @@ def head_patterns(studied: Studied, kind: AttentionKind, view, dec_rows: list[st
     else:
         rows = cols = None  # a mean over sentences: positions, not one sentence's tokens
     patterns = model_cached(
-        ("heads_figure", *studied.key, kind.name, L),
+        (CacheKind.HEADS_FIGURE, *studied.key, kind.name, L),
         lambda: head_patterns_figure(
             studied.study.patterns[kind.name],
             rows,
@@ -468,27 +474,30 @@ def which_head_aligns() -> None:
         return len(with_gold), tuple((p, g) for p, g in with_gold if translator.fits(p))
 
     # the corpus's links are the same for the same pairs on every run; a loaded file's are read once per file
-    with_gold, kept = gold_pairs() if from_file is not None else model_cached(("gold_pairs", tuple(pairs)), gold_pairs)
+    with_gold, kept = (
+        gold_pairs() if from_file is not None else model_cached((CacheKind.GOLD_PAIRS, tuple(pairs)), gold_pairs)
+    )
     if not kept:
         text(t("attn.aligns_no_gold", L), "info")
         return
     if len(kept) < with_gold:  # a model with a short max_len: the pairs it cannot read are left out, and said
         text(t("attn.aligns_too_long", L, n=f"{with_gold - len(kept):,}", max_len=cfg.max_len), "caption")
     scores = model_cached(
-        ("aer_table", kept), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
+        (CacheKind.AER_TABLE, kept), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
     )
     by = {(s.method.layer, s.method.head): s.score.aer for s in scores if s.method.name in ("attention", "average")}
     z = aer_matrix(by, cfg.n_layers, cfg.n_heads)
     names = dict(layer_label=t("attn.layer", L), head_label=t("attn.head", L), average_label=t("attn.heads_average", L))
     fig = model_cached(
-        ("aer_grid_figure", kept, L),
+        (CacheKind.AER_GRID_FIGURE, kept, L),
         lambda: aer_grid_figure(z, **names, value_label=t("attn.aligns_aer", L), best=best_cell(z)),
     )
     chart(fig, "attn_aer_grid", file_name("alignment-error-rate"), t("attn.aligns_caption", L, n=len(kept)))
     found = findings(scores, cfg)
     if found is not None:
         floor = model_cached(
-            ("aer_floor", kept), lambda: floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer)
+            (CacheKind.AER_FLOOR, kept),
+            lambda: floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer),
         )
         text(sentences([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor.aer:.2f}")], L))
     computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)

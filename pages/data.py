@@ -28,9 +28,9 @@ from ui.datasets import DATASETS, bundled_pairs, dataset_pairs, pair_tags
 from ui.export import column_px, hint, ids, metric, section, sheet_table, table, text, vega_chart
 from ui.i18n import t
 from ui.messages import error_text, problem_text
+from ui.model_cache import bundled_training
 from ui.state import (
     apply_editor_changes,
-    bundled_training,
     choose_dataset,
     chosen_tokenizer,
     page_setup,

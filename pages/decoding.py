@@ -22,6 +22,7 @@ from transformer.text import markdown as md
 from ui.export import caption, chart, file_name, for_sentence, formula, section, table, text
 from ui.i18n import t
 from ui.messages import error_text
+from ui.model_cache import CacheKind
 from ui.state import current, end_page, page_setup, usable_pairs
 from ui.tables import mark
 from ui.view_state import (
@@ -202,7 +203,7 @@ def step_view(result, choose: bool, result_key: tuple) -> None:
         section(t("dec.probs", L))
         k = choose_number(st.slider, t("dec.k", L), 2, min(15, len(tgt_vocab)), key="dec_k", default=5)
         figure = model_cached(
-            ("dec_topk", *result_key, step.step, k, L),
+            (CacheKind.DEC_TOPK, *result_key, step.step, k, L),
             lambda: topk_figure(
                 step.probs,
                 tgt_vocab.itos,
@@ -244,7 +245,7 @@ def step_view(result, choose: bool, result_key: tuple) -> None:
         newest = step.dec_enc_attns[layer][:, -1, :]  # (H, Ls): the newest position's row in every head
         words = {f"{k}_label": t(key, L) for k, key in CROSS_LABELS.items()}
         cross = model_cached(
-            ("dec_cross", *result_key, step.step, layer, L),
+            (CacheKind.DEC_CROSS, *result_key, step.step, layer, L),
             lambda: source_attention_figure(newest, src_labels, **words),
         )
         chart(
@@ -300,14 +301,14 @@ def force_controls(step, result) -> None:
 
 def greedy_section() -> None:
     formula(r"y_t = \mathop{\mathrm{arg\,max}}_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
-    key = ("translate", source)
+    key = (CacheKind.TRANSLATE, source)
     step_view(model_cached(key, lambda: translator.translate(source)), False, key)
 
 
 def choose_section() -> None:
     text(t("dec.choose_intro", L))
     prefix = tuple(ss.dec_prefix)
-    key = ("forced", source, prefix)
+    key = (CacheKind.FORCED, source, prefix)
     step_view(model_cached(key, lambda: forced_decode(translator.model, enc_input, tgt_vocab, list(prefix))), True, key)
 
 
@@ -331,10 +332,10 @@ def beam_section() -> None:
     )
     alpha = round(alpha, 2)
     result = model_cached(
-        ("beam", source, beam_size, alpha),
+        (CacheKind.BEAM, source, beam_size, alpha),
         lambda: beam_search(translator.model, enc_input, tgt_vocab, beam_size, alpha),
     )
-    greedy = greedy_hypothesis(model_cached(("translate", source), lambda: translator.translate(source)), alpha)
+    greedy = greedy_hypothesis(model_cached((CacheKind.TRANSLATE, source), lambda: translator.translate(source)), alpha)
     beam_tree(result, beam_size, alpha)
     n_best(result, greedy, beam_size)
     beam_on_dataset(beam_size, alpha)
@@ -411,7 +412,7 @@ def beam_on_dataset(beam_size: int, alpha: float) -> None:
     sources = [src for src, _ in pairs]
     try:
         compared = model_cached(
-            ("beam_vs_greedy", tuple(pairs), beam_size, alpha),
+            (CacheKind.BEAM_VS_GREEDY, tuple(pairs), beam_size, alpha),
             lambda: beam_against_greedy(translator, sources, beam_size, alpha),
         )
     except TransformerError as exc:
@@ -463,7 +464,7 @@ def sample_section() -> None:
     temperature, top_p = round(temperature, 2), round(top_p, 2)
     settings = (temperature, top_k, top_p)
     samples = model_cached(
-        ("sample", source, settings, seed, n),
+        (CacheKind.SAMPLE, source, settings, seed, n),
         lambda: [sample(translator.model, enc_input, tgt_vocab, *settings, seed=seed + i) for i in range(n)],
     )
 
@@ -539,7 +540,7 @@ def teacher_section() -> None:
         warn_unknown(unknown_ref, L, "dec.ref_unknown")
     try:
         result = model_cached(
-            ("teacher", source, tuple(ids)),
+            (CacheKind.TEACHER, source, tuple(ids)),
             lambda: teacher_forcing_vs_free_running(translator.model, enc_input, tgt_vocab, ids),
         )
     except TransformerError as exc:

@@ -22,6 +22,7 @@ from ui.export import (
     text,
 )
 from ui.i18n import t
+from ui.model_cache import CacheKind
 from ui.presenter import presenter_px
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
@@ -126,7 +127,7 @@ pad_labels = (t("inside.src_pad", L), t("inside.tgt_pad", L), t("inside.pad_help
 source, target, src_pad, tgt_pad = padded_sentence(L, "inside", "inside", pad_labels)
 trace = model_cached_or_end(
     L,
-    ("trace", source, target, src_pad, tgt_pad),
+    (CacheKind.TRACE, source, target, src_pad, tgt_pad),
     lambda: trace_sentence(translator, source, target, src_pad, tgt_pad),
 )
 warn_unknown(trace.unknown, L)
@@ -135,7 +136,7 @@ warn_unknown(trace.unknown, L)
 def trace_figure(kind: str, *view, build):
     """A chart of this trace built once per model, sentence, padding and view (kind and view name it), as the
     Attention page's: a rerun, or a page switch back, draws the same figure."""
-    return model_cached(("inside_figure", source, target, src_pad, tgt_pad, kind, *view, L), build)
+    return model_cached((CacheKind.INSIDE_FIGURE, source, target, src_pad, tgt_pad, kind, *view, L), build)
 
 
 steps, blocks = trace.steps, trace.blocks
@@ -143,7 +144,9 @@ enc, dec = trace.step("enc_inputs", "encoder"), trace.step("dec_inputs", "decode
 out = trace.step("dec_outputs", "criterion")
 st.download_button(
     t("inside.download_trace", L),
-    data=model_cached(("trace_json", source, target, src_pad, tgt_pad), trace.to_json),  # eager: a rerun keeps it
+    data=model_cached(
+        (CacheKind.TRACE_JSON, source, target, src_pad, tgt_pad), trace.to_json
+    ),  # eager: a rerun keeps it
     file_name=file_name("trace", source[:40], f"pad-{src_pad}-{tgt_pad}") + ".json",
     mime="application/json",
     key="download_trace",

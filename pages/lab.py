@@ -38,7 +38,8 @@ from ui.alignment_curve import alignment_section
 from ui.export import caption, chart, file_name, for_sentence, hint, section, table, text
 from ui.i18n import t, word_list
 from ui.messages import error_text
-from ui.state import CurrentModel, chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
+from ui.model_cache import CacheKind, CurrentModel
+from ui.state import chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
@@ -115,9 +116,13 @@ def evaluations_of(model: CurrentModel, pairs: list[tuple[str, str]], held_pairs
     if recorded is not None and [(s, g) for s, g, *_ in recorded.results] == list(pairs):
         found = model.evaluations
     else:
-        found = model.cached(("lab_evaluate", tuple(pairs)), lambda: {"train": model.translator.evaluate(pairs)})
+        found = model.cached(
+            (CacheKind.LAB_EVALUATE, tuple(pairs)), lambda: {"train": model.translator.evaluate(pairs)}
+        )
     if held_pairs and "holdout" not in found:
-        held = model.cached(("lab_evaluate_held", tuple(held_pairs)), lambda: model.translator.evaluate(held_pairs))
+        held = model.cached(
+            (CacheKind.LAB_EVALUATE_HELD, tuple(held_pairs)), lambda: model.translator.evaluate(held_pairs)
+        )
         found = {**found, "holdout": held}
     return found
 
@@ -407,7 +412,7 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
         with column:
             try:
                 view = model.cached(
-                    ("inspect", source, target, 0, 0), lambda m=model: m.translator.inspect(source, target)
+                    (CacheKind.INSPECT, source, target, 0, 0), lambda m=model: m.translator.inspect(source, target)
                 )
             except TransformerError as exc:
                 text(error_text(exc, L), "error")
@@ -433,7 +438,7 @@ def show_evidence(result) -> None:
         for m in (result.baseline, result.variant)
     )
     held, facts = result.variant.cached(
-        ("lab_evidence",), lambda: evidence(result.experiment, baseline, variant, result.held_pairs)
+        (CacheKind.LAB_EVIDENCE,), lambda: evidence(result.experiment, baseline, variant, result.held_pairs)
     )
     if result.experiment != ss.get("lab_experiment"):  # the claim above is of another experiment
         text(t(f"lab.claim.{result.experiment}", L))

@@ -8,6 +8,7 @@ from transformer.masks import get_attn_pad_mask, get_attn_subsequence_mask
 from transformer.model import DEC_ENC, DEC_SELF
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
+from ui.model_cache import CacheKind
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_numbered, padded_picker
 from ui.widgets import (
@@ -46,7 +47,9 @@ for name in switched_off:
 pad_labels = (t("masks.src_pad", L), t("masks.tgt_pad", L), t("masks.pad_help", L), t("masks.greedy_target", L))
 source, target, src_pad, tgt_pad = padded_sentence(L, "masks", "mask", pad_labels)
 view = model_cached_or_end(
-    L, ("inspect", source, target, src_pad, tgt_pad), lambda: translator.inspect(source, target, src_pad, tgt_pad)
+    L,
+    (CacheKind.INSPECT, source, target, src_pad, tgt_pad),
+    lambda: translator.inspect(source, target, src_pad, tgt_pad),
 )
 warn_unknown(view.unknown, L)
 enc, dec = view.enc_inputs, view.dec_inputs  # (1, Ls), (1, Lt)
@@ -126,7 +129,7 @@ for col, name in zip(wrapping_row([MASK_PX] * len(masks)), masks):
         title = t("masks.shape", L, q=len(rows), k=len(cols))
         chart(  # each figure built once per model and view, as the Attention page's: a rerun draws the same one
             model_cached(
-                ("mask_figure", name, source, target, src_pad, tgt_pad, L),
+                (CacheKind.MASK_FIGURE, name, source, target, src_pad, tgt_pad, L),
                 partial(mask_figure, mask, rows, cols, title=title, **labels),
             ),
             f"mask_fig_{name}",
@@ -157,7 +160,7 @@ if mask is None:
 scores = view.maps.scores_of(kind)[layer][0, head]  # (Lq, Lk)
 weights = view.maps.of(kind)[layer][0, head]  # (Lq, Lk)
 figures = model_cached(
-    ("mask_effect", source, target, src_pad, tgt_pad, kind.name, layer, head, L),
+    (CacheKind.MASK_EFFECT, source, target, src_pad, tgt_pad, kind.name, layer, head, L),
     lambda: mask_effect_figures(
         scores,
         mask,

@@ -17,6 +17,7 @@ from transformer.model import (
 from transformer.text import markdown
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import sentences, t
+from ui.model_cache import CacheKind
 from ui.state import current, page_setup
 from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
@@ -126,7 +127,7 @@ if sinusoidal:
     curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
 chart(
     model_cached(
-        ("pe_lines", *view, tuple(dims)),
+        (CacheKind.PE_LINES, *view, tuple(dims)),
         lambda: pe_lines_figure(
             pe_table,
             dims,
@@ -149,7 +150,7 @@ with c1:
     text(t("pe.heatmap_intro", L))
     chart(
         model_cached(
-            ("pe_heatmap", *view),
+            (CacheKind.PE_HEATMAP, *view),
             lambda: pe_heatmap_figure(
                 pe_table,
                 position_label=t("pe.position", L),
@@ -182,7 +183,7 @@ with c2:
         text(t("pe.similarity_learned", L))
     chart(
         model_cached(
-            ("pe_similarity", *view),
+            (CacheKind.PE_SIMILARITY, *view),
             lambda: pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
         ),
         "pe_similarity",
@@ -192,7 +193,7 @@ with c2:
     if sinusoidal:
         chart(
             model_cached(
-                ("pe_distance", *view),
+                (CacheKind.PE_DISTANCE, *view),
                 lambda: pe_distance_figure(
                     similarity,
                     rises,
@@ -246,7 +247,7 @@ section(t("emb.title", L))
 formula(r"\cos(e_a, e_b) = \frac{e_a \cdot e_b}{\lVert e_a \rVert\,\lVert e_b \rVert}")
 text(t("emb.intro", L))
 side = choose_labelled(st.radio, t("emb.side", L), EMB_SIDES, L, key="emb_side", horizontal=True)
-emb = model_cached(("embeddings", side), lambda: study_embeddings(model.translator, side))
+emb = model_cached((CacheKind.EMBEDDINGS, side), lambda: study_embeddings(model.translator, side))
 names = {c: t(CLASS_KEYS[c], L) for c in CLASS_ORDER}
 token = choose_one(st.selectbox, t("emb.token", L), emb.tokens, key="emb_token", help=t("emb.token_help", L))
 chosen = emb.tokens.index(token)
@@ -254,7 +255,7 @@ near = neighbours(emb.weights, chosen, NEIGHBOURS)
 side_words = t(EMB_SIDES[side], L)
 chart(
     model_cached(
-        ("embeddings_figure", side, chosen, L),
+        (CacheKind.EMBEDDINGS_FIGURE, side, chosen, L),
         lambda: embedding_figure(
             emb.projection.xy,
             emb.tokens,

@@ -23,22 +23,17 @@ from ui.datasets import SETTINGS, always_trained, split_source
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
 from ui.i18n import t, word_list
 from ui.messages import error_text
-from ui.published import SOURCES
-from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
-from ui.state import (
+from ui.model_cache import (
+    CacheKind,
     CurrentModel,
     bundled_model,
     bundled_split_differences,
     bundled_training,
-    chosen_tokenizer,
-    current,
-    end_page,
-    page_setup,
-    pairs_summary,
-    set_model,
     trained_on_table,
-    usable_pairs,
 )
+from ui.published import SOURCES
+from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
+from ui.state import chosen_tokenizer, current, end_page, page_setup, pairs_summary, set_model, usable_pairs
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
@@ -415,7 +410,7 @@ def _score_table(model: CurrentModel) -> None:
 if summary.get("history"):
     title = history_title(model, summary.get("epochs", len(summary["history"])))
     chart(  # built once per model and title, not on every rerun
-        model.cached(("history_figure", title, L), lambda: _figure(summary["history"], title)),
+        model.cached((CacheKind.HISTORY_FIGURE, title, L), lambda: _figure(summary["history"], title)),
         "history_chart",
         file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
         caption(
@@ -440,7 +435,7 @@ if summary.get("history"):
             d_model = model.translator.config.d_model
             chart(
                 model.cached(
-                    ("lr_figure", L),
+                    (CacheKind.LR_FIGURE, L),
                     lambda: learning_rate_figure(
                         summary["history"],
                         lambda step: run_cfg.learning_rate(d_model, step),
@@ -469,7 +464,9 @@ if model.results is not None:
         text(t("train.compare", L, **{key: f"{share:.1%}" for key, share in shares.items()}))
         tr = model.translator
         held_pairs = [(s, g) for s, g, *_ in held_eval.results]
-        unseen = model.cached(("unseen",), lambda: unseen_words(held_pairs, tr.src_vocab, tr.tgt_vocab, tr.tokenizer))
+        unseen = model.cached(
+            (CacheKind.UNSEEN,), lambda: unseen_words(held_pairs, tr.src_vocab, tr.tgt_vocab, tr.tokenizer)
+        )
         for key, counts in (("train.unseen_source", unseen.source), ("train.unseen_target", unseen.target)):
             if counts:
                 named = [f"{markdown(w)} ×{n}" for w, n in counts.most_common(UNSEEN_NAMED)]
@@ -495,7 +492,7 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    data = model.cached(("checkpoint",), lambda: save_checkpoint(model.translator))
+    data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))
     st.download_button(
         t("ckpt.download", L),
         data,

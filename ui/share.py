@@ -10,8 +10,9 @@ from transformer.store import Entry
 from .export import IMAGE_FORMATS, lesson_sheet_button
 from .i18n import t
 from .links import link_to_this_view, model_fingerprint
+from .model_cache import CurrentModel
 from .published import origin, publish_section, published_entry
-from .state import CurrentModel, current, lang
+from .state import current, lang
 from .view_state import choose_one
 
 

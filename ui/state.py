@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import itertools
-import threading
-from dataclasses import dataclass, field
 from typing import NoReturn
 
 import streamlit as st
 import torch
 
-from transformer import Translator, corpus
 from transformer.bpe import Bpe, check_vocab_size, learn_bpe
-from transformer.checkpoint import load_checkpoint
 from transformer.data import PairsSummary, summarize_pairs, usable
 from transformer.errors import DataError
-from transformer.model import AttentionMaps
-from transformer.splits import pairs_sha256
-from transformer.store import fingerprint
-from transformer.translator import Evaluation
 
 from .compat import leave_pages_directory_mode, resumed_session_id, session_id
 from .datasets import (
@@ -29,114 +18,14 @@ from .datasets import (
     RECIPES,
     ROOT,
     SETTINGS,
-    bundled_pairs,
-    corpus_choice,
-    corpus_dataset,
     dataset_named,
     dataset_pairs,
     offered_summary,
     own_recipe,
 )
+from .model_cache import CurrentModel, bundled_model
 
-BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 ICON = ROOT / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji would need an emoji font)
-
-_ids = itertools.count(1)
-CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model
-CACHE_SIZES = {  # kinds with large values: a trace of the largest model holds ~16 MB; figures of the views last seen
-    "trace": 4,
-    "trace_json": 2,
-    "attn_figure": 8,
-    "heads_stat_figure": 8,
-    "inside_figure": 8,  # a step of the largest model: a heatmap of up to 128 × 128 cells
-    "mask_figure": 10,  # the five masks of two views
-    "mask_effect": 6,
-    "pe_heatmap": 4,  # up to 512 dimensions of 128 positions
-    "pe_similarity": 4,
-    "pe_lines": 8,
-    "pe_distance": 4,
-    "history_figure": 2,
-}
-SHARED_CACHE_SCALE = 4  # the bundled model's values serve every tab of the server: 4 × CACHE_SIZES of each kind
-# kinds whose values a page changes in place: each tab keeps its own, even of the bundled model (pages/attention.py
-# moves the frame of the head-patterns figure to the open head: viz.attention.frame_head)
-PER_TAB_KINDS = frozenset({"heads_figure"})
-
-
-@dataclass
-class CurrentModel:
-    """The model this tab works with, where it came from, and values derived from it (cached per model)."""
-
-    translator: Translator
-    source: str  # "bundled", "trained", "uploaded" or "published" (opened from the model store by a link)
-    snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)  # recorded during training
-    snapshot_pairs: list[tuple[str, str]] = field(default_factory=list)  # the pairs of the snapshots, in batch order
-    evaluations: dict[str, Evaluation] = field(default_factory=dict)  # "train" / "holdout" after training here
-    trained_on: tuple[tuple[str, str], ...] | None = None  # the dataset it was trained on, when known
-    name: str = ""  # the checkpoint's file name, for an uploaded model; the name it was published under
-    published: str = ""  # the day it was published (2026-11-25), for a model opened from the store
-    id: int = field(default_factory=lambda: next(_ids))
-    cache: dict[str, dict] = field(default_factory=dict)  # kind → {key: value}
-    shared: bool = False  # the bundled model as loaded (bundled_model): its derived values are the same in every tab
-
-    def cached(self, key: tuple, compute):
-        """compute() once per model and key; keys are (kind, …), and beyond CACHE_SIZES[kind] (else CACHE_SIZE)
-        values of one kind the one used longest ago is dropped. The bundled model's values are computed once per
-        server and shared by every tab (bundled_cache), but for the kinds a page changes in place (PER_TAB_KINDS)."""
-        if self.shared and key[0] not in PER_TAB_KINDS:
-            cache = bundled_cache()
-            return _cached(cache.values, key, compute, SHARED_CACHE_SCALE, cache.lock)
-        return _cached(self.cache, key, compute)
-
-    def values(self, kind: str) -> dict:
-        """The values of one kind cached for this model, key → value, the one used last at the end."""
-        if self.shared and kind not in PER_TAB_KINDS:
-            cache = bundled_cache()
-            with cache.lock:
-                return dict(cache.values.get(kind, {}))
-        return dict(self.cache.get(kind, {}))
-
-    @property
-    def fingerprint(self) -> str:
-        """16 hex digits that change with any weight, vocabulary entry or size of the model (transformer.store)."""
-        return self.cached(("fingerprint",), lambda: fingerprint(self.translator))
-
-    @property
-    def results(self) -> list[tuple[str, str, str, bool]] | None:
-        """The exact-match table of the training pairs, after training here."""
-        return self.evaluations["train"].results if "train" in self.evaluations else None
-
-
-def _cached(cache: dict[str, dict], key: tuple, compute, scale: int = 1, lock=None):
-    """cache[kind][key], computed first if need be (outside the lock: another tab's values stay readable meanwhile);
-    beyond scale × CACHE_SIZES[kind] values of one kind the one used longest ago is dropped."""
-    lock = lock or contextlib.nullcontext()
-    with lock:
-        values = cache.setdefault(key[0], {})
-        if key in values:
-            values[key] = values.pop(key)  # used last: dropped last
-            return values[key]
-    value = compute()
-    with lock:
-        value = values.setdefault(key, value)  # a tab that computed it at the same time keeps the first one
-        while len(values) > scale * CACHE_SIZES.get(key[0], CACHE_SIZE):
-            del values[next(iter(values))]
-    return value
-
-
-@dataclass
-class SharedCache:
-    """Values derived from the bundled model, kind → {key: value}, for every tab of the server; lock guards values."""
-
-    values: dict[str, dict] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-
-@st.cache_resource
-def bundled_cache() -> SharedCache:
-    """The server's one cache of the bundled model's derived values: the first learner to open a view of it computes
-    it (an Attention page's head statistics over 200 pairs, its figures), every later one finds it."""
-    return SharedCache()
 
 
 # Every input widget of the app is drawn with persist_state="session" (a test checks): Streamlit then keeps its value
@@ -155,52 +44,6 @@ def end_page() -> NoReturn:
     """End the page's script here, as st.stop() would, but let app.py finish the run: write the view the page settled
     on to the URL and draw Share and export (after st.stop() nothing more can be drawn)."""
     raise PageEnd
-
-
-@st.cache_resource
-def bundled_checkpoint_bytes() -> bytes:
-    """The bundled checkpoint's bytes, read once per server (each tab loads its own model from them)."""
-    return BUNDLED_MODEL.read_bytes()
-
-
-@st.cache_resource
-def _bundled_training() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    summary = _bundled_translator().summary
-    pairs = [(p.source, p.target) for p in corpus.generate(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)]
-    if summary.get("data_sha256") != pairs_sha256(pairs):  # a test checks that they agree
-        raise RuntimeError("the bundled checkpoint was not trained on the default corpus")
-    held = set(summary.get("holdout_rows", []))
-    trained = [p for i, p in enumerate(pairs) if i not in held] + bundled_pairs()
-    return tuple(trained), tuple(pairs[i] for i in sorted(held))
-
-
-def bundled_training() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """The pairs the bundled model was trained on and those it held out: the default corpus without the held-out rows
-    its checkpoint records, then the bundled dataset (`python -m transformer train --pairs corpus.tsv --also
-    assets/pairs.tsv …`, README)."""
-    trained, held = _bundled_training()
-    return list(trained), list(held)
-
-
-def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction: float, seed: int) -> list[tuple]:
-    """What makes a split of pairs on the Train page differ from the bundled model's: (what, here, bundled) for the
-    corpus's size and seed, the share held out, the split kind, the seed and the tokenization (which groups the rows
-    of one source), and ("table", …) when the table is not the corpus dataset; [] when it is the bundled model's."""
-    bundled = _bundled_translator()
-    made = bundled.summary.get("split") or {}
-    size, corpus_seed = corpus_choice()
-    wanted = [
-        ("corpus_size", size, corpus.DEFAULT_SIZE),
-        ("corpus_seed", corpus_seed, corpus.DEFAULT_SEED),
-        ("holdout", fraction, made.get("holdout")),
-        ("split", kind, made.get("kind")),
-        ("seed", seed, made.get("seed")),
-        ("tokenizer", st.session_state.get("tokenizer", SETTINGS["tokenizer"]), bundled.tokenizer),
-    ]
-    found = [item for item in wanted if item[1] != item[2]]
-    if st.session_state.get("data_dataset") != "corpus" or list(pairs) != corpus_dataset(size, corpus_seed):
-        found.append(("table", len(pairs), len(corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED))))
-    return found
 
 
 def sync_dataset() -> None:
@@ -268,29 +111,6 @@ def choose_dataset(name: str) -> None:
     if name == "own" or name == ss.get("recipe_of", DEFAULT_DATASET):
         return  # the learner's own pairs keep whatever settings are set
     _bring_to_recipe(name, old, RECIPES[name])
-
-
-def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
-    """Whether the model was trained on this table (when that is known): the bundled model on the tutorial pairs and
-    on the default corpus dataset (its held-out rows are held out of the table's training, as the Train page says)."""
-    if model.trained_on is None or model.trained_on == tuple(pairs):
-        return True
-    default = corpus_dataset(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)
-    return model.source == "bundled" and list(pairs) == default
-
-
-@st.cache_resource
-def _bundled_translator() -> Translator:
-    """The bundled checkpoint, loaded once per server: never used itself, each tab gets a copy (bundled_model)."""
-    return load_checkpoint(bundled_checkpoint_bytes())
-
-
-def bundled_model() -> CurrentModel:
-    """A fresh copy of the bundled model for this tab (copied: half the time of loading the checkpoint again). It was
-    trained on the corpus and on the bundled dataset, the table a tab starts with: once the learner changes that
-    table, the pages say the data changed since training."""
-    translator = copy.deepcopy(_bundled_translator())
-    return CurrentModel(translator, "bundled", trained_on=tuple(bundled_pairs()), shared=True)
 
 
 def default_language() -> str:

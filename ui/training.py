@@ -24,7 +24,8 @@ from .data_columns import data_credit
 from .datasets import bundled_pairs
 from .gold import FileGold, file_gold
 from .i18n import t
-from .state import CurrentModel, bundled_training, current, lang, set_model
+from .model_cache import CurrentModel, bundled_training
+from .state import current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
 RUN_LABELS = {"baseline": "job.run.baseline", "variant": "job.run.variant"}  # by Run.name, when a job has two

@@ -61,7 +61,7 @@ def warm_caches() -> None:
     from transformer import corpus
     from transformer.embeddings import corpus_classes
     from ui.datasets import bundled_pairs, corpus_dataset
-    from ui.state import bundled_model, bundled_training
+    from ui.model_cache import bundled_model, bundled_training
 
     with _no_session_warnings():
         model = bundled_model()

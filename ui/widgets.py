@@ -18,7 +18,8 @@ from .export import text
 from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
-from .state import current, end_page, trained_on_table, usable_pairs
+from .model_cache import trained_on_table
+from .state import current, end_page, usable_pairs
 from .view_state import Param, choose_labelled, choose_number
 
 

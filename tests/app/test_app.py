@@ -12,7 +12,8 @@ from transformer import Translator
 from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
 from ui.i18n import LANGUAGES
-from ui.state import CurrentModel, apply_editor_changes
+from ui.model_cache import CACHE_SIZE, SHARED_CACHE_SCALE, CacheKind, CurrentModel, bundled_model
+from ui.state import apply_editor_changes
 from ui.strings import STRINGS
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=15)
@@ -395,20 +396,32 @@ def test_a_checkpoint_with_a_wrong_summary_loads_with_a_warning_per_field():
 
 
 def test_derived_values_are_kept_per_kind_and_large_ones_sparingly():
-    from ui.state import CACHE_SIZE, CACHE_SIZES
-
     model = CurrentModel(Translator.create([("你好", "Hello .")], d_model=8, n_heads=1, d_ff=16, n_layers=1), "trained")
     for i in range(CACHE_SIZE + 5):
-        model.cached(("translate", i), lambda i=i: i)
+        model.cached((CacheKind.TRANSLATE, i), lambda i=i: i)
     for i in range(10):
-        model.cached(("trace", i), lambda i=i: i)
-    assert list(model.cache["translate"]) == [("translate", i) for i in range(5, CACHE_SIZE + 5)]
-    assert len(model.cache["trace"]) == CACHE_SIZES["trace"]
-    assert model.cached(("trace", 9), lambda: "not computed again") == 9
+        model.cached((CacheKind.TRACE, i), lambda i=i: i)
+    assert list(model.cache[CacheKind.TRANSLATE]) == [(CacheKind.TRANSLATE, i) for i in range(5, CACHE_SIZE + 5)]
+    assert len(model.cache[CacheKind.TRACE]) == CacheKind.TRACE.size < CACHE_SIZE
+    assert model.cached((CacheKind.TRACE, 9), lambda: "not computed again") == 9
+
+
+@pytest.mark.parametrize("kind", ["trace", "tarce", None])
+def test_a_cache_key_that_does_not_start_with_a_named_kind_raises_instead_of_getting_some_size(kind):
+    # before, a kind was a string and CACHE_SIZES.get(kind, CACHE_SIZE) gave a misspelt "trace" (16 MB a value) room
+    # for 32 values; now only a CacheKind is a kind
+    model = CurrentModel(Translator.create([("你好", "Hello .")], d_model=8, n_heads=1, d_ff=16, n_layers=1), "trained")
+    shared = bundled_model()
+    for cache in (model, shared):
+        with pytest.raises(TypeError, match="CacheKind"):
+            cache.cached((kind, "x"), lambda: "never computed")
+        with pytest.raises(TypeError, match="CacheKind"):
+            cache.values(kind)
+    assert model.cache == {}
+    assert len({kind.value for kind in CacheKind}) == len(CacheKind)  # no two names for one kind (an Enum alias)
 
 
 def test_the_bundled_models_derived_values_are_computed_once_per_server_for_every_tab_and_no_other_model():
-    from ui.state import CACHE_SIZES, PER_TAB_KINDS, SHARED_CACHE_SCALE, bundled_model
 
     first_tab, second_tab = bundled_model(), bundled_model()  # each tab has its own copy of the weights
     weight = first_tab.translator.model.projection.weight
@@ -417,20 +430,20 @@ def test_the_bundled_models_derived_values_are_computed_once_per_server_for_ever
         weight.zero_()
     for other in (second_tab, bundled_model()):
         assert torch.equal(other.translator.model.projection.weight, loaded) and loaded.abs().sum() > 0
-    key, computed = ("translate", "a sentence of this test only"), []
+    key, computed = (CacheKind.TRANSLATE, "a sentence of this test only"), []
     assert first_tab.cached(key, lambda: computed.append("first") or "first") == "first"
     assert second_tab.cached(key, lambda: computed.append("second") or "second") == "first"
     assert computed == ["first"]
     replayed = CurrentModel(first_tab.translator, "bundled")  # e.g. a replay stopped early: not the model as loaded
     assert replayed.cached(key, lambda: "its own") == "its own"
-    (kind,) = PER_TAB_KINDS  # changed in place by its page: each tab its own
+    (kind,) = [kind for kind in CacheKind if kind.per_tab]  # changed in place by its page: each tab its own
     assert first_tab.cached((kind, "view"), list) is not second_tab.cached((kind, "view"), list)
     # bounded, the value used longest ago dropped first
-    bound = SHARED_CACHE_SCALE * CACHE_SIZES["trace"]
-    keys = [("trace", "bounded", i) for i in range(bound + 1)]
+    bound = SHARED_CACHE_SCALE * CacheKind.TRACE.size
+    keys = [(CacheKind.TRACE, "bounded", i) for i in range(bound + 1)]
     for k in keys[:bound]:
         first_tab.cached(k, lambda k=k: k)
     first_tab.cached(keys[0], lambda: "computed again")  # used again: now the last to go
     second_tab.cached(keys[bound], lambda: keys[bound])
-    kept = first_tab.values("trace")
+    kept = first_tab.values(CacheKind.TRACE)
     assert list(kept) == [*keys[2:bound], keys[0], keys[bound]] and kept[keys[0]] == keys[0]

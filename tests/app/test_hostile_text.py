@@ -12,8 +12,8 @@ import pytest
 
 from tests.apptest_helpers import PAGES, open_app
 from transformer import TrainConfig, Translator, train
+from ui.model_cache import CurrentModel
 from ui.sheet import lesson_sheet_html
-from ui.state import CurrentModel
 
 # whitespace tokenization keeps each payload one token, so it reaches the vocabulary whole
 PAYLOAD_PAIRS = [

@@ -7,6 +7,7 @@ import pytest
 from tests.apptest_helpers import open_app
 from transformer.config import MAX_STUDY_PAIRS
 from ui.datasets import bundled_pairs
+from ui.model_cache import CacheKind
 
 ATTN, DEC = "pages/attention.py", "pages/decoding.py"
 
@@ -21,7 +22,7 @@ def test_head_statistics_read_the_first_pairs_of_a_large_table_and_say_so():
     assert not at.exception
     assert at.radio(key="attn_scope").options[0] == "the first 200 of the 250 pairs (teacher-forced)"
     pairs = tuple(_table(MAX_STUDY_PAIRS + 50)[:MAX_STUDY_PAIRS])
-    study = at.session_state.model.values("heads")[("heads", "dataset", pairs)]
+    study = at.session_state.model.values(CacheKind.HEADS)[(CacheKind.HEADS, "dataset", pairs)]
     assert study.sentences == MAX_STUDY_PAIRS
     at = open_app(page=ATTN, pairs=_table(MAX_STUDY_PAIRS), attn_scope="dataset")
     assert at.radio(key="attn_scope").options[0] == "the dataset (200 pairs, teacher-forced)"

@@ -12,8 +12,8 @@ from transformer import TrainConfig, Translator, train
 from transformer.config import MAX_STUDY_PAIRS
 from transformer.data import tokenize
 from transformer.heads import study_heads
+from ui.model_cache import CacheKind, CurrentModel
 from ui.sheet import Chart
-from ui.state import CurrentModel
 from ui.strings import STRINGS
 from viz.attention import attention_figure, decoder_row_labels, frame_head
 from viz.common import CHOSEN_COLOR
@@ -287,12 +287,12 @@ def test_the_previous_column_says_what_a_perfect_previous_token_head_scores_here
 def test_a_page_switch_back_redraws_the_figures_built_for_this_model_and_view_and_a_new_view_gets_its_own():
     at = open_app("en", ATTN)
     first, grid = chart_spec(at, CHART), chart_spec(at, "click_attn_stat")
-    built = at.session_state.model.values("attn_figure")
+    built = at.session_state.model.values(CacheKind.ATTN_FIGURE)
     at.switch_page("pages/data.py").run()
     at.switch_page(ATTN).run()
     assert not at.exception
     assert chart_spec(at, CHART) == first and chart_spec(at, "click_attn_stat") == grid  # the same figures, drawn again
-    assert at.session_state.model.values("attn_figure") == built  # not built again
+    assert at.session_state.model.values(CacheKind.ATTN_FIGURE) == built  # not built again
 
     at.selectbox(key="attn_head").set_value(2).run()  # another view: its own figure, the model's own weights
     own = at.session_state.model.translator.inspect("我 喜 欢 你", "I love you .").maps.dec_enc_attns[1][0, 2]

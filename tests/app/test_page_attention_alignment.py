@@ -87,7 +87,7 @@ def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):
 def test_a_model_that_reads_shorter_sentences_than_the_gold_pairs_leaves_them_out_and_says_how_many():
     from transformer import Translator
     from ui.datasets import dataset_pairs
-    from ui.state import CurrentModel
+    from ui.model_cache import CurrentModel
 
     pairs = list(dataset_pairs("corpus"))
     short = Translator.create(pairs, d_model=8, n_heads=2, d_ff=16, n_layers=1, max_len=8)

@@ -9,8 +9,8 @@ from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import opened_page, texts
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from ui.datasets import bundled_pairs
+from ui.model_cache import CurrentModel
 from ui.share import model_summary
-from ui.state import CurrentModel
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "everyday_cmn_eng.txt"
 ROWS = FIXTURE.read_text(encoding="utf-8").splitlines()

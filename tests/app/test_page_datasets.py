@@ -15,7 +15,7 @@ from transformer.scores import ALL, ScoreTable
 from transformer.splits import split_pairs
 from ui.datasets import BUNDLED_PAIRS, RECIPES, SETTINGS
 from ui.i18n import t
-from ui.state import BUNDLED_MODEL
+from ui.model_cache import BUNDLED_MODEL
 
 DATA, TRAIN = "pages/data.py", "pages/train.py"
 TUTORIAL = parse_pairs(BUNDLED_PAIRS.read_bytes(), BUNDLED_PAIRS.name)  # the bundled dataset, the tutorial pairs

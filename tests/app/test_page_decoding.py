@@ -14,7 +14,7 @@ from tests.conftest import random_translator
 from transformer import TrainConfig, Translator, train
 from transformer.config import MAX_STUDY_PAIRS
 from transformer.text import markdown
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 from ui.strings import STRINGS
 from viz.decoding import FORCED_COLOR, TREE_PX
 

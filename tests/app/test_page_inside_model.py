@@ -13,7 +13,7 @@ import pytest
 
 from tests.apptest_helpers import open_app, texts
 from transformer import Translator
-from ui.state import CurrentModel
+from ui.model_cache import CacheKind, CurrentModel
 from ui.strings import STRINGS
 
 INSIDE = "pages/inside.py"
@@ -54,7 +54,7 @@ def shown_step(at) -> str:
 
 def the_trace(at):
     """The trace the page shows (the one of the current model used last)."""
-    return list(at.session_state.model.values("trace").values())[-1]
+    return list(at.session_state.model.values(CacheKind.TRACE).values())[-1]
 
 
 def test_the_page_walks_the_pass_block_by_block():
@@ -191,7 +191,7 @@ def test_other_models_variants_and_a_typed_sentence_never_break_the_page():
     at.text_input(key="pick_inside_text").input("你 好 <b>*x*</b>").run()
     assert not at.exception
     assert STRINGS["inside.greedy_target"]["en"] in texts(at, "caption")
-    trace = at.session_state.model.values("trace")[("trace", "你 好 <b>*x*</b>", None, 2, 0)]
+    trace = at.session_state.model.values(CacheKind.TRACE)[(CacheKind.TRACE, "你 好 <b>*x*</b>", None, 2, 0)]
     assert trace.teacher == "greedy"
     markdown = " ".join(texts(at, "markdown"))
     assert "<b>" not in markdown and "*x*" not in markdown  # the typed text never becomes markup

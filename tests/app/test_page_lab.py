@@ -201,7 +201,7 @@ def test_pairs_a_checkpoint_cannot_read_are_left_out_of_the_comparison():
 def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baseline_had_not_learned():
     """The issue's no-PE run: an under-trained baseline whose BLEU (74.8) is below the variant's (79.6)."""
     from transformer.plan import finish
-    from ui.state import CurrentModel
+    from ui.model_cache import CurrentModel
     from ui.training import LabResult
 
     pairs = list(REORDERED)
@@ -256,7 +256,7 @@ def test_the_settings_of_an_experiment_on_the_training_say_what_each_side_change
 def test_the_dropout_experiment_holds_out_new_combinations_and_counts_them_in_its_verdict():
     from transformer.alignment import gold_sample
     from transformer.plan import finish
-    from ui.state import CurrentModel
+    from ui.model_cache import CurrentModel
     from ui.training import LabResult
 
     pairs, held_pairs = list(REORDERED[:4]), [REORDERED[8]]  # few: an untrained model decodes to its longest
@@ -283,7 +283,7 @@ def test_the_dropout_experiment_holds_out_new_combinations_and_counts_them_in_it
 
 def test_a_lab_run_past_the_sample_size_compares_the_sample_its_training_scored_and_says_so(monkeypatch):
     from transformer.plan import finish, scored_rows
-    from ui.state import CurrentModel
+    from ui.model_cache import CurrentModel
     from ui.training import LabResult
 
     monkeypatch.setattr("transformer.plan.TRAIN_SAMPLE", 6)  # 10 training pairs: more than the sample

@@ -16,7 +16,7 @@ from transformer.model import (
     positional_encoding_table,
     rising_distances,
 )
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 from viz.common import CELL_TEXT, NEG_INF, written
 
 PE, MASKS = "pages/positional_encoding.py", "pages/masks.py"

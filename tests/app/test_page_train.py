@@ -10,7 +10,7 @@ from transformer.checkpoint import checkpoint_bytes
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs
 from transformer.plan import finish
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 
 TRAIN = "pages/train.py"
 

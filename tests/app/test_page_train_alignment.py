@@ -3,7 +3,7 @@ sentence; and one plain line when the model's training has no AER to show."""
 
 from tests.apptest_helpers import open_app, opened_page, texts
 from transformer import Translator
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 
 TRAIN = "pages/train.py"
 

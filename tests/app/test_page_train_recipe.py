@@ -6,7 +6,7 @@ import pytest
 from tests.apptest_helpers import open_app, texts
 from tests.transformer.test_recipe import EVERYDAY
 from transformer import TrainConfig, Translator, train
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 
 TRAIN = "pages/train.py"
 

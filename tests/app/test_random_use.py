@@ -16,7 +16,7 @@ from streamlit.testing.v1.element_tree import _format_value_for_widget
 from tests.apptest_helpers import open_app
 from transformer import TrainConfig, Translator, train
 from ui.datasets import bundled_pairs
-from ui.state import CurrentModel, bundled_model
+from ui.model_cache import CurrentModel, bundled_model
 from ui.strings import STRINGS
 
 SEED, STEPS = 20261122, 60

@@ -38,7 +38,7 @@ def test_the_warm_up_imports_every_module_of_ours_that_app_py_and_the_pages_impo
 def test_the_warm_up_fills_the_caches_a_first_session_reads(monkeypatch):
     from transformer import corpus
     from ui.datasets import _corpus_dataset, bundled_pairs, corpus_dataset
-    from ui.state import _bundled_training, bundled_training
+    from ui.model_cache import _bundled_training, bundled_training
     from ui.warmup import warm_caches
 
     _bundled_training.clear()  # the server-wide caches behind bundled_training() and corpus_dataset()

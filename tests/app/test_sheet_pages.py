@@ -17,6 +17,7 @@ from tests.apptest_helpers import PAGES, open_app, opened_page
 from transformer import TrainConfig, Translator, train
 from transformer.trace import trace_sentence
 from ui.i18n import t
+from ui.model_cache import CurrentModel
 from ui.sheet import (
     SHEET_BYTES,
     Chart,
@@ -27,7 +28,6 @@ from ui.sheet import (
     Text,
     lesson_sheet_html,
 )
-from ui.state import CurrentModel
 
 ROOT = Path(__file__).resolve().parents[2]
 # what a page may still draw with Streamlit itself: layout, widgets, the title (the sheet's own), downloads, progress

@@ -18,7 +18,7 @@ from jobs.queue import Job, Run
 from tests.apptest_helpers import open_app
 from transformer import TrainConfig
 from ui import compat
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE, STATUS = "$$ID-table", "$$ID-status"  # a page's widget, and one drawn in the job-status fragment

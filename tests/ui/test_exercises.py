@@ -89,8 +89,8 @@ def test_captions_name_the_sentence_without_special_tokens_unless_the_page_teach
 
 def test_the_sheets_model_line_names_a_published_model_by_its_published_name():
     from transformer import Translator
+    from ui.model_cache import CurrentModel
     from ui.share import model_summary
-    from ui.state import CurrentModel
 
     model = CurrentModel(Translator.create([("你", "you")], d_model=8, n_heads=2, d_ff=8, n_layers=1), "trained")
     assert model_summary("en", model)[0] == "From: trained here"

@@ -17,7 +17,7 @@ from transformer import Translator, checkpoint
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.data import parse_pairs
 from transformer.store import ModelStore, fingerprint
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 
 ATTN = "pages/attention.py"
 PAIRS = parse_pairs((Path(__file__).resolve().parents[2] / "assets" / "pairs.tsv").read_bytes())

@@ -13,7 +13,7 @@ from tests.apptest_helpers import finish_job, open_app, texts
 from tests.conftest import PAIRS20, REPO
 from transformer import TrainConfig, Translator
 from ui.i18n import t
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 from ui.training import phase_text
 
 TRAIN, MASKS, DEC, ATTN = (f"pages/{p}.py" for p in ("train", "masks", "decoding", "attention"))

@@ -18,7 +18,7 @@ from transformer import Translator, corpus
 from transformer.config import MAX_TOKEN_CHARS
 from transformer.trace import trace_sentence
 from ui.i18n import t
-from ui.state import CurrentModel
+from ui.model_cache import CurrentModel
 from viz.attention import attention_figure, source_attention_figure
 from viz.common import (
     ROTATES_PX,
