@@ -1,6 +1,7 @@
 """Entry point: page config, session state, the shared sidebar, and navigation in teaching order."""
 
 import contextlib
+from pathlib import Path
 
 import streamlit as st
 
@@ -9,9 +10,11 @@ from ui.compat import keep_fragment_runs_to_their_widgets, run_sessions_that_cou
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.reconnect import lost_session_notice, rerun_on_reconnect
+from ui.session import PageEnd, init_app_session, lang
 from ui.share import share_sidebar
 from ui.sidebar import draw_sidebar
-from ui.state import ICON, PageEnd, init_app_session, lang
+
+ICON = Path(__file__).parent / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji needs a font)
 
 keep_fragment_runs_to_their_widgets()  # a timer's run never sets back what the learner's last run set
 run_sessions_that_could_not_resume()  # a tab whose process was lost draws its page again, whatever it had asked
@@ -35,7 +38,7 @@ pages = [
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon=":material/format_list_numbered:"),
     st.Page("pages/lab.py", title=t("nav.lab", L), icon=":material/science:"),
 ]
-with contextlib.suppress(PageEnd):  # a page that ends early (ui.state.end_page)
+with contextlib.suppress(PageEnd):  # a page that ends early (ui.session.end_page)
     st.navigation(pages).run()
 if settle_view():  # the URL, with the values the page settled on
     share_sidebar()  # and Share and export with the link to it

@@ -1,7 +1,8 @@
 """The server's time for a tab's first visit to the Attention page: the script run of the switch from the Data page, on
 the bundled model, in real Streamlit script runs (AppTest, no browser), for the first tab of a fresh process (a new
 server, its caches warmed as serve.py warms them) and for later tabs, which find what the first computed if the
-server shares it (the bundled model's head statistics over its first 200 pairs, its views and figures: ui/state.py).
+server shares it (the bundled model's head statistics over its first 200 pairs, its views and figures:
+ui/model_cache.py).
 
     .venv/bin/python benchmarks/first_visit.py [--tabs 6] [--repo PATH]
 

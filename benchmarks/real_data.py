@@ -199,7 +199,7 @@ def training(n: int, full: bool = False) -> dict:
     """The epoch of n pairs against the epoch of every SMALL_SHARE-th of them, the evaluation at the end of the
     training of the n pairs (a sample of TRAIN_SAMPLE decoded and teacher-forced, one thread; with full, every pair
     too) against the epochs the Train page's recipe gives n pairs, and the peak memory."""
-    from ui.state import own_recipe  # the recipe the Train page gives a learner's own pairs (a pure function
+    from ui.session import own_recipe  # the recipe the Train page gives a learner's own pairs (a pure function
 
     pairs = pairs_of(n)
     gc.collect()

@@ -1,7 +1,7 @@
 """The 30-pair case of issue 29: a learner's 30 everyday pairs (tests/fixtures/everyday30.tsv), trained with one click.
 
 Before, the Train page kept the corpus's recipe for them (20 epochs at batch size 64: 20 optimiser steps); now the
-learner's own pairs train by steps (transformer.recipe.OWN_STEPS at OWN_CONFIG's batch size, ui.state.own_recipe).
+learner's own pairs train by steps (transformer.recipe.OWN_STEPS at OWN_CONFIG's batch size, ui.datasets.own_recipe).
 For each recipe, with and without the paper's recipe on top, it trains the default model on one torch thread with 10 %
 held out, as the page does, and prints the training pairs' exact match, the steps, the seconds, and the under-training
 verdict (transformer.recipe.under_trained).

@@ -16,7 +16,7 @@ from ui.gold import file_gold, golds_of, problem_lines
 from ui.i18n import sentences, t
 from ui.messages import error_text
 from ui.model_cache import CacheKind
-from ui.state import current, page_setup, usable_pairs
+from ui.session import current, page_setup, usable_pairs
 from ui.tables import head_stats_frame
 from ui.training import current_job, start_replay
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option, picker, replaced

@@ -29,12 +29,13 @@ from ui.export import column_px, hint, ids, metric, section, sheet_table, table,
 from ui.i18n import t
 from ui.messages import error_text, problem_text
 from ui.model_cache import bundled_training
-from ui.state import (
+from ui.session import (
     apply_editor_changes,
     choose_dataset,
     chosen_tokenizer,
     page_setup,
     pairs_summary,
+    session_memo,
     set_pairs,
     usable_pairs,
 )
@@ -126,12 +127,7 @@ def _restore_sample_pairs() -> None:
 def _per_table(name: str, compute):
     """compute() once per table, tokenizer and language: the page reruns on every click, and a big table takes a
     while (pairs_summary has checked and counted it once already)."""
-    summary = pairs_summary()
-    cached = ss.get(f"_data_{name}")
-    if cached is None or cached[0] is not summary or cached[1] != L:
-        cached = (summary, L, compute())  # the summary itself is kept, so `is` can never match another one
-        ss[f"_data_{name}"] = cached
-    return cached[2]
+    return session_memo(f"data_{name}", (ss.pairs, chosen_tokenizer(), L), compute)
 
 
 def _listed(problems: list) -> str:

@@ -23,7 +23,7 @@ from ui.export import caption, chart, file_name, for_sentence, formula, section,
 from ui.i18n import t
 from ui.messages import error_text
 from ui.model_cache import CacheKind
-from ui.state import current, end_page, page_setup, usable_pairs
+from ui.session import current, end_page, page_setup, usable_pairs
 from ui.tables import mark
 from ui.view_state import (
     Param,

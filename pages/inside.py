@@ -24,7 +24,7 @@ from ui.export import (
 from ui.i18n import t
 from ui.model_cache import CacheKind
 from ui.presenter import presenter_px
-from ui.state import current, page_setup
+from ui.session import current, page_setup
 from ui.view_state import Param, choose_numbered, choose_one, keep_in_range, keep_option, padded_picker
 from ui.widgets import (
     computed_by,

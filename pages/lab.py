@@ -39,7 +39,7 @@ from ui.export import caption, chart, file_name, for_sentence, hint, section, ta
 from ui.i18n import t, word_list
 from ui.messages import error_text
 from ui.model_cache import CacheKind, CurrentModel
-from ui.state import chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
+from ui.session import chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option

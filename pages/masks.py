@@ -9,7 +9,7 @@ from transformer.model import DEC_ENC, DEC_SELF
 from ui.export import caption, chart, code, file_name, for_sentence, formula, section, sheet_settings, text
 from ui.i18n import t
 from ui.model_cache import CacheKind
-from ui.state import current, page_setup
+from ui.session import current, page_setup
 from ui.view_state import Param, choose_numbered, padded_picker
 from ui.widgets import (
     computed_by,

@@ -18,7 +18,7 @@ from transformer.text import markdown
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import sentences, t
 from ui.model_cache import CacheKind
-from ui.state import current, page_setup
+from ui.session import current, page_setup
 from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
 from viz.embeddings import embedding_figure

@@ -33,7 +33,16 @@ from ui.model_cache import (
 )
 from ui.published import SOURCES
 from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
-from ui.state import chosen_tokenizer, current, end_page, page_setup, pairs_summary, set_model, usable_pairs
+from ui.session import (
+    chosen_tokenizer,
+    current,
+    end_page,
+    page_setup,
+    pairs_summary,
+    session_memo,
+    set_model,
+    usable_pairs,
+)
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
@@ -152,15 +161,15 @@ def _split(pairs: list, kind: str, fraction: float, seed: int):
     error)."""
     rows, also = split_source(pairs)
     always = also or always_trained()
-    key = (kind, fraction, seed, chosen_tokenizer(), len(always), len(rows))
-    cached = ss.get("_train_split")
-    if cached is None or cached[0] != key or cached[1] != pairs:
+    tokenizer = chosen_tokenizer()
+
+    def split():
         try:
-            made = (split_pairs(rows, kind, fraction, seed, key[3], always), None)
+            return split_pairs(rows, kind, fraction, seed, tokenizer, always), None
         except DataError as exc:
-            made = (None, exc)
-        cached = ss._train_split = (key, list(pairs), made)
-    return cached[2]
+            return None, exc
+
+    return session_memo("train_split", (kind, fraction, seed, tokenizer, len(always), len(rows), pairs), split)
 
 
 def _against_bundled(pairs: list, kind: str, fraction: float, seed: int, twice: int) -> str:

@@ -27,7 +27,7 @@ from transformer.text import markdown
 from .datasets import DATASET_ROLES, DATASETS, dataset_credit, dataset_pairs, dataset_rows
 from .export import hint, table, text
 from .i18n import t
-from .state import set_pairs
+from .session import set_pairs
 
 PREVIEW_ROWS = 5  # rows of the file shown under its column roles
 LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted

@@ -26,8 +26,8 @@ from viz.presenter import presenter_figure
 
 from .i18n import t
 from .presenter import presenting
+from .session import lang
 from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
-from .state import lang
 
 __all__ = ["LessonSheet", "lesson_sheet_html"]  # the sheet itself lives in ui.sheet
 

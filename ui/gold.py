@@ -8,16 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import streamlit as st
-
 from transformer import alignment
 from transformer.alignment import Gold, read_gold
 from transformer.errors import DataError
 from transformer.text import markdown
 
-from .data_columns import current_file
+from .data_columns import LoadedFile, current_file
 from .i18n import t
 from .messages import SIDES
+from .session import session_memo
 
 PROBLEMS_SHOWN = 5  # bad alignment cells named one by one; the rest are counted
 
@@ -38,9 +37,10 @@ def file_gold(tokenizer) -> FileGold | None:
     loaded = current_file()
     if loaded is None or "alignment" not in loaded.taken.extra:
         return None
-    kept = st.session_state.get("_file_gold")
-    if kept is not None and kept[0] is loaded.taken and kept[1] == tokenizer:
-        return kept[2]
+    return session_memo("file_gold", (loaded, tokenizer), lambda: _read_gold(loaded, tokenizer))
+
+
+def _read_gold(loaded: LoadedFile, tokenizer) -> FileGold:
     taken = loaded.taken
     golds, problems = read_gold(taken.pairs, taken.extra["alignment"], tokenizer)
     by_pair: dict[tuple[str, str], Gold] = {}
@@ -48,9 +48,7 @@ def file_gold(tokenizer) -> FileGold | None:
         if gold is not None:
             by_pair.setdefault(pair, gold)
     lines = [(taken.lines[exc.values["row"] - 1], exc) for exc in problems]  # read_gold counts pairs from 1
-    found = FileGold(loaded.file.name, by_pair, len(taken.pairs), lines)
-    st.session_state._file_gold = (taken, tokenizer, found)
-    return found
+    return FileGold(loaded.file.name, by_pair, len(taken.pairs), lines)
 
 
 def golds_of(pairs: Sequence[tuple[str, str]], tokenizer) -> list[Gold | None]:

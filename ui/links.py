@@ -28,7 +28,7 @@ from .i18n import LANGUAGES, t
 from .model_cache import CurrentModel
 from .presenter import link_presenter, take_presenter_link
 from .published import bad_link_model, link_model_notice, link_store_text, open_link_model
-from .state import current, lang, usable_pairs
+from .session import current, lang, usable_pairs
 from .view_state import (
     LINK_VERSION,
     MAX_VALUE_CHARS,

@@ -16,7 +16,7 @@ from transformer.text import markdown
 from .i18n import t
 from .messages import error_text
 from .model_cache import CurrentModel
-from .state import current, lang, set_model
+from .session import current, lang, set_model
 
 SOURCES = {  # CurrentModel.source → its words (a published model's date and name: origin)
     "bundled": "source.bundled",

@@ -30,7 +30,7 @@ def rerun_on_reconnect() -> None:
 
 
 def lost_session_notice(L: str) -> None:
-    """While a session that replaced one the browser asked to resume is new (ui.state.init_session), say so above the
+    """While a session that replaced one the browser asked to resume is new (ui.session.init_session), say so above the
     page until the learner closes the message: the page looks as before, but everything they had on the old process
     has gone. (Not on its first run alone: the browser may send a run of its own at once, which would hide it.)"""
     ss = st.session_state

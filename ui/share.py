@@ -12,7 +12,7 @@ from .i18n import t
 from .links import link_to_this_view, model_fingerprint
 from .model_cache import CurrentModel
 from .published import origin, publish_section, published_entry
-from .state import current, lang
+from .session import current, lang
 from .view_state import choose_one
 
 

@@ -7,7 +7,7 @@ from transformer.text import markdown
 from .i18n import LANGUAGES, t
 from .presenter import presenter_switch
 from .published import back_button, origin
-from .state import current, lang
+from .session import current, lang
 from .training import (
     JOB_TITLES,
     REFRESH_SECONDS,

@@ -25,7 +25,7 @@ from .datasets import bundled_pairs
 from .gold import FileGold, file_gold
 from .i18n import t
 from .model_cache import CurrentModel, bundled_training
-from .state import current, lang, set_model
+from .session import current, lang, set_model
 
 JOB_TITLES = {"train": "job.title.train", "replay": "job.title.replay", "lab": "job.title.lab"}  # by Job.kind
 RUN_LABELS = {"baseline": "job.run.baseline", "variant": "job.run.variant"}  # by Run.name, when a job has two
@@ -112,7 +112,7 @@ def start_training(
     also: list[tuple[str, str]] = (),
     dataset: list[tuple[str, str]] | None = None,
 ) -> Job:
-    """Queue a training of a new model on pairs, then on also (ui.state.split_source), as this tab's job, holding out
+    """Queue a training of a new model on pairs, then on also (ui.datasets.split_source), as this tab's job, holding out
     the split's rows of pairs (that fraction of them; split None: none); dataset is the table (default: pairs)."""
     _check_free()
     plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg, also)  # the job builds the model
@@ -146,7 +146,8 @@ def _take_training(job: Job) -> None:
     summary = run.translator.summary  # written by the job (transformer.plan.finish)
     snapshot_pairs = [run.pairs[i] for i in run.snapshot_pairs]
     source = "bundled" if job.kind == "replay" else "trained"
-    dataset = tuple(bundled_pairs()) if job.kind == "replay" else job.payload["dataset"]  # as ui.state.bundled_model
+    # the replay's dataset is the bundled model's (as ui.model_cache.bundled_model)
+    dataset = tuple(bundled_pairs()) if job.kind == "replay" else job.payload["dataset"]
     set_model(CurrentModel(run.translator, source, run.snapshots, snapshot_pairs, run.evaluations, dataset))
     st.session_state.last_training = {
         "kind": job.kind,

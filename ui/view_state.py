@@ -19,7 +19,7 @@ import streamlit as st
 from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
-from .state import current, lang
+from .session import current, lang
 
 MAX_VALUE_CHARS = 400  # longest value taken from a link (a typed sentence is at most 400 characters)
 VERSION, LINK_VERSION = "v", "2"  # every link says how it numbers layers and heads; without it: from 0 (version 1)

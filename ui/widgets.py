@@ -19,7 +19,7 @@ from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
 from .model_cache import trained_on_table
-from .state import current, end_page, usable_pairs
+from .session import current, end_page, session_memo, usable_pairs
 from .view_state import Param, choose_labelled, choose_number
 
 
@@ -30,10 +30,7 @@ def pair_text(pair: tuple[str, str]) -> str:
 
 def pair_texts(pairs: list[tuple[str, str]]) -> list[str]:
     """pair_text of each pair, worked out once per list of pairs (a picker's options are formatted on every run)."""
-    kept = st.session_state.get("_pair_texts")
-    if kept is None or kept[0] is not pairs:
-        kept = st.session_state._pair_texts = (pairs, [pair_text(p) for p in pairs])
-    return kept[1]
+    return session_memo("pair_texts", (pairs,), lambda: [pair_text(p) for p in pairs])
 
 
 def sentence_picker(L: str, key: str) -> tuple[str, str | None]:

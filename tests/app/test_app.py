@@ -13,7 +13,7 @@ from transformer.checkpoint import save_checkpoint
 from transformer.text import markdown
 from ui.i18n import LANGUAGES
 from ui.model_cache import CACHE_SIZE, SHARED_CACHE_SCALE, CacheKind, CurrentModel, bundled_model
-from ui.state import apply_editor_changes
+from ui.session import apply_editor_changes
 from ui.strings import STRINGS
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=15)

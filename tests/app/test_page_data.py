@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow.ipc
 import pytest
 
-import ui.state as ui_state
+import ui.session as ui_session
 from deploy.nginx import upload_cap_mb
 from tests.apptest_helpers import open_app as open_tab
 from tests.apptest_helpers import texts
@@ -77,8 +77,8 @@ def test_an_upload_message_goes_once_the_table_changes():
 
 def test_an_uploaded_file_is_read_before_the_page_runs_so_one_run_draws_the_new_table(monkeypatch):
     runs = []
-    real = ui_state.init_app_session
-    monkeypatch.setattr(ui_state, "init_app_session", lambda: runs.append(1) or real())
+    real = ui_session.init_app_session
+    monkeypatch.setattr(ui_session, "init_app_session", lambda: runs.append(1) or real())
     at = open_app()
     runs.clear()
     at.file_uploader(key="pairs_upload").upload("p.tsv", GOOD_FILE, "text/tsv").run()
@@ -275,8 +275,8 @@ def test_the_page_says_how_to_edit_the_table_only_when_it_can_be_edited(lang):
 @pytest.mark.slow
 def test_a_large_table_is_checked_and_counted_once_not_on_every_rerun(big_table, monkeypatch):
     calls = []
-    real = ui_state.summarize_pairs
-    monkeypatch.setattr(ui_state, "summarize_pairs", lambda *a: calls.append(a[1]) or real(*a))
+    real = ui_session.summarize_pairs
+    monkeypatch.setattr(ui_session, "summarize_pairs", lambda *a: calls.append(a[1]) or real(*a))
     at = open_app(pairs=big_table)
     at.number_input(key="data_table_page").set_value(3).run()
     at.switch_page(TRAIN).run()  # the Train page needs the same checks and vocabularies

@@ -283,11 +283,11 @@ def test_choices_kept_as_their_label_in_another_language_are_read_back_as_the_sa
 
 def test_a_later_tab_on_a_dataset_finds_its_summary_and_tags_computed_once_per_server(monkeypatch):
     import ui.datasets
-    import ui.state
+    import ui.session
 
     done = []
     real_summary, real_tags = ui.datasets.summarize_pairs, corpus.tags_of
-    for module in (ui.datasets, ui.state):  # a dataset's summary, once per server; the tab's own table's
+    for module in (ui.datasets, ui.session):  # a dataset's summary, once per server; the tab's own table's
         monkeypatch.setattr(module, "summarize_pairs", lambda *a: done.append("summary") or real_summary(*a))
     monkeypatch.setattr(corpus, "tags_of", lambda pairs: done.append("tags") or real_tags(pairs))
     first = open_app(page=DATA)

@@ -10,7 +10,9 @@ from streamlit.testing.v1 import AppTest
 from tests.apptest_helpers import APP, finish_job, open_app, texts
 from tests.transformer.test_bpe import PAIRS  # the pairs whose pieces test_bpe pins
 from transformer.bpe import MARK, Bpe, join_pieces, learn_bpe
+from ui.session import MEMO_PREFIX
 
+BPE_MEMO = MEMO_PREFIX + "bpe"  # (its key: (size, pairs), the tokenizer learned)
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1, epochs=5)
 
 
@@ -45,7 +47,7 @@ def test_the_data_page_shows_words_split_into_pieces_and_the_piece_vocabulary(la
 
 def test_a_bad_vocabulary_size_is_one_error_and_the_pieces_stay():
     at = _on_bpe()
-    before = at.session_state._bpe[2]
+    before = at.session_state[BPE_MEMO][1]
     at.number_input(key="bpe_vocab_size").set_value(0).run()
     assert not at.exception
     errors = texts(at, "error")
@@ -53,11 +55,11 @@ def test_a_bad_vocabulary_size_is_one_error_and_the_pieces_stay():
         "The BPE vocabulary size must be a whole number from 1 to 16,000, not 0: choose a size in that range. "
         "The pieces learned last are kept."
     ]
-    assert at.session_state._bpe[2] == before and len(at.session_state.pairs) == len(PAIRS)
+    assert at.session_state[BPE_MEMO][1] == before and len(at.session_state.pairs) == len(PAIRS)
     at.number_input(key="bpe_vocab_size").set_value(16_001).run()
     assert len(texts(at, "error")) == 1
     at.number_input(key="bpe_vocab_size").set_value(60).run()
-    assert texts(at, "error") == [] and at.session_state._bpe[2] == learn_bpe(PAIRS, 60)
+    assert texts(at, "error") == [] and at.session_state[BPE_MEMO][1] == learn_bpe(PAIRS, 60)
 
 
 def test_a_model_trained_with_bpe_shows_joined_translations():
@@ -101,13 +103,13 @@ def _linked(query: dict) -> AppTest:
 def test_a_link_carries_the_vocabulary_size_and_a_bad_one_is_one_error():
     at = _linked({"tokenizer": "bpe", "vocab_size": "0"})
     assert not at.exception
-    assert at.session_state.tokenizer == "bpe" and at.session_state._bpe[0] == 1_000  # the default, learned
+    assert at.session_state.tokenizer == "bpe" and at.session_state[BPE_MEMO][0][0] == 1_000  # the default, learned
     assert [e for e in texts(at, "error") if "BPE vocabulary size" in e] == [
         "The BPE vocabulary size must be a whole number from 1 to 16,000, not 0: choose a size in that range. "
         "The pieces learned last are kept."
     ]
     at = _linked({"tokenizer": "bpe", "vocab_size": "30"})
-    assert not at.exception and at.session_state._bpe[0] == 30 and not at.error
+    assert not at.exception and at.session_state[BPE_MEMO][0][0] == 30 and not at.error
 
 
 def test_sentences_too_long_in_pieces_say_that_a_larger_vocabulary_helps():

@@ -1,8 +1,11 @@
-"""Per-tab session state: the sentence pairs, the current model, settings that survive page switches."""
+"""The tab's session: its first run (init_session, page_setup), its language, its model and table (current,
+set_pairs), the dataset it shows with the recipe its settings follow, and the values worked out once per table
+(usable_pairs, chosen_tokenizer, pairs_summary) with the one memo helper, session_memo."""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
 
 import streamlit as st
 import torch
@@ -16,7 +19,6 @@ from .datasets import (
     DEFAULT_DATASET,
     RECIPE_KEYS,
     RECIPES,
-    ROOT,
     SETTINGS,
     dataset_named,
     dataset_pairs,
@@ -25,7 +27,27 @@ from .datasets import (
 )
 from .model_cache import CurrentModel, bundled_model
 
-ICON = ROOT / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji would need an emoji font)
+T = TypeVar("T")
+MEMO_PREFIX = "_memo_"  # session_memo(name, …) keeps (key, value) in st.session_state[MEMO_PREFIX + name]
+
+
+def session_memo(name: str, key: tuple, compute: Callable[[], T]) -> T:
+    """compute() once per key for this tab: kept in its session state under name (one value a name; names do not
+    collide), and computed again only when key changes, so a page that reruns on every click does not redo it. Keys
+    are compared with ==, which takes an item that is the very same object as equal without looking inside (a table
+    of 20,000 pairs that was not replaced costs nothing): a key holds values that are replaced, never changed in place
+    (the tab's pairs are: set_pairs)."""
+    ss = st.session_state
+    memo = ss.get(MEMO_PREFIX + name)
+    if memo is None or memo[0] != key:
+        memo = ss[MEMO_PREFIX + name] = (key, compute())
+    return memo[1]
+
+
+def memo_key(name: str) -> tuple | None:
+    """The key session_memo(name, …) last computed its value for, or None."""
+    memo = st.session_state.get(MEMO_PREFIX + name)
+    return None if memo is None else memo[0]
 
 
 # Every input widget of the app is drawn with persist_state="session" (a test checks): Streamlit then keeps its value
@@ -192,12 +214,8 @@ def set_pairs(pairs: list[tuple[str, str]]) -> None:
 def usable_pairs() -> list[tuple[str, str]]:
     """The dataset's pairs with both sides typed (what training uses): worked out once per table, which is replaced
     and never changed in place (set_pairs), not on every run of every page; callers must not change the list."""
-    ss = st.session_state
-    pairs = ss.pairs
-    kept = ss.get("_usable")
-    if kept is None or kept[0] is not pairs or kept[1] != len(pairs):
-        kept = ss._usable = (pairs, len(pairs), [(s, g) for s, g in pairs if usable(s, g)])
-    return kept[2]
+    pairs = st.session_state.pairs
+    return session_memo("usable", (pairs,), lambda: [(s, g) for s, g in pairs if usable(s, g)])
 
 
 def chosen_tokenizer() -> str | Bpe:
@@ -208,29 +226,24 @@ def chosen_tokenizer() -> str | Bpe:
     choice = ss.get("tokenizer", SETTINGS["tokenizer"])
     if choice != Bpe.name:
         return choice
-    cached = ss.get("_bpe")
     size = ss.get("bpe_vocab_size", SETTINGS["bpe_vocab_size"])
     try:
         check_vocab_size(size)
-    except DataError:
-        size = cached[0] if cached is not None else SETTINGS["bpe_vocab_size"]
-    if cached is None or cached[0] != size or cached[1] != ss.pairs:
-        cached = ss._bpe = (size, list(ss.pairs), learn_bpe(usable_pairs(), size))
-    return cached[2]
+    except DataError:  # the size of the one learned last
+        size = (memo_key("bpe") or (SETTINGS["bpe_vocab_size"],))[0]
+    return session_memo("bpe", (size, ss.pairs), lambda: learn_bpe(usable_pairs(), size))
 
 
 def pairs_summary() -> PairsSummary:
     """check_pairs' view of this tab's table with its tokenizer (problems, lengths, token counts, vocabularies),
     computed once per table and tokenizer: pages run on every click, and a table of 20,000 pairs takes a while."""
-    ss = st.session_state
-    tokenizer = chosen_tokenizer()
-    cached = ss.get("_pairs_summary")
-    if cached is None or cached[0] != tokenizer or cached[1] != ss.pairs:
-        summary = None if isinstance(tokenizer, Bpe) else offered_summary(ss.pairs, tokenizer)  # Bpe: this table's
-        if summary is None:
-            summary = summarize_pairs(ss.pairs, tokenizer)
-        cached = ss._pairs_summary = (tokenizer, list(ss.pairs), summary)
-    return cached[2]
+    pairs, tokenizer = st.session_state.pairs, chosen_tokenizer()
+
+    def summary() -> PairsSummary:
+        offered = None if isinstance(tokenizer, Bpe) else offered_summary(pairs, tokenizer)  # Bpe: this table's own
+        return summarize_pairs(pairs, tokenizer) if offered is None else offered
+
+    return session_memo("pairs_summary", (tokenizer, pairs), summary)
 
 
 def apply_editor_changes(pairs: list[tuple[str, str]], changes: dict) -> list[tuple[str, str]]:
