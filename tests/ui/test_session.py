@@ -3,10 +3,8 @@ helper, session_memo, keeps what a page works out once per table in place of sev
 
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import open_app
 from tests.conftest import REPO
-from tests.test_imports import import_graph
-from ui.session import MEMO_PREFIX
+from tests.test_imports import imported, module_files
 
 
 def _memo_script():
@@ -44,20 +42,10 @@ def test_a_memo_is_computed_again_only_when_its_key_changes_and_two_names_never_
     assert at.text[2].value == "2"
 
 
-def test_the_tabs_memos_survive_page_switches():
-    at = open_app()
-    usable, summary = (at.session_state[MEMO_PREFIX + name][1] for name in ("usable", "pairs_summary"))
-    for page in ("pages/train.py", "pages/attention.py", "pages/data.py"):
-        at.switch_page(page).run()
-        assert not at.exception
-    assert at.session_state[MEMO_PREFIX + "usable"][1] is usable  # found, not worked out again
-    assert at.session_state[MEMO_PREFIX + "pairs_summary"][1] is summary
-
-
 def test_ui_state_is_gone_and_its_three_ideas_import_one_way():
     # ui/state.py held five ideas in 576 lines; its target was at most 300 lines, or gone
     assert not (REPO / "ui" / "state.py").exists()
-    graph = import_graph()
-    assert "ui.state" not in set().union(*graph.values())
-    assert not graph["ui.datasets"] & {"ui.model_cache", "ui.session"}
-    assert "ui.session" not in graph["ui.model_cache"]
+    files = module_files()
+    imports = {name: imported(name, files[name], set(files)) for name in ("ui.datasets", "ui.model_cache")}
+    assert not imports["ui.datasets"] & {"ui.model_cache", "ui.session"}
+    assert "ui.session" not in imports["ui.model_cache"]

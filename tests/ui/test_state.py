@@ -14,6 +14,7 @@ from tests.conftest import PAIRS20, REPO
 from transformer import TrainConfig, Translator
 from ui.i18n import t
 from ui.model_cache import CurrentModel
+from ui.session import MEMO_PREFIX
 from ui.training import phase_text
 
 TRAIN, MASKS, DEC, ATTN = (f"pages/{p}.py" for p in ("train", "masks", "decoding", "attention"))
@@ -41,6 +42,7 @@ def test_every_input_widget_keeps_its_value_while_it_is_not_drawn():
 
 def test_settings_survive_page_switches_and_a_language_switch():
     at = open_app(page=TRAIN)
+    memos = {name: at.session_state[MEMO_PREFIX + name][1] for name in ("usable", "pairs_summary")}
     at.slider(key="epochs").set_value(255).run()
     at.select_slider(key="holdout").set_value(0.2).run()
     at.switch_page(DEC).run()
@@ -53,6 +55,8 @@ def test_settings_survive_page_switches_and_a_language_switch():
     assert at.slider(key="epochs").value == 255 and at.select_slider(key="holdout").value == 0.2
     at.switch_page(DEC).run()
     assert at.text_input(key="pick_dec_text").value == "我 喜 欢 猫" and at.radio(key="dec_strategy").value == "beam"
+    for name, value in memos.items():  # what the tab worked out once per table (ui.session.session_memo) is found
+        assert at.session_state[MEMO_PREFIX + name][1] is value
 
 
 def test_a_language_switch_sends_every_kept_choice_to_the_browser_in_the_new_language():
