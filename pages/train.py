@@ -156,7 +156,7 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
 
 
 def _split(pairs: list, kind: str, fraction: float, seed: int):
-    """The split of the pairs (transformer.splits) as the bundled model's was made (ui.state.split_source: the
+    """The split of the pairs (transformer.splits) as the bundled model's was made (ui.datasets.split_source: the
     corpus's own rows, the tutorial pairs trained besides), once per table and settings: (split, None) or (None, the
     error)."""
     rows, also = split_source(pairs)
