@@ -41,6 +41,8 @@ def session_memo(name: str, key: tuple, compute: Callable[[], T]) -> T:
     memo = ss.get(MEMO_PREFIX + name)
     if memo is None or memo[0] != key:
         memo = ss[MEMO_PREFIX + name] = (key, compute())
+    elif any(kept is not given for kept, given in zip(memo[0], key)):  # equal but not the same: the next run
+        memo = ss[MEMO_PREFIX + name] = (key, memo[1])  # finds these the same at once, without looking inside
     return memo[1]
 
 

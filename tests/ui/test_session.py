@@ -5,6 +5,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import REPO
 from tests.test_imports import imported, module_files
+from ui.session import MEMO_PREFIX
 
 
 def _memo_script():
@@ -34,8 +35,10 @@ def test_a_memo_is_computed_again_only_when_its_key_changes_and_two_names_never_
     at.run()
     assert at.session_state["computed"] == ["a", "b", "pairs", "a"]  # only the memo whose key changed
     assert [m.value for m in at.text] == ["a of 2", "b of 1", "1"]
-    at.session_state["pairs"] = [("我", "I")]  # replaced by an equal table: nothing to do again
+    equal = [("我", "I")]
+    at.session_state["pairs"] = equal  # replaced by an equal table: nothing to do again
     at.run()
+    assert at.session_state[MEMO_PREFIX + "pairs"][0][0] is equal  # kept, so the next run compares it at once
     at.session_state["pairs"] = [("我", "I"), ("你", "you")]  # a new table
     at.run()
     assert at.session_state["computed"] == ["a", "b", "pairs", "a", "pairs"]
