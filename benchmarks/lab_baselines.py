@@ -34,7 +34,7 @@ from transformer.lab import (  # noqa: E402
     may_stop,
 )
 from transformer.plan import TrainingPlan  # noqa: E402
-from transformer.scores import ALL, ScoreTable  # noqa: E402
+from transformer.scores import ALL  # noqa: E402
 
 
 def measure(name: str, epochs: int | None, fixed: bool = False) -> None:
@@ -64,7 +64,7 @@ def measure(name: str, epochs: int | None, fixed: bool = False) -> None:
             ended_early(translator)
         planned = len(records)  # the variant trains as many epochs as the baseline
         evaluations = side_plan.finish(translator)
-        table = ScoreTable.from_dict(translator.summary["scores"])
+        table = translator.summary.scores
         s = table.get(ALL, "train")
         print(
             f"{name:<16} {label:<8} {len(records):3d} epochs  exact {s.exact_match:6.1%}  BLEU {s.bleu:5.1f}  "

@@ -191,7 +191,7 @@ def evaluation(translator: Translator, pairs: list[tuple[str, str]], sample: int
     torch.set_num_threads(1)
     cpu, start = time.process_time(), time.perf_counter()
     finish(translator, pairs, [], sample=sample)
-    scored = translator.summary.get("train_scored", {}).get("scored", len(pairs))
+    scored = (translator.summary.sampled or (len(pairs),))[0]
     return {"s": round(time.perf_counter() - start, 2), "cpu_s": round(time.process_time() - cpu, 2), "scored": scored}
 
 

@@ -39,10 +39,10 @@ def measure(name: str, pairs: list, cfg: TrainConfig, sizes: dict) -> None:
     evaluations = plan.finish(translator)
     seconds = time.perf_counter() - started
     train = evaluations["train"]
-    verdict = under_trained(translator.summary["history"], train.exact_match)
+    verdict = under_trained(translator.summary.history, train.exact_match)
     said = "under-trained" if verdict.under_trained else "learned"
     print(
-        f"{name:<34} {cfg.epochs:4d} epochs {translator.summary['steps']:4d} steps  exact {train.exact_match:6.1%} "
+        f"{name:<34} {cfg.epochs:4d} epochs {translator.summary.steps:4d} steps  exact {train.exact_match:6.1%} "
         f"({train.exact}/{train.total})  {seconds:5.1f} s  {said}"
     )
 

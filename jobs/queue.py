@@ -219,8 +219,7 @@ class JobQueue:
                         run.translator = unpack(result.model)
                     else:
                         load_weights(run.translator, result.weights)
-                        run.translator.summary.clear()
-                        run.translator.summary.update(result.summary)
+                        run.translator.summary = result.summary
                     run.evaluations.update(result.evaluations)
                 job.state = "stopped" if job.stop_requested else "done"
         except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model

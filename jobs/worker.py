@@ -37,6 +37,7 @@ from transformer.data import Vocab
 from transformer.lab import Until, ended_early, may_stop
 from transformer.model import Transformer
 from transformer.plan import TrainingPlan, finish
+from transformer.summary import DataRecord, TrainingSummary
 from transformer.train import EpochRecord, train
 from transformer.translator import Evaluation
 
@@ -106,12 +107,12 @@ class RunResult:
         return self.model["weights"]
 
     @property
-    def summary(self) -> dict:
+    def summary(self) -> TrainingSummary:
         return self.model["summary"]
 
 
 def evaluate_run(
-    translator: Translator, pairs: list, holdout: list, data: dict | None = None, seed: int = 0
+    translator: Translator, pairs: list, holdout: list, data: DataRecord | None = None, seed: int = 0
 ) -> dict[str, Evaluation]:
     """The evaluations of a trained run ("train", and "holdout" when pairs were held out), its summary written by
     transformer.plan.finish (the score table of both parts by phenomenon, as a checkpoint keeps it, and data, what the

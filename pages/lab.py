@@ -1,7 +1,6 @@
 """Lab: take one part of the Transformer away, train the variant beside the standard model on the same data, sizes and
 seed (a background job), and compare them with measured evidence; or compare the current model with a checkpoint."""
 
-import contextlib
 import math
 
 import pandas as pd
@@ -31,7 +30,6 @@ from transformer.lab import (
     training_of,
 )
 from transformer.recipe import EXACT_LEARNED
-from transformer.scores import ScoreTable
 from transformer.text import markdown, plotly, visible
 from transformer.train import holdout_split
 from ui.alignment_curve import alignment_section
@@ -287,7 +285,7 @@ def curves(sides):
 # --- the comparison ------------------------------------------------------------------------------------------------
 def compare(a: CurrentModel, b: CurrentModel, labels: tuple[str, str], train_pairs: list, held_pairs: list) -> None:
     """Two models side by side: sizes, curves, scores, the same attention map, and translations with ✓/✗."""
-    seed = (a.translator.summary.get("train_config") or {}).get("seed", 0)
+    seed = (a.translator.summary.train_config or TrainConfig()).seed
     shared = pairs_both_read((a.translator, b.translator), train_pairs, held_pairs, seed)
     if shared.left_out:
         text(t("lab.too_long", L, n=shared.left_out), "warning")
@@ -319,7 +317,7 @@ def sizes_caption(label: str, model: CurrentModel) -> None:
 def curves_section(a: CurrentModel, b: CurrentModel, labels, both: str) -> None:
     """Both models' training curves, and the alignment each formed while training."""
     section(t("lab.curves", L), 3)
-    histories = [(label, model.translator.summary.get("history") or []) for label, model in zip(labels, (a, b))]
+    histories = [(label, model.translator.summary.history) for label, model in zip(labels, (a, b))]
     for label, history in histories:
         if not history:
             text(t("lab.no_history", L, label=markdown(label)), "caption")
@@ -355,10 +353,9 @@ def scores_section(labels, evals: list[dict], shared: SharedPairs, both: str) ->
 
 def score_tables_section(a: CurrentModel, b: CurrentModel, labels) -> None:
     """Each model's score table by phenomenon, side by side, when its training recorded one."""
-    score_tables = []
-    for label, model in zip(labels, (a, b)):
-        with contextlib.suppress(ValueError, TypeError, AttributeError):
-            score_tables.append((label, ScoreTable.from_dict(model.translator.summary.get("scores"))))
+    score_tables = [
+        (label, m.translator.summary.scores) for label, m in zip(labels, (a, b)) if m.translator.summary.scores
+    ]
     if score_tables:
         section(t("train.scores", L), 3)
         text(t("train.scores_intro", L))
@@ -434,7 +431,7 @@ def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list
 def show_evidence(result) -> None:
     """A ready-made experiment's claim checked against this run's figures."""
     baseline, variant = (
-        Side(m.translator, m.translator.summary.get("history") or [], m.evaluations, m.snapshots, result.train_pairs)
+        Side(m.translator, m.translator.summary.history, m.evaluations, m.snapshots, result.train_pairs)
         for m in (result.baseline, result.variant)
     )
     held, facts = result.variant.cached(
@@ -502,7 +499,7 @@ def training_sentence(result) -> None:
     """How long the experiment trained and whether its baseline learned (the recipe's stopping test), from the
     baseline's history and its exact match in the table below; said plainly when it did not learn."""
     model = result.baseline
-    side = Side(model.translator, model.translator.summary.get("history") or [], model.evaluations)
+    side = Side(model.translator, model.translator.summary.history, model.evaluations)
     if not side.history or "train" not in side.evaluations:
         return
     found = training_of(side, result.until, result.stopped)
@@ -515,12 +512,9 @@ def training_sentence(result) -> None:
 def higher_sentence(result) -> None:
     """The measures of the score table on which the variant scores higher than the baseline, and why that does not
     contradict the verdict: one sentence, so the verdict never says what the table beside it does not."""
-    tables = []
-    for model in (result.baseline, result.variant):
-        try:
-            tables.append(ScoreTable.from_dict(model.translator.summary.get("scores")))
-        except (ValueError, TypeError, AttributeError):
-            return
+    tables = [model.translator.summary.scores for model in (result.baseline, result.variant)]
+    if None in tables:
+        return
     found = higher_measures(*tables)
     if not found:
         return

@@ -13,8 +13,7 @@ from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, m
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
 from transformer.model import parameter_count
-from transformer.plan import TrainingPlan, train_scored
-from transformer.scores import ScoreTable
+from transformer.plan import TrainingPlan
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
 from transformer.text import plotly as plotly_text
@@ -316,7 +315,7 @@ def history_title(model, epochs: int) -> str:
         return t("train.history_uploaded", L, name=name, epochs=epochs)
     if model.source == "bundled":  # trained on the corpus less its held-out rows and on the bundled pairs
         trained, held = bundled_training()
-        bundled = model.translator.summary.get("always_trained", 0)
+        bundled = model.translator.summary.data.always_trained
         title = t("train.history_bundled", L, corpus=len(trained) - bundled, bundled=bundled, epochs=epochs)
         if held:
             title += " · " + t("train.history_held", L, n=len(held))
@@ -373,7 +372,7 @@ if job is not None and job.kind == "train":
 # --- results ----------------------------------------------------------------------------------------------
 model = current()
 summary = model.translator.summary
-sampled = train_scored(summary)  # (scored, of) when the training pairs were scored on a sample (transformer.plan)
+sampled = summary.sampled  # (scored, of) when the training pairs were scored on a sample (transformer.plan)
 info = ss.get("last_training") or {}
 section(t("train.results", L), drawn=False)  # the page shows them under its settings
 if info.get("kind") == "train" and "failed" in info:
@@ -398,30 +397,30 @@ def _of_pairs(evaluation, sampled: bool = False) -> str:
 
 def _score_table(model: CurrentModel) -> None:
     """The model's scores by phenomenon and part, as its training (here, or the checkpoint's) recorded them."""
-    try:
-        scores = ScoreTable.from_dict(model.translator.summary.get("scores"))
-    except (ValueError, TypeError, AttributeError):
+    summary = model.translator.summary
+    scores = summary.scores
+    if scores is None:
         return
     section(t("train.scores", L))
     text(t("train.scores_intro", L))
-    if sample := train_scored(model.translator.summary):
+    if sample := summary.sampled:
         text(t("train.sampled", L, scored=f"{sample[0]:,}", of=f"{sample[1]:,}"))
-    made = model.translator.summary.get("split")
+    made = summary.data.split
     if made and "holdout" in scores.parts:
-        kind = t(f"split.{made['kind']}", L)
-        text(t("train.scores_split", L, kind=kind, share=f"{made['holdout']:.0%}", seed=made["seed"]))
-        text(t(f"split_def.{made['kind']}", L), "caption")
+        kind = t(f"split.{made.kind}", L)
+        text(t("train.scores_split", L, kind=kind, share=f"{made.holdout:.0%}", seed=made.seed))
+        text(t(f"split_def.{made.kind}", L), "caption")
     elif "holdout" not in scores.parts:
         text(t("train.scores_no_split", L), "caption")
     table(score_frame(scores, L), hide_index=True, width="stretch", key="scores_table")
 
 
-if summary.get("history"):
-    title = history_title(model, summary.get("epochs", len(summary["history"])))
+if summary.history:
+    title = history_title(model, summary.epochs or len(summary.history))
     chart(  # built once per model and title, not on every rerun
-        model.cached((CacheKind.HISTORY_FIGURE, title, L), lambda: _figure(summary["history"], title)),
+        model.cached((CacheKind.HISTORY_FIGURE, title, L), lambda: _figure(summary.history, title)),
         "history_chart",
-        file_name("training", f"{summary.get('epochs', 0)}-epochs", "loss-accuracy"),
+        file_name("training", f"{summary.epochs}-epochs", "loss-accuracy"),
         caption(
             t("train.loss", L) + " / " + t("train.accuracy", L),
             t(
@@ -429,41 +428,38 @@ if summary.get("history"):
                 L,
                 source=t(SOURCES[model.source], L) + (f" ({visible(model.name)})" if model.name else ""),
             ),
-            t("sidebar.epochs", L, n=summary.get("epochs", 0)),
+            t("sidebar.epochs", L, n=summary.epochs),
         ),
     )
-    if any("holdout_loss" in h for h in summary["history"]):
+    if any(h.holdout_loss is not None for h in summary.history):
         text(t("train.held_curves", L), "caption")
-    alignment_section([("", summary["history"])], "aer_chart", "training", L, trained=model.source == "trained")
-    if any("lr" in h for h in summary["history"]):  # the learning rate of every step, as the schedule set it
-        try:
-            run_cfg = TrainConfig(**summary.get("train_config", {}))
-        except (TypeError, TransformerError):
-            run_cfg = None
-        if run_cfg is not None:
-            d_model = model.translator.config.d_model
-            chart(
-                model.cached(
-                    (CacheKind.LR_FIGURE, L),
-                    lambda: learning_rate_figure(
-                        summary["history"],
-                        lambda step: run_cfg.learning_rate(d_model, step),
-                        t("train.lr", L),
-                        t("train.step", L),
-                    ),
+    alignment_section([("", summary.history)], "aer_chart", "training", L, trained=model.source == "trained")
+    if any(h.lr is not None for h in summary.history):  # the learning rate of every step, as the schedule set it
+        run_cfg = summary.train_config or TrainConfig()
+        d_model = model.translator.config.d_model
+        chart(
+            model.cached(
+                (CacheKind.LR_FIGURE, L),
+                lambda: learning_rate_figure(
+                    summary.history,
+                    lambda step: run_cfg.learning_rate(d_model, step),
+                    t("train.lr", L),
+                    t("train.step", L),
                 ),
-                "lr_chart",
-                file_name("training", f"{summary.get('steps', 0)}-steps", "learning-rate"),
-                caption(t("train.lr_chart", L)),
-            )
+            ),
+            "lr_chart",
+            file_name("training", f"{summary.steps}-steps", "learning-rate"),
+            caption(t("train.lr_chart", L)),
+        )
 _score_table(model)
 if model.results is not None:
     train_eval, held_eval = model.evaluations["train"], model.evaluations.get("holdout")
     metrics = [(t("train.exact", L), f"{train_eval.exact_match:.1%}", _of_pairs(train_eval, bool(sampled)))]
     if held_eval:
         metrics.append((t("train.exact_held", L), f"{held_eval.exact_match:.1%}", _of_pairs(held_eval)))
-    metrics.append((t("train.final_loss", L), f"{summary.get('loss', float('nan')):.4f}", None))
-    metrics.append((t("train.time", L), f"{summary.get('seconds', 0.0):.1f} s", None))
+    loss = summary.loss if summary.loss is not None else float("nan")
+    metrics.append((t("train.final_loss", L), f"{loss:.4f}", None))
+    metrics.append((t("train.time", L), f"{summary.seconds:.1f} s", None))
     for cell, shown in zip(metric_row(metrics), metrics):  # each as wide as its texts: st.columns cut them
         with cell:
             metric(*shown)

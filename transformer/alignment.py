@@ -572,12 +572,11 @@ class AlignmentTrend:
 
 
 def alignment_trend(history: Sequence) -> AlignmentTrend | None:
-    """The AlignmentTrend of a training history (dicts or EpochRecords), or None when no epoch recorded an AER."""
+    """The AlignmentTrend of a training history (EpochRecords), or None when no epoch recorded an AER."""
     points = []
     for h in history:
-        get = h.get if isinstance(h, dict) else lambda key, h=h: getattr(h, key, None)
-        if get("aer") is not None:
-            points.append((int(get("epoch")), float(get("aer")), int(get("aer_layer") or 0), int(get("aer_head") or 0)))
+        if h.aer is not None:
+            points.append((h.epoch, float(h.aer), h.aer_layer or 0, h.aer_head or 0))
     if not points:
         return None
     first, last = points[0], points[-1]

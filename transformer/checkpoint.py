@@ -40,6 +40,7 @@ from .files import read_limited
 from .model import Transformer, buffer_count, parameter_count
 from .scores import ALL, PARTS, ScoreTable
 from .splits import SPLITS
+from .summary import DataRecord, EpochRecord, SplitRecord, TrainingSummary, TrainScored
 from .translator import Translator
 
 FORMAT = "transformer-playground"
@@ -135,7 +136,7 @@ def save_checkpoint(translator: Translator, path: str | Path | None = None) -> b
         "src_vocab": json.dumps(list(translator.src_vocab.itos), ensure_ascii=False),
         "tgt_vocab": json.dumps(list(translator.tgt_vocab.itos), ensure_ascii=False),
         "tokenizer": translator.tokenizer if isinstance(translator.tokenizer, str) else translator.tokenizer.name,
-        "summary": json.dumps(translator.summary, ensure_ascii=False),
+        "summary": json.dumps(summary_to_dict(translator.summary), ensure_ascii=False),
     }
     if isinstance(translator.tokenizer, Bpe):
         metadata["bpe"] = _bpe_json(translator.tokenizer)
@@ -409,27 +410,71 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
 }
 
 
-def _summary(metadata: dict, warnings: list[str]) -> dict:
-    """The training summary in metadata, with each field that is unknown or wrong dropped and a warning for it."""
+def _summary(metadata: dict, warnings: list[str]) -> TrainingSummary:
+    """The training summary in metadata; one that is not a small JSON object is dropped with a warning."""
     if "summary" not in metadata:
-        return {}
+        return TrainingSummary()
     try:
-        summary = _json_field(metadata, "summary")
+        return summary_from_dict(_json_field(metadata, "summary"), warnings)
     except CheckpointError as exc:
         warnings.append(f"{str(exc)[:-1]}; the training summary was dropped.")
-        return {}
-    if not isinstance(summary, dict):
-        warnings.append("the checkpoint's training summary is not a JSON object; it was dropped.")
-        return {}
+        return TrainingSummary()
+
+
+def summary_from_dict(value: object, warnings: list[str]) -> TrainingSummary:
+    """The TrainingSummary of a checkpoint's summary JSON (parsed): every field checked (SUMMARY_FIELDS), each that is
+    unknown or wrong dropped with a warning, the others typed; a field never recorded has its default, so every
+    older checkpoint's summary loads. CheckpointError when value is not a JSON object."""
+    if not isinstance(value, dict):
+        raise CheckpointError("the checkpoint's training summary is not a JSON object.")
     kept = {}
-    for name, value in summary.items():
+    for name, field_value in value.items():
         if name not in SUMMARY_FIELDS:
             warnings.append(f"the training summary has an unknown field {name!r}; it was dropped.")
-        elif not SUMMARY_FIELDS[name][0](value):
+        elif not SUMMARY_FIELDS[name][0](field_value):
             warnings.append(f"the training summary's {name!r} is not {SUMMARY_FIELDS[name][1]}; it was dropped.")
         else:
-            kept[name] = value
-    return kept
+            kept[name] = _TYPED.get(name, lambda v: v)(field_value)
+    data = {name: kept.pop(name) for name in list(kept) if name in _DATA_FIELDS}
+    return TrainingSummary(**kept, data=DataRecord(**data))
+
+
+_DATA_FIELDS = {f.name for f in dataclasses.fields(DataRecord)}
+_TYPED = {  # a checked field's JSON value → its type in TrainingSummary (a field not here is kept as it is)
+    "history": lambda records: tuple(EpochRecord(**{"seconds": None, **r}) for r in records),
+    "train_config": lambda settings: TrainConfig(**settings),
+    "holdout_rows": tuple,
+    "set_aside_rows": tuple,
+    "split": lambda made: SplitRecord(made["kind"], made["holdout"], made["seed"], tuple(made["held_out"])),
+    "scores": ScoreTable.from_dict,
+    "train_scored": lambda made: TrainScored(made["scored"], made["of"]),
+}
+
+
+def summary_to_dict(summary: TrainingSummary) -> dict:
+    """The summary as a checkpoint's JSON holds it: one flat object of the fields that are not at their default
+    (an untrained model's is {}), the inverse of summary_from_dict."""
+    empty = TrainingSummary()
+    values = {f.name: getattr(summary, f.name) for f in dataclasses.fields(summary) if f.name != "data"}
+    values |= {name: getattr(summary.data, name) for name in _DATA_FIELDS}
+    defaults = {name: getattr(empty, name, getattr(empty.data, name, None)) for name in values}
+    return {name: _json_value(value) for name, value in values.items() if value != defaults[name]}
+
+
+def _json_value(value: object) -> object:
+    """A typed field of a summary as JSON values (lists, objects, numbers, text)."""
+    if isinstance(value, (TrainConfig, ScoreTable)):
+        return value.to_dict()
+    if isinstance(value, EpochRecord):  # no snapshot; a figure only when recorded
+        figures = ((f.name, getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "snapshot")
+        return {name: figure for name, figure in figures if figure is not None}
+    if isinstance(value, SplitRecord):
+        return {"kind": value.kind, "holdout": value.holdout, "seed": value.seed, "held_out": list(value.held_out)}
+    if isinstance(value, TrainScored):
+        return {"scored": value.scored, "of": value.of}
+    if isinstance(value, tuple):
+        return [_json_value(item) for item in value]
+    return value
 
 
 # ---------------------------------------------------------------- loading

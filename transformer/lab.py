@@ -20,6 +20,7 @@ from .model import ATTENTION_KINDS, AttentionMaps, evaluating
 from .recipe import EXACT_LEARNED, Verdict, under_trained
 from .scores import ALL, ScoreTable
 from .splits import reordered_groups, split_pairs
+from .summary import EpochRecord
 from .train import train
 from .translator import Evaluation, Translator
 
@@ -173,9 +174,8 @@ def peak_attention(maps: AttentionMaps) -> float:
 def epochs_to_loss(history: Sequence, threshold: float = LOSS_REACHED) -> int | None:
     """The first epoch whose training loss is below threshold, or None when none is."""
     for h in history:
-        loss = h["loss"] if isinstance(h, Mapping) else h.loss
-        if loss < threshold:
-            return int(h["epoch"] if isinstance(h, Mapping) else h.epoch)
+        if h.loss < threshold:
+            return int(h.epoch)
     return None
 
 
@@ -238,7 +238,7 @@ def learned_now(translator: Translator, pairs: Sequence[tuple[str, str]]) -> Ver
     """The recipe's stopping test on a model in training: its history so far and its greedy exact match on pairs."""
     found = translator.exact_match(list(pairs))
     exact = sum(r[3] for r in found) / len(found) if found else 0.0
-    return under_trained(translator.summary.get("history") or [], exact)
+    return under_trained(translator.summary.history, exact)
 
 
 def may_stop(until: Until | None, epoch: int, translator: Translator, pairs: Sequence[tuple[str, str]]) -> bool:
@@ -253,8 +253,8 @@ def ended_early(translator: Translator) -> None:
     """A training planned for more epochs ended at its baseline's stopping test: its recorded settings say the epochs
     it trained, so that they train the same model again (the learning rate depends on the step, not on the end)."""
     summary = translator.summary
-    if "train_config" in summary and "epochs" in summary:
-        summary["train_config"] = {**summary["train_config"], "epochs": summary["epochs"]}
+    if summary.train_config is not None and summary.epochs:
+        translator.summary = replace(summary, train_config=replace(summary.train_config, epochs=summary.epochs))
 
 
 @dataclass(frozen=True)
@@ -328,7 +328,7 @@ class Side:
     """One trained model of a comparison, with what its training recorded."""
 
     translator: Translator
-    history: list  # EpochRecords or history dicts
+    history: Sequence[EpochRecord]
     evaluations: dict[str, Evaluation]  # "train" (and "holdout")
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     trained_pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -336,7 +336,7 @@ class Side:
     @property
     def final_loss(self) -> float:
         last = self.history[-1] if self.history else None
-        return float("nan") if last is None else float(last["loss"] if isinstance(last, Mapping) else last.loss)
+        return float("nan") if last is None else float(last.loss)
 
 
 def evidence(name: str, baseline: Side, variant: Side, holdout: Sequence[tuple[str, str]] = ()) -> tuple[bool, dict]:
@@ -431,14 +431,14 @@ def _dropout_evidence(baseline: Side, variant: Side) -> tuple[bool, dict]:
 
 def _peak_lr(side: Side) -> float:
     """The largest learning rate a side's history recorded (nan when it recorded none)."""
-    rates = [float(r["lr"] if isinstance(r, Mapping) else r.lr or "nan") for r in side.history]
+    rates = [float(r.lr or "nan") for r in side.history]
     rates = [r for r in rates if math.isfinite(r)]
     return max(rates) if rates else WARMUP_PEAK  # none recorded yet: the rate the experiment sets
 
 
 def _first_loss(side: Side) -> float:
     first = side.history[0] if side.history else None
-    return float("nan") if first is None else float(first["loss"] if isinstance(first, Mapping) else first.loss)
+    return float("nan") if first is None else float(first.loss)
 
 
 def _reordered_evidence(baseline: Side, variant: Side) -> tuple[bool, dict]:

@@ -24,18 +24,11 @@ from .data import build_vocabs
 from .model import parameter_count
 from .scores import table_of
 from .splits import Split, pairs_sha256
-from .train import EpochRecord, train
+from .summary import DataRecord, EpochRecord, SplitRecord
+from .train import train
 from .translator import Evaluation, Translator
 
 Pairs = list[tuple[str, str]]
-DATA_FIELDS = (
-    "data_sha256",
-    "always_trained",
-    "holdout_rows",
-    "set_aside_rows",
-    "split",
-    "data_credit",
-)  # a summary's record of data
 # training pairs finish scores: more than this many are scored on a sample of this many, drawn with the training's
 # seed. Scoring a pair costs 2.5-3.6 times training on it for an epoch (docs/performance.md), so 5,000 of 30,000 pairs
 # took 11-12 % of the 5 epochs the Train page gives them, where all 30,000 took 50-58 %; exact match on 5,000 pairs is
@@ -46,14 +39,14 @@ TRAIN_SAMPLE = 5_000
 @dataclass(frozen=True)
 class TrainingPlan:
     """One training of a new model: the pairs it trains on (in order) and those it holds out, the model's sizes and
-    switches, the settings, and `data`, what its summary records about the data it was given (DATA_FIELDS)."""
+    switches, the settings, and `data`, what its summary records about the data it was given."""
 
     train_pairs: Pairs
     held_pairs: Pairs
     tokenizer: str | Bpe = "auto"
     sizes: dict = field(default_factory=dict)  # d_model, n_heads, …, and any architecture switches
     config: TrainConfig = TrainConfig()
-    data: dict = field(default_factory=dict)
+    data: DataRecord = field(default_factory=DataRecord)
 
     @classmethod
     def from_split(
@@ -71,18 +64,14 @@ class TrainingPlan:
         records it."""
         held = list(split.held) if split is not None else []
         plan = cls.from_rows(pairs, held, tokenizer, sizes, config, also)
-        if split is not None and split.set_aside:  # a length split's rows between its cuts: on neither side
-            aside = {"set_aside_rows": sorted(split.set_aside)}  # recorded, so no one takes them for trained rows
-            plan = replace(plan, train_pairs=[pairs[i] for i in split.train] + list(also), data={**plan.data, **aside})
+        if split is not None and split.set_aside:  # a length split's rows between its cuts: on neither side, and
+            aside = tuple(sorted(split.set_aside))  # recorded, so no one takes them for trained rows
+            kept = [pairs[i] for i in split.train] + list(also)
+            plan = replace(plan, train_pairs=kept, data=replace(plan.data, set_aside_rows=aside))
         if not held:
             return plan
-        made = {
-            "kind": split.kind,
-            "holdout": fraction,
-            "seed": config.seed,
-            "held_out": [x[:MAX_HELD_OUT_CHARS] for x in split.held_out[:MAX_HELD_OUT_ITEMS]],
-        }
-        return replace(plan, data={**plan.data, "split": made})
+        what = tuple(x[:MAX_HELD_OUT_CHARS] for x in split.held_out[:MAX_HELD_OUT_ITEMS])
+        return replace(plan, data=replace(plan.data, split=SplitRecord(split.kind, fraction, config.seed, what)))
 
     @classmethod
     def from_rows(
@@ -102,9 +91,7 @@ class TrainingPlan:
         if isinstance(tokenizer, Bpe) or tokenizer == Bpe.name:
             tokenizer = learn_bpe(train_pairs, getattr(tokenizer, "vocab_size", DEFAULT_BPE_VOCAB_SIZE))
         held_pairs = [pairs[i] for i in sorted(held)]
-        data = {"data_sha256": pairs_sha256(pairs), "always_trained": len(also)}  # held_rows are rows of these pairs
-        if held:
-            data["holdout_rows"] = sorted(held)
+        data = DataRecord(pairs_sha256(pairs), len(also), tuple(sorted(held)))  # held_rows are rows of these pairs
         return cls(train_pairs, held_pairs, tokenizer, dict(sizes or {}), config, data)
 
     def oversized(self) -> tuple[int, int] | None:
@@ -112,7 +99,7 @@ class TrainingPlan:
         None: checked from the sizes alone, before anything is built."""
         src_vocab, tgt_vocab = build_vocabs(self.train_pairs, self.tokenizer)
         model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
-        rows = len(self.held_pairs) + len(self.data.get("set_aside_rows", ()))  # row numbers the summary records
+        rows = len(self.held_pairs) + len(self.data.set_aside_rows)  # row numbers the summary records
         size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer)
         return None if size is None else (parameter_count(model), size)
 
@@ -141,20 +128,11 @@ def scored_rows(n: int, seed: int, sample: int | None = None) -> list[int]:
     return sorted(random.Random(seed).sample(range(n), sample))
 
 
-def train_scored(summary: dict) -> tuple[int, int] | None:
-    """(scored, of) when a summary's training figures are those of a sample of its training pairs (finish), else
-    None: the page and the command line say so from this."""
-    made = summary.get("train_scored")
-    if not isinstance(made, dict) or not made.get("scored", 0) < made.get("of", 0):
-        return None
-    return made["scored"], made["of"]
-
-
 def finish(
     translator: Translator,
     pairs: Pairs,
     holdout: Pairs,
-    data: dict | None = None,
+    data: DataRecord | None = None,
     seed: int = 0,
     sample: int | None = None,
 ) -> dict[str, Evaluation]:
@@ -171,13 +149,7 @@ def finish(
     scored = [p for evaluation in evaluations.values() for p in evaluation.scored]
     parts = ["train"] * len(scored_pairs) + ["holdout"] * len(holdout)
     table = table_of(scored, corpus.tags_of(scored_pairs + holdout), parts)
-    summary = translator.summary
-    summary["exact_match"] = evaluations["train"].exact_match
-    summary.pop("train_scored", None)
-    if len(scored_pairs) < len(pairs):  # the training figures are a sample's: the page and the command line say so
-        summary["train_scored"] = {"scored": len(scored_pairs), "of": len(pairs)}
-    if holdout:
-        summary["holdout_exact_match"] = evaluations["holdout"].exact_match
-    summary["scores"] = table.to_dict()
-    summary.update({k: v for k, v in (data or {}).items() if k in DATA_FIELDS})
+    held_exact = evaluations["holdout"].exact_match if holdout else None
+    summary = translator.summary.evaluated(evaluations["train"].exact_match, held_exact, table, len(rows), len(pairs))
+    translator.summary = summary if data is None else replace(summary, data=data)
     return evaluations

@@ -12,7 +12,7 @@ Lab's baseline of issue 29 (0.259 → 0.182 over its last tenth, 30 % of its val
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .config import MAX_EPOCHS, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN, TrainConfig
@@ -63,21 +63,17 @@ class Verdict:
     loss: float  # the last loss
 
 
-def _field(record, name: str):
-    return record.get(name) if isinstance(record, Mapping) else getattr(record, name, None)
-
-
 def loss_fall(history: Sequence) -> tuple[float, float]:
     """How much the training loss fell over the last LAST_SHARE of the steps (epochs when the records have no steps):
     (as a share of its value at the start of that part, as a share of all it fell from the first record to the last);
     nan with fewer than two records, the second nan when the loss did not fall over the run."""
     if len(history) < 2:
         return float("nan"), float("nan")
-    ends = [_field(h, "step") or _field(h, "epoch") for h in history]
+    ends = [h.step or h.epoch for h in history]
     start = ends[-1] - LAST_SHARE * ends[-1]
     before = [i for i, end in enumerate(ends[:-1]) if end <= start]
     first = before[-1] if before else 0  # the last record at or before the start of the last tenth
-    losses = [float(_field(h, "loss")) for h in history]
+    losses = [float(h.loss) for h in history]
     fell, total = losses[first] - losses[-1], losses[0] - losses[-1]
     relative = fell / losses[first] if losses[first] > 0 else 0.0
     share = fell / total if math.isfinite(total) and total > 0 else float("nan")
@@ -88,7 +84,7 @@ def under_trained(history: Sequence, exact: float) -> Verdict:
     """The recipe's stopping test: under-trained when exact < EXACT_LEARNED, or when over the last tenth of the steps
     the loss fell by more than STEEP_RELATIVE of its value there and by more than STEEP_SHARE of its whole fall."""
     fall, share = loss_fall(history)
-    loss = float(_field(history[-1], "loss")) if history else float("nan")
+    loss = float(history[-1].loss) if history else float("nan")
     falling = math.isfinite(fall) and math.isfinite(share) and fall > STEEP_RELATIVE and share > STEEP_SHARE
     return Verdict(exact < EXACT_LEARNED or falling, exact, falling, fall, share, loss)
 

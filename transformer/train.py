@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import torch
 from torch import nn
@@ -20,7 +20,8 @@ from .alignment import Gold, best_head_aer, gold_batch
 from .config import TrainConfig, TransformerConfig
 from .data import PAD_ID, by_length, chunks, lengths
 from .errors import ConfigError
-from .model import AttentionMaps, parameter_count
+from .model import parameter_count
+from .summary import EpochRecord, recorded_settings
 from .translator import EVAL_ROWS, Translator, teacher_forced
 
 # one intra-op thread is fastest for small models, and far faster when other work shares the cores (a second thread
@@ -29,36 +30,6 @@ from .translator import EVAL_ROWS, Translator, teacher_forced
 # docs/performance.md "Threads")
 MULTI_THREAD_WORK = 3e8
 SNAPSHOT_PAIRS = 8  # pairs whose attention maps are recorded during training (for the training film strip)
-
-
-@dataclass(frozen=True)
-class EpochRecord:
-    """What one epoch did: mean loss and token accuracy on the non-padding targets, on the training pairs and (when
-    some were held out) on the held-out pairs, and the seconds spent training so far."""
-
-    epoch: int
-    loss: float
-    accuracy: float
-    seconds: float
-    snapshot: AttentionMaps | None = None  # maps of the snapshot pairs (batch order), every snapshot_every epochs
-    holdout_loss: float | None = None
-    holdout_accuracy: float | None = None
-    step: int | None = None  # optimiser steps taken so far
-    lr: float | None = None  # the learning rate of this epoch's last step
-    aer: float | None = None  # the best cross-attention head's alignment error rate on the gold pairs, when given
-    aer_layer: int | None = None  # that head, from 0
-    aer_head: int | None = None
-
-    def to_dict(self) -> dict:
-        """The record as a history entry (no snapshot; held-out figures only when there are any)."""
-        entry = {"epoch": self.epoch, "loss": self.loss, "accuracy": self.accuracy, "seconds": self.seconds}
-        if self.step is not None:
-            entry.update(step=self.step, lr=self.lr)
-        if self.holdout_loss is not None:
-            entry.update(holdout_loss=self.holdout_loss, holdout_accuracy=self.holdout_accuracy)
-        if self.aer is not None:
-            entry.update(aer=self.aer, aer_layer=self.aer_layer, aer_head=self.aer_head)
-        return entry
 
 
 def pick_device(name: str | None = None) -> torch.device:
@@ -175,12 +146,11 @@ def train(
     snap = [i for i in snapshot_pairs if 0 <= i < n]
     ls, lt = (max((int(t[i].ne(PAD_ID).sum()) for i in snap), default=0) for t in (enc_inputs, dec_inputs))
     snap_enc, snap_dec = enc_inputs[snap, :ls], dec_inputs[snap, :lt]  # (S, ls), (S, lt): padded to their longest
-    history = translator.summary.setdefault("history", [])
-    translator.summary["train_config"] = cfg.to_dict()
-    start_epoch = translator.summary.get("epochs", 0)
-    step = translator.summary.get("steps", 0)  # optimiser steps taken before this training (the schedule goes on)
+    translator.summary = replace(translator.summary, train_config=recorded_settings(cfg))
+    start_epoch = translator.summary.epochs
+    step = translator.summary.steps  # optimiser steps taken before this training (the schedule goes on)
     d_model = model.config.d_model
-    spent = translator.summary.get("seconds", 0.0)
+    spent = translator.summary.seconds
     aligned_on = gold_batch(translator, gold)  # the gold pairs this model reads, or None
     aligned_on = aligned_on.to(device) if aligned_on is not None else None
     for epoch in range(1, cfg.epochs + 1):
@@ -219,8 +189,5 @@ def train(
         )
         if aligned is not None:
             record = replace(record, aer=aligned[0], aer_layer=aligned[1], aer_head=aligned[2])
-        history.append(record.to_dict())
-        translator.summary.update(
-            epochs=record.epoch, loss=record.loss, accuracy=record.accuracy, seconds=spent, steps=step
-        )
+        translator.summary = translator.summary.after_epoch(record)
         yield record

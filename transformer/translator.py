@@ -24,6 +24,7 @@ from .data import (
 from .decoding import Translation, greedy_batch, greedy_decode
 from .errors import DataError
 from .model import AttentionMaps, Transformer, evaluating
+from .summary import TrainingSummary
 
 EVAL_ROWS = 128  # pairs per forward pass when many are evaluated or translated (never one batch of all of them)
 
@@ -36,7 +37,7 @@ class Translator:
     src_vocab: Vocab
     tgt_vocab: Vocab
     tokenizer: str = "auto"  # or a learned tokenizer (transformer.bpe.Bpe)
-    summary: dict = field(default_factory=dict)  # epochs, loss, accuracy, seconds, history, exact_match
+    summary: TrainingSummary = field(default_factory=TrainingSummary)  # how it was trained (transformer.summary)
 
     @classmethod
     def create(cls, pairs: list[tuple[str, str]], tokenizer: str = "auto", seed: int = 0, **sizes) -> Translator:

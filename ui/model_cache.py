@@ -174,11 +174,11 @@ def bundled_checkpoint_bytes() -> bytes:
 
 @st.cache_resource
 def _bundled_training() -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
-    summary = _bundled_translator().summary
+    data = _bundled_translator().summary.data
     pairs = [(p.source, p.target) for p in corpus.generate(corpus.DEFAULT_SIZE, corpus.DEFAULT_SEED)]
-    if summary.get("data_sha256") != pairs_sha256(pairs):  # a test checks that they agree
+    if data.data_sha256 != pairs_sha256(pairs):  # a test checks that they agree
         raise RuntimeError("the bundled checkpoint was not trained on the default corpus")
-    held = set(summary.get("holdout_rows", []))
+    held = set(data.holdout_rows)
     trained = [p for i, p in enumerate(pairs) if i not in held] + bundled_pairs()
     return tuple(trained), tuple(pairs[i] for i in sorted(held))
 
@@ -196,14 +196,14 @@ def bundled_split_differences(pairs: list[tuple[str, str]], kind: str, fraction:
     corpus's size and seed, the share held out, the split kind, the seed and the tokenization (which groups the rows
     of one source), and ("table", …) when the table is not the corpus dataset; [] when it is the bundled model's."""
     bundled = _bundled_translator()
-    made = bundled.summary.get("split") or {}
+    made = bundled.summary.data.split
     size, corpus_seed = corpus_choice()
     wanted = [
         ("corpus_size", size, corpus.DEFAULT_SIZE),
         ("corpus_seed", corpus_seed, corpus.DEFAULT_SEED),
-        ("holdout", fraction, made.get("holdout")),
-        ("split", kind, made.get("kind")),
-        ("seed", seed, made.get("seed")),
+        ("holdout", fraction, made.holdout if made else None),
+        ("split", kind, made.kind if made else None),
+        ("seed", seed, made.seed if made else None),
         ("tokenizer", st.session_state.get("tokenizer", SETTINGS["tokenizer"]), bundled.tokenizer),
     ]
     found = [item for item in wanted if item[1] != item[2]]

@@ -4,6 +4,7 @@ to the seeds' defaults, what differs from the paper, and the sentence that says 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import streamlit as st
 
@@ -11,6 +12,7 @@ from transformer import TrainConfig
 from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN
 from transformer.errors import ConfigError
 from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_epoch, under_trained
+from transformer.summary import TrainingSummary
 
 from .export import text
 from .i18n import t, word_list
@@ -121,20 +123,16 @@ def steps_line(L: str, epochs: int, pairs: int, batch_size: int) -> str:
     return t("train.steps", L, epochs=epochs, steps=f"{epochs * per:,}", per=per, pairs=f"{pairs:,}", batch=batch_size)
 
 
-def under_trained_line(L: str, summary: dict, exact: float, pairs: int) -> str | None:
+def under_trained_line(L: str, summary: TrainingSummary, exact: float, pairs: int) -> str | None:
     """One sentence when the training in summary ended under-trained (transformer.recipe.under_trained), saying what
     to change; None when it learned."""
-    history = summary.get("history") or []
-    if not history:
+    if not summary.history:
         return None
-    verdict = under_trained(history, exact)
+    verdict = under_trained(summary.history, exact)
     if not verdict.under_trained:
         return None
-    try:
-        cfg = TrainConfig(**summary.get("train_config", {}))
-    except (TypeError, ConfigError):
-        cfg = TrainConfig()
-    cfg = TrainConfig(**{**cfg.to_dict(), "epochs": summary.get("epochs", cfg.epochs)})
+    cfg = summary.train_config or TrainConfig()
+    cfg = replace(cfg, epochs=summary.epochs or cfg.epochs)
     tip = advice(verdict, cfg, pairs)
     values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.0%}")
     values["line"] = f"{EXACT_LEARNED:.0%}"

@@ -54,8 +54,8 @@ def model_summary(L: str, model: CurrentModel, entry: Entry | None = None) -> li
         t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
         f"d_model {cfg.d_model} · d_ff {cfg.d_ff} · n_heads {cfg.n_heads} · n_layers {cfg.n_layers} · {variant}",
         t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),
-        t("sidebar.epochs", L, n=summary.get("epochs", 0)),
-        t("sidebar.loss", L, loss=f"{summary['loss']:.4f}" if "loss" in summary else "–"),
+        t("sidebar.epochs", L, n=summary.epochs),
+        t("sidebar.loss", L, loss="–" if summary.loss is None else f"{summary.loss:.4f}"),
         t("export.fingerprint", L, hash=model_fingerprint(model)),
-        *([t("data.credit", L, credit=summary["data_credit"])] if summary.get("data_credit") else []),  # its licence
+        *([t("data.credit", L, credit=credit)] if (credit := summary.data.data_credit) else []),  # its licence
     ]

@@ -50,8 +50,8 @@ def draw_sidebar() -> None:
                     t("sidebar.source", L, source=source),
                     t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
                     t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),
-                    t("sidebar.epochs", L, n=summary.get("epochs", 0)),
-                    t("sidebar.loss", L, loss=f"{summary['loss']:.4f}" if "loss" in summary else "–"),
+                    t("sidebar.epochs", L, n=summary.epochs),
+                    t("sidebar.loss", L, loss="–" if summary.loss is None else f"{summary.loss:.4f}"),
                 )
             )
         )

@@ -14,7 +14,7 @@ from jobs.queue import Job, JobQueue, Run, training_slots
 from transformer import TrainConfig
 from transformer.alignment import spread
 from transformer.lab import Until
-from transformer.plan import DATA_FIELDS, TrainingPlan
+from transformer.plan import TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
@@ -117,7 +117,7 @@ def start_training(
     _check_free()
     plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg, also)  # the job builds the model
     if credited := data_credit(dataset or pairs):  # a file's attribution, which its licence asks to keep
-        plan = replace(plan, data={**plan.data, "data_credit": credited})
+        plan = replace(plan, data=replace(plan.data, data_credit=credited))
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
     run.gold = _gold_of(plan)
@@ -132,11 +132,10 @@ def start_replay() -> Job:
     """
     _check_free()
     bundled = current().translator
-    cfg = TrainConfig(**bundled.summary["train_config"])
+    cfg = bundled.summary.train_config
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     pairs, held = bundled_training()
-    recorded = {k: bundled.summary[k] for k in DATA_FIELDS if k in bundled.summary}  # as its checkpoint has it
-    plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, recorded)
+    plan = TrainingPlan(pairs, held, bundled.tokenizer, sizes, cfg, bundled.summary.data)  # as its checkpoint has it
     run = Run("model", plan, pairs, cfg, held, max(1, cfg.epochs // SNAPSHOTS), snapshot_rows(len(pairs)))
     return _submit(Job("replay", session_id(), [run]))
 
@@ -152,8 +151,8 @@ def _take_training(job: Job) -> None:
     st.session_state.last_training = {
         "kind": job.kind,
         "stopped": job.state == "stopped",
-        "epochs": summary.get("epochs", 0),
-        "seconds": summary.get("seconds", 0.0),
+        "epochs": summary.epochs,
+        "seconds": summary.seconds,
     }
 
 

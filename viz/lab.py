@@ -11,7 +11,6 @@ from plotly.subplots import make_subplots
 from transformer.text import plotly as plotly_text
 
 from .common import epoch_axes, finish, set_layout
-from .training import history_field
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
 
@@ -25,16 +24,16 @@ def comparison_curves_figure(
     title="",
 ) -> go.Figure:
     """Loss (left, log scale) and token accuracy (right) per epoch of each (label, history): training solid,
-    held-out dashed, one colour per model; history items are dicts or EpochRecords."""
+    held-out dashed, one colour per model; history items are EpochRecords."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_label, accuracy_label), horizontal_spacing=0.1)
     for (label, history), color in zip(sides, SIDE_COLORS):
-        epochs = [int(history_field(h, "epoch")) for h in history]
+        epochs = [int(h.epoch) for h in history]
         for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
-            if all(history_field(h, prefix + "loss") is None for h in history):
+            if all(getattr(h, prefix + "loss") is None for h in history):
                 continue
             name = plotly_text(label) + suffix
             for col, key, fmt in ((1, "loss", ".4f"), (2, "accuracy", ".1%")):
-                values = [history_field(h, prefix + key) for h in history]
+                values = [getattr(h, prefix + key) for h in history]
                 fig.add_trace(
                     go.Scatter(
                         x=epochs,

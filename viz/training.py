@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
@@ -11,11 +11,6 @@ from transformer.text import plotly as plotly_text
 from .common import epoch_axes, finish, set_layout
 
 AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
-
-
-def history_field(h, key: str):
-    """One field of a training-history item, a dict or an EpochRecord; None when it has none."""
-    return h.get(key) if isinstance(h, Mapping) else getattr(h, key, None)
 
 
 def loss_accuracy_figure(
@@ -27,12 +22,12 @@ def loss_accuracy_figure(
     holdout_suffix=" (held out)",
 ) -> go.Figure:
     """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch, on the training pairs (solid) and, when
-    the history has them, on the held-out pairs (dashed); history items are dicts or EpochRecords."""
-    epochs = [int(history_field(h, "epoch")) for h in history]
+    the history has them, on the held-out pairs (dashed); history items are EpochRecords."""
+    epochs = [int(h.epoch) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
     curves = [("loss", loss_label, "y", "#1f77b4", ".4f"), ("accuracy", accuracy_label, "y2", "#ff7f0e", ".1%")]
-    held = any(history_field(h, "holdout_loss") is not None for h in history)
+    held = any(h.holdout_loss is not None for h in history)
     for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
         if prefix and not held:
             continue
@@ -41,7 +36,7 @@ def loss_accuracy_figure(
             fig.add_trace(
                 go.Scatter(
                     x=epochs,
-                    y=[None if (v := history_field(h, prefix + key)) is None else float(v) for h in history],
+                    y=[None if (v := getattr(h, prefix + key)) is None else float(v) for h in history],
                     name=name,
                     mode=mode,
                     yaxis=axis,
@@ -81,7 +76,7 @@ def loss_accuracy_figure(
 def learning_rate_figure(history: Sequence, rate, lr_label="learning rate", step_label="step", title="") -> go.Figure:
     """The learning rate of every optimiser step (rate(step), drawn at up to 2,000 steps) up to the history's last
     step, and a marker at each epoch's end as the history recorded it."""
-    ends = [(int(s), float(history_field(h, "lr"))) for h in history if (s := history_field(h, "step")) is not None]
+    ends = [(int(s), float(h.lr)) for h in history if (s := h.step) is not None]
     fig = go.Figure()
     if ends:
         last = ends[-1][0]
@@ -129,18 +124,15 @@ def alignment_figure(
 ) -> go.Figure:
     """The best cross-attention head's alignment error rate (0–1, lower aligns better) per epoch of each (label,
     history), the head that was best named on hover (head_text with layer and head from 1); epochs that recorded no
-    AER are left out. history items are dicts or EpochRecords."""
+    AER are left out. history items are EpochRecords."""
     fig = go.Figure()
     for (label, history), color in zip(sides, AER_COLORS):
-        points = [h for h in history if history_field(h, "aer") is not None]
-        heads = [
-            head_text.format(layer=int(history_field(h, "aer_layer")) + 1, head=int(history_field(h, "aer_head")) + 1)
-            for h in points
-        ]
+        points = [h for h in history if h.aer is not None]
+        heads = [head_text.format(layer=int(h.aer_layer) + 1, head=int(h.aer_head) + 1) for h in points]
         fig.add_trace(
             go.Scatter(
-                x=[int(history_field(h, "epoch")) for h in points],
-                y=[float(history_field(h, "aer")) for h in points],
+                x=[int(h.epoch) for h in points],
+                y=[float(h.aer) for h in points],
                 name=plotly_text(label),
                 mode="lines+markers" if len(points) <= 60 else "lines",
                 line=dict(color=color),

@@ -17,7 +17,8 @@ from transformer.alignment import (
     gold_sample,
     head_aers,
 )
-from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.checkpoint import load_checkpoint, save_checkpoint, summary_to_dict
+from transformer.summary import EpochRecord, TrainingSummary
 
 CORPUS12 = [(p.source, p.target) for p in corpus.generate(12, corpus.DEFAULT_SEED)]
 
@@ -59,15 +60,14 @@ def test_training_records_the_best_heads_aer_each_epoch_without_changing_what_it
     best = min(heads, key=lambda s: s.score.aer)
     assert (last.aer, last.aer_layer, last.aer_head) == (best.score.aer, best.method.layer, best.method.head)
     assert best_head_aer(measured, gold_batch(measured, sample))[0] == last.aer
-    entry = last.to_dict()
-    assert (entry["aer"], entry["aer_layer"], entry["aer_head"]) == (last.aer, last.aer_layer, last.aer_head)
-    assert "aer" not in records[0].__class__(1, 1.0, 0.5, 0.1).to_dict()  # no gold: no field
-    kept = load_checkpoint(save_checkpoint(measured)).summary["history"]  # a checkpoint keeps the curve
-    assert [h["aer"] for h in kept] == [r.aer for r in records]
+    kept = load_checkpoint(save_checkpoint(measured)).summary.history  # a checkpoint keeps the curve
+    assert [(h.aer, h.aer_layer, h.aer_head) for h in kept] == [(r.aer, r.aer_layer, r.aer_head) for r in records]
+    unmeasured = TrainingSummary(history=(EpochRecord(1, 1.0, 0.5, 0.1),))
+    assert "aer" not in summary_to_dict(unmeasured)["history"][0]  # no gold: no field
 
 
 def _history(*aers):
-    return [{"epoch": e, "loss": 1.0, "aer": a, "aer_layer": 1, "aer_head": e % 2} for e, a in enumerate(aers, 1)]
+    return [EpochRecord(e, 1.0, 0.5, None, aer=a, aer_layer=1, aer_head=e % 2) for e, a in enumerate(aers, 1)]
 
 
 @pytest.mark.parametrize(
@@ -85,5 +85,5 @@ def test_the_trend_says_what_the_recorded_figures_did(history, change, lowest):
 
 
 def test_a_history_without_aer_has_no_trend():
-    assert alignment_trend([{"epoch": 1, "loss": 2.0}]) is None
+    assert alignment_trend([EpochRecord(1, 2.0, 0.5, None)]) is None
     assert alignment_trend([]) is None

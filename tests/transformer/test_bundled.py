@@ -1,5 +1,6 @@
 """The bundled dataset and checkpoint in assets/: the model the app opens with."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from transformer.checkpoint import load_checkpoint
 from transformer.data import check_pairs, parse_pairs, tokenize
 from transformer.scores import ALL, score_pairs, table_of
 from transformer.splits import pairs_sha256, split_pairs
+from transformer.summary import SplitRecord
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -32,41 +34,37 @@ def test_bundled_checkpoint_translates_every_bundled_pair_exactly():
         result = translator.translate(source, return_attn=False)
         assert result.tokens == tokenize(target), source
         assert result.stop_reason == "eos"
-    assert translator.summary["epochs"] > 0 and "train_config" in translator.summary
+    assert translator.summary.epochs > 0 and translator.summary.train_config is not None
 
 
 def test_the_bundled_checkpoint_records_a_random_tenth_of_the_default_corpus_held_out():
     summary = load_checkpoint(ASSETS / "model.safetensors").summary
     pairs = [(p.source, p.target) for p in corpus.generate()]
     tutorial = parse_pairs((ASSETS / "pairs.tsv").read_bytes())
-    assert summary["data_sha256"] == pairs_sha256(pairs)  # trained on the default corpus …
-    assert summary["always_trained"] == len(tutorial)  # … and every tutorial pair
-    assert summary["split"] == {"kind": "random", "holdout": 0.1, "seed": 0, "held_out": []}
+    assert summary.data.data_sha256 == pairs_sha256(pairs)  # trained on the default corpus …
+    assert summary.data.always_trained == len(tutorial)  # … and every tutorial pair
+    assert summary.data.split == SplitRecord("random", 0.1, 0, ())
     split = split_pairs(pairs, "random", 0.1, seed=0, always_train=tutorial)
-    assert summary["holdout_rows"] == split.held and len(split.held) == 200
+    assert summary.data.holdout_rows == tuple(split.held) and len(split.held) == 200
     config = corpus.TRAIN_CONFIG
     assert load_checkpoint(ASSETS / "model.safetensors").config.dropout == corpus.TRAIN_SIZES["dropout"]
-    assert summary["train_config"] == {
-        "epochs": config.epochs,
-        "lr": config.lr,
-        "batch_size": config.batch_size,
-        "seed": 0,
-    }
+    assert summary.train_config == TrainConfig(config.epochs, config.lr, config.batch_size, seed=0)
 
 
 def test_the_bundled_model_translates_held_out_corpus_sentences():
     """Sentences it never saw: the rows of the default corpus its checkpoint records as held out."""
     translator = load_checkpoint(ASSETS / "model.safetensors")
     pairs = [(p.source, p.target) for p in corpus.generate()]
-    held = [pairs[i] for i in translator.summary["holdout_rows"]]
-    trained = {tuple(tokenize(s)) for i, (s, _) in enumerate(pairs) if i not in set(translator.summary["holdout_rows"])}
+    held_rows = set(translator.summary.data.holdout_rows)
+    held = [pairs[i] for i in sorted(held_rows)]
+    trained = {tuple(tokenize(s)) for i, (s, _) in enumerate(pairs) if i not in held_rows}
     assert not {tuple(tokenize(s)) for s, _ in held} & trained
     table = table_of(score_pairs(translator, held))
     scores = table.get(ALL, ALL)
     assert scores.exact_match >= 0.95 and scores.bleu >= 95 and scores.chrf >= 95, scores
-    recorded = translator.summary["scores"]["holdout"]["all"]
-    assert (recorded["exact"], recorded["pairs"]) == (scores.exact, scores.pairs)  # the table the app shows at once
-    assert translator.summary["holdout_exact_match"] == scores.exact_match
+    recorded = translator.summary.scores.get(ALL, "holdout")
+    assert (recorded.exact, recorded.pairs) == (scores.exact, scores.pairs)  # the table the app shows at once
+    assert translator.summary.holdout_exact_match == scores.exact_match
 
 
 def test_the_bundled_model_knows_every_word_of_the_corpus_it_trained_on_and_stays_small():
@@ -86,13 +84,13 @@ def test_its_recorded_data_settings_and_seed_reproduce_its_training():
     of another CPU (tests/transformer/test_switches.py justifies the tolerance)."""
     bundled = load_checkpoint(ASSETS / "model.safetensors")
     pairs = [(p.source, p.target) for p in corpus.generate()]
-    held = set(bundled.summary["holdout_rows"])
+    held = set(bundled.summary.data.holdout_rows)
     trained = [p for i, p in enumerate(pairs) if i not in held] + parse_pairs((ASSETS / "pairs.tsv").read_bytes())
-    cfg = TrainConfig(**{**bundled.summary["train_config"], "epochs": 1})
+    cfg = replace(bundled.summary.train_config, epochs=1)
     sizes = {k: v for k, v in bundled.config.to_dict().items() if not k.endswith("vocab_size")}
     fresh = Translator.create(trained, bundled.tokenizer, cfg.seed, **sizes)
     assert fresh.src_vocab == bundled.src_vocab and fresh.tgt_vocab == bundled.tgt_vocab
     (record,) = train(fresh, trained, cfg)
-    first = bundled.summary["history"][0]
-    assert record.loss == pytest.approx(first["loss"], rel=LOSS_RTOL)
-    assert record.accuracy == pytest.approx(first["accuracy"], abs=1e-3)  # at most a token in a thousand flips
+    first = bundled.summary.history[0]
+    assert record.loss == pytest.approx(first.loss, rel=LOSS_RTOL)
+    assert record.accuracy == pytest.approx(first.accuracy, abs=1e-3)  # at most a token in a thousand flips

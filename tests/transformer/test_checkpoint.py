@@ -24,6 +24,7 @@ from transformer.checkpoint import (
     save_checkpoint,
 )
 from transformer.errors import CheckpointError
+from transformer.summary import TrainingSummary
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,7 +57,7 @@ def test_round_trip_is_exact(trained_seed, tmp_path):
     assert loaded.tgt_vocab == trained_seed.tgt_vocab
     assert loaded.tokenizer == trained_seed.tokenizer
     assert loaded.summary == trained_seed.summary
-    assert loaded.summary["epochs"] == 60 and len(loaded.summary["history"]) == 60
+    assert loaded.summary.epochs == 60 and len(loaded.summary.history) == 60
 
     for sentence in ("我 喜 欢 你", "你 喜 欢 我", "我 爱 你"):
         a, b = trained_seed.translate(sentence), loaded.translate(sentence)
@@ -71,12 +72,13 @@ def test_round_trip_is_exact(trained_seed, tmp_path):
 
 def test_round_trip_keeps_tokenizer_and_drops_unknown_summary_fields_with_a_warning(pairs20):
     translator = Translator.create(pairs20, "char", d_model=8, n_heads=2, d_ff=8, n_layers=1, dropout=0.1)
-    translator.summary.update(note="训练好了 ✓", exact_match=0.5)
+    tensors, metadata = parts(save_checkpoint(translator))
+    metadata["summary"] = json.dumps({"note": "训练好了 ✓", "exact_match": 0.5}, ensure_ascii=False)
     warnings = []
-    loaded = load_checkpoint(save_checkpoint(translator), warnings)
+    loaded = load_checkpoint(st_save(tensors, metadata=metadata), warnings)
     assert loaded.tokenizer == "char"
     assert loaded.src_vocab == translator.src_vocab  # Chinese tokens, unescaped in the file
-    assert loaded.summary == {"exact_match": 0.5}
+    assert loaded.summary == TrainingSummary(exact_match=0.5)
     assert warnings == ["the training summary has an unknown field 'note'; it was dropped."]
     assert loaded.config == translator.config
     assert not loaded.model.training

@@ -24,6 +24,8 @@ from transformer.checkpoint import (
     load_checkpoint,
     model_numbers,
     save_checkpoint,
+    summary_from_dict,
+    summary_to_dict,
 )
 from transformer.config import (
     MAX_CREDIT_CHARS,
@@ -37,6 +39,7 @@ from transformer.config import (
 from transformer.corpus import PHENOMENA
 from transformer.data import SPECIALS, check_pairs
 from transformer.model import Transformer, buffer_count, parameter_count
+from transformer.summary import TrainingSummary
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -240,7 +243,7 @@ VALID_SUMMARY = {
 
 def test_a_summary_with_every_field_right_loads_unchanged_and_without_warnings(ckpt):
     loaded, warnings = _loads_with_warnings(_with_summary(ckpt, VALID_SUMMARY))
-    assert loaded.summary == VALID_SUMMARY
+    assert summary_to_dict(loaded.summary) == VALID_SUMMARY
     assert warnings == []
 
 
@@ -308,8 +311,7 @@ def _record(**changes) -> dict:
 )
 def test_a_summary_field_that_is_wrong_is_dropped_with_a_warning_and_the_rest_kept(ckpt, field, value):
     loaded, warnings = _loads_with_warnings(_with_summary(ckpt, {**VALID_SUMMARY, field: value}))
-    assert field not in loaded.summary
-    assert loaded.summary == {k: v for k, v in VALID_SUMMARY.items() if k != field}
+    assert summary_to_dict(loaded.summary) == {k: v for k, v in VALID_SUMMARY.items() if k != field}
     assert len(warnings) == 1 and repr(field) in warnings[0] and "dropped" in warnings[0], warnings
 
 
@@ -320,13 +322,13 @@ def test_a_summary_field_that_is_wrong_is_dropped_with_a_warning_and_the_rest_ke
 )
 def test_a_summary_that_is_not_a_small_json_object_is_dropped_with_a_warning(ckpt, summary):
     loaded, warnings = _loads_with_warnings(_with_summary(ckpt, summary))
-    assert loaded.summary == {}
+    assert loaded.summary == TrainingSummary()
     assert len(warnings) == 1 and "summary" in warnings[0] and "dropped" in warnings[0], warnings
     assert loaded.translate("我 喜 欢 你").text == "I love you ."
 
 
 def test_warnings_are_only_collected_when_asked_for(ckpt):
-    assert load_checkpoint(_with_summary(ckpt, {"loss": "abc"})).summary == {}
+    assert load_checkpoint(_with_summary(ckpt, {"loss": "abc"})).summary == TrainingSummary()
 
 
 def test_the_size_estimates_match_a_built_model(trained_seed):
@@ -416,9 +418,10 @@ def test_the_largest_dataset_check_pairs_accepts_makes_a_checkpoint_the_loader_a
     assert len(translator.src_vocab) == len(translator.tgt_vocab) == MAX_VOCAB_SIZE
     if chars == "\U0001f600":  # one real epoch (of a few of the longest pairs: the vocabularies are what is large);
         list(train(translator, pairs[:8], TrainConfig(epochs=1)))  # then the longest history a training makes
-    translator.summary = _largest_summary(len(pairs))
+    largest = _largest_summary(len(pairs))
+    translator.summary = summary_from_dict(largest, [])
     warnings: list[str] = []
     loaded = load_checkpoint(save_checkpoint(translator), warnings)
     assert warnings == []
     assert loaded.src_vocab == translator.src_vocab and loaded.tgt_vocab == translator.tgt_vocab
-    assert loaded.summary == translator.summary
+    assert loaded.summary == translator.summary and summary_to_dict(loaded.summary) == largest

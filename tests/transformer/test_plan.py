@@ -11,17 +11,18 @@ from transformer import TrainConfig, corpus
 from transformer.__main__ import main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES
-from transformer.plan import TrainingPlan, scored_rows, train_scored
-from transformer.scores import ALL, PHENOMENA, ScoreTable
+from transformer.plan import TrainingPlan, scored_rows
+from transformer.scores import ALL, PHENOMENA
 from transformer.splits import pairs_sha256, split_pairs
+from transformer.summary import DataRecord, SplitRecord, TrainingSummary, TrainScored
 
 PAIRS = [(p.source, p.target) for p in corpus.generate(24, 0)]  # corpus sentences: the grammar tags them
 ALSO = [("我 喜 欢 你", "I love you ."), ("你 好", "hello .")]
 CFG = TrainConfig(epochs=3, seed=1)
 
 
-def _rows(summary: dict) -> set[str]:
-    return {row for rows in summary["scores"].values() for row in rows}
+def _rows(summary: TrainingSummary) -> set[str]:
+    return set(summary.scores.rows)
 
 
 def test_a_plan_trains_the_kept_rows_then_the_also_pairs_and_records_what_it_held_out():
@@ -29,14 +30,15 @@ def test_a_plan_trains_the_kept_rows_then_the_also_pairs_and_records_what_it_hel
     plan = TrainingPlan.from_split(PAIRS, split, 0.25, "auto", TINY, CFG, ALSO)
     assert plan.train_pairs == [PAIRS[i] for i in split.train] + ALSO
     assert plan.held_pairs == [PAIRS[i] for i in split.held] and split.held
-    assert plan.data == {
-        "data_sha256": pairs_sha256(PAIRS),  # the rows of holdout_rows are rows of these pairs, without ALSO
-        "always_trained": len(ALSO),
-        "holdout_rows": split.held,
-        "split": {"kind": "random", "holdout": 0.25, "seed": 1, "held_out": []},
-    }
+    assert plan.data == DataRecord(
+        data_sha256=pairs_sha256(PAIRS),  # the rows of holdout_rows are rows of these pairs, without ALSO
+        always_trained=len(ALSO),
+        holdout_rows=tuple(split.held),
+        split=SplitRecord("random", 0.25, 1, ()),
+    )
     nothing_held = TrainingPlan.from_split(PAIRS, None, 0.0, "auto", TINY, CFG)
-    assert nothing_held.held_pairs == [] and set(nothing_held.data) == {"data_sha256", "always_trained"}
+    assert nothing_held.held_pairs == []
+    assert nothing_held.data == DataRecord(pairs_sha256(PAIRS), always_trained=0)
 
 
 def test_a_job_and_the_command_line_write_the_same_summary_of_the_same_training():
@@ -49,9 +51,9 @@ def test_a_job_and_the_command_line_write_the_same_summary_of_the_same_training(
     evaluate_run(in_job, plan.train_pairs, plan.held_pairs, plan.data)  # what jobs.worker runs in the child
     assert in_job.summary == translator.summary
     summary = translator.summary
-    assert summary["exact_match"] == evaluations["train"].exact_match
-    assert summary["holdout_exact_match"] == evaluations["holdout"].exact_match
-    assert summary["holdout_rows"] == [0, 5, 9] and set(summary["scores"]) == {"train", "holdout"}
+    assert summary.exact_match == evaluations["train"].exact_match
+    assert summary.holdout_exact_match == evaluations["holdout"].exact_match
+    assert summary.data.holdout_rows == (0, 5, 9) and set(summary.scores.parts) == {"train", "holdout"}
     tags = {tag for pair_tags in corpus.tags_of(PAIRS) for tag in pair_tags}
     assert tags and _rows(summary) == {ALL, *tags}  # the grammar's phenomena of the pairs
 
@@ -98,10 +100,10 @@ def test_past_the_sample_size_the_training_pairs_are_scored_on_a_sample_the_held
     assert evaluations["train"].total == 3 and evaluations["holdout"].total == 2  # 3 of the 6 trained; both held
     assert [r[:2] for r in evaluations["train"].results] == [plan.train_pairs[i] for i in scored_rows(6, 1, 3)]
     summary = translator.summary
-    assert summary["train_scored"] == {"scored": 3, "of": 6} and train_scored(summary) == (3, 6)
-    scores = ScoreTable.from_dict(summary["scores"])
+    assert summary.train_scored == TrainScored(3, 6) and summary.sampled == (3, 6)
+    scores = summary.scores
     assert scores.get(ALL, "train").pairs == 3 and scores.get(ALL, "holdout").pairs == 2
-    assert load_checkpoint(save_checkpoint(translator)).summary["train_scored"] == {"scored": 3, "of": 6}
+    assert load_checkpoint(save_checkpoint(translator)).summary.train_scored == TrainScored(3, 6)
     plan.finish(whole, sample=6)  # no more pairs than the sample: every one scored, and nothing said
-    assert "train_scored" not in whole.summary and train_scored(whole.summary) is None
-    assert ScoreTable.from_dict(whole.summary["scores"]).get(ALL, "train").pairs == 6
+    assert whole.summary.train_scored is None and whole.summary.sampled is None
+    assert whole.summary.scores.get(ALL, "train").pairs == 6

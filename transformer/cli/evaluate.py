@@ -33,10 +33,10 @@ def run(args: argparse.Namespace) -> None:
 
     translator = load_checkpoint(args.model)
     pairs, tags = read_pairs(args.pairs, translator.tokenizer, args.columns)
-    summary = translator.summary
-    if summary.get("data_sha256") == pairs_sha256(pairs):
-        held = {i for i in summary.get("holdout_rows", []) if i < len(pairs)}
-        aside = {i for i in summary.get("set_aside_rows", []) if i < len(pairs)} - held  # a length split's middle rows
+    data = translator.summary.data
+    if data.data_sha256 == pairs_sha256(pairs):
+        held = {i for i in data.holdout_rows if i < len(pairs)}
+        aside = {i for i in data.set_aside_rows if i < len(pairs)} - held  # a length split's middle rows
         parts = ["holdout" if i in held else "aside" if i in aside else "train" for i in range(len(pairs))]
         also = f", {len(aside)} set aside (neither trained on nor held out)" if aside else ""
         trained = len(pairs) - len(held) - len(aside)

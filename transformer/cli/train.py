@@ -220,8 +220,7 @@ def _read(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> None:
     """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
     from ..checkpoint import save_checkpoint
-    from ..plan import TrainingPlan, train_scored
-    from ..scores import ScoreTable
+    from ..plan import TrainingPlan
 
     check_writable(args.out, "--out")
     _check_vocab_size(args)
@@ -242,7 +241,7 @@ def run(args: argparse.Namespace) -> None:
         sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, tokenizer, sizes, cfg, also)
     if credited:  # the licence of such data asks for credit: the checkpoint and its lesson sheet carry it
-        plan = replace(plan, data={**plan.data, "data_credit": credited})
+        plan = replace(plan, data=replace(plan.data, data_credit=credited))
     recipe, cfg = recipe_settings(args, len(plan.train_pairs))  # steps → epochs, and the paper's recipe
     if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
         recipe.pop("dropout", None)
@@ -270,8 +269,8 @@ def run(args: argparse.Namespace) -> None:
             )
             print(f"epoch {record.epoch:4d}  loss {record.loss:.4f}  token accuracy {record.accuracy:6.1%}{held_out}")
     evaluations = plan.finish(translator)  # each pair decoded once (many training pairs: a sample); the summary written
-    table = ScoreTable.from_dict(translator.summary["scores"])
-    sampled = train_scored(translator.summary)  # many training pairs: their figures are a sample's
+    summary = translator.summary
+    table, sampled = summary.scores, summary.sampled  # many training pairs: their figures are a sample's
     said = "" if sampled is None else f"scored on a sample of {sampled[0]:,} of the {sampled[1]:,} training pairs: "
     line = f"done: {said}{_scores(evaluations['train'].loss, table, 'train')}"
     if holdout:
@@ -280,8 +279,8 @@ def run(args: argparse.Namespace) -> None:
         save_checkpoint(translator, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
-    print(f"{line}, {translator.summary['seconds']:.1f} s")
-    said = verdict_line(under_trained(translator.summary["history"], evaluations["train"].exact_match), cfg, len(pairs))
+    print(f"{line}, {summary.seconds:.1f} s")
+    said = verdict_line(under_trained(summary.history, evaluations["train"].exact_match), cfg, len(pairs))
     if said:  # on stderr, as a warning: the lines on stdout keep their shape
         print(said, file=sys.stderr)
     print(f"saved {visible(str(args.out))}")
