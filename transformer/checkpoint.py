@@ -40,7 +40,7 @@ from .files import read_limited
 from .model import Transformer, buffer_count, parameter_count
 from .scores import ALL, PARTS, ScoreTable
 from .splits import SPLITS
-from .summary import DataRecord, EpochRecord, SplitRecord, TrainingSummary, TrainScored
+from .summary import DataRecord, EpochRecord, SplitRecord, TrainingSummary, TrainScored, recorded_settings
 from .translator import Translator
 
 FORMAT = "transformer-playground"
@@ -442,7 +442,7 @@ def summary_from_dict(value: object, warnings: list[str]) -> TrainingSummary:
 _DATA_FIELDS = {f.name for f in dataclasses.fields(DataRecord)}
 _TYPED = {  # a checked field's JSON value → its type in TrainingSummary (a field not here is kept as it is)
     "history": lambda records: tuple(EpochRecord(**{"seconds": None, **r}) for r in records),
-    "train_config": lambda settings: TrainConfig(**settings),
+    "train_config": lambda settings: recorded_settings(TrainConfig(**settings)),  # threads: where it ran
     "holdout_rows": tuple,
     "set_aside_rows": tuple,
     "split": lambda made: SplitRecord(made["kind"], made["holdout"], made["seed"], tuple(made["held_out"])),

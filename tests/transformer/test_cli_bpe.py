@@ -58,7 +58,7 @@ def test_bpe_learns_from_the_training_pairs_when_pairs_are_held_out(tmp_path, ca
     code, _, err = _run(capsys, *argv, "--epochs", "1", "--holdout", "0.2", *TINY)
     assert code == 0, err
     translator = load_checkpoint(out_path)
-    held = set(translator.summary["holdout_rows"])
+    held = set(translator.summary.data.holdout_rows)
     trained = [p for i, p in enumerate(PAIRS20) if i not in held]
     assert isinstance(translator.tokenizer, Bpe) and translator.tokenizer == learn_bpe(trained, 90)
 

@@ -77,18 +77,19 @@ def test_train_with_a_split_reports_it_and_both_parts_with_bleu_and_chrf(trained
     assert re.fullmatch(rf"done: {SCORES}; held out: {SCORES}, \d+\.\d s", lines[-2]), lines[-2]
     summary = load_checkpoint(out_path).summary
     pairs = parse_pairs(corpus_file.read_bytes())
-    assert summary["data_sha256"] == pairs_sha256(pairs) and summary["always_trained"] == 50
-    assert summary["split"]["kind"] == "combination" and summary["split"]["holdout"] == 0.1
-    assert len(summary["holdout_rows"]) == held and summary["split"]["held_out"]
+    data = summary.data
+    assert data.data_sha256 == pairs_sha256(pairs) and data.always_trained == 50
+    assert data.split.kind == "combination" and data.split.holdout == 0.1
+    assert len(data.holdout_rows) == held and data.split.held_out
     tutorial = {tuple(tokenize(s)) for s, _ in parse_pairs(Path(TUTORIAL).read_bytes())}
-    assert not {tuple(tokenize(pairs[i][0])) for i in summary["holdout_rows"]} & tutorial  # --also is never held out
-    assert set(summary["scores"]) == {"train", "holdout"} and "all" in summary["scores"]["holdout"]
-    assert summary["scores"]["train"]["all"]["pairs"] == kept
+    assert not {tuple(tokenize(pairs[i][0])) for i in data.holdout_rows} & tutorial  # --also is never held out
+    assert set(summary.scores.parts) == {"train", "holdout"} and summary.scores.get("all", "holdout")
+    assert summary.scores.get("all", "train").pairs == kept
 
 
 def test_evaluate_scores_the_training_file_by_phenomenon_and_part(trained, corpus_file, capsys):
     out_path, _ = trained
-    held = len(load_checkpoint(out_path).summary["holdout_rows"])
+    held = len(load_checkpoint(out_path).summary.data.holdout_rows)
     code, out, err = _run(capsys, "evaluate", "--model", out_path, "--pairs", corpus_file)
     assert code == 0, err
     lines = out.splitlines()
@@ -181,7 +182,7 @@ def test_a_length_split_records_the_rows_it_set_aside_and_evaluate_scores_them_a
                         "--holdout", "0.2", "--split", "length")  # fmt: skip
     assert code == 0, err
     summary = load_checkpoint(out).summary
-    held, aside = summary["holdout_rows"], summary["set_aside_rows"]
+    held, aside = summary.data.holdout_rows, summary.data.set_aside_rows
     assert held and aside and not set(held) & set(aside)
     code, text, err = _run(capsys, "evaluate", "--model", out, "--pairs", corpus_file)
     assert code == 0, err

@@ -85,7 +85,7 @@ def test_train_and_evaluate_read_a_tatoeba_file_chinese_to_english_or_as_columns
     assert code == 0 and err.startswith("under-trained: ") and err.count("\n") == 1, err  # 1 epoch: it says so
     translator = load_checkpoint(model)
     assert "你" in translator.src_vocab.stoi and "Hi" in translator.tgt_vocab.stoi  # Chinese → English
-    assert translator.summary["data_credit"] == "CC-BY 2.0 (France) Attribution: example.org (12 pairs)"
+    assert translator.summary.data.data_credit == "CC-BY 2.0 (France) Attribution: example.org (12 pairs)"
     code, out, err = _run(capsys, "evaluate", "--model", str(model), "--pairs", str(pairs))
     assert code == 0 and "the model was trained on this file" in out, err
     code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(model), "--columns", "1,2", *TINY)
@@ -270,7 +270,7 @@ def test_train_with_a_held_out_part_reports_both_parts_and_saves_the_switches(tm
     assert re.match(pattern, done), done
     loaded = load_checkpoint(out_path)
     assert loaded.config.variant == {"look_ahead_mask": False, "pe": "learned", "scale": False, "norm": "pre"}
-    assert len(loaded.summary["holdout_rows"]) == 3 and 0 <= loaded.summary["holdout_exact_match"] <= 1
+    assert len(loaded.summary.data.holdout_rows) == 3 and 0 <= loaded.summary.holdout_exact_match <= 1
     assert len(loaded.src_vocab) < 4 + 1 + 10  # built from the 7 training pairs only: nothing of the held-out leaks
 
 
@@ -289,7 +289,7 @@ def test_train_past_the_sample_size_says_its_training_figures_are_a_samples_and_
         r"match \d+\.\d% \(\d/4\), BLEU \d+\.\d, chrF \d+\.\d; held out: .* exact match \d+\.\d% \(\d/3\)",
         out.splitlines()[-2],
     ), out
-    assert load_checkpoint(out_path).summary["train_scored"] == {"scored": 4, "of": 7}
+    assert load_checkpoint(out_path).summary.sampled == (4, 7)
 
 
 def test_train_without_a_held_out_part_prints_the_one_part_line(tmp_path, capsys):

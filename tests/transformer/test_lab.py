@@ -32,6 +32,7 @@ from transformer.lab import (
 )
 from transformer.model import AttentionMaps
 from transformer.splits import reordered_groups, split_pairs
+from transformer.summary import EpochRecord
 from transformer.translator import Evaluation
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,7 +58,7 @@ def test_peak_attention_is_one_for_one_hot_maps_and_one_over_n_for_even_ones():
 
 
 def test_epochs_to_loss_finds_the_first_epoch_below_the_threshold():
-    history = [{"epoch": e, "loss": loss} for e, loss in enumerate([3.0, 1.0, 0.4, 0.6, 0.1], start=1)]
+    history = [EpochRecord(e, loss, 0.5, None) for e, loss in enumerate([3.0, 1.0, 0.4, 0.6, 0.1], start=1)]
     assert epochs_to_loss(history) == 3
     assert epochs_to_loss(history, 0.05) is None
 
@@ -84,7 +85,7 @@ def _bundled_side(pairs) -> Side:
     """The bundled checkpoint as a baseline: the standard model with the default sizes (trained on the corpus and the
     bundled pairs, it translates every bundled pair exactly)."""
     translator = load_checkpoint(REPO / "assets" / "model.safetensors")
-    return Side(translator, translator.summary["history"], {"train": translator.evaluate(pairs)}, [], pairs)
+    return Side(translator, translator.summary.history, {"train": translator.evaluate(pairs)}, [], pairs)
 
 
 def _variant_side(pairs, **switches) -> Side:
@@ -159,7 +160,7 @@ def test_no_look_ahead_holds_and_says_why_not_from_the_figures(v_acc, v_exact, h
 
 
 def _side(losses, exact, snapshots=()) -> Side:
-    history = [{"epoch": e, "loss": loss} for e, loss in enumerate(losses, start=1)]
+    history = [EpochRecord(e, loss, 0.5, None) for e, loss in enumerate(losses, start=1)]
     return Side(None, history, {"train": Evaluation(losses[-1], 1.0, exact, 10, [])}, list(snapshots), [])
 
 
@@ -188,7 +189,7 @@ def test_every_ready_made_experiment_changes_a_switch_and_says_what_it_holds_out
 
 def _combination_side(exact: int, held_exact: int) -> Side:
     """A side that translated exact of 10 trained pairs and held_exact of 20 held-out new combinations."""
-    history = [{"epoch": e, "loss": loss} for e, loss in enumerate([4, 1, *[0.01] * 18], start=1)]  # learned
+    history = [EpochRecord(e, loss, 0.5, None) for e, loss in enumerate([4, 1, *[0.01] * 18], start=1)]  # learned
     evaluations = {"train": Evaluation(0.1, 1.0, exact, 10, []), "holdout": Evaluation(0.5, 0.9, held_exact, 20, [])}
     return Side(None, history, evaluations, [], [])
 

@@ -25,6 +25,7 @@ from transformer.lab import (
     training_of,
 )
 from transformer.scores import ALL, Scores, ScoreTable
+from transformer.summary import EpochRecord
 from transformer.translator import Evaluation
 
 TINY = dict(d_model=16, n_heads=2, d_ff=32, n_layers=1)
@@ -47,7 +48,7 @@ def test_higher_measures_names_each_measure_the_variant_wins():
 
 def _side(losses, exact, lrs=None, translator=None, pairs=()) -> Side:
     history = [
-        {"epoch": e, "step": 10 * e, "loss": loss, **({"lr": lrs[e - 1]} if lrs else {})}
+        EpochRecord(e, loss, 0.5, None, step=10 * e, lr=lrs[e - 1] if lrs else None)
         for e, loss in enumerate(losses, start=1)
     ]
     evaluation = Evaluation(losses[-1], 1.0, round(10 * exact), 10, [])
@@ -131,7 +132,7 @@ def test_an_experiment_trains_until_its_baseline_has_learned_and_the_variant_as_
     until = Until(8, 8, 40)
     baseline, variant, _ = run(pairs, experiment, TrainConfig(lr=0.03, threads=1), snapshot_every=0, until=until)
     assert len(baseline.history) == len(variant.history) == 24  # not learned at the tests after 8 and 16 epochs
-    assert [s.translator.summary["train_config"]["epochs"] for s in (baseline, variant)] == [24, 24]  # as trained
+    assert [s.translator.summary.train_config.epochs for s in (baseline, variant)] == [24, 24]  # as trained
     assert training_of(baseline, until).code == "learned_later"
     slow = TrainConfig(lr=1e-4, threads=1)  # never learns: trains the most, and says so
     baseline, variant, _ = run(pairs, experiment, slow, snapshot_every=0, until=Until(2, 2, 6))

@@ -28,6 +28,7 @@ from transformer.recipe import (
     steps_per_epoch,
     under_trained,
 )
+from transformer.summary import EpochRecord
 from transformer.train import smoothed_cross_entropy
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
@@ -58,7 +59,7 @@ def test_smoothing_changes_the_gradient_of_a_training():
         tr = Translator.create(pairs, seed=0, **TINY)
         list(train(tr, pairs, TrainConfig(epochs=2, label_smoothing=eps)))
         weights.append(tr.model.projection.weight.detach().clone())
-        assert tr.summary["train_config"].get("label_smoothing", 0.0) == eps
+        assert tr.summary.train_config.label_smoothing == eps
     assert not torch.equal(*weights)
 
 
@@ -81,8 +82,8 @@ def test_the_history_records_the_learning_rate_of_each_epoch():
     records = list(train(tr, pairs, cfg))
     assert [r.step for r in records] == [3, 6, 9, 12]
     assert [r.lr for r in records] == [pytest.approx(cfg.learning_rate(8, s)) for s in (3, 6, 9, 12)]
-    assert tr.summary["history"][1]["lr"] == pytest.approx(cfg.learning_rate(8, 6))
-    assert load_checkpoint(save_checkpoint(tr)).summary["history"][3]["step"] == 12  # the checkpoint keeps them
+    assert tr.summary.history[1].lr == pytest.approx(cfg.learning_rate(8, 6))
+    assert load_checkpoint(save_checkpoint(tr)).summary.history[3].step == 12  # the checkpoint keeps them
 
 
 def _header_names(data: bytes) -> set[str]:
@@ -158,7 +159,7 @@ def test_steps_fix_the_training_and_epochs_follow():
 
 
 def _history(losses):
-    return [{"epoch": i + 1, "step": 10 * (i + 1), "loss": v, "accuracy": 0.5} for i, v in enumerate(losses)]
+    return [EpochRecord(i + 1, v, 0.5, None, step=10 * (i + 1)) for i, v in enumerate(losses)]
 
 
 def test_under_trained_when_exact_match_is_below_90_percent():

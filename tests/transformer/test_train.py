@@ -33,8 +33,8 @@ def test_train_yields_one_record_per_epoch(seed_pairs):
     assert all(0 <= a.seconds <= b.seconds for a, b in zip(records, records[1:]))
     assert records[-1].loss < records[0].loss
     assert all(r.snapshot is None for r in records)  # snapshots only when asked
-    assert translator.summary["epochs"] == 5
-    assert [h["loss"] for h in translator.summary["history"]] == [r.loss for r in records]
+    assert translator.summary.epochs == 5
+    assert [h.loss for h in translator.summary.history] == [r.loss for r in records]
 
 
 def test_same_seed_gives_identical_loss_history(pairs20):
@@ -64,9 +64,9 @@ def test_breaking_out_keeps_the_partly_trained_model(seed_pairs):
     for record in train(translator, seed_pairs, TrainConfig(epochs=50)):
         if record.epoch == 3:
             break
-    assert translator.summary["epochs"] == 3
-    assert len(translator.summary["history"]) == 3
-    assert translator.summary["loss"] == record.loss
+    assert translator.summary.epochs == 3
+    assert len(translator.summary.history) == 3
+    assert translator.summary.loss == record.loss
     changed = [k for k, v in translator.model.state_dict().items() if not torch.equal(v, initial[k])]
     assert len(changed) == len(initial)  # every weight moved
 
@@ -76,8 +76,8 @@ def test_training_again_continues_the_epoch_count(seed_pairs):
     list(train(translator, seed_pairs, TrainConfig(epochs=2)))
     records = list(train(translator, seed_pairs, TrainConfig(epochs=3)))
     assert [r.epoch for r in records] == [3, 4, 5]
-    assert translator.summary["epochs"] == 5
-    assert len(translator.summary["history"]) == 5
+    assert translator.summary.epochs == 5
+    assert len(translator.summary.history) == 5
 
 
 def test_defaults_learn_the_seed_example(seed_pairs):
@@ -143,7 +143,7 @@ def test_held_out_pairs_are_never_trained_on_and_reported_every_epoch(pairs20):
     trained_rows = {tuple(r) for r in translator.make_batch(train_pairs).enc_inputs.tolist()}
     assert set(seen) == trained_rows and not set(seen) & held_rows  # only training pairs ever reach a training step
     assert all(r.holdout_loss is not None and 0 <= r.holdout_accuracy <= 1 for r in records)
-    assert translator.summary["history"][-1]["holdout_loss"] == records[-1].holdout_loss
+    assert translator.summary.history[-1].holdout_loss == records[-1].holdout_loss
     evaluation = translator.evaluate(held_pairs)
     assert evaluation.loss == pytest.approx(records[-1].holdout_loss)
     assert evaluation.token_accuracy == pytest.approx(records[-1].holdout_accuracy)
@@ -166,7 +166,7 @@ def test_reported_time_is_time_spent_training(seed_pairs):
     time.sleep(0.3)  # the caller is away (another page, a queue): this is not training time
     rest = list(epochs)
     assert rest[-1].seconds - first.seconds < 0.25
-    assert translator.summary["seconds"] == rest[-1].seconds
+    assert translator.summary.seconds == rest[-1].seconds
 
 
 def test_small_models_train_on_one_thread_and_large_ones_on_the_free_cores():

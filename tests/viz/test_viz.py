@@ -16,6 +16,7 @@ import transformer
 import viz
 from tests import source
 from transformer.model import positional_encoding_table
+from transformer.summary import EpochRecord
 from viz import attention, decoding, masks, positional, training
 from viz.common import CELL_TEXT, SMALL, set_layout, written
 
@@ -56,7 +57,7 @@ def softmax_attn():
 
 
 def test_loss_accuracy_figure():
-    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.25}, {"epoch": 2, "loss": 1.0, "accuracy": 0.5}]
+    history = [EpochRecord(1, 2.0, 0.25, 1.0), EpochRecord(2, 1.0, 0.5, 2.0)]
     fig = training.loss_accuracy_figure(history, loss_label="损失", accuracy_label="准确率", epoch_label="轮")
     assert isinstance(fig, go.Figure)
     loss, acc = fig.data
@@ -71,7 +72,7 @@ def test_the_loss_legend_keeps_out_of_the_title_margin():
     """Four curves (with held-out pairs) wrap the legend into rows: in the top margin, over the plot, they met a title
     of two lines (the Train page at 1024 px). At the foot of the figure, measured from its edge (yref "container"),
     plotly reserves the legend a margin of its own below the axis title, whatever its rows."""
-    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.25, "holdout_loss": 2.5, "holdout_accuracy": 0.2}]
+    history = [EpochRecord(1, 2.0, 0.25, 1.0, holdout_loss=2.5, holdout_accuracy=0.2)]
     fig = training.loss_accuracy_figure(history, title="The bundled model · 20 epochs · 1800 corpus + 50 bundled")
     assert len(fig.data) == 4 and "<br>" in fig.layout.title.text
     legend = fig.layout.legend

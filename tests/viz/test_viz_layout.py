@@ -16,6 +16,7 @@ import torch
 from tests.apptest_helpers import open_app, opened_page
 from transformer import Translator, corpus
 from transformer.config import MAX_TOKEN_CHARS
+from transformer.summary import EpochRecord, TrainingSummary
 from transformer.trace import trace_sentence
 from ui.i18n import t
 from ui.model_cache import CurrentModel
@@ -264,11 +265,11 @@ def test_the_train_chart_names_the_bundled_model_and_its_pairs():
     at = opened_page("en", "pages/train.py")
     model = at.session_state.model
     summary = model.translator.summary
-    held, bundled = len(summary["holdout_rows"]), summary["always_trained"]
+    held, bundled = len(summary.data.holdout_rows), summary.data.always_trained
     assert held > 0 and bundled == len(model.trained_on)  # the bundled pairs, the table a tab starts with
     title = _history_title(at)
     assert title.startswith("The bundled model")
-    assert f"{summary['epochs']} epochs" in title
+    assert f"{summary.epochs} epochs" in title
     assert f"{corpus.DEFAULT_SIZE - held} corpus + {bundled} bundled pairs · {held} held out" in title
     assert "not the pairs in your table" not in title  # the table holds the bundled pairs
     zh = _history_title(opened_page("zh", "pages/train.py"))
@@ -285,7 +286,8 @@ def test_the_train_chart_says_when_the_table_holds_other_pairs_than_the_model_wa
 
 def test_the_train_chart_of_an_uploaded_model_names_its_file_literally():
     translator = Translator.create([("我 喜 欢 你", "I love you .")], seed=0, **TINY)
-    translator.summary.update(epochs=3, history=[{"epoch": e, "loss": 1.0 / e, "accuracy": 0.5} for e in (1, 2, 3)])
+    history = tuple(EpochRecord(e, 1.0 / e, 0.5, None) for e in (1, 2, 3))
+    translator.summary = TrainingSummary(epochs=3, history=history)
     at = open_app(page="pages/train.py", model=CurrentModel(translator, "uploaded", name="<b>m</b>.safetensors"))
     title = _history_title(at)
     assert title.startswith("The uploaded model &lt;b&gt;m&lt;/b&gt;.safetensors") and "3 epochs" in title

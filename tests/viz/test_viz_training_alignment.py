@@ -1,13 +1,14 @@
 """The best head's AER per epoch: one line per model, the epochs that recorded none left out, the head named from 1."""
 
+from transformer.summary import EpochRecord
 from viz.training import alignment_figure
 
 
 def test_each_model_is_one_line_of_its_recorded_epochs_with_the_best_head_named_from_one():
     history = [
-        {"epoch": 1, "loss": 3.0},  # recorded before alignment was measured: left out
-        {"epoch": 2, "loss": 2.0, "aer": 0.8, "aer_layer": 0, "aer_head": 3},
-        {"epoch": 3, "loss": 1.0, "aer": 0.4, "aer_layer": 1, "aer_head": 0},
+        EpochRecord(1, 3.0, 0.5, None),  # recorded before alignment was measured: left out
+        EpochRecord(2, 2.0, 0.5, None, aer=0.8, aer_layer=0, aer_head=3),
+        EpochRecord(3, 1.0, 0.5, None, aer=0.4, aer_layer=1, aer_head=0),
     ]
     fig = alignment_figure([("base <b>", history), ("variant", history[1:2])], head_text="L{layer} H{head}")
     base, variant = fig.data
