@@ -1,15 +1,19 @@
 """The Streamlit app through AppTest: pages render, data edits, training, stop, uploads, languages."""
 
+import json
 import os
 import re
 import signal
 
 import pytest
 import torch
+from safetensors.torch import save as st_save
 
 from tests.apptest_helpers import PAGES, finish_job, open_app, opened_page, texts, wait_for_epochs
+from tests.transformer.checkpoints import parts
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
+from transformer.summary import TrainingSummary
 from transformer.text import markdown
 from ui.i18n import LANGUAGES
 from ui.model_cache import CACHE_SIZE, SHARED_CACHE_SCALE, CacheKind, CurrentModel, bundled_model
@@ -100,7 +104,7 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     assert not at.exception
     model = at.session_state.model
     assert model.source == "trained"
-    assert model.translator.summary["epochs"] == TINY["epochs"]
+    assert model.translator.summary.epochs == TINY["epochs"]
     assert model.translator.config.d_model == 16
     table = at.dataframe[-1].value
     assert len(table) == n + 1
@@ -140,7 +144,7 @@ def test_stop_keeps_the_partly_trained_model():
     finish_job(at, job=job)
     assert not at.exception
     model = at.session_state.model
-    epochs = model.translator.summary["epochs"]
+    epochs = model.translator.summary.epochs
     assert model.source == "trained" and 3 <= epochs < 400
     assert at.session_state.job is None
     assert any(f"stopped after epoch {epochs}" in w for w in texts(at, "warning"))
@@ -176,7 +180,7 @@ def test_training_goes_on_while_the_learner_visits_other_pages_and_switches_lang
     finish_job(at)  # the sidebar takes the result on whatever page the learner is
     assert [toast.value for toast in at.toast] == ["训练完成，共 60 轮：新模型已成为当前模型。"]
     assert at.session_state.model.source == "trained"
-    assert at.session_state.model.translator.summary["epochs"] == 60
+    assert at.session_state.model.translator.summary.epochs == 60
     assert "来源：本页训练" in " ".join(m.value for m in at.sidebar.markdown)
 
 
@@ -202,7 +206,7 @@ def test_held_out_pairs_are_reported_apart():
     model = at.session_state.model
     held = model.evaluations["holdout"]
     assert held.total == round(0.2 * n) and model.evaluations["train"].total == n - held.total
-    assert model.translator.summary["history"][-1]["holdout_loss"] > 0
+    assert model.translator.summary.history[-1].holdout_loss > 0
     table = at.dataframe[-1].value
     assert list(table.iloc[:, -1]).count("held out") == held.total
     shown = {m.label: (m.value, m.proto.delta) for m in at.metric}  # whole, and at the score table's precision
@@ -375,12 +379,13 @@ def test_identical_rows_are_one_warning_on_the_data_page():
 def test_a_checkpoint_with_a_wrong_summary_loads_with_a_warning_per_field():
     pairs = [("你好", "Hello .")]
     translator = Translator.create(pairs, d_model=8, n_heads=1, d_ff=16, n_layers=1)
-    translator.summary.update(loss="abc", history="abc", **{"*note*": "[x](http://e.com)"})
+    tensors, metadata = parts(save_checkpoint(translator))
+    metadata["summary"] = json.dumps({"loss": "abc", "history": "abc", "*note*": "[x](http://e.com)"})
     at = open_app(page="pages/train.py")
-    at.file_uploader(key="model_upload").upload("odd.safetensors", save_checkpoint(translator)).run()
+    at.file_uploader(key="model_upload").upload("odd.safetensors", st_save(tensors, metadata=metadata)).run()
     assert not at.exception
     assert at.session_state.model.source == "uploaded"
-    assert at.session_state.model.translator.summary == {}
+    assert at.session_state.model.translator.summary == TrainingSummary()
     assert any("Loaded odd.safetensors" in s for s in texts(at, "success"))
     warnings = [
         "the training summary's 'loss' is not a finite number; it was dropped.",

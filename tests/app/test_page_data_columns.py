@@ -143,10 +143,10 @@ def test_a_model_trained_on_a_credited_file_carries_the_credit_into_its_checkpoi
     monkeypatch.setattr(ui_training, "_submit", lambda job: queued.append(job) or job)
     at.button(key="train_button").click().run()
     plan = queued[0].runs[0].translator
-    assert plan.data["data_credit"] == f"{CREDIT} (12 pairs)"
+    assert plan.data.data_credit == f"{CREDIT} (12 pairs)"
     translator = plan.build()
     plan.finish(translator)  # what the job does when training ends: the summary records the data
-    assert load_checkpoint(save_checkpoint(translator)).summary["data_credit"] == f"{CREDIT} (12 pairs)"
+    assert load_checkpoint(save_checkpoint(translator)).summary.data.data_credit == f"{CREDIT} (12 pairs)"
     model = CurrentModel(translator, "trained")
     assert model_summary("en", model)[-1] == f"Data: {CREDIT} (12 pairs)"  # the lesson sheet's lines
     assert model_summary("zh", model)[-1] == f"数据来源：{CREDIT} (12 pairs)"

@@ -10,8 +10,8 @@ from tests.apptest_helpers import finish_job, open_app, opened_page, shown, text
 from transformer import corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_pairs, tokenize
-from transformer.plan import DATA_FIELDS, TrainingPlan
-from transformer.scores import ALL, ScoreTable
+from transformer.plan import TrainingPlan
+from transformer.scores import ALL
 from transformer.splits import split_pairs
 from ui.datasets import BUNDLED_PAIRS, RECIPES, SETTINGS
 from ui.i18n import t
@@ -79,7 +79,7 @@ def test_switching_datasets_never_loses_the_learners_own_pairs():
 def test_the_corpus_shows_its_phenomena_and_the_page_says_what_the_bundled_model_learned():
     at = open_app(page=DATA)
     (info,) = [i for i in texts(at, "info") if "bundled model" in i]
-    held = len(load_checkpoint(BUNDLED_MODEL.read_bytes()).summary["holdout_rows"])
+    held = len(load_checkpoint(BUNDLED_MODEL.read_bytes()).summary.data.holdout_rows)
     assert held == 200
     assert f"the corpus (2,000 pairs, seed 0; {held} of them held out at random to score it)" in info
     at.radio(key="data_dataset").set_value("tutorial").run()
@@ -113,7 +113,7 @@ def test_the_sentence_pickers_start_on_the_tutorial_example_whatever_the_dataset
 def test_the_bundled_models_score_table_is_shown_from_the_first_second():
     at = opened_page("en", TRAIN)
     summary = load_checkpoint(BUNDLED_MODEL.read_bytes()).summary
-    table = ScoreTable.from_dict(summary["scores"])
+    table = summary.scores
     frame = _frame(at, "exact match")
     first = frame.iloc[:2]
     assert list(first["part"]) == ["trained on", "held out"]
@@ -176,7 +176,7 @@ def test_retraining_with_the_corpus_recipe_reproduces_the_bundled_models_split(m
     monkeypatch.setattr("ui.training.start_training", lambda *args, **kwargs: started.append((args, kwargs)))
     at = open_app(page=TRAIN)  # a new tab: the default corpus, its recipe, 10 % held out, seed 0
     bundled = load_checkpoint(BUNDLED_MODEL).summary
-    held, trained = len(bundled["holdout_rows"]), bundled["scores"]["train"][ALL]["pairs"]  # 200 and 1,850
+    held, trained = len(bundled.data.holdout_rows), bundled.scores.get(ALL, "train").pairs  # 200 and 1,850
     made = next(c for c in texts(at, "caption") if "pairs held out," in c)
     assert made.startswith(f"{held:,} pairs held out, {trained:,} trained on")  # was 204 held out, 1,838 trained on
     assert "this is its split" in made and "the 8 tutorial pairs that the corpus also holds trained on twice" in made
@@ -184,7 +184,7 @@ def test_retraining_with_the_corpus_recipe_reproduces_the_bundled_models_split(m
     ((args, kwargs),) = started
     rows, tokenizer, sizes, cfg, split, holdout, also = args
     plan = TrainingPlan.from_split(rows, split, holdout, tokenizer, sizes, cfg, also)
-    assert {k: plan.data.get(k) for k in DATA_FIELDS} == {k: bundled.get(k) for k in DATA_FIELDS}  # rows, hash, split
+    assert plan.data == bundled.data  # rows, hash, split
     assert (len(plan.train_pairs), len(plan.held_pairs)) == (trained, held)
     assert kwargs["dataset"] == at.session_state["pairs"]  # the model is said to be trained on the table shown
     at.number_input(key="seed").set_value(3).run()  # another seed: another split, and the page says what differs
@@ -222,8 +222,8 @@ def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table
     assert not at.exception
     model = at.session_state["model"]
     summary = model.translator.summary
-    assert summary["split"]["kind"] == "word" and summary["split"]["holdout"] == 0.1
-    table = ScoreTable.from_dict(summary["scores"])
+    assert summary.data.split.kind == "word" and summary.data.split.holdout == 0.1
+    table = summary.scores
     frame = _frame(at, "exact match")
     held = frame[frame["part"] == "held out"]
     cell = table.get(ALL, "holdout")
@@ -233,7 +233,7 @@ def test_training_on_the_corpus_with_a_word_split_shows_the_held_out_score_table
     assert "Split: unseen word, 10% held out (seed 0)." in " ".join(shown(m.value) for m in at.markdown)
     # the held-out words (of the grammar's lexicon) never reached training; the page says how many of the held-out
     # source tokens were read as <unk>
-    words = summary["split"]["held_out"]
+    words = summary.data.split.held_out
     assert all(any(w in s.replace(" ", "") for w in words) for s, *_ in model.evaluations["holdout"].results)
     unk = Counter(
         tok

@@ -5,6 +5,7 @@ learner must see, a custom variant needs a switch, and the current model can be 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -210,8 +211,9 @@ def test_a_verdict_names_the_measures_the_variant_wins_and_says_when_the_baselin
         translator = Translator.create(pairs, seed=0, **TINY, **switches)
         list(train(translator, pairs, TrainConfig(epochs=3, batch_size=10)))
         evaluations = finish(translator, pairs, [])
-        for part in translator.summary["scores"].values():
-            part["all"]["bleu"] = bleu
+        table = translator.summary.scores  # every part's "all" row given this BLEU
+        cells = {k: replace(v, bleu=bleu) if k[0] == "all" else v for k, v in table.cells.items()}
+        translator.summary = replace(translator.summary, scores=replace(table, cells=cells))
         models.append(CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(pairs)))
     result = LabResult("no_pe", models[0], models[1], pairs, [])
     at = open_app(page=LAB, pairs=pairs, lab_experiment="no_pe", lab=result)
@@ -290,7 +292,7 @@ def test_a_lab_run_past_the_sample_size_compares_the_sample_its_training_scored_
     pairs, models = list(REORDERED), []
     for switches in ({}, {"pe": "none"}):
         translator = Translator.create(pairs, seed=0, **{**TINY, "n_layers": 1}, max_len=10, **switches)  # untrained
-        translator.summary["train_config"] = TrainConfig(epochs=1, seed=3).to_dict()
+        translator.summary = replace(translator.summary, train_config=TrainConfig(epochs=1, seed=3))
         evaluations = finish(translator, pairs, [], seed=3)  # as the Lab's job scores each side
         models.append(CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(pairs)))
     evaluated = []

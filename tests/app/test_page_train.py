@@ -1,6 +1,8 @@
 """The Train page through AppTest, for real-sized data: sizes whose checkpoint would be refused, and held-out words
 that training never saw."""
 
+from dataclasses import replace
+
 import pytest
 
 from deploy.nginx import upload_cap_mb
@@ -10,6 +12,7 @@ from transformer.checkpoint import checkpoint_bytes
 from transformer.config import MAX_CHECKPOINT_BYTES
 from transformer.data import build_vocabs
 from transformer.plan import finish
+from transformer.summary import EpochRecord
 from ui.model_cache import CurrentModel
 
 TRAIN = "pages/train.py"
@@ -137,8 +140,9 @@ def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_the
     translator = Translator.create(train_pairs, d_model=16, n_heads=2, d_ff=32, n_layers=1, max_len=6)
     evaluations = finish(translator, train_pairs, held, seed=0, sample=3)  # 3 of the 5 training pairs, both held
     scored = evaluations["train"].results
-    history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.1}, {"epoch": 2, "loss": 1.9, "accuracy": 0.1}]
-    translator.summary |= dict(history=history, epochs=2, train_config=TrainConfig(epochs=2, batch_size=1).to_dict())
+    history = (EpochRecord(1, 2.0, 0.1, None), EpochRecord(2, 1.9, 0.1, None))
+    settings = TrainConfig(epochs=2, batch_size=1)
+    translator.summary = replace(translator.summary, history=history, epochs=2, train_config=settings)
     model = CurrentModel(translator, "trained", evaluations=evaluations, trained_on=tuple(train_pairs + held))
     info = {"kind": "train", "stopped": False, "epochs": 2, "seconds": 1.0}
     at = open_app(page=TRAIN, model=model, last_training=info)

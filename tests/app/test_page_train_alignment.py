@@ -1,6 +1,8 @@
 """The Train page's alignment forming (issue 30 §7): the best head's AER per epoch beside the loss curve, with its
 sentence; and one plain line when the model's training has no AER to show."""
 
+from dataclasses import replace
+
 from tests.apptest_helpers import open_app, opened_page, texts
 from transformer import Translator
 from ui.model_cache import CurrentModel
@@ -9,10 +11,10 @@ TRAIN = "pages/train.py"
 
 
 def test_the_best_heads_aer_per_epoch_is_drawn_with_its_sentence_and_without_gold_it_says_why(trained_seed):
-    history = [dict(h) for h in trained_seed.summary["history"][:3]]
-    for h, aer in zip(history, (0.75, 0.5, 0.25)):
-        h.update(aer=aer, aer_layer=1, aer_head=0)
-    summary = {**trained_seed.summary, "history": history, "epochs": 3}
+    history = tuple(
+        replace(h, aer=aer, aer_layer=1, aer_head=0) for h, aer in zip(trained_seed.summary.history, (0.75, 0.5, 0.25))
+    )
+    summary = replace(trained_seed.summary, history=history, epochs=3)
     tr = trained_seed
     recorded = Translator(tr.model, tr.src_vocab, tr.tgt_vocab, tr.tokenizer, summary)
     pairs = [("我 喜 欢 你", "I love you .")]

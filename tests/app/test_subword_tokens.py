@@ -71,7 +71,7 @@ def test_a_model_trained_with_bpe_shows_joined_translations():
     finish_job(at)
     assert not at.exception
     translator = at.session_state.model.translator
-    held = set(translator.summary["holdout_rows"])  # the Train page holds 10 % out: the pieces are the rest's
+    held = set(translator.summary.data.holdout_rows)  # the Train page holds 10 % out: the pieces are the rest's
     assert held and translator.tokenizer == learn_bpe([p for i, p in enumerate(PAIRS) if i not in held], 35)
     assert isinstance(translator.tokenizer, Bpe) and translator.tokenizer != learn_bpe(PAIRS, 35)
     results = at.dataframe[-1].value

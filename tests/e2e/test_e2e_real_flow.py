@@ -98,7 +98,7 @@ def test_a_tatoeba_file_swapped_trained_with_bpe_and_the_papers_recipe_translate
     with page.expect_download() as download_info:
         page.get_by_role("button", name="Download the current model").click()
     translator = load_checkpoint(download_info.value.path().read_bytes())
-    assert translator.tokenizer.name == "bpe" and translator.summary["data_credit"] == f"{CREDIT} ({ROWS} pairs)"
+    assert translator.tokenizer.name == "bpe" and translator.summary.data.data_credit == f"{CREDIT} ({ROWS} pairs)"
 
     # --- Decoding: the table's first pair, English → Chinese, stepped to the end: its pieces joined into text
     go_to(page, "decoding")

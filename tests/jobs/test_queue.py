@@ -178,7 +178,7 @@ def test_a_lab_job_ends_both_runs_once_its_baseline_has_learned():
     job = queue.submit(Job("lab", "a", [baseline, variant], payload={"until": until}))
     _wait(lambda: job.finished)
     assert job.state == "done" and len(baseline.records) == len(variant.records) == 24
-    assert [r.translator.summary["train_config"]["epochs"] for r in job.runs] == [24, 24]
+    assert [r.translator.summary.train_config.epochs for r in job.runs] == [24, 24]
     assert run_goal(job, variant) == 24  # what its progress counted to: the test it passed
     assert run_goal(Job("train", "a", [baseline]), baseline) == 40  # a job without the rule: its epochs
 
@@ -235,7 +235,7 @@ def test_the_end_of_a_training_decodes_and_teacher_forces_every_pair_once_for_bo
         corpus.tags_of(pairs + holdout),  # the phenomena the corpus's grammar finds in them
         ["train"] * len(pairs) + ["holdout"] * len(holdout),
     )
-    assert translator.summary["scores"] == table.to_dict()
+    assert translator.summary.scores == table
 
 
 def _niceness(pid: int) -> int:

@@ -2,11 +2,12 @@
 
 import pytest
 
+from transformer.summary import EpochRecord
 from ui.alignment_curve import trend_sentence
 
 
 def _history(*aers):
-    return [{"epoch": e, "loss": 1.0, "aer": a, "aer_layer": 1, "aer_head": 2} for e, a in enumerate(aers, 1)]
+    return [EpochRecord(e, 1.0, 0.5, None, aer=a, aer_layer=1, aer_head=2) for e, a in enumerate(aers, 1)]
 
 
 @pytest.mark.parametrize(
@@ -32,4 +33,4 @@ def test_the_sentence_says_what_the_figures_did(aers, en, zh):
 def test_a_label_names_the_model_and_no_recorded_aer_gives_no_sentence():
     assert trend_sentence("Variant", _history(0.9, 0.4), "en").startswith("Variant: the best head's AER fell")
     assert trend_sentence("变体", _history(0.9, 0.4), "zh").startswith("变体：最佳头的 AER 从第 1 轮后的 0.90 降到")
-    assert trend_sentence("", [{"epoch": 1, "loss": 1.0}], "en") is None
+    assert trend_sentence("", [EpochRecord(1, 1.0, 0.5, None)], "en") is None

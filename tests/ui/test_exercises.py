@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from transformer.store import Entry
+from transformer.summary import EpochRecord
 from ui.exercises import MAX_QUESTIONS, exercises, figure_exercises
 from ui.export import for_sentence
 from viz.attention import attention_figure
@@ -52,9 +53,7 @@ def test_a_mask_question_asks_which_cells_a_row_blocks_in_the_row_that_blocks_mo
 
 
 def test_a_lines_question_follows_where_it_ends_up_and_a_tied_extreme_asks_for_its_last_point():
-    history = [
-        {"epoch": e, "loss": loss, "accuracy": acc} for e, loss, acc in [(1, 2.9, 0.4), (2, 0.8, 1.0), (3, 0.1, 1.0)]
-    ]
+    history = [EpochRecord(e, loss, acc, None) for e, loss, acc in [(1, 2.9, 0.4), (2, 0.8, 1.0), (3, 0.1, 1.0)]]
     loss, accuracy = figure_exercises(1, loss_accuracy_figure(history), "en")
     assert loss.question == "Figure 1: where is the line “loss” lowest? Give its epoch and its value."
     assert loss.answer == "epoch 3: 0.10"
