@@ -415,9 +415,14 @@ def _summary(metadata: dict, warnings: list[str]) -> TrainingSummary:
     if "summary" not in metadata:
         return TrainingSummary()
     try:
-        return summary_from_dict(_json_field(metadata, "summary"), warnings)
+        value = _json_field(metadata, "summary")
     except CheckpointError as exc:
         warnings.append(f"{str(exc)[:-1]}; the training summary was dropped.")
+        return TrainingSummary()
+    try:
+        return summary_from_dict(value, warnings)
+    except CheckpointError as exc:
+        warnings.append(f"{str(exc)[:-1]}; it was dropped.")
         return TrainingSummary()
 
 
