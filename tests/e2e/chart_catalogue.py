@@ -11,6 +11,7 @@ from transformer.config import MAX_TOKEN_CHARS
 from transformer.decoding import beam_search, sample
 from transformer.heads import study_maps
 from transformer.model import pe_similarity_by_distance, positional_encoding_table, rising_distances
+from transformer.summary import EpochRecord
 from transformer.trace import trace_sentence
 from viz.attention import attention_figure, attention_grid_figure, decoder_row_labels, source_attention_figure
 from viz.decoding import beam_tree_figure, sampling_figure, topk_figure
@@ -37,14 +38,16 @@ def long_token_translator(seed: int = 0) -> Translator:
     return Translator.create(LONG_PAIRS, tokenizer="whitespace", seed=seed, **TINY)
 
 
-def _history(epochs: int = 12, holdout: bool = True) -> list[dict]:
+def _history(epochs: int = 12, holdout: bool = True) -> list[EpochRecord]:
     return [
-        {
-            "epoch": e,
-            "loss": 3.0 / e,
-            "accuracy": min(1.0, e / epochs),
-            **({"holdout_loss": 3.5 / e, "holdout_accuracy": min(1.0, e / epochs / 1.5)} if holdout else {}),
-        }
+        EpochRecord(
+            e,
+            3.0 / e,
+            min(1.0, e / epochs),
+            float(e),
+            holdout_loss=3.5 / e if holdout else None,
+            holdout_accuracy=min(1.0, e / epochs / 1.5) if holdout else None,
+        )
         for e in range(1, epochs + 1)
     ]
 
