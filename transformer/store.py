@@ -32,7 +32,7 @@ import stat
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -146,11 +146,26 @@ class PruneReport:
     removed: list[str]  # one line per file or model deleted
     left: list[str]  # one line per name that is not a regular file: reported, never deleted
     kept: list[Entry]  # models the limits would remove but that were opened within the hour, least recent first
+    stuck: list[Stuck] = field(default_factory=list)  # files prune meant to delete and could not
 
     @property
     def over(self) -> bool:
-        """Whether the store is still over its limits (only the one-hour guard can leave it so)."""
+        """Whether the store is still over its limits because of the one-hour guard."""
         return bool(self.kept)
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """A file prune meant to delete and could not: its name, why it was to go, and the system's reason."""
+
+    name: str
+    why: str  # "damaged, set aside", "least recently opened", …
+    error: OSError
+
+    @property
+    def reason(self) -> str:
+        """The system's words for the failure ("Operation not permitted")."""
+        return self.error.strerror or str(self.error)
 
 
 class ModelStore:
@@ -303,9 +318,12 @@ class ModelStore:
         """Delete damaged files, unfinished writes over an hour old and metadata without a model, then the least
         recently opened models (never one opened within the hour) until the store is within its limits.
 
-        Names that are not regular files (a folder, a socket…) are reported and left alone. The report also names the
-        models the one-hour guard kept when the store is still over its limits."""
+        Names that are not regular files (a folder, a socket…) are reported and left alone. A file that cannot be
+        deleted (immutable, another user's in a sticky folder) is named in the report with the reason, and prune goes
+        on with the rest. The report also names the models the one-hour guard kept when the store is still over its
+        limits."""
         removed: list[str] = []
+        stuck: list[Stuck] = []
         try:
             with self._folder() as dirfd:
                 if dirfd is None:
@@ -324,9 +342,7 @@ class ModelStore:
                             why = "an unfinished write"
                         elif f".{suffix}" == META and _FULL_HASH.fullmatch(base) and self._entry(dirfd, base) is None:
                             why = "metadata without a model"
-                        if why:
-                            with suppress(FileNotFoundError):
-                                os.unlink(name, dir_fd=dirfd)
+                        if why and _unlink(dirfd, name, why, stuck):
                             removed.append(f"{name} ({why})")
                     entries = sorted(self._entries(dirfd), key=lambda e: e.opened)
                     count, total = len(entries), sum(e.size for e in entries)
@@ -336,14 +352,15 @@ class ModelStore:
                             break
                         if entry.opened > old:
                             kept.append(entry)  # opened within the hour: never removed, though the limits would
-                        else:
-                            self._delete(dirfd, entry.hash)
+                        elif _unlink(dirfd, entry.hash + MODEL, "least recently opened", stuck):  # gone from here on
                             line = f"{entry.hash} (least recently opened, {entry.size:,} bytes) {entry.name}"
                             removed.append(line.rstrip())
-                        count, total = count - 1, total - entry.size
+                            _unlink(dirfd, entry.hash + META, "the metadata of a model removed", stuck)
+                        count, total = count - 1, total - entry.size  # a stuck model is not replaced by another
+                    sync(dirfd)
         except OSError as exc:
             raise self._error("write to", exc) from None
-        return PruneReport(removed, non_files(found), kept)
+        return PruneReport(removed, non_files(found), kept, stuck)
 
     # ------------------------------------------------------------ inside
 
@@ -499,6 +516,18 @@ class ModelStore:
             with suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=dirfd)
         sync(dirfd)
+
+
+def _unlink(dirfd: int, name: str, why: str, stuck: list[Stuck]) -> bool:
+    """Delete one file of the folder; whether it is gone (a failure is added to `stuck`, and prune goes on)."""
+    try:
+        os.unlink(name, dir_fd=dirfd)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        stuck.append(Stuck(name, why, exc))
+        return False
+    return True
 
 
 def _check(link_hash: object) -> None:

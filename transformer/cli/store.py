@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import time
 
-from ..store import KEEP_OPENED_SECONDS, MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore, PruneReport
+from ..store import KEEP_OPENED_SECONDS, MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore, PruneReport, Stuck
 from ..text import visible
 from .common import Parser
 
@@ -37,10 +38,12 @@ def _when(seconds: float) -> str:
 def _report(report: PruneReport) -> None:
     for line in report.removed:
         print(f"removed {visible(line)}")
+    for s in report.stuck:
+        print(f"could not remove {visible(s.name)} ({s.why}): {s.reason}")
     for e in report.kept:
         line = f"kept {e.hash} (last opened {_when(e.opened)}, within the hour; {e.size:,} bytes) {visible(e.name)}"
         print(line.rstrip())
-    if not report.removed and not report.kept:
+    if not report.removed and not report.kept and not report.stuck:
         print("nothing to remove")
 
 
@@ -55,9 +58,33 @@ def _still_over(store: ModelStore, report: PruneReport, count: int, total: int) 
     )
 
 
+def _stuck_advice(store: ModelStore, stuck: list[Stuck]) -> str:
+    """The line that says files could not be removed, with advice that fits why (the system's error of each)."""
+    files = "the file above" if len(stuck) == 1 else f"the {len(stuck)} files above"
+    codes = {s.error.errno for s in stuck}
+    if codes & {errno.EACCES, errno.EROFS}:  # a matter of the folder, not of one file
+        reason = next(s.reason for s in stuck if s.error.errno in (errno.EACCES, errno.EROFS))
+        return (
+            f"this user cannot delete files in the model store at {visible(str(store.folder))} ({reason}), so "
+            f"{files} stayed: run prune as the user the app runs as, or make the folder writable for this one."
+        )
+    them, one = ("it", "it is") if len(stuck) == 1 else ("them", "each is")
+    if codes == {errno.EPERM}:
+        return (
+            f"{files} could not be removed, the rest of the store was pruned: the system refuses to delete {them} "
+            f"(Operation not permitted), so {one} immutable or append-only (lsattr shows an i or an a; chattr -i or "
+            "-a, as root, clears it) or another user's in a folder with the sticky bit. Clear that or delete "
+            f"{them} by hand, then run prune again."
+        )
+    return (
+        f"{files} could not be removed, the rest of the store was pruned: see the reason given for each; delete "
+        "what is left by hand, then run prune again."
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Remove one model or prune, then say how full the store is; list: every model too. Exit status 1 when prune
-    leaves the store over its limits."""
+    leaves the store over its limits or a file it meant to delete."""
     store = ModelStore.from_env()
     if args.action == "remove":
         entry = store.remove(args.hash)
@@ -84,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
     others = report.left if report is not None else store.others()
     for line in others:
         print(f"left {visible(line)} as it is: not a file the store made; move it out of the folder")
-    if report is not None and report.over:
+    if report is None:
+        return 0
+    if report.stuck:
+        print(f"prune: {_stuck_advice(store, report.stuck)}", file=sys.stderr)
+    if report.over:
         print(f"prune: {_still_over(store, report, len(entries), total)}", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if report.stuck or report.over else 0
