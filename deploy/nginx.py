@@ -20,6 +20,9 @@ CONNECT_SECONDS = 3  # nginx gives up on connecting to an app process after this
 # upload once its body is in (nginx starts the timer when it has sent the whole body); the app's own work runs over
 # the websocket, which keeps a long timeout
 READ_SECONDS = 5
+# nginx's own answer, through the public port: the supervisor asks it as it asks each app process /_stcore/health, and
+# a stopped nginx (its master, its worker) accepts the connection, as the kernel does that, but never answers
+HEALTH_PATH = "/_classroom/health"
 
 
 def upload_cap_mb() -> int:
@@ -121,6 +124,12 @@ http {{
 
         location / {{
 {plain}
+        }}
+        # answered by nginx itself, whether or not any app process is up
+        location = {HEALTH_PATH} {{
+            access_log off;
+            default_type text/plain;
+            return 200 "ok";
         }}
         # a learner's websocket stays open and quiet for the whole lesson; when its process is killed (dead, or hung
         # and killed by the supervisor) it closes, and the browser reconnects through both locations

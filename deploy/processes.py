@@ -25,11 +25,14 @@ class DeployError(RuntimeError):
     """Something the teacher can fix: nginx missing, a port in use, an app process that does not start."""
 
 
-def healthy(url: str, timeout: float = 2.0) -> bool:
-    """Whether url/_stcore/health answers ok within `timeout` seconds (a stopped process accepts the connection, as
-    the kernel does that, but never answers)."""
+APP_HEALTH = "/_stcore/health"  # an app process's answer to "are you there": ok
+
+
+def healthy(url: str, timeout: float = 2.0, path: str = APP_HEALTH) -> bool:
+    """Whether url + path (an app process's /_stcore/health by default) answers ok within `timeout` seconds (a stopped
+    process accepts the connection, as the kernel does that, but never answers)."""
     try:
-        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=timeout) as response:
+        with urllib.request.urlopen(f"{url}{path}", timeout=timeout) as response:
             return response.status == 200 and response.read().decode().strip() == "ok"
     except OSError:
         return False

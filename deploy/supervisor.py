@@ -1,6 +1,6 @@
 """The running classroom and its supervisor: one thread per process restarts a dead app process (after growing
-pauses) or nginx, kills and restarts an app process that stops answering its health checks (hung), watches a remote
-backend, tells the teacher, and warms every app process that has started again."""
+pauses) or nginx, kills and restarts an app process or nginx that stops answering its health checks (hung), watches a
+remote backend, tells the teacher, and warms every app process that has started again."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from deploy.nginx import READ_SECONDS, start_nginx
+from deploy.nginx import HEALTH_PATH, READ_SECONDS, start_nginx
 from deploy.processes import (
+    APP_HEALTH,
     POLL_SECONDS,
     START_TIMEOUT,
     DeployError,
@@ -32,11 +33,11 @@ QUICK_DEATHS = 3  # a process that dies this many times in a row before it answe
 
 @dataclass(frozen=True)
 class HealthChecks:
-    """When an app process is taken for hung. nginx sends a learner's plain HTTP request elsewhere after
-    request_timeout s without an answer; the supervisor asks each process GET /_stcore/health and kills and restarts
-    it after `failures` checks in a row without an answer. The defaults find a stopped process within
-    interval + failures × timeout = 11 s and have it back within 30 s, while a process under a full class's load
-    answers in well under a second (docs/performance.md)."""
+    """When an app process or nginx is taken for hung. nginx sends a learner's plain HTTP request elsewhere after
+    request_timeout s without an answer; the supervisor asks each app process GET /_stcore/health, and nginx its own
+    GET /_classroom/health through the public port, and kills and restarts one after `failures` checks in a row
+    without an answer. The defaults find a stopped process within interval + failures × timeout = 11 s and have it back
+    within 30 s, while a process under a full class's load answers in well under a second (docs/performance.md)."""
 
     interval: float = 2.0  # seconds from one check of a process to the next
     timeout: float = 3.0  # seconds a check waits for the answer
@@ -64,10 +65,12 @@ class _Kept:
     start: Callable[[], subprocess.Popen]
     get: Callable[[], subprocess.Popen]
     put: Callable[[subprocess.Popen], None]
-    url: str  # answers /_stcore/health when up
+    url: str  # answers `health` when up
+    health: str  # the path of its health check: an app process's /_stcore/health, nginx's own HEALTH_PATH
     log: Path
     meanwhile: str  # what learners see while it is down
-    warm: str | None = None  # the backend to warm up when it is back; an app process, whose health is checked
+    children: str  # what else is killed with it when it hangs
+    warm: str | None = None  # the backend to warm up when it is back (an app process)
 
 
 class Supervisor:
@@ -111,9 +114,11 @@ class Supervisor:
             lambda: start_nginx(self.nginx_binary, room.run_dir),
             lambda: room._nginx,
             lambda process: setattr(room, "_nginx", process),
-            room.url,
+            room.url,  # its health is checked through the public port, as learners reach it
+            HEALTH_PATH,
             room.run_dir / "nginx-error.log",
             "learners' pages reconnect when it is back",
+            "its worker",
         )
 
     def _app(self, backend: str) -> _Kept:
@@ -125,8 +130,10 @@ class Supervisor:
             lambda: room._apps[backend],
             lambda process: room._apps.__setitem__(backend, process),
             f"http://{backend}",
+            APP_HEALTH,
             log,
             "its learners go on in a fresh session on the others",
+            "its children",
             warm=backend,
         )
 
@@ -141,23 +148,24 @@ class Supervisor:
         say(message, self.room.log)
 
     def _ended(self, kept: _Kept, process: subprocess.Popen, since: float) -> str | None:
-        """Wait until the process exits or, for an app process, stops answering its health checks (then kill it and
-        its process group); the line that tells the teacher which, or None when the classroom stops first."""
+        """Wait until the process exits or stops answering its health checks (then kill it and its process group: an
+        app process's trainings, nginx's worker); the line that tells the teacher which, or None when the classroom
+        stops first."""
         health = self.health
         answered = checked = time.monotonic()  # it has just answered: started, or warmed up
         silent = 0  # checks in a row without an answer
         while not self.stopping.is_set():
-            next_check = checked + health.interval - time.monotonic() if kept.warm else POLL_SECONDS
+            next_check = checked + health.interval - time.monotonic()
             try:
                 process.wait(timeout=max(0.01, min(POLL_SECONDS, next_check)))
                 ran = time.monotonic() - since
                 return f"{kept.what} exited ({how_it_ended(process.returncode)}) after {ran:.0f} s; {kept.meanwhile}"
             except subprocess.TimeoutExpired:
                 pass
-            if kept.warm is None or time.monotonic() < checked + health.interval:
+            if time.monotonic() < checked + health.interval:
                 continue
             checked = time.monotonic()
-            if healthy(kept.url, health.timeout):
+            if healthy(kept.url, health.timeout, kept.health):
                 answered, silent = time.monotonic(), 0
                 continue
             silent += 1
@@ -168,7 +176,7 @@ class Supervisor:
             hung = time.monotonic() - answered
             return (
                 f"{kept.what} (process {process.pid}) hangs: no answer to {silent} health checks in a row, "
-                f"{hung:.0f} s since its last answer; killed it and its children; {kept.meanwhile}"
+                f"{hung:.0f} s since its last answer; killed it and {kept.children}; {kept.meanwhile}"
             )
         return None
 
@@ -176,7 +184,7 @@ class Supervisor:
         """Wait until the new process answers (True), exits or stays silent START_TIMEOUT s (False), or the
         classroom stops (None)."""
         deadline = time.monotonic() + START_TIMEOUT
-        while not healthy(kept.url):
+        while not healthy(kept.url, path=kept.health):
             if process.poll() is not None or time.monotonic() > deadline:
                 return False
             if self.stopping.wait(0.2):

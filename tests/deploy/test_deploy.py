@@ -462,3 +462,50 @@ def test_a_process_that_stops_answering_is_killed_with_its_children_and_restarte
         f"the app process at {hung} is back (process {new.pid})",
     ]
     assert said[0] in capsys.readouterr().out  # on the teacher's terminal too
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+
+
+def _gone(pid: int) -> bool:
+    try:
+        return "zombie" in Path(f"/proc/{pid}/status").read_text() or "(Z)" in Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.slow
+def test_a_stopped_nginx_is_killed_with_its_worker_and_started_again(fake_classroom, capsys):
+    # nginx's master and worker stopped: the kernel still accepts connections on the public port, nothing answers
+    health = supervisor.HealthChecks(interval=0.2, timeout=0.3, failures=2, request_timeout=0.5)
+    with fake_classroom(health) as room:
+        stopped = room.nginx
+        (worker,) = _children(stopped.pid)
+        for pid in (stopped.pid, worker):
+            os.kill(pid, signal.SIGSTOP)
+        started = time.monotonic()
+        try:
+            _wait_until(lambda: room.log.exists() and "nginx is back" in room.log.read_text(encoding="utf-8"), 10)
+            served = None
+            while served is None:  # a new learner is served again
+                with contextlib.suppress(OSError):
+                    served = _get(room.url)
+                assert time.monotonic() - started < 10, "no new learner served within 10 s"
+        finally:
+            wake([stopped])
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker, signal.SIGCONT)
+        assert served[0] in room.backends
+        assert room.nginx.pid != stopped.pid and stopped.returncode == -signal.SIGKILL
+        _wait_until(lambda: _gone(worker), 5)  # the stopped worker went with its master
+        assert _get(f"{room.url}/_classroom/health") == ("127.0.0.1:ok", "")  # what it is asked: nginx's own answer
+        said = [line.split(" ", 1)[1] for line in room.log.read_text(encoding="utf-8").splitlines()]
+    assert re.fullmatch(
+        rf"nginx \(process {stopped.pid}\) hangs: no answer to 2 health checks in a row, \d+ s since its last "
+        r"answer; killed it and its worker; learners' pages reconnect when it is back",
+        said[0],
+    ), said[0]
+    assert said[1].startswith("restarting nginx in 0.1 s (its log: ")
+    assert said[2] == f"nginx is back (process {room.nginx.pid})"
+    assert said[0] in capsys.readouterr().out  # on the teacher's terminal too
