@@ -21,10 +21,10 @@ import pytest
 
 from deploy import classroom as deploy
 from deploy import processes, supervisor
-from deploy.classroom import DeployError, find_nginx, nginx_config, upload_cap_mb
-from deploy.nginx import COOKIE
+from deploy.classroom import DeployError, nginx_config, upload_cap_mb
 from jobs import queue, slots
 from tests.conftest import wake
+from tests.deploy.conftest import children, get, gone, wait_until
 from transformer import store
 
 REPO = Path(__file__).parents[2]
@@ -58,17 +58,6 @@ def _free_port() -> int:
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         return free.getsockname()[1]
-
-
-@pytest.fixture
-def nginx() -> str:
-    """The nginx binary; the test is skipped (failed under CI) without it."""
-    try:
-        return find_nginx()
-    except DeployError as exc:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(str(exc), pytrace=False)
-        pytest.skip(str(exc))
 
 
 @pytest.mark.parametrize("backends", [["127.0.0.1:8601"], ["127.0.0.1:8601", "127.0.0.1:8602", "10.0.0.11:8501"]])
@@ -338,75 +327,20 @@ def test_an_app_process_that_does_not_answer_in_time_is_one_line_naming_its_log(
 
 
 # --- a hung app process: nginx passes it over, the supervisor kills and restarts it (stand-in app processes) -------
-FAKE_APP = Path(__file__).with_name("fake_app.py")
-
-
-def _start_fake_app(port: int, log: Path, env: dict[str, str]) -> subprocess.Popen:
-    with open(log, "ab") as out:
-        command = [sys.executable, str(FAKE_APP), str(port)]
-        return subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-
-
-@pytest.fixture
-def fake_classroom(nginx, tmp_path, monkeypatch):
-    """fake_classroom(health) → a classroom of two stand-in app processes behind the real nginx and supervisor."""
-    monkeypatch.setattr(deploy, "start_app", _start_fake_app)
-    monkeypatch.setattr(supervisor, "start_app", _start_fake_app)
-    monkeypatch.setattr(supervisor, "warm_up", lambda backend, stop: stop.wait(60) and None)  # a long warm-up
-    monkeypatch.setattr(supervisor, "RESTART_DELAYS", (0.1,))
-
-    @contextlib.contextmanager
-    def make(health: supervisor.HealthChecks):
-        port, *apps = _free_ports(3)
-        with deploy.classroom(apps, port, "127.0.0.1", tmp_path / "run", (), tmp_path / "s", False, health) as room:
-            try:
-                yield room
-            finally:
-                wake(room.apps)
-
-    return make
-
-
-def _free_ports(n: int) -> list[int]:
-    sockets = [socket.socket() for _ in range(n)]
-    for s in sockets:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in sockets]
-    for s in sockets:
-        s.close()
-    return ports
-
-
-def _get(url: str, backend: str | None = None) -> tuple[str, str]:
-    """GET url through nginx as a learner whose cookie names `backend` (None: a new learner); the process that
-    answered (the stand-in's body) and the process the new cookie names."""
-    headers = {"Cookie": f"{COOKIE}={backend}"} if backend else {}
-    with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=4) as response:
-        cookie = response.headers.get("Set-Cookie", "").partition(";")[0].partition("=")[2]
-        return f"127.0.0.1:{response.read().decode()}", cookie
-
-
-def _wait_until(condition, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "not within time"
-        time.sleep(0.02)
-
-
 @pytest.mark.slow
 def test_nginx_sends_the_learners_of_a_stopped_process_to_the_other(fake_classroom):
     # the supervisor would check only after a minute: nginx alone passes over the stopped process
     with fake_classroom(supervisor.HealthChecks(interval=60, request_timeout=0.3)) as room:
         hung, other = room.backends
-        assert _get(room.url, hung) == (hung, hung)
+        assert get(room.url, hung) == (hung, hung)
         os.kill(room.app(hung).pid, signal.SIGSTOP)  # the kernel still accepts its connections
         started = time.monotonic()
-        assert _get(room.url, hung) == (other, other)  # its learner, re-pinned to the other process
+        assert get(room.url, hung) == (other, other)  # its learner, re-pinned to the other process
         assert time.monotonic() - started < 0.3 + 1.0
         for _ in range(4):  # new learners, in turn: none is sent to the stopped process
-            assert _get(room.url) == (other, other)
+            assert get(room.url) == (other, other)
         assert time.monotonic() - started < 2 * 0.3 + 1.5
-        assert _get(f"{room.url}/_stcore/health", other) == ("127.0.0.1:ok", other)
+        assert get(f"{room.url}/_stcore/health", other) == ("127.0.0.1:ok", other)
 
 
 @pytest.mark.slow
@@ -440,16 +374,16 @@ def test_a_process_that_stops_answering_is_killed_with_its_children_and_restarte
         stopped = room.app(hung)
         (child,) = [int(pid) for pid in Path(f"/proc/{stopped.pid}/task/{stopped.pid}/children").read_text().split()]
         os.kill(stopped.pid, signal.SIGSTOP)
-        _wait_until(lambda: room.log.exists() and "is back" in room.log.read_text(encoding="utf-8"), 10)
+        wait_until(lambda: room.log.exists() and "is back" in room.log.read_text(encoding="utf-8"), 10)
         lines = room.log.read_text(encoding="utf-8").splitlines()
         new = room.app(hung)
         assert new.pid != stopped.pid and stopped.returncode == -signal.SIGKILL
-        _wait_until(
+        wait_until(
             lambda: not Path(f"/proc/{child}").exists() or "zombie" in Path(f"/proc/{child}/status").read_text(), 5
         )
-        assert _get(f"http://{hung}") == (hung, "")  # the new process answers
+        assert get(f"http://{hung}") == (hung, "")  # the new process answers
         os.kill(new.pid, signal.SIGSTOP)  # in its warm-up, which is still running: it is checked all the same
-        _wait_until(lambda: f"(process {new.pid}) hangs" in room.log.read_text(encoding="utf-8"), 10)
+        wait_until(lambda: f"(process {new.pid}) hangs" in room.log.read_text(encoding="utf-8"), 10)
     said = [line.split(" ", 1)[1] for line in lines]
     assert re.fullmatch(
         rf"the app process at {re.escape(hung)} \(process {stopped.pid}\) hangs: no answer to 2 health checks in a "
@@ -464,33 +398,22 @@ def test_a_process_that_stops_answering_is_killed_with_its_children_and_restarte
     assert said[0] in capsys.readouterr().out  # on the teacher's terminal too
 
 
-def _children(pid: int) -> list[int]:
-    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
-
-
-def _gone(pid: int) -> bool:
-    try:
-        return "zombie" in Path(f"/proc/{pid}/status").read_text() or "(Z)" in Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.slow
 def test_a_stopped_nginx_is_killed_with_its_worker_and_started_again(fake_classroom, capsys):
     # nginx's master and worker stopped: the kernel still accepts connections on the public port, nothing answers
     health = supervisor.HealthChecks(interval=0.2, timeout=0.3, failures=2, request_timeout=0.5)
     with fake_classroom(health) as room:
         stopped = room.nginx
-        (worker,) = _children(stopped.pid)
+        (worker,) = children(stopped.pid)
         for pid in (stopped.pid, worker):
             os.kill(pid, signal.SIGSTOP)
         started = time.monotonic()
         try:
-            _wait_until(lambda: room.log.exists() and "nginx is back" in room.log.read_text(encoding="utf-8"), 10)
+            wait_until(lambda: room.log.exists() and "nginx is back" in room.log.read_text(encoding="utf-8"), 10)
             served = None
             while served is None:  # a new learner is served again
                 with contextlib.suppress(OSError):
-                    served = _get(room.url)
+                    served = get(room.url)
                 assert time.monotonic() - started < 10, "no new learner served within 10 s"
         finally:
             wake([stopped])
@@ -498,8 +421,8 @@ def test_a_stopped_nginx_is_killed_with_its_worker_and_started_again(fake_classr
                 os.kill(worker, signal.SIGCONT)
         assert served[0] in room.backends
         assert room.nginx.pid != stopped.pid and stopped.returncode == -signal.SIGKILL
-        _wait_until(lambda: _gone(worker), 5)  # the stopped worker went with its master
-        assert _get(f"{room.url}/_classroom/health") == ("127.0.0.1:ok", "")  # what it is asked: nginx's own answer
+        wait_until(lambda: gone(worker), 5)  # the stopped worker went with its master
+        assert get(f"{room.url}/_classroom/health") == ("127.0.0.1:ok", "")  # what it is asked: nginx's own answer
         said = [line.split(" ", 1)[1] for line in room.log.read_text(encoding="utf-8").splitlines()]
     assert re.fullmatch(
         rf"nginx \(process {stopped.pid}\) hangs: no answer to 2 health checks in a row, \d+ s since its last "
