@@ -26,9 +26,10 @@ class DeployError(RuntimeError):
 
 
 APP_HEALTH = "/_stcore/health"  # an app process's answer to "are you there": ok
+CHECK_SECONDS = 2.0  # how long a check waits for its answer, unless told
 
 
-def healthy(url: str, timeout: float = 2.0, path: str = APP_HEALTH) -> bool:
+def healthy(url: str, timeout: float = CHECK_SECONDS, path: str = APP_HEALTH) -> bool:
     """Whether url + path (an app process's /_stcore/health by default) answers ok within `timeout` seconds (a stopped
     process accepts the connection, as the kernel does that, but never answers)."""
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from deploy.nginx import HEALTH_PATH, READ_SECONDS, start_nginx
 from deploy.processes import (
     APP_HEALTH,
+    CHECK_SECONDS,
     POLL_SECONDS,
     START_TIMEOUT,
     DeployError,
@@ -25,10 +26,12 @@ from deploy.processes import (
     start_app,
     warm_up,
 )
+from deploy.watchdog import notify, watchdog_seconds
 
 RESTART_DELAYS = (1, 2, 4, 8, 16, 30)  # seconds before restarting a dead process, one more each time in a row
 STEADY_SECONDS = 60  # a process that ran this long before it died starts again from the first delay
 QUICK_DEATHS = 3  # a process that dies this many times in a row before it answers is not started again
+BEAT_SLACK = 1.0  # seconds a supervising thread may be late for its next check before its round counts as stalled
 
 
 @dataclass(frozen=True)
@@ -89,23 +92,48 @@ class Supervisor:
         self.failed = threading.Event()
         self.error: DeployError | None = None
         self.threads: list[threading.Thread] = []
+        self._due: dict[str, float] = {}  # each supervising thread's name → the time by which it checks again
 
     def start(self) -> None:
-        """One thread for nginx and one for each backend: kept running when started here, else watched."""
+        """One thread for nginx and one for each backend: kept running when started here, else watched; then READY=1
+        to systemd, and a thread that sends it WATCHDOG=1 after each round every thread did in time."""
         room = self.room
         jobs: list[tuple[str, Callable[[], None]]] = [("nginx", lambda: self._keep(self._nginx()))]
         for b in room.backends:
             jobs.append((b, (lambda b=b: self._keep(self._app(b))) if room.local else (lambda b=b: self._watch(b))))
         for name, job in jobs:
+            self._due[f"classroom {name}"] = time.monotonic() + self.health.interval + BEAT_SLACK
             thread = threading.Thread(target=self._guard, args=(job,), name=f"classroom {name}", daemon=True)
             thread.start()
             self.threads.append(thread)
+        notify("READY=1")
+        thread = threading.Thread(target=self._watchdog, name="classroom watchdog", daemon=True)
+        thread.start()
+        self.threads.append(thread)
 
     def stop(self) -> None:
         """No restart from now on: every thread ends (a start in progress is left to the caller to stop)."""
         self.stopping.set()
+        notify("STOPPING=1")
         for thread in self.threads:
             thread.join(timeout=30)
+
+    def _beat(self, seconds: float) -> None:
+        """The calling thread says it will check again within `seconds` (its next round)."""
+        self._due[threading.current_thread().name] = time.monotonic() + seconds + BEAT_SLACK
+
+    def in_time(self) -> bool:
+        """Whether every supervising thread is within its round (none stuck: a check, a wait, a restart)."""
+        now = time.monotonic()
+        return all(now <= due for due in list(self._due.values()))
+
+    def _watchdog(self) -> None:
+        """WATCHDOG=1 to systemd every health interval (at least three times per WatchdogSec) while every thread is
+        in time; nothing while one is stuck, so systemd restarts the classroom after WatchdogSec."""
+        every = min(self.health.interval, (watchdog_seconds() or float("inf")) / 3)
+        while not self.stopping.wait(every):
+            if self.in_time():
+                notify("WATCHDOG=1")
 
     def _nginx(self) -> _Kept:
         room = self.room
@@ -155,6 +183,7 @@ class Supervisor:
         answered = checked = time.monotonic()  # it has just answered: started, or warmed up
         silent = 0  # checks in a row without an answer
         while not self.stopping.is_set():
+            self._beat(POLL_SECONDS + health.timeout)  # a wait for the process, then perhaps a check
             next_check = checked + health.interval - time.monotonic()
             try:
                 process.wait(timeout=max(0.01, min(POLL_SECONDS, next_check)))
@@ -184,12 +213,14 @@ class Supervisor:
         """Wait until the new process answers (True), exits or stays silent START_TIMEOUT s (False), or the
         classroom stops (None)."""
         deadline = time.monotonic() + START_TIMEOUT
-        while not healthy(kept.url, path=kept.health):
+        while True:
+            self._beat(CHECK_SECONDS + 0.2)
+            if healthy(kept.url, CHECK_SECONDS, kept.health):
+                return True
             if process.poll() is not None or time.monotonic() > deadline:
                 return False
             if self.stopping.wait(0.2):
                 return None
-        return True
 
     def _keep(self, kept: _Kept) -> None:
         """Restart the process whenever it exits or hangs, until the classroom stops."""
@@ -215,6 +246,7 @@ class Supervisor:
         for attempt in range(1, QUICK_DEATHS + 1):
             delay = RESTART_DELAYS[min(in_a_row + attempt - 1, len(RESTART_DELAYS) - 1)]
             self._say(f"restarting {kept.what} in {delay} s (its log: {kept.log})")
+            self._beat(delay)
             if self.stopping.wait(delay):
                 return None
             process = kept.start()
@@ -256,7 +288,10 @@ class Supervisor:
     def _watch(self, backend: str) -> None:
         """A backend this script did not start: say when it stops or starts answering, and warm it when it is back."""
         up = True
-        while not self.stopping.wait(self.health.interval):
+        while True:
+            self._beat(self.health.interval + self.health.timeout)
+            if self.stopping.wait(self.health.interval):
+                return
             if healthy(f"http://{backend}", self.health.timeout) == up:
                 continue
             up = not up
