@@ -23,12 +23,26 @@ READ_SECONDS = 5
 # nginx's own answer, through the public port: the supervisor asks it as it asks each app process /_stcore/health, and
 # a stopped nginx (its master, its worker) accepts the connection, as the kernel does that, but never answers
 HEALTH_PATH = "/_classroom/health"
+# what a learner sees while no app process answers (502: all refuse, 504: all silent; 503 for good measure): a page in
+# English and Chinese that says the class server is restarting and loads the same address again once it answers,
+# instead of nginx's bare "502 Bad Gateway"
+RESTARTING_PAGE = Path(__file__).with_name("restarting.html")
+RESTARTING_PATH = "/_classroom/restarting"
 
 
 def upload_cap_mb() -> int:
     """The app's upload cap in MB: server.maxUploadSize of .streamlit/config.toml (Streamlit's default 200)."""
     config = tomllib.loads((REPO / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     return int(config.get("server", {}).get("maxUploadSize", 200))
+
+
+def restarting_page() -> str:
+    """deploy/restarting.html as a string of nginx's config (it is served by nginx alone, no file read at run time:
+    nginx's workers may run as a user who cannot read this folder)."""
+    html = RESTARTING_PAGE.read_text(encoding="utf-8")
+    if "$" in html:  # nginx would take it for a variable
+        raise ValueError(f"{RESTARTING_PAGE} must not contain '$'")
+    return "'" + html.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _regex(backend: str) -> str:
@@ -124,6 +138,15 @@ http {{
 
         location / {{
 {plain}
+        }}
+        # no app process answers: the restarting page, with the error's status (the browser's address stays the same)
+        error_page 502 503 504 {RESTARTING_PATH};
+        location = {RESTARTING_PATH} {{
+            internal;
+            default_type "text/html; charset=utf-8";
+            add_header Cache-Control "no-store" always;
+            add_header Retry-After 3 always;
+            return 502 {restarting_page()};
         }}
         # answered by nginx itself, whether or not any app process is up
         location = {HEALTH_PATH} {{
