@@ -42,12 +42,14 @@ from .store_files import (
     NO_FOLLOW,
     PARTIAL,
     NotAFile,
+    Stuck,
     identity,
     non_file_kind,
     non_files,
     open_file,
     scan,
     sync,
+    unlink_or_note,
     write_atomically,
 )
 from .text import visible
@@ -152,20 +154,6 @@ class PruneReport:
     def over(self) -> bool:
         """Whether the store is still over its limits because of the one-hour guard."""
         return bool(self.kept)
-
-
-@dataclass(frozen=True)
-class Stuck:
-    """A file prune meant to delete and could not: its name, why it was to go, and the system's reason."""
-
-    name: str
-    why: str  # "damaged, set aside", "least recently opened", …
-    error: OSError
-
-    @property
-    def reason(self) -> str:
-        """The system's words for the failure ("Operation not permitted")."""
-        return self.error.strerror or str(self.error)
 
 
 class ModelStore:
@@ -342,7 +330,7 @@ class ModelStore:
                             why = "an unfinished write"
                         elif f".{suffix}" == META and _FULL_HASH.fullmatch(base) and self._entry(dirfd, base) is None:
                             why = "metadata without a model"
-                        if why and _unlink(dirfd, name, why, stuck):
+                        if why and unlink_or_note(dirfd, name, why, stuck):
                             removed.append(f"{name} ({why})")
                     entries = sorted(self._entries(dirfd), key=lambda e: e.opened)
                     count, total = len(entries), sum(e.size for e in entries)
@@ -352,10 +340,10 @@ class ModelStore:
                             break
                         if entry.opened > old:
                             kept.append(entry)  # opened within the hour: never removed, though the limits would
-                        elif _unlink(dirfd, entry.hash + MODEL, "least recently opened", stuck):  # gone from here on
+                        elif unlink_or_note(dirfd, entry.hash + MODEL, "least recently opened", stuck):  # gone now
                             line = f"{entry.hash} (least recently opened, {entry.size:,} bytes) {entry.name}"
                             removed.append(line.rstrip())
-                            _unlink(dirfd, entry.hash + META, "the metadata of a model removed", stuck)
+                            unlink_or_note(dirfd, entry.hash + META, "the metadata of a model removed", stuck)
                         count, total = count - 1, total - entry.size  # a stuck model is not replaced by another
                     sync(dirfd)
         except OSError as exc:
@@ -516,18 +504,6 @@ class ModelStore:
             with suppress(FileNotFoundError):
                 os.unlink(name, dir_fd=dirfd)
         sync(dirfd)
-
-
-def _unlink(dirfd: int, name: str, why: str, stuck: list[Stuck]) -> bool:
-    """Delete one file of the folder; whether it is gone (a failure is added to `stuck`, and prune goes on)."""
-    try:
-        os.unlink(name, dir_fd=dirfd)
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        stuck.append(Stuck(name, why, exc))
-        return False
-    return True
 
 
 def _check(link_hash: object) -> None:

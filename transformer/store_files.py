@@ -1,6 +1,7 @@
 """The files of the model store's folder (transformer.store), always named relative to the open folder and never
 opened through a symbolic link: atomic writes, a scan of what the folder holds, and what a name that is not a
-regular file is (a folder, a socket…: things the store never makes, so never deletes)."""
+regular file is (a folder, a socket…: things the store never makes, so never deletes), and a file that could not be
+deleted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import secrets
 import stat
 from contextlib import suppress
+from dataclasses import dataclass
 
 NO_FOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC
 PARTIAL = ".partial-"  # a file being written: .partial-RANDOM-NAME
@@ -15,6 +17,32 @@ PARTIAL = ".partial-"  # a file being written: .partial-RANDOM-NAME
 
 class NotAFile(OSError):
     """A name in the store that is a folder, a fifo or a device rather than a file."""
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """A file prune meant to delete and could not: its name, why it was to go, and the system's reason."""
+
+    name: str
+    why: str  # "damaged, set aside", "least recently opened", …
+    error: OSError
+
+    @property
+    def reason(self) -> str:
+        """The system's words for the failure ("Operation not permitted")."""
+        return self.error.strerror or str(self.error)
+
+
+def unlink_or_note(dirfd: int, name: str, why: str, stuck: list[Stuck]) -> bool:
+    """Delete one file of the folder; whether it is gone (a failure is added to `stuck`, and prune goes on)."""
+    try:
+        os.unlink(name, dir_fd=dirfd)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        stuck.append(Stuck(name, why, exc))
+        return False
+    return True
 
 
 def open_file(dirfd: int, name: str) -> int:

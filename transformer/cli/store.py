@@ -7,7 +7,8 @@ import errno
 import sys
 import time
 
-from ..store import KEEP_OPENED_SECONDS, MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore, PruneReport, Stuck
+from ..store import KEEP_OPENED_SECONDS, MAX_BYTES_ENV, MAX_MODELS_ENV, STORE_ENV, ModelStore, PruneReport
+from ..store_files import Stuck
 from ..text import visible
 from .common import Parser
 
