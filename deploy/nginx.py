@@ -45,6 +45,26 @@ def restarting_page() -> str:
     return "'" + html.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def _own_answers() -> str:
+    """The locations nginx answers itself: the restarting page and its own health check."""
+    return f"""\
+        # no app process answers: the restarting page, with the error's status (the browser's address stays the same)
+        error_page 502 503 504 {RESTARTING_PATH};
+        location = {RESTARTING_PATH} {{
+            internal;
+            default_type "text/html; charset=utf-8";
+            add_header Cache-Control "no-store" always;
+            add_header Retry-After 3 always;
+            return 502 {restarting_page()};
+        }}
+        # answered by nginx itself, whether or not any app process is up
+        location = {HEALTH_PATH} {{
+            access_log off;
+            default_type text/plain;
+            return 200 "ok";
+        }}"""
+
+
 def _regex(backend: str) -> str:
     return backend.replace(".", r"\.")
 
@@ -139,21 +159,7 @@ http {{
         location / {{
 {plain}
         }}
-        # no app process answers: the restarting page, with the error's status (the browser's address stays the same)
-        error_page 502 503 504 {RESTARTING_PATH};
-        location = {RESTARTING_PATH} {{
-            internal;
-            default_type "text/html; charset=utf-8";
-            add_header Cache-Control "no-store" always;
-            add_header Retry-After 3 always;
-            return 502 {restarting_page()};
-        }}
-        # answered by nginx itself, whether or not any app process is up
-        location = {HEALTH_PATH} {{
-            access_log off;
-            default_type text/plain;
-            return 200 "ok";
-        }}
+{_own_answers()}
         # a learner's websocket stays open and quiet for the whole lesson; when its process is killed (dead, or hung
         # and killed by the supervisor) it closes, and the browser reconnects through both locations
         location = /_stcore/stream {{
