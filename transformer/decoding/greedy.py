@@ -19,7 +19,7 @@ from ..data import Vocab
 from ..model import AttentionMaps, Transformer
 from .checks import check_beam, check_prefix
 from .hypothesis import Hypothesis, scored
-from .loop import Choice, decode_loop
+from .loop import Choice, Output, decode_loop
 from .processors import ForcedTokens
 
 
@@ -38,20 +38,12 @@ class DecodeStep:
 
 
 @dataclass(frozen=True)
-class Translation:
-    """The result of greedy_decode: output tokens without S/E, every step, and why it stopped."""
+class Translation(Output):
+    """The result of greedy_decode: output tokens without S/E, every step (DecodeStep), and why it stopped."""
 
-    tokens: list[str]
-    steps: list[DecodeStep]
-    stop_reason: str  # "eos": E was chosen; "max_len": the length cap was reached
     enc_self_attns: list[torch.Tensor] = field(default_factory=list)  # [layer] (H, Ls, Ls)
     src_tokens: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)  # source words not in the vocabulary
-
-    @property
-    def text(self) -> str:
-        """The output tokens joined by single spaces."""
-        return " ".join(self.tokens)
 
 
 def forced_decode(
@@ -85,11 +77,11 @@ def forced_decode(
         return Choice.one_row(dec, next_id, eos)
 
     done = decode_loop(model, enc_input, tgt_vocab, choose, max_len, return_attn=return_attn)
-    ids = done.dec[0, 1:].tolist()
+    tokens, stop_reason = done.one_row_output(tgt_vocab)
     return Translation(
-        tokens=tgt_vocab.decode(ids[:-1] if done.stopped else ids),  # without the E it stopped at
+        tokens=tokens,
         steps=steps,
-        stop_reason="eos" if done.stopped else "max_len",
+        stop_reason=stop_reason,
         enc_self_attns=[a[0].cpu() for a in done.enc_maps.enc_self_attns] if done.enc_maps else [],
     )
 

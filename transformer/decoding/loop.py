@@ -54,6 +54,27 @@ class Decoded:
     cap: int
     enc_maps: AttentionMaps | None
 
+    def one_row_output(self, tgt_vocab: Vocab) -> tuple[list[str], str]:
+        """The tokens of the one row without S and without the E it stopped at, and why it ended: "eos" or
+        "max_len"."""
+        ids = self.dec[0, 1:].tolist()
+        return tgt_vocab.decode(ids[:-1] if self.stopped else ids), "eos" if self.stopped else "max_len"
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a one-row strategy (greedy, forced, sampling) returns: output tokens without S/E, the steps it recorded
+    (DecodeStep, SampleStep) and why it stopped."""
+
+    tokens: list[str]
+    steps: list
+    stop_reason: str  # "eos": E was chosen; "max_len": the length cap was reached
+
+    @property
+    def text(self) -> str:
+        """The output tokens joined by single spaces."""
+        return " ".join(self.tokens)
+
 
 def rows_of(n: int, width: int, device) -> torch.Tensor:
     """(n·width,): the source row of each decoder row when every source row starts width decoder rows."""

@@ -16,7 +16,7 @@ from ..config import MAX_DECODE_LEN
 from ..data import Vocab
 from ..model import AttentionMaps, Transformer
 from .checks import check_sampling
-from .loop import Choice, decode_loop
+from .loop import Choice, Output, decode_loop
 from .processors import Temperature, TopK, TopP, process
 
 
@@ -34,19 +34,12 @@ class SampleStep:
 
 
 @dataclass(frozen=True)
-class Sample:
-    """The result of sample: output tokens without S/E, every step, why it stopped, its log-probability."""
+class Sample(Output):
+    """The result of sample: output tokens without S/E, every step (SampleStep), why it stopped, its
+    log-probability."""
 
-    tokens: list[str]
-    steps: list[SampleStep]
-    stop_reason: str  # "eos" or "max_len"
     log_prob: float  # the sum of the model's log-probabilities (temperature 1) of the drawn tokens, E included
     seed: int
-
-    @property
-    def text(self) -> str:
-        """The output tokens joined by single spaces."""
-        return " ".join(self.tokens)
 
 
 def sample(
@@ -81,7 +74,6 @@ def sample(
         return Choice.one_row(dec, next_id, eos)
 
     done = decode_loop(model, enc_input, tgt_vocab, choose, max_len)
-    ids = done.dec[0, 1:].tolist()
-    tokens = tgt_vocab.decode(ids[:-1] if done.stopped else ids)  # without the E it stopped at
+    tokens, stop_reason = done.one_row_output(tgt_vocab)
     log_prob = sum(math.log(p) if p > 0 else float("-inf") for p in (float(s.probs[s.token_id]) for s in steps))
-    return Sample(tokens, steps, "eos" if done.stopped else "max_len", log_prob, seed)
+    return Sample(tokens, steps, stop_reason, log_prob, seed)
