@@ -116,6 +116,17 @@ dims = choose_several(
 
 shown = caption(t(source_words[source], L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1))
 view = (source, d_model, n, L)  # what the charts below show: each is built once per model and view
+table_name = (source, f"d_model-{d_model}")  # the charts' file names: positional-encoding-<source>-d_model-<d>-…
+
+
+def view_chart(key: tuple, draw, chart_id: str, name: tuple[str, ...], chart_caption: str) -> None:
+    """A chart of this view: key (its cache kind, then what else it depends on) with the view names the figure in
+    the model cache, draw builds it on a miss; it downloads as positional-encoding-<name…>."""
+    kind, *more = key
+    figure = model_cached((kind, *view, *more), draw)
+    chart(figure, chart_id, file_name("positional-encoding", *name), caption=chart_caption)
+
+
 sheet_settings(
     L, [("d_model", d_model), (t("pe.positions", L), positions), (t("pe.source", L), t(source_words[source], L))]
 )
@@ -125,21 +136,19 @@ curve = {}
 if sinusoidal:
     curve_positions = torch.linspace(0, n - 1, (n - 1) * SAMPLES_PER_POSITION + 1)  # (S,)
     curve = dict(curve=positional_encoding(curve_positions, d_model), curve_positions=curve_positions.tolist())
-chart(
-    model_cached(
-        (CacheKind.PE_LINES, *view, tuple(dims)),
-        lambda: pe_lines_figure(
-            pe_table,
-            dims,
-            position_label=t("pe.position", L),
-            value_label=t("pe.value", L),
-            dim_label=t("pe.dim", L),
-            **curve,
-        ),
+view_chart(
+    (CacheKind.PE_LINES, tuple(dims)),
+    lambda: pe_lines_figure(
+        pe_table,
+        dims,
+        position_label=t("pe.position", L),
+        value_label=t("pe.value", L),
+        dim_label=t("pe.dim", L),
+        **curve,
     ),
     "pe_lines",
-    file_name("positional-encoding", source, f"d_model-{d_model}", "dims"),
-    caption=caption(t("pe.lines", L), shown, f"{t('pe.dims', L)}: {', '.join(map(str, dims)) or '–'}"),
+    (*table_name, "dims"),
+    caption(t("pe.lines", L), shown, f"{t('pe.dims', L)}: {', '.join(map(str, dims)) or '–'}"),
 )
 if sinusoidal:
     computed_by("transformer.model.positional_encoding", L)
@@ -148,19 +157,17 @@ c1, c2 = st.columns(2, gap="large")
 with c1:
     section(t("pe.heatmap", L))
     text(t("pe.heatmap_intro", L))
-    chart(
-        model_cached(
-            (CacheKind.PE_HEATMAP, *view),
-            lambda: pe_heatmap_figure(
-                pe_table,
-                position_label=t("pe.position", L),
-                dim_label=t("pe.dimension", L),
-                value_label=t("pe.value", L),
-            ),
+    view_chart(
+        (CacheKind.PE_HEATMAP,),
+        lambda: pe_heatmap_figure(
+            pe_table,
+            position_label=t("pe.position", L),
+            dim_label=t("pe.dimension", L),
+            value_label=t("pe.value", L),
         ),
         "pe_heatmap",
-        file_name("positional-encoding", source, f"d_model-{d_model}", "table"),
-        caption=caption(t("pe.heatmap", L), shown),
+        (*table_name, "table"),
+        caption(t("pe.heatmap", L), shown),
     )
 with c2:
     section(t("pe.similarity", L))
@@ -181,30 +188,26 @@ with c2:
         )
     else:
         text(t("pe.similarity_learned", L))
-    chart(
-        model_cached(
-            (CacheKind.PE_SIMILARITY, *view),
-            lambda: pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
-        ),
+    view_chart(
+        (CacheKind.PE_SIMILARITY,),
+        lambda: pe_similarity_figure(pe_table, position_label=t("pe.position", L), value_label=t("pe.dot", L)),
         "pe_similarity",
-        file_name("positional-encoding", source, f"d_model-{d_model}", "similarity"),
-        caption=caption(t("pe.similarity", L), shown),
+        (*table_name, "similarity"),
+        caption(t("pe.similarity", L), shown),
     )
     if sinusoidal:
-        chart(
-            model_cached(
-                (CacheKind.PE_DISTANCE, *view),
-                lambda: pe_distance_figure(
-                    similarity,
-                    rises,
-                    distance_label=t("pe.distance", L),
-                    value_label=t("pe.dot", L),
-                    rise_label=t("pe.rises_again", L),
-                ),
+        view_chart(
+            (CacheKind.PE_DISTANCE,),
+            lambda: pe_distance_figure(
+                similarity,
+                rises,
+                distance_label=t("pe.distance", L),
+                value_label=t("pe.dot", L),
+                rise_label=t("pe.rises_again", L),
             ),
             "pe_distance",
-            file_name("positional-encoding", f"d_model-{d_model}", "similarity-by-distance"),
-            caption=caption(
+            (f"d_model-{d_model}", "similarity-by-distance"),  # the formula's, whatever the table on show
+            caption(
                 t("pe.similarity", L), t("pe.distance", L), f"d_model {d_model}", t("pe.shown_positions", L, last=n - 1)
             ),
         )
