@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import _root  # noqa: F401  (the checkout on sys.path)
+import torch
 
-import torch  # noqa: E402
-
-from transformer import corpus  # noqa: E402
-from transformer.alignment import best_head_aer, gold_batch, gold_sample  # noqa: E402
-from transformer.config import TrainConfig  # noqa: E402
-from transformer.train import train  # noqa: E402
-from transformer.translator import Translator  # noqa: E402
+from transformer import corpus
+from transformer.alignment import best_head_aer, gold_batch, gold_sample
+from transformer.config import TrainConfig
+from transformer.train import train
+from transformer.translator import Translator
 
 
 def main() -> None:

@@ -22,16 +22,14 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import sys
 import time
 from pathlib import Path
 
+import _root  # noqa: F401  (the checkout on sys.path)
 from playwright.sync_api import expect, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.e2e.helpers import NAV, PAGE_SLUGS, TITLES, go_to, settled, sidebar  # noqa: E402
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, REPO, streamlit_server  # noqa: E402
+from tests.e2e.helpers import NAV, PAGE_SLUGS, TITLES, go_to, settled, sidebar
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, REPO, streamlit_server
 
 VIEWPORT = {"width": 1280, "height": 900}
 ATTENTION, DATA = "attention", "data"

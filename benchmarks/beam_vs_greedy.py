@@ -16,16 +16,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _root import ROOT
 
-from transformer.checkpoint import load_checkpoint  # noqa: E402
-from transformer.data import parse_pairs  # noqa: E402
-from transformer.decoding import beam_search, beam_search_batch, greedy_decode, lp  # noqa: E402
+from transformer.checkpoint import load_checkpoint
+from transformer.data import parse_pairs
+from transformer.decoding import beam_search, beam_search_batch, greedy_decode, lp
 
 BEAM_SIZES = (2, 4, 10)
 ALPHAS = (0.0, 0.6)

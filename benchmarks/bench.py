@@ -16,21 +16,18 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import torch
+from _root import ROOT
 from torch import nn
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from transformer import TrainConfig, TransformerConfig, Translator, train  # noqa: E402
-from transformer.checkpoint import load_checkpoint  # noqa: E402
-from transformer.data import parse_pairs  # noqa: E402
-from transformer.decoding import beam_search, greedy_decode  # noqa: E402
-from transformer.model import Transformer, positional_encoding_table  # noqa: E402
+from transformer import TrainConfig, TransformerConfig, Translator, train
+from transformer.checkpoint import load_checkpoint
+from transformer.data import parse_pairs
+from transformer.decoding import beam_search, greedy_decode
+from transformer.model import Transformer, positional_encoding_table
 
 SIZES = {  # name: (d_model, n_heads, d_ff, n_layers, batch, length)
     "tiny": (16, 2, 32, 2, 2, 6),

@@ -23,17 +23,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import _root  # noqa: F401  (the checkout on sys.path)
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.e2e.big_file import realistic_file  # noqa: E402
-from transformer import TrainConfig, Translator, train  # noqa: E402
-from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS  # noqa: E402
-from transformer.data import lengths, parse_pairs, summarize_pairs  # noqa: E402
-from transformer.train import length_batches  # noqa: E402
-from transformer.translator import teacher_forced  # noqa: E402
+from tests.e2e.big_file import realistic_file
+from transformer import TrainConfig, Translator, train
+from transformer.config import MAX_DATA_BYTES, MAX_PAIRS, MAX_TOKENS
+from transformer.data import lengths, parse_pairs, summarize_pairs
+from transformer.train import length_batches
+from transformer.translator import teacher_forced
 
 TOP_TOKENS = 20  # as the Data page shows
 

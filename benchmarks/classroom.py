@@ -31,7 +31,6 @@ import os
 import re
 import signal
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -39,16 +38,14 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _root import ROOT
+from playwright.sync_api import sync_playwright
 
-from playwright.sync_api import sync_playwright  # noqa: E402
-
-from deploy.classroom import HealthChecks, classroom  # noqa: E402
-from deploy.nginx import COOKIE  # noqa: E402
-from tests.e2e.helpers import TRAIN_TIMEOUT, VIEWPORT, alert, expect, go_to, open_app, press_slider  # noqa: E402
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.e2e.test_e2e_classroom import (  # noqa: E402
+from deploy.classroom import HealthChecks, classroom
+from deploy.nginx import COOKIE
+from tests.e2e.helpers import TRAIN_TIMEOUT, VIEWPORT, alert, expect, go_to, open_app, press_slider
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS
+from tests.e2e.test_e2e_classroom import (
     FRESH_PAIRS,
     TRAIN,
     free_ports,

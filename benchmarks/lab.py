@@ -18,14 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _root import ROOT
 
-from benchmarks.load import VIEWPORT, busy_core  # noqa: E402
-from tests.e2e.helpers import TRAIN_TIMEOUT, choose, go_to, settled  # noqa: E402
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
-from transformer.lab import EXPERIMENTS as LAB_EXPERIMENTS  # noqa: E402
-from ui.i18n import t  # noqa: E402
+from benchmarks.load import VIEWPORT, busy_core
+from tests.e2e.helpers import TRAIN_TIMEOUT, choose, go_to, settled
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+from transformer.lab import EXPERIMENTS as LAB_EXPERIMENTS
+from ui.i18n import t
 
 EXPERIMENTS = ("no_look_ahead", "no_pe", "no_scale", "no_residual_norm", "pre_norm", "learned_pe")
 TARGET_S = 60.0

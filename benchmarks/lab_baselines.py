@@ -11,17 +11,13 @@ transformer.recipe.under_trained), whether the claim held, and the measures on w
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from dataclasses import replace
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import _root  # noqa: F401  (the checkout on sys.path)
+import torch
 
-import torch  # noqa: E402
-
-from transformer.lab import (  # noqa: E402
+from transformer.lab import (
     EXPERIMENTS,
     STANDARD_SIZES,
     Side,
@@ -33,8 +29,8 @@ from transformer.lab import (  # noqa: E402
     higher_measures,
     may_stop,
 )
-from transformer.plan import TrainingPlan  # noqa: E402
-from transformer.scores import ALL  # noqa: E402
+from transformer.plan import TrainingPlan
+from transformer.scores import ALL
 
 
 def measure(name: str, epochs: int | None, fixed: bool = False) -> None:

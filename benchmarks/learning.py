@@ -24,14 +24,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import _root  # noqa: F401  (the checkout on sys.path)
 
-from benchmarks.load import busy_core  # noqa: E402
+from benchmarks.load import busy_core
 
 TARGETS = (0.90, 0.95)
 

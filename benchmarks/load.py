@@ -23,11 +23,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _root import ROOT
 
-from tests.e2e.helpers import TRAIN_TIMEOUT, expect, go_to, press_slider, settled, sidebar  # noqa: E402
-from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
+from tests.e2e.helpers import TRAIN_TIMEOUT, expect, go_to, press_slider, settled, sidebar
+from tests.e2e.server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
 
 VIEWPORT = {"width": 1280, "height": 900}
 DONE = re.compile(r"Trained (\d+) epochs in ([\d.]+) s\.")

@@ -27,22 +27,19 @@ import json
 import os
 import resource
 import statistics
-import sys
 import time
 import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import torch
+from _root import ROOT
 
-import torch  # noqa: E402
-
-from transformer import TrainConfig, Translator, train  # noqa: E402
-from transformer.bpe import tokenizer_for  # noqa: E402
-from transformer.columns import infer_roles, read_file, take_pairs  # noqa: E402
-from transformer.config import MAX_DATA_BYTES  # noqa: E402
-from transformer.data import TOKENIZERS, build_vocabs, summarize_pairs  # noqa: E402
-from transformer.plan import TRAIN_SAMPLE, finish  # noqa: E402
+from transformer import TrainConfig, Translator, train
+from transformer.bpe import tokenizer_for
+from transformer.columns import infer_roles, read_file, take_pairs
+from transformer.config import MAX_DATA_BYTES
+from transformer.data import TOKENIZERS, build_vocabs, summarize_pairs
+from transformer.plan import TRAIN_SAMPLE, finish
 
 FIXTURE = ROOT / "tests" / "fixtures" / "everyday_cmn_eng.txt"
 TOP_TOKENS = 20  # as the Data page's summary shows

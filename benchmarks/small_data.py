@@ -11,20 +11,16 @@ verdict (transformer.recipe.under_trained).
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import torch
+from _root import ROOT
 
-import torch  # noqa: E402
-
-from transformer import TrainConfig, corpus  # noqa: E402
-from transformer.cli.common import read_pairs  # noqa: E402
-from transformer.plan import TrainingPlan  # noqa: E402
-from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for, paper_recipe, under_trained  # noqa: E402
-from transformer.splits import split_pairs  # noqa: E402
+from transformer import TrainConfig, corpus
+from transformer.cli.common import read_pairs
+from transformer.plan import TrainingPlan
+from transformer.recipe import OWN_CONFIG, OWN_STEPS, epochs_for, paper_recipe, under_trained
+from transformer.splits import split_pairs
 
 HOLDOUT = 0.1
 

@@ -11,20 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import torch
+from _root import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.bench import VOCAB, median_ms, train_step  # noqa: E402
-from benchmarks.load import busy_core  # noqa: E402
-from transformer import TransformerConfig  # noqa: E402
-from transformer.model import Transformer, parameter_count  # noqa: E402
-from transformer.train import MULTI_THREAD_WORK, intra_op_threads  # noqa: E402
+from benchmarks.bench import VOCAB, median_ms, train_step
+from benchmarks.load import busy_core
+from transformer import TransformerConfig
+from transformer.model import Transformer, parameter_count
+from transformer.train import MULTI_THREAD_WORK, intra_op_threads
 
 LENGTH = 10  # tokens per sentence, about the bundled pairs' padded length
 SIZES = [  # (d_model, n_heads, d_ff, n_layers, batch)
