@@ -212,10 +212,24 @@ def pytest_configure(config):
         if os.environ.get("TEST_MKLDNN") == "0":  # the suite with oneDNN off, as on a CPU without it (issue 31 §7)
             torch.backends.mkldnn.enabled = False
         _reuse_what_every_apptest_redoes()
+    _load_fuzz_profile(config)
     # published models go to a folder of this run (each xdist worker its own), never the user's cache; the app
     # servers of the browser tests inherit it
     config._model_store = tempfile.mkdtemp(prefix="model-store-")
     os.environ["PLAYGROUND_MODEL_STORE"] = config._model_store
+
+
+def _load_fuzz_profile(config) -> None:
+    """The fuzzing's inputs per parser (tests/fuzz.py): 20 times as many in a run of the slow tests (--with-slow, the
+    README's test command), unless hypothesis's own --hypothesis-profile names a profile."""
+    from hypothesis import settings
+
+    import tests.fuzz  # noqa: F401  (registers the profiles, before hypothesis's plugin loads one it is given)
+
+    if getattr(config.option, "hypothesis_profile", None) is not None:
+        return
+    slow = config.getoption("with_slow") or _runs_browser_tests(config)
+    settings.load_profile("fuzz-slow" if slow else "fuzz-fast")
 
 
 def pytest_unconfigure(config):
