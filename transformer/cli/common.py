@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,10 +16,11 @@ from ..config import MAX_DATA_BYTES
 from ..data import check_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
-from ..text import visible
+from ..text import echo, visible
 
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
+_COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # a column number: ASCII digits (int() would take ٣ and ², or fail on 5,000)
 
 
 class Parser(argparse.ArgumentParser):
@@ -65,11 +67,14 @@ def _discard_output() -> None:
 
 
 def column_numbers(text: str) -> tuple[int, int]:
-    """The --columns S,T value: two 1-based column numbers (argparse shows a ValueError as one line)."""
-    parts = text.split(",")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"give two column numbers, source then target, such as 2,1 (got {text!r})")
-    return int(parts[0]), int(parts[1])
+    """The --columns S,T value: two 1-based column numbers of ASCII digits (argparse shows the refusal as one line,
+    with the text cut)."""
+    numbers = [_COLUMN.fullmatch(part) for part in text.split(",")]
+    if len(numbers) != 2 or None in numbers:
+        raise argparse.ArgumentTypeError(
+            f"give two column numbers, source then target, such as 2,1 (got {echo(text, 40)!r})"
+        )
+    return int(numbers[0][1]), int(numbers[1][1])
 
 
 def add_columns(parser: argparse.ArgumentParser) -> None:
