@@ -40,9 +40,20 @@ ECHO_CHARS = 200  # most characters of a user's text that a message repeats
 
 
 def echo(text: str, limit: int = ECHO_CHARS) -> str:
-    """visible(text) cut to its first limit characters and "…": the user's text as a one-line message repeats it."""
+    """visible(text) of at most limit characters, cut before an escape that would pass them and ended with "…": the
+    user's text as a one-line message repeats it (an invisible character is shown as up to 10, \\U000e0001)."""
     text = str(text)
-    return visible(text) if len(text) <= limit else visible(text[: limit - 1]) + "…"
+    shown = visible(text[: limit + 1])
+    if len(shown) <= limit:
+        return shown
+    pieces, used = [], 0
+    for ch in text:  # at most limit characters are looked at: each shows as one or more
+        piece = visible(ch)
+        if used + len(piece) > limit - 1:
+            break
+        pieces.append(piece)
+        used += len(piece)
+    return "".join(pieces) + "…"
 
 
 def markdown(text: str) -> str:

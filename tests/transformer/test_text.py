@@ -4,7 +4,7 @@ import unicodedata
 
 import pytest
 
-from transformer.text import from_spreadsheet, markdown, plotly, spreadsheet, visible
+from transformer.text import ECHO_CHARS, echo, from_spreadsheet, markdown, plotly, spreadsheet, visible
 
 PAYLOADS = [
     "$\\rule{3000px}{3000px}$",
@@ -65,3 +65,12 @@ def test_plotly_turns_tags_and_dollars_into_entities():
 def test_a_spreadsheet_cell_never_starts_a_formula_and_gives_back_its_text(text, cell):
     assert spreadsheet(text) == cell
     assert from_spreadsheet(cell) == text
+
+
+@pytest.mark.parametrize("char", ["a", "我", "\x1b", "\ud7fc", "\U000e0001"])
+def test_echo_repeats_at_most_its_limit_of_characters_whatever_they_are(char):
+    """An invisible character is shown as an escape of 4 to 10 characters: 200 of them were shown as 1,200."""
+    long = echo(char * 5_000)
+    assert len(long) <= ECHO_CHARS and long.endswith("…")
+    assert long[:-1] == visible(char) * ((ECHO_CHARS - 1) // len(visible(char)))  # never half an escape
+    assert echo("ab" + char) == visible("ab" + char)  # short texts are whole
