@@ -16,10 +16,11 @@ from ..config import MAX_DATA_BYTES
 from ..data import check_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
-from ..text import echo, visible
+from ..text import ECHO_CHARS, echo, visible
 
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
+PARSER_MESSAGE_CHARS = 2 * ECHO_CHARS  # the most of a parser's message shown (its words and the value it quotes)
 _COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # a column number: ASCII digits (int() would take ٣ and ², or fail on 5,000)
 
 
@@ -27,7 +28,8 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr, with exit status 2 and no usage dump."""
 
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
-        sys.stderr.write(f"error: {visible(message)} (see --help)\n")
+        # argparse's message repeats the value refused, whole: cut, as every message that repeats a user's text
+        sys.stderr.write(f"error: {echo(message, PARSER_MESSAGE_CHARS)} (see --help)\n")
         sys.exit(2)
 
 
