@@ -49,7 +49,9 @@ def json_values(leaves: st.SearchStrategy | None = None) -> st.SearchStrategy:
     """Any JSON value (nested lists and objects of text, numbers, booleans and null)."""
     leaves = leaves or (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | tricky_text)
     return st.recursive(
-        leaves, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(tricky_text, inner, max_size=6), 25
+        leaves,
+        lambda inner: st.lists(inner, max_size=6) | st.dictionaries(tricky_text, inner, max_size=6),
+        max_leaves=25,
     )
 
 

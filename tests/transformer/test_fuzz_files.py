@@ -91,9 +91,7 @@ def test_the_columns_flag_is_two_numbers_or_a_one_line_refusal(text):
 
 # ---------------------------------------------------------------- gold links (an alignment column, align --pairs)
 
-links = st.lists(
-    st.tuples(digits, st.sampled_from("-?"), digits).map("".join) | tricky_text, max_size=12
-).map(" ".join)
+links = st.lists(st.tuples(digits, st.sampled_from("-?"), digits).map("".join) | tricky_text, max_size=12).map(" ".join)
 
 
 @given(links | user_text, st.integers(0, 60), st.integers(0, 60), st.none() | st.integers(1, 50_000))

@@ -21,7 +21,7 @@ from ..text import ECHO_CHARS, echo, visible
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
 PARSER_MESSAGE_CHARS = 2 * ECHO_CHARS  # the most of a parser's message shown (its words and the value it quotes)
-_COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # a column number: ASCII digits (int() would take ٣ and ², or fail on 5,000)
+_COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # ASCII digits (int() would take ٣ and ², or fail on 5,000)
 
 
 class Parser(argparse.ArgumentParser):
