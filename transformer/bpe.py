@@ -26,7 +26,7 @@ from typing import ClassVar
 from .config import MAX_BPE_VOCAB_SIZE, MAX_TOKEN_CHARS, MAX_VOCAB_SIZE
 from .data import SPECIALS, find_control, usable
 from .errors import DataError
-from .text import visible
+from .text import echo, visible
 
 MARK = "\u2581"  # ▁, sentencepiece's mark: the piece it starts begins a word
 DEFAULT_BPE_VOCAB_SIZE = 1_000  # small data keeps common words whole and splits the rarer ones
@@ -43,11 +43,12 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 def check_vocab_size(vocab_size: object) -> int:
     """vocab_size when it is a whole number from 1 to MAX_BPE_VOCAB_SIZE, else a DataError that says so."""
     if not isinstance(vocab_size, int) or isinstance(vocab_size, bool) or not 1 <= vocab_size <= MAX_BPE_VOCAB_SIZE:
+        shown = echo(repr(vocab_size), 40)  # a checkpoint's may be an int of 4,000 digits
         raise DataError(
             f"the BPE vocabulary size must be a whole number from 1 to {MAX_BPE_VOCAB_SIZE:,}, got "
-            f"{visible(repr(vocab_size))}: choose a size in that range.",
+            f"{shown}: choose a size in that range.",
             "bpe_vocab_size",
-            value=vocab_size,
+            value=shown,
             max=f"{MAX_BPE_VOCAB_SIZE:,}",
         )
     return vocab_size
