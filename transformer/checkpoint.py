@@ -41,6 +41,7 @@ from .model import Transformer, buffer_count, parameter_count
 from .scores import ALL, PARTS, ScoreTable
 from .splits import SPLITS
 from .summary import DataRecord, EpochRecord, SplitRecord, TrainingSummary, TrainScored, recorded_settings
+from .text import echo
 from .translator import Translator
 
 FORMAT = "transformer-playground"
@@ -70,6 +71,7 @@ MAX_JSON_SEPARATORS = (
 )
 MAX_JSON_DEPTH = 8  # our deepest JSON is 3 levels (summary → history → epoch record)
 MAX_JSON_CONTAINERS = 20_000  # lists and objects in one JSON text: ~3 per tensor, 1 per epoch of history
+QUOTED_CHARS = 60  # the most of a name or value from the file that a message repeats
 MAX_MODEL_NUMBERS = MAX_CHECKPOINT_BYTES // 4  # parameters + buffers of the largest model a checkpoint may describe
 
 
@@ -156,6 +158,11 @@ def _sorted_header(data: bytes) -> bytes:
     return struct.pack("<Q", len(text)) + text + data[8 + size :]
 
 
+def _quoted(value: object) -> str:
+    """A name or value from the file as a message quotes it: its repr, cut to QUOTED_CHARS (transformer.text.echo)."""
+    return echo(repr(value), QUOTED_CHARS)
+
+
 def _load_json(text: str) -> object:
     """json.loads(text), refused when it holds more values, lists and objects or levels than a checkpoint of this app
     ever has (so that parsing builds no millions of objects and recurses no deeper than that). ValueError says what is
@@ -217,17 +224,21 @@ def _header(data: bytes) -> dict:
         if name == "__metadata__":
             continue
         if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
-            raise CheckpointError(f"tensor {name!r} is described incorrectly in the header.")
+            raise CheckpointError(f"tensor {_quoted(name)} is described incorrectly in the header.")
         dtype, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
         if dtype not in _DTYPE_SIZES:
-            raise CheckpointError(f"tensor {name!r} has dtype {dtype!r}; checkpoints of this app hold float32 only.")
+            raise CheckpointError(
+                f"tensor {_quoted(name)} has dtype {_quoted(dtype)}; checkpoints of this app hold float32 only."
+            )
         if not (isinstance(shape, list) and all(isinstance(d, int) and d >= 0 for d in shape)):
-            raise CheckpointError(f"tensor {name!r} has an invalid shape.")
+            raise CheckpointError(f"tensor {_quoted(name)} has an invalid shape.")
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(o, int) for o in offsets)):
-            raise CheckpointError(f"tensor {name!r} has invalid data offsets.")
+            raise CheckpointError(f"tensor {_quoted(name)} has invalid data offsets.")
         begin, stop = offsets
         if not 0 <= begin <= stop <= body or stop - begin != math.prod(shape) * _DTYPE_SIZES[dtype]:
-            raise CheckpointError(f"tensor {name!r} does not fit in the file: the checkpoint is truncated or damaged.")
+            raise CheckpointError(
+                f"tensor {_quoted(name)} does not fit in the file: the checkpoint is truncated or damaged."
+            )
         end = max(end, stop)
     if end != body:
         raise CheckpointError("the checkpoint's size does not match its header: the file is truncated or damaged.")
@@ -435,7 +446,7 @@ def summary_from_dict(value: object, warnings: list[str]) -> TrainingSummary:
     kept = {}
     for name, field_value in value.items():
         if name not in SUMMARY_FIELDS:
-            warnings.append(f"the training summary has an unknown field {name!r}; it was dropped.")
+            warnings.append(f"the training summary has an unknown field {_quoted(name)}; it was dropped.")
         elif not SUMMARY_FIELDS[name][0](field_value):
             warnings.append(f"the training summary's {name!r} is not {SUMMARY_FIELDS[name][1]}; it was dropped.")
         else:
@@ -507,7 +518,7 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
         )
     if metadata.get("format_version") != str(FORMAT_VERSION):
         raise CheckpointError(
-            f"checkpoint format version {metadata.get('format_version')!r} is not supported "
+            f"checkpoint format version {_quoted(metadata.get('format_version'))} is not supported "
             f"(this app reads {FORMAT_VERSION})."
         )
     config = _json_field(metadata, "config")
@@ -525,7 +536,7 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
     tgt_vocab = _vocab(metadata, "tgt_vocab", cfg.tgt_vocab_size)
     tokenizer = metadata.get("tokenizer")
     if tokenizer not in TOKENIZERS:
-        raise CheckpointError(f"the checkpoint names an unknown tokenizer {tokenizer!r}.")
+        raise CheckpointError(f"the checkpoint names an unknown tokenizer {_quoted(tokenizer)}.")
     if tokenizer == Bpe.name:
         tokenizer = _bpe(metadata)
     summary = _summary(metadata, warnings)
