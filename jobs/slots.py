@@ -13,6 +13,13 @@ ENV = "PLAYGROUND_TRAINING_SLOTS"
 PER_CORE = 2
 
 
+SHOWN_CHARS = 60  # the most of the setting's value a sentence repeats (as transformer.text.echo, without torch)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…"
+
+
 def max_slots(cores: int) -> int:
     """The most trainings one server runs at once on a machine with `cores` cores."""
     return PER_CORE * max(1, cores)
@@ -24,12 +31,14 @@ def read_slots(value: str | None, cores: int, default: int) -> tuple[int, str | 
     text = (value or "").strip()
     if not text:
         return default, None
-    if not text.isdecimal() or int(text) < 1:
-        return default, f"{ENV}={value!r} is not a whole number of at least 1"
+    digits = "".join(str(int(c)) for c in text).lstrip("0") if text.isdecimal() else ""  # ０ and ٣ in ASCII
+    if not digits:
+        return default, f"{ENV}={_cut(repr(value))} is not a whole number of at least 1"
     cap = max_slots(cores)
-    if int(text) > cap:
+    slots = int(digits) if len(digits) <= 9 else cap + 1  # int() refuses more than 4,300 digits
+    if slots > cap:
         return cap, (
-            f"{ENV}={text} is more than {PER_CORE} trainings per core ({cap} on {cores} core(s)); more at once only "
-            "makes each one slower, while the others wait in line with their place shown"
+            f"{ENV}={_cut(text)} is more than {PER_CORE} trainings per core ({cap} on {cores} core(s)); more at "
+            "once only makes each one slower, while the others wait in line with their place shown"
         )
-    return int(text), None
+    return slots, None
