@@ -81,6 +81,10 @@ class Bpe:
         known = frozenset(self.pieces)
         if len(known) != len(self.pieces):
             raise DataError("a BPE tokenizer lists the same piece twice.")
+        if MARK not in known:  # without it, the library's ▁ before each word is unknown and repeats its first letter
+            raise DataError(
+                f"a BPE tokenizer lacks the piece {MARK} that starts every word, which learning always keeps."
+            )
         if not isinstance(self.merges, tuple) or len(self.merges) > len(self.pieces):
             raise DataError("a BPE tokenizer has more merges than pieces.")
         for merge in self.merges:
