@@ -54,8 +54,9 @@ def test_a_hostile_checkpoint_upload_leaves_another_tab_switching_pages(new_page
     path.write_bytes(header_file(HOSTILE_HEADERS[QUADRATIC]))  # ~19.5 MB: the largest header the loader reads
     uploader = new_page()
     go_to(uploader, "train")
-    reader = new_page()  # another learner, on the same server process
-    go_to(reader, "masks")
+    reader = new_page()  # another learner, on the same server process, who has read each page once
+    for slug in PAGES:
+        go_to(reader, slug)
     reader.evaluate(CLOCK)
 
     refused = alert(uploader, "Error", "hostile.safetensors was not loaded")
@@ -63,7 +64,7 @@ def test_a_hostile_checkpoint_upload_leaves_another_tab_switching_pages(new_page
         "stFileUploaderDropzoneInput"
     ).set_input_files(str(path))
     times: list[float] = []
-    pages = cycle(PAGES[1:] + PAGES[:1])  # masks is open: the first switch goes elsewhere
+    pages = cycle(PAGES)  # the last is open: the first switch goes elsewhere
     before = None  # switches made before the refusal showed: while the file was sent and judged
     while len(times) < MIN_SWITCHES or before is None:
         assert len(times) < MAX_SWITCHES, f"the upload was not judged while {len(times)} page switches were made"
@@ -71,12 +72,9 @@ def test_a_hostile_checkpoint_upload_leaves_another_tab_switching_pages(new_page
         if before is None and refused.is_visible():
             before = len(times)
     expect(refused).to_contain_text("the checkpoint header is not valid JSON")
-    slow = [f"{seconds:.2f} s" for seconds in times if seconds >= SWITCH_MS / 1000]
-    assert not slow, f"page switches of {', '.join(slow)} of {len(times)}, while the upload was judged"
+    said = f"page switches (s), the first {before} before the refusal showed: {' '.join(f'{t:.2f}' for t in times)}"
+    print(said)
+    assert max(times) < SWITCH_MS / 1000, said
     settled(reader)
     no_exception(reader)
     no_exception(uploader)
-    print(
-        f"{len(times)} page switches ({before} before the refusal showed): slowest {max(times):.2f} s, median "
-        f"{sorted(times)[len(times) // 2]:.2f} s"
-    )
