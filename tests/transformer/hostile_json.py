@@ -17,6 +17,7 @@ from transformer.checkpoint import MAX_HEADER_BYTES, load_checkpoint
 from transformer.errors import CheckpointError
 
 SIZE = MAX_HEADER_BYTES - 64  # room for the wrapping of a metadata field
+FIELD_SIZE = SIZE // 2 - 4_096  # a field's text: escaped into the header it may double, and the other fields stay
 QUADRATIC = "quote-then-escaped-quotes"  # the reported file: a quote, then escaped quotes (the old check's worst)
 FIELDS = ("summary", "config", "src_vocab", "bpe")  # metadata fields parsed as JSON
 FIELD_PATTERNS = (QUADRATIC, "empty-strings", "opened-lists", "numbers")  # the patterns tried in each field
@@ -73,10 +74,9 @@ def field_file(field: str, text: str) -> bytes:
 
 
 def hostile_fields() -> dict[str, bytes]:
-    """'field = pattern' → a checkpoint whose metadata field holds the pattern at half the size (escaped into the
-    header, it may double)."""
+    """'field = pattern' → a checkpoint whose metadata field holds the pattern at FIELD_SIZE characters."""
     return {
-        f"{field} = {name}": field_file(field, HOSTILE_HEADERS[name][: SIZE // 2])
+        f"{field} = {name}": field_file(field, HOSTILE_HEADERS[name][:FIELD_SIZE])
         for field in FIELDS
         for name in FIELD_PATTERNS
     }
