@@ -39,7 +39,8 @@ def main() -> None:
     args = parser.parse_args()
     cases = {f"header: {name}": header_file(text) for name, text in HOSTILE_HEADERS.items()}
     cases.update({f"field: {name}": data for name, data in hostile_fields().items()})
-    print(f"load average {os.getloadavg()[0]:.2f}; {'one core busy' if args.busy else 'idle'}; {args.repeats} repeats")
+    busy = "one core kept busy" if args.busy else "no core kept busy"
+    print(f"load average {os.getloadavg()[0]:.2f}; {busy} by this script; {args.repeats} repeats")
     results = {}
     with busy_core(args.busy):
         for name, data in cases.items():
