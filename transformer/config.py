@@ -6,6 +6,15 @@ import dataclasses
 from dataclasses import dataclass
 
 from .errors import ConfigError
+from .text import echo
+
+SHOWN_CHARS = 40  # the most of a refused value a message repeats (a checkpoint's or a flag's may be huge)
+
+
+def _shown(value: object) -> str:
+    """A refused value as a message repeats it: its repr, cut (transformer.text.echo)."""
+    return echo(repr(value), SHOWN_CHARS)
+
 
 # limits, in one place: the app, the command line and the checkpoint loader share them
 MAX_TOKENS = 40  # longest sentence, in tokens, accepted for training
@@ -48,7 +57,7 @@ def _check_positive(obj, names: tuple[str, ...]) -> None:
     for name in names:
         value = getattr(obj, name)
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ConfigError(f"{name} must be a positive whole number, got {value!r}.")
+            raise ConfigError(f"{name} must be a positive whole number, got {_shown(value)}.")
 
 
 # the largest value of every size field: no config builds something absurd, however few parameters it has
@@ -85,7 +94,7 @@ def _check_at_most(obj, limits: dict[str, int]) -> None:
     for name, limit in limits.items():
         value = getattr(obj, name)
         if isinstance(value, int) and value > limit:
-            raise ConfigError(f"{name} must be at most {limit:,}, got {value:,}.")
+            raise ConfigError(f"{name} must be at most {limit:,}, got {echo(f'{value:,}', SHOWN_CHARS)}.")
 
 
 @dataclass(frozen=True)
@@ -131,13 +140,13 @@ class TransformerConfig:
                 f"max_len must be at least {MIN_LEN}: room for one source token, and for S and one output token."
             )
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
-            raise ConfigError(f"dropout must be at least 0 and below 1, got {self.dropout!r}.")
+            raise ConfigError(f"dropout must be at least 0 and below 1, got {_shown(self.dropout)}.")
         for name in ("look_ahead_mask", "pad_mask", "scale", "residual", "emb_scale", "tie_output"):
             if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}.")
+                raise ConfigError(f"{name} must be true or false, got {_shown(getattr(self, name))}.")
         for name, kinds in (("pe", PE_KINDS), ("norm", NORM_KINDS)):
             if getattr(self, name) not in kinds:
-                raise ConfigError(f"{name} must be one of {', '.join(kinds)}, got {getattr(self, name)!r}.")
+                raise ConfigError(f"{name} must be one of {', '.join(kinds)}, got {_shown(getattr(self, name))}.")
 
     @property
     def variant(self) -> dict[str, object]:
@@ -193,26 +202,26 @@ class TrainConfig:
         _check_positive(self, ("epochs", "batch_size"))
         _check_at_most(self, TRAIN_LIMITS)
         if not isinstance(self.lr, (int, float)) or not 0.0 < self.lr <= 1.0:
-            raise ConfigError(f"lr must be above 0 and at most 1, got {self.lr!r}.")
+            raise ConfigError(f"lr must be above 0 and at most 1, got {_shown(self.lr)}.")
         ls = self.label_smoothing
         if not isinstance(ls, (int, float)) or isinstance(ls, bool) or not 0.0 <= ls <= MAX_LABEL_SMOOTHING:
             raise ConfigError(
                 f"label smoothing ε must be a number from 0 to {MAX_LABEL_SMOOTHING:g} (the paper uses 0.1), "
-                f"got {ls!r}."
+                f"got {_shown(ls)}."
             )
         if self.warmup is not None:
             w = self.warmup
             if not isinstance(w, int) or isinstance(w, bool) or not 1 <= w <= MAX_WARMUP:
                 raise ConfigError(
                     f"warmup must be a whole number of steps from 1 to {MAX_WARMUP:,} (leave it out for a constant "
-                    f"learning rate), got {w!r}."
+                    f"learning rate), got {_shown(w)}."
                 )
         if not isinstance(self.beta2, (int, float)) or isinstance(self.beta2, bool) or not 0.0 <= self.beta2 < 1.0:
-            raise ConfigError(f"Adam's β2 must be at least 0 and below 1, got {self.beta2!r}.")
+            raise ConfigError(f"Adam's β2 must be at least 0 and below 1, got {_shown(self.beta2)}.")
         if not isinstance(self.eps, (int, float)) or isinstance(self.eps, bool) or not 0.0 < self.eps <= 1.0:
-            raise ConfigError(f"Adam's ε must be above 0 and at most 1, got {self.eps!r}.")
+            raise ConfigError(f"Adam's ε must be above 0 and at most 1, got {_shown(self.eps)}.")
         if not isinstance(self.seed, int) or self.seed < 0:
-            raise ConfigError(f"seed must be a whole number of at least 0, got {self.seed!r}.")
+            raise ConfigError(f"seed must be a whole number of at least 0, got {_shown(self.seed)}.")
         if self.threads is not None:
             _check_positive(self, ("threads",))
 

@@ -15,7 +15,6 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.fuzz import MAX_MESSAGE_CHARS, json_values, judged, tricky_text, user_text
-from tests.transformer.hostile_json import header_file
 from transformer.bpe import Bpe
 from transformer.checkpoint import SUMMARY_FIELDS, load_checkpoint
 from transformer.errors import CheckpointError, DataError, StoreError
@@ -34,10 +33,10 @@ json_text = st.one_of(
 
 @given(json_text | json_values().map(lambda v: json.dumps({"__metadata__": v, "w": v})))
 @example('"' + '\\"' * 100_000)  # the reported file: quadratic in the check it replaced
+@example("\ud800")  # its bytes are not UTF-8 (the test wrote them with the wrong codec)
 def test_a_header_is_refused_with_a_checkpoint_error(text):
-    data = header_file(text).replace(b"\xed", b"\xc3")  # a lone surrogate's bytes are not UTF-8: keep them valid
-    judged(load_checkpoint, data, errors=CheckpointError)
-    judged(load_checkpoint, data[:8] + text.encode("utf-8", "surrogatepass"), errors=CheckpointError)
+    raw = text.encode("utf-8", "surrogatepass")  # a lone surrogate: bytes that are not UTF-8
+    judged(load_checkpoint, struct.pack("<Q", len(raw)) + raw, errors=CheckpointError)
 
 
 @given(st.binary(max_size=200), st.integers(0, 2**64 - 1))
@@ -73,6 +72,9 @@ def _loaded_or_refused(data: bytes) -> list[str]:
 @example("format_version", "x" * 100_000, False)  # was repeated whole in the refusal
 @example("tokenizer", "\x1b" * 50_000, False)
 @example("format", "\ud800", False)  # a lone surrogate, as JSON's escape
+@example(
+    "config", '{"src_vocab_size": 8, "tgt_vocab_size": 8, "pe": "' + "x" * 100_000 + '"}', False
+)  # the config's refusal repeated it whole
 def test_each_metadata_field_is_read_or_refused(ckpt, field, text, as_bpe):
     changes = {field: text}
     if as_bpe and field != "tokenizer":
