@@ -37,7 +37,10 @@ def steps_per_epoch(pairs: int, batch_size: int) -> int:
 
 def epochs_for(steps: int, pairs: int, batch_size: int) -> int:
     """The epochs that take about `steps` optimiser steps on this many pairs (at least 1, at most MAX_EPOCHS)."""
-    return max(1, min(MAX_EPOCHS, round(steps / steps_per_epoch(pairs, batch_size))))
+    per_epoch = steps_per_epoch(pairs, batch_size)
+    if steps >= MAX_EPOCHS * per_epoch:  # and a float of steps / per_epoch would overflow for --steps of 400 digits
+        return MAX_EPOCHS
+    return max(1, round(steps / per_epoch))
 
 
 def paper_warmup(steps: int) -> int:
