@@ -154,6 +154,8 @@ number = st.one_of(digits, st.sampled_from(["nan", "inf", "-1e999", "1e-999", "-
 @example("store", [], ["\x9a¹" * 5_000])  # argparse's "invalid choice" repeated the 10,000 characters
 @example("train", [(1, "9" * 5_000)], [])  # an int of more digits than int() converts
 @example("train", [(1, "9" * 875)], [])  # --epochs: TrainConfig repeated the 875 digits whole
+@example("train", [(16, "9" * 875)], [])  # --warmup repeated them whole
+@example("train", [(14, "9" * 400)], [])  # --steps: epochs_for's float overflowed
 def test_command_line_arguments_are_taken_or_refused_in_one_line(command, flags, extra):
     required, valued = COMMANDS[command]
     argv = [command, *required]

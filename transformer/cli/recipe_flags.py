@@ -9,6 +9,12 @@ import math
 from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TrainConfig
 from ..errors import ConfigError
 from ..recipe import epochs_for, paper_recipe, steps_per_epoch
+from ..text import echo
+
+
+def _shown(value: object) -> str:
+    """A flag's refused value as its message repeats it, cut (a number of 1,000 digits is a flag's value too)."""
+    return echo(str(value), 40)
 
 
 def register_recipe(t: argparse.ArgumentParser) -> None:
@@ -58,15 +64,17 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
     if args.label_smoothing is not None and not (0 <= args.label_smoothing <= MAX_LABEL_SMOOTHING):  # NaN too
         raise ConfigError(
             f"--label-smoothing must be a number from 0 to {MAX_LABEL_SMOOTHING:g} (the paper uses 0.1), "
-            f"got {args.label_smoothing}."
+            f"got {_shown(args.label_smoothing)}."
         )
     if args.warmup is not None and not 1 <= args.warmup <= MAX_WARMUP:
-        raise ConfigError(f"--warmup must be a whole number of steps from 1 to {MAX_WARMUP:,}, got {args.warmup}.")
+        raise ConfigError(
+            f"--warmup must be a whole number of steps from 1 to {MAX_WARMUP:,}, got {_shown(args.warmup)}."
+        )
     if args.steps is not None and args.steps < 1:
-        raise ConfigError(f"--steps must be a positive whole number, got {args.steps}.")
+        raise ConfigError(f"--steps must be a positive whole number, got {_shown(args.steps)}.")
     for flag, value in (("--adam-beta2", args.adam_beta2), ("--adam-eps", args.adam_eps)):
         if value is not None and not math.isfinite(value):
-            raise ConfigError(f"{flag} must be a finite number, got {value}.")
+            raise ConfigError(f"{flag} must be a finite number, got {_shown(value)}.")
     epochs = args.epochs
     if args.steps is not None:
         epochs = epochs_for(args.steps, train_pairs, args.batch_size)
