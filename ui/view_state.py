@@ -56,9 +56,16 @@ def padded_picker(name: str, pad_key: str) -> dict[str, Param]:
 
 
 def link_value(text: str, kind: str, version: str = LINK_VERSION):
-    """The value of a link parameter of this kind, or ValueError."""
+    """The value of a link parameter of this kind, or ValueError in a few words of its own (never the text)."""
     if len(text) > MAX_VALUE_CHARS:
         raise ValueError("too long")
+    try:
+        return _link_value(text, kind, version)
+    except ValueError:  # int() and float() repeat the text in their words
+        raise ValueError(f"not a link value of kind {kind}") from None
+
+
+def _link_value(text: str, kind: str, version: str):
     if kind == "index":
         return int(text) - (1 if version == LINK_VERSION else 0)
     if kind == "int":

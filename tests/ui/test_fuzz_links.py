@@ -23,6 +23,7 @@ link_values = st.one_of(
 
 @given(link_values, st.sampled_from(KINDS), st.sampled_from(["1", LINK_VERSION, "x"]))
 @example("9" * 400, "int", LINK_VERSION)
+@example("\ud7fc" * 400, "float", "1")  # float()'s refusal repeated the text, each character as 6
 def test_a_link_value_is_read_as_its_kind_or_refused_with_a_value_error(text, kind, version):
     value = judged(link_value, text, kind, version, errors=ValueError)
     if isinstance(value, ValueError):
