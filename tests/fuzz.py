@@ -7,6 +7,7 @@ test command, CI), tries SLOW_EXAMPLES (tests/conftest.py loads the hypothesis p
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 
@@ -62,6 +63,7 @@ def judged(parse: Callable, *args, errors: type[BaseException] | tuple = (), **k
     """parse(*args, **kwargs)'s value, or the error it raised when that is one of errors (the project's own); fails
     when the call takes more than CPU_SECONDS of CPU, raises anything else, or raises a message that is not one line
     of at most MAX_MESSAGE_CHARS characters (one that repeats the user's text whole)."""
+    gc.disable()  # a collection of the whole test process's objects is not the parser's time
     start = time.process_time()
     try:
         result = parse(*args, **kwargs)
@@ -70,6 +72,8 @@ def judged(parse: Callable, *args, errors: type[BaseException] | tuple = (), **k
         message = str(exc)
         assert "\n" not in message, f"a message of several lines: {message[:300]!r}"
         assert len(message) <= MAX_MESSAGE_CHARS, f"a message of {len(message):,} characters: {message[:300]!r}…"
-    seconds = time.process_time() - start
+    finally:
+        seconds = time.process_time() - start
+        gc.enable()
     assert seconds < CPU_SECONDS, f"{seconds:.2f} CPU seconds for one input"
     return result
