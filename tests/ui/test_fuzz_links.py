@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from jobs.slots import max_slots, read_slots
 from tests.fuzz import MAX_MESSAGE_CHARS, digits, judged, user_text
 from transformer.store import is_model_hash
-from ui.slots import max_slots, read_slots
 from ui.view_state import LINK_VERSION, link_text, link_value
 
 KINDS = ("int", "float", "bool", "str", "ints", "index", "marks", "pair")
