@@ -41,7 +41,7 @@ from ui.session import chosen_tokenizer, current, end_page, page_setup, set_mode
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
-from ui.widgets import attention_axes, kind_picker, page_header, pair_text, wrapping_row
+from ui.widgets import attention_axes, curve_labels, kind_picker, page_header, pair_text, wrapping_row
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -278,8 +278,7 @@ def live_lab(job: Job) -> None:
 
 
 def curves(sides):
-    labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
-    return comparison_curves_figure(sides, holdout_suffix=t("train.holdout_suffix", L), **labels)
+    return comparison_curves_figure(sides, curve_labels(L))
 
 
 # --- the comparison ------------------------------------------------------------------------------------------------

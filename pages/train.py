@@ -45,7 +45,7 @@ from ui.session import (
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import metric_row, page_header
+from ui.widgets import curve_labels, metric_row, page_header
 from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
@@ -302,8 +302,7 @@ elif job is not None and job.kind != "train":
 
 
 def _figure(history, title: str = ""):
-    labels = dict(loss_label=t("train.loss", L), accuracy_label=t("train.accuracy", L), epoch_label=t("train.epoch", L))
-    return loss_accuracy_figure(history, title=title, holdout_suffix=t("train.holdout_suffix", L), **labels)
+    return loss_accuracy_figure(history, curve_labels(L), title)
 
 
 def history_title(model, epochs: int) -> str:

@@ -13,6 +13,7 @@ from transformer.errors import TransformerError
 from transformer.model import ATTENTION_KINDS, DEC_ENC, AttentionKind
 from transformer.text import markdown, visible
 from viz.common import text_px
+from viz.training import CurveLabels
 
 from .export import text
 from .i18n import t, word_list
@@ -152,6 +153,11 @@ def kind_picker(widget, L: str, key: str, default: AttentionKind = DEC_ENC) -> A
     kind's name. Returns the chosen kind."""
     labels = {name: kind.label for name, kind in ATTENTION_KINDS.items()}
     return ATTENTION_KINDS[choose_labelled(widget, t("attn.kind", L), labels, L, key=key, default=default.name)]
+
+
+def curve_labels(L: str) -> CurveLabels:
+    """The words of the loss / token-accuracy charts (the Train page's, the Lab's two models side by side)."""
+    return CurveLabels(t("train.loss", L), t("train.accuracy", L), t("train.epoch", L), t("train.holdout_suffix", L))
 
 
 def attention_axes(L: str, kind: AttentionKind, src_tokens: list[str], dec_tokens: list[str], rows_dec: list[str]):

@@ -11,24 +11,20 @@ from plotly.subplots import make_subplots
 from transformer.text import plotly as plotly_text
 
 from .common import epoch_axes, finish, set_layout
+from .training import CurveLabels
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
 
 
 def comparison_curves_figure(
-    sides: Sequence[tuple[str, Sequence]],
-    loss_label="loss",
-    accuracy_label="token accuracy",
-    epoch_label="epoch",
-    holdout_suffix=" (held out)",
-    title="",
+    sides: Sequence[tuple[str, Sequence]], labels: CurveLabels = CurveLabels(), title=""
 ) -> go.Figure:
     """Loss (left, log scale) and token accuracy (right) per epoch of each (label, history): training solid,
     held-out dashed, one colour per model; history items are EpochRecords."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=(loss_label, accuracy_label), horizontal_spacing=0.1)
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(labels.loss, labels.accuracy), horizontal_spacing=0.1)
     for (label, history), color in zip(sides, SIDE_COLORS):
         epochs = [int(h.epoch) for h in history]
-        for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
+        for prefix, suffix, dash in (("", "", "solid"), ("holdout_", labels.holdout_suffix, "dash")):
             if all(getattr(h, prefix + "loss") is None for h in history):
                 continue
             name = plotly_text(label) + suffix
@@ -48,7 +44,7 @@ def comparison_curves_figure(
                     row=1,
                     col=col,
                 )
-    fig.update_xaxes(title_text=epoch_label, tickformat="d", gridcolor="#eeeeee")
+    fig.update_xaxes(title_text=labels.epoch, tickformat="d", gridcolor="#eeeeee")
     fig.update_yaxes(type="log", dtick=1, row=1, col=1, gridcolor="#eeeeee")  # a tick at every power of ten
     fig.update_yaxes(range=[0, 1.04], tickformat=".0%", row=1, col=2, gridcolor="#eeeeee")
     # the legend over the subplots' titles, where nothing else is (under the plots it would meet the axis titles)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import plotly.graph_objects as go
 
@@ -13,22 +14,26 @@ from .common import epoch_axes, finish, set_layout
 AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
 
 
-def loss_accuracy_figure(
-    history: Sequence,
-    loss_label="loss",
-    accuracy_label="token accuracy",
-    epoch_label="epoch",
-    title="",
-    holdout_suffix=" (held out)",
-) -> go.Figure:
+@dataclass(frozen=True)
+class CurveLabels:
+    """The words of a chart of loss and token accuracy per epoch (this one, and the Lab's two models side by side):
+    its two measures, its x axis, and what a held-out curve adds to its name."""
+
+    loss: str = "loss"
+    accuracy: str = "token accuracy"
+    epoch: str = "epoch"
+    holdout_suffix: str = " (held out)"
+
+
+def loss_accuracy_figure(history: Sequence, labels: CurveLabels = CurveLabels(), title="") -> go.Figure:
     """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch, on the training pairs (solid) and, when
     the history has them, on the held-out pairs (dashed); history items are EpochRecords."""
     epochs = [int(h.epoch) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
-    curves = [("loss", loss_label, "y", "#1f77b4", ".4f"), ("accuracy", accuracy_label, "y2", "#ff7f0e", ".1%")]
+    curves = [("loss", labels.loss, "y", "#1f77b4", ".4f"), ("accuracy", labels.accuracy, "y2", "#ff7f0e", ".1%")]
     held = any(h.holdout_loss is not None for h in history)
-    for prefix, suffix, dash in (("", "", "solid"), ("holdout_", holdout_suffix, "dash")):
+    for prefix, suffix, dash in (("", "", "solid"), ("holdout_", labels.holdout_suffix, "dash")):
         if prefix and not held:
             continue
         for key, label, axis, color, fmt in curves:
@@ -47,10 +52,10 @@ def loss_accuracy_figure(
     set_layout(
         fig,
         dict(
-            xaxis=dict(title=dict(text=epoch_label), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
-            yaxis=dict(title=dict(text=loss_label), rangemode="tozero"),
+            xaxis=dict(title=dict(text=labels.epoch), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
+            yaxis=dict(title=dict(text=labels.loss), rangemode="tozero"),
             yaxis2=dict(
-                title=dict(text=accuracy_label),
+                title=dict(text=labels.accuracy),
                 overlaying="y",
                 side="right",
                 range=[0, 1.04],

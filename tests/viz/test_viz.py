@@ -58,7 +58,7 @@ def softmax_attn():
 
 def test_loss_accuracy_figure():
     history = [EpochRecord(1, 2.0, 0.25, 1.0), EpochRecord(2, 1.0, 0.5, 2.0)]
-    fig = training.loss_accuracy_figure(history, loss_label="损失", accuracy_label="准确率", epoch_label="轮")
+    fig = training.loss_accuracy_figure(history, training.CurveLabels(loss="损失", accuracy="准确率", epoch="轮"))
     assert isinstance(fig, go.Figure)
     loss, acc = fig.data
     assert list(loss.y) == [2.0, 1.0] and list(acc.y) == [0.25, 0.5] and acc.yaxis == "y2"
