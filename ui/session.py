@@ -182,12 +182,17 @@ def page_setup() -> str:
     app.py has normally done this already. But when the first request of a new server names a page (a link to a
     view), Streamlit has not yet seen app.py call st.navigation, so it runs the page script alone, in its old
     multipage mode (a pages/ folder exists), without our sidebar and layout, for every session until someone
-    opens the app's root. Then the page switches that mode off and runs again through app.py.
+    opens the app's root. Then the page switches that mode off and runs again through app.py. (Outside a server,
+    AppTest runs app.py, as the server does: tests/apptest_helpers.py.)
     """
-    if leave_pages_directory_mode():  # what st.navigation in app.py would have set
-        st.rerun()
     if not st.session_state.pop("_initialised_by_app", False):
-        init_session()
+        # run alone: leave that mode, if no other tab has yet, and run again through app.py. Whether this run came
+        # through app.py is the test, not the mode's flag: another tab's run of app.py may have switched the mode off
+        # between the start of this run and now (seen when a classroom's restarted process met its reconnecting tabs
+        # during its warm-up: one tab stayed on the page drawn alone, without the sidebar and the "lost its
+        # connection" notice)
+        leave_pages_directory_mode()
+        st.rerun()
     return lang()
 
 
