@@ -500,7 +500,7 @@ def _described() -> list[Sentence]:
                     (*Se, p(s.be, weak="very"), *Ae, end),
                     ("adjective", "agreement"),
                     one,
-                    "这 measure N 很 A" if pointed else "S 很 A",
+                    "这 measure N 很 A" if s.text[0] in "这那" else "S 很 A",  # 学生们 too takes no questions
                 )
             )
             zh, words = (*S, p("不", "neg"), *A), (*Se, p(s.be, weak="neg"), p("not", "neg"), *Ae, end)

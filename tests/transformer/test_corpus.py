@@ -282,3 +282,11 @@ def test_sentences_are_short_and_the_vocabularies_small():
     assert max(len(tokenize(p.target)) for p in pairs) <= 12 and max(len(tokenize(p.source)) for p in pairs) <= 14
     assert len(Counter(t for p in pairs for t in tokenize(p.source))) < 150
     assert len(Counter(t for p in pairs for t in tokenize(p.target))) < 150
+
+
+def test_a_frame_names_the_sentences_it_holds():
+    """The frame 这 measure N 很 A holds only sentences that point with 这 or 那 (issue 41: 学生们很忙 was filed under
+    it); the students are tired is S 很 A."""
+    pointed = [s for s in grammar() if s.pattern == "这 measure N 很 A"]
+    assert pointed and all(s.source[0] in "这那" for s in pointed)
+    assert lookup("学生们很累").pattern == "S 很 A"
