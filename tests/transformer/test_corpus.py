@@ -290,3 +290,13 @@ def test_a_frame_names_the_sentences_it_holds():
     pointed = [s for s in grammar() if s.pattern == "这 measure N 很 A"]
     assert pointed and all(s.source[0] in "这那" for s in pointed)
     assert lookup("学生们很累").pattern == "S 很 A"
+
+
+def test_the_alignment_fixture_holds_the_corpus_pairs_its_docs_say():
+    """docs/alignment.md: the 20 pairs of tests/fixtures/aligned_pairs.tsv are 18 the grammar makes and the 2 it
+    names (issue 41: the fixture was called 20 corpus pairs)."""
+    text = (REPO / "docs" / "alignment.md").read_text(encoding="utf-8")
+    pairs = parse_pairs((REPO / "tests" / "fixtures" / "aligned_pairs.tsv").read_bytes())
+    outside = [s for s, t in pairs if (lookup(s) is None or lookup(s).target != t)]
+    assert len(pairs) == 20 and len(outside) == 2
+    assert f"18 the corpus's grammar makes and 2 in its style that it does not\n({outside[0]}, {outside[1]})" in text
