@@ -300,7 +300,8 @@ def force_controls(step, result) -> None:
 
 
 def greedy_section() -> None:
-    formula(r"y_t = \mathop{\mathrm{arg\,max}}_{w}\; P(w \mid S, y_1, \dots, y_{t-1}, \text{source})")
+    formula(r"y_t = \mathop{\mathrm{arg\,max}}_{w}\; P(w \mid X, S, y_1, \dots, y_{t-1})")
+    text(t("dec.greedy_formula", L), "caption")
     key = (CacheKind.TRANSLATE, source)
     step_view(model_cached(key, lambda: translator.translate(source)), False, key)
 
@@ -317,7 +318,8 @@ def choose_section() -> None:
 
 def beam_section() -> None:
     text(t("dec.beam_intro", L))
-    formula(r"\text{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}")
+    formula(r"s(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \qquad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}")
+    text(t("dec.beam_formula", L), "caption")
     c1, c2 = st.columns(2)
     beam_size = choose_number(c1.slider, t("dec.beam_size", L), 1, MAX_BEAM_SIZE, key="dec_beam_size", default=4)
     alpha = choose_number(

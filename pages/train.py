@@ -145,12 +145,12 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
     applied = {k: v for k, v in applied.items() if ss.get(k) == v}  # said while the values are still the recipe's
     kept = {k: v for k, v in kept.items() if ss.get(k) == v[0]}
     if applied:
-        items = ", ".join(_setting_text(k, v) for k, v in applied.items())
+        items = word_list((_setting_text(k, v) for k, v in applied.items()), L)
         key = "train.recipe_own" if dataset == "own" else "train.recipe"  # own pairs: fitted by steps
         text(t(key, L, dataset=name, items=items, n=f"{len(pairs):,}"), "info")
     if kept:
-        items = ", ".join(_setting_text(k, v[0]) for k, v in kept.items())
-        recipe = ", ".join(_setting_text(k, v[1]) for k, v in kept.items())
+        items = word_list((_setting_text(k, v[0]) for k, v in kept.items()), L)
+        recipe = word_list((_setting_text(k, v[1]) for k, v in kept.items()), L)
         text(t("train.recipe_kept", L, dataset=name, items=items, recipe=recipe), "info")
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import ATTN_COLORS, cell_text, colorbar, finish, height, nullable, set_layout
+from .common import ATTN_COLORS, cell_text, colon, colorbar, finish, height, nullable, set_layout
 from .layers import frame
 
 SURE_MARKER = dict(symbol="circle", size=9, color="#ffffff", line=dict(color="#000000", width=2))
@@ -49,7 +49,7 @@ def aer_grid_figure(
             text=text,
             texttemplate="%{text}" if text else None,
             customdata=custom,
-            hovertemplate=f"%{{customdata[0]}} · %{{customdata[1]}}<br>{value_label}: %{{customdata[2]}}"
+            hovertemplate=f"%{{customdata[0]}} · %{{customdata[1]}}<br>{colon(value_label)}%{{customdata[2]}}"
             "<extra></extra>",
             xgap=2,
             ygap=2,

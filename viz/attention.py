@@ -12,6 +12,7 @@ from .common import (
     ATTN_COLORS,
     axis_names,
     cell_text,
+    colon,
     colorbar,
     finish,
     floats,
@@ -56,7 +57,7 @@ def attention_figure(
     rows, cols = matrix_labels(row_tokens, col_tokens, *a.shape)
     pr = indexes(pad_rows, a.shape[0], "pad_rows")
     pc = indexes(pad_cols, a.shape[1], "pad_cols")
-    line = f"{value_label}: %{{z:.4f}}%{{customdata[2]}}"
+    line = f"{colon(value_label)}%{{z:.4f}}%{{customdata[2]}}"
     extra = pad_extra(*a.shape, pr, pc, pad_label)
     fig = go.Figure(weights_trace(a, rows, cols, value_label, hover(row_label, col_label, line), extra=extra))
     token_axes(fig, fig.data[0], rows, cols, row_label, col_label)
@@ -135,7 +136,7 @@ def attention_grid_figure(
     extra = pad_extra(n_rows, n_cols, pr, pc, pad_label)
     value = "%{z:.4f}%{customdata[2]}"
     for h in range(n_heads):
-        line = f"{head_label} {h + 1} · {value_label}: {value}"
+        line = f"{head_label} {h + 1} · {colon(value_label)}{value}"
         trace = weights_trace(
             a[h], rows, cols, value_label, hover(row_label, col_label, line), written=False, extra=extra,
             name=f"{head_label} {h + 1}", showscale=h == 0,
@@ -171,7 +172,9 @@ def source_attention_figure(
     pc = indexes(pad_cols, w.shape[1], "pad_cols")
     z = np.vstack([w, w.mean(axis=0, keepdims=True)])  # (H+1, Ls)
     rows = [f"{head_label} {h + 1}" for h in range(w.shape[0])] + [average_label]
-    fig = go.Figure(weights_trace(z, rows, cols, value_label, hover("", source_label, f"{value_label}: %{{z:.4f}}")))
+    fig = go.Figure(
+        weights_trace(z, rows, cols, value_label, hover("", source_label, f"{colon(value_label)}%{{z:.4f}}"))
+    )
     token_axes(fig, fig.data[0], rows, cols, "", source_label)
     mark_padding(fig, fig.data[0], [], pc, *z.shape)
     fig.add_shape(

@@ -86,11 +86,18 @@ def nullable(z: np.ndarray) -> list:
     return np.where(np.isfinite(z), z, None).tolist()
 
 
+def colon(label: str) -> str:
+    """A label with its colon: full-width after Chinese ("熵（比特）：") and ": " after anything else ("entropy: ")."""
+    last = label.rstrip()[-1:]
+    wide = bool(last) and unicodedata.east_asian_width(last) in "WF"
+    return f"{label.rstrip()}：" if wide else f"{label}: "
+
+
 def hover(row_label: str, col_label: str, value_line: str) -> str:
     """hovertemplate naming the row token, the column token and the value line."""
     # indexes come from customdata: %{x}/%{y} would show the tick text, not the number
-    row = f"{row_label}: %{{customdata[0]}} (#%{{customdata[3]}})" if row_label else "%{customdata[0]}"
-    return f"{row}<br>{col_label}: %{{customdata[1]}} (#%{{customdata[4]}})<br>{value_line}<extra></extra>"
+    row = f"{colon(row_label)}%{{customdata[0]}} (#%{{customdata[3]}})" if row_label else "%{customdata[0]}"
+    return f"{row}<br>{colon(col_label)}%{{customdata[1]}} (#%{{customdata[4]}})<br>{value_line}<extra></extra>"
 
 
 def matrix_trace(z: np.ndarray, rows: list[str], cols: list[str], extra=None, **kw) -> go.Heatmap:

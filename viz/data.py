@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from transformer.text import visible
 
-from .common import COLUMN_PX, TICK_COLUMNS, finish, set_layout, token_labels
+from .common import COLUMN_PX, TICK_COLUMNS, colon, finish, set_layout, token_labels
 
 SOURCE_COLOR, TARGET_COLOR = "#1f77b4", "#ff7f0e"
 # Streamlit's chart theme leaves wide gaps around a Vega-Lite chart's title and legend, which come out of the plot's
@@ -125,7 +125,7 @@ def length_histogram_figure(spec: dict) -> go.Figure:
                 y=[counts[n] for n in lengths],
                 name=name,
                 marker_color=color,
-                hovertemplate=f"{name}: %{{y}} {count_label} · %{{x}} {length_label}<extra></extra>",
+                hovertemplate=f"{colon(name)}%{{y}} {count_label} · %{{x}} {length_label}<extra></extra>",
             )
         )
     set_layout(

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from .common import (
     CHOSEN_COLOR,
     OTHER_COLOR,
+    colon,
     finish,
     floats,
     height,
@@ -109,7 +110,7 @@ def topk_figure(
         name=token_label,
         marker=dict(color=ROW_HIT, line=dict(width=0)),
         customdata=[[t, f" ({chosen_label})" if c else "", i] for t, c, i in zip(tokens, is_chosen, top, strict=True)],
-        hovertemplate=f"{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{text}}<extra></extra>",
+        hovertemplate=f"{colon(token_label)}%{{customdata[0]}}%{{customdata[1]}}<br>{colon(prob_label)}%{{text}}<extra></extra>",
         text=[f"{p[i]:.4f}" for i in top],
         textposition="none",
     )
@@ -330,7 +331,7 @@ def beam_tree_figure(
 def _hover(node: _Node, start: str, names: dict, log_prob_label: str, more_label: str) -> str:
     """A node's hover: its whole path and log-probability, or for a pruned node every candidate it stands for."""
     if node.status != "pruned":
-        line = f"{plotly_text(' '.join((start, *node.path)))}<br>{log_prob_label}: {node.log_prob:.3f}"
+        line = f"{plotly_text(' '.join((start, *node.path)))}<br>{colon(log_prob_label)}{node.log_prob:.3f}"
         return line + (f"<br>{names[node.status]}" if node.parent is not None else "")
     shown = [f"{plotly_text(' '.join((start, *path)))}: {lp:.3f}" for path, lp in node.pruned[:PRUNED_LISTED]]
     if len(node.pruned) > PRUNED_LISTED:
@@ -402,6 +403,6 @@ def _bars(name, dist, top, rows, vocab, color, prob_label, token_label, chosen_l
         name=name,
         marker=dict(color=color),
         customdata=[[vocab[i], note] for i, note in zip(top, notes)],
-        hovertemplate=f"{name}<br>{token_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{prob_label}: %{{x:.4f}}"
+        hovertemplate=f"{name}<br>{colon(token_label)}%{{customdata[0]}}%{{customdata[1]}}<br>{colon(prob_label)}%{{x:.4f}}"
         "<extra></extra>",
     )

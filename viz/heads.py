@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from .common import (
     ATTN_COLORS,
     ENTROPY_COLORS,
+    colon,
     colorbar,
     finish,
     floats,
@@ -211,9 +212,9 @@ def head_patterns_figure(
     grid = _grid(n_layers, n_heads, n_rows, col_ticks, positions=cols is None)
     per_cell = n_layers * n_heads * n_rows * n_cols <= MAX_HOVER_CELLS
     cell_lines = [
-        f"{row_label}: %{{customdata[2]}}",
-        f"{col_label}: %{{customdata[3]}}",
-        f"{value_label}: %{{customdata[4]:.4f}}",
+        f"{colon(row_label)}%{{customdata[2]}}",
+        f"{colon(col_label)}%{{customdata[3]}}",
+        f"{colon(value_label)}%{{customdata[4]:.4f}}",
     ]
     data, layout, titles = [], {}, []
     for l in range(n_layers):
@@ -286,7 +287,7 @@ def head_stat_figure(
         heads.ravel().tolist(),
         layers.ravel().tolist(),
         custom,
-        f"%{{customdata[3]}}<br>{label}: %{{customdata[2]}}<extra></extra>",
+        f"%{{customdata[3]}}<br>{colon(label)}%{{customdata[2]}}<extra></extra>",
     )
     fig = go.Figure([heat, clicks])  # plain dicts: plotly checks every property once, here
     common = dict(tickmode="array", showgrid=False, zeroline=False, ticks="")

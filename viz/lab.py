@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 
 from transformer.text import plotly as plotly_text
 
-from .common import epoch_axes, finish, set_layout
+from .common import colon, epoch_axes, finish, set_layout
 from .training import CurveLabels
 
 SIDE_COLORS = ("#1f77b4", "#d62728")  # the first model (the baseline) blue, the second (the variant) red
@@ -39,7 +39,7 @@ def comparison_curves_figure(
                         showlegend=col == 1,
                         mode="lines",
                         line=dict(color=color, dash=dash),
-                        hovertemplate=f"{name}: %{{y:{fmt}}}<extra></extra>",
+                        hovertemplate=f"{colon(name)}%{{y:{fmt}}}<extra></extra>",
                     ),
                     row=1,
                     col=col,
@@ -72,7 +72,7 @@ def scores_figure(
                 marker_color=color,
                 text=[f"{v:.0%}" if v is not None else "" for v in values],
                 textposition="outside",
-                hovertemplate=f"{plotly_text(label)}: %{{y:.1%}}<extra></extra>",
+                hovertemplate=f"{colon(plotly_text(label))}%{{y:.1%}}<extra></extra>",
             )
         )
     set_layout(
@@ -103,7 +103,7 @@ def peak_figure(
                 name=plotly_text(label),
                 mode="lines+markers",
                 line=dict(color=color),
-                hovertemplate=f"{plotly_text(label)}: %{{y:.3f}}<extra></extra>",
+                hovertemplate=f"{colon(plotly_text(label))}%{{y:.3f}}<extra></extra>",
             )
         )
     epoch_axes(

@@ -20,6 +20,7 @@ from .common import (
     NEG_INF,
     SIGNED_COLORS,
     cell_text,
+    colon,
     colorbar,
     hover,
     matrix_trace,
@@ -61,7 +62,7 @@ def blocked_overlay(blocked: np.ndarray, rows, cols, blocked_label, row_label, c
         text=np.where(blocked, NEG_INF, "").tolist(),
         texttemplate="%{text}",
         textfont=dict(color="white"),
-        hovertemplate=hover(row_label, col_label, f"{value_label}: {NEG_INF} ({blocked_label})"),
+        hovertemplate=hover(row_label, col_label, f"{colon(value_label)}{NEG_INF} ({blocked_label})"),
     )
 
 
@@ -91,7 +92,7 @@ def values_figure(
             hoverongaps=False,
             text=text,
             texttemplate="%{text}" if text else None,
-            hovertemplate=hover(row_label, col_label, f"{value_label}: %{{z:{hover_fmt}}}"),
+            hovertemplate=hover(row_label, col_label, f"{colon(value_label)}%{{z:{hover_fmt}}}"),
             **value_scale(shown, colorscale, zrange),
         )
     )

@@ -9,6 +9,7 @@ from plotly.colors import qualitative
 
 from .common import (
     SIGNED_COLORS,
+    colon,
     colorbar,
     finish,
     floats,
@@ -49,7 +50,7 @@ def pe_lines_figure(
             raise ValueError(f"dimension {d} is outside 0..{t.shape[1] - 1}.")
         name = f"{dim_label} {d} ({'sin' if d % 2 == 0 else 'cos'})"
         color = LINE_COLORS[i % len(LINE_COLORS)]
-        hover = f"{name}<br>{position_label}: %{{x}}<br>{value_label}: %{{y:.4f}}<extra></extra>"
+        hover = f"{name}<br>{colon(position_label)}%{{x}}<br>{colon(value_label)}%{{y:.4f}}<extra></extra>"
         dots = go.Scatter(
             x=positions,
             y=t[:, d].tolist(),
@@ -105,7 +106,7 @@ def pe_heatmap_figure(
             colorscale=SIGNED_COLORS,
             colorbar=colorbar(value_label),
             hovertemplate=(
-                f"{position_label}: %{{y}}<br>{dim_label}: %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"
+                f"{colon(position_label)}%{{y}}<br>{colon(dim_label)}%{{x}}<br>{colon(value_label)}%{{z:.4f}}<extra></extra>"
             ),
         )
     )
@@ -133,7 +134,7 @@ def pe_similarity_figure(table, title="", position_label="position", value_label
             colorscale=SIGNED_COLORS,
             colorbar=colorbar(value_label),
             hovertemplate=(
-                f"{position_label} %{{y}} · {position_label} %{{x}}<br>{value_label}: %{{z:.4f}}<extra></extra>"
+                f"{position_label} %{{y}} · {position_label} %{{x}}<br>{colon(value_label)}%{{z:.4f}}<extra></extra>"
             ),
         )
     )
@@ -169,7 +170,7 @@ def pe_distance_figure(
             name=value_label,
             line=dict(color=LINE_COLORS[0]),
             marker=dict(size=5),
-            hovertemplate=f"{distance_label}: %{{x}}<br>{value_label}: %{{y:.3f}}<extra></extra>",
+            hovertemplate=f"{colon(distance_label)}%{{x}}<br>{colon(value_label)}%{{y:.3f}}<extra></extra>",
         )
     )
     if rises:
@@ -180,7 +181,7 @@ def pe_distance_figure(
                 mode="markers",
                 name=rise_label or "rises",
                 marker=dict(color=LINE_COLORS[1], size=9, symbol="triangle-up"),
-                hovertemplate=f"{distance_label}: %{{x}}<br>{value_label}: %{{y:.3f}}<extra>{rise_label}</extra>",
+                hovertemplate=f"{colon(distance_label)}%{{x}}<br>{colon(value_label)}%{{y:.3f}}<extra>{rise_label}</extra>",
             )
         )
     set_layout(

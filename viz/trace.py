@@ -19,6 +19,7 @@ from transformer.data import PAD
 from .common import (
     CHOSEN_COLOR,
     NEG_INF,
+    colon,
     finish,
     height,
     mark_padding,
@@ -535,7 +536,7 @@ def softmax_row_figure(
             text=[f"{w:.4f}" if not b else NEG_INF for w, b in zip(weights, blocked)],
             textposition="outside",
             customdata=[[c, f" ({blocked_label})" if b else ""] for c, b in zip(cols, blocked)],
-            hovertemplate=f"{key_label}: %{{customdata[0]}}%{{customdata[1]}}<br>{weight_label}: %{{y:.4f}}"
+            hovertemplate=f"{colon(key_label)}%{{customdata[0]}}%{{customdata[1]}}<br>{colon(weight_label)}%{{y:.4f}}"
             "<extra></extra>",
         )
     )

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from transformer.text import plotly as plotly_text
 
-from .common import epoch_axes, finish, set_layout
+from .common import colon, epoch_axes, finish, set_layout
 
 AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
 
@@ -46,7 +46,7 @@ def loss_accuracy_figure(history: Sequence, labels: CurveLabels = CurveLabels(),
                     mode=mode,
                     yaxis=axis,
                     line=dict(color=color, dash=dash),
-                    hovertemplate=f"{name}: %{{y:{fmt}}}<extra></extra>",
+                    hovertemplate=f"{colon(name)}%{{y:{fmt}}}<extra></extra>",
                 )
             )
     set_layout(
@@ -142,7 +142,7 @@ def alignment_figure(
                 mode="lines+markers" if len(points) <= 60 else "lines",
                 line=dict(color=color),
                 customdata=heads,
-                hovertemplate=f"{plotly_text(label)}: %{{y:.2f}} (%{{customdata}})<extra></extra>",
+                hovertemplate=f"{colon(plotly_text(label))}%{{y:.2f}} (%{{customdata}})<extra></extra>",
             )
         )
     legend = dict(orientation="h", yref="container", y=0, yanchor="bottom", xref="container", x=0)

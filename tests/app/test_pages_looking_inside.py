@@ -271,7 +271,7 @@ def test_a_400_character_sentence_gives_a_clear_answer():
 # ---------------------------------------------------------------- Chinese
 
 ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
-ALLOWED = {"query", "key", "sin", "cos"}  # kept on purpose next to the Chinese, as in "查询 (query)"
+ALLOWED = {"query", "key", "sin", "cos"}  # kept on purpose next to the Chinese, as in "查询（query）"
 
 
 def chart_labels(spec: dict) -> list[str]:
@@ -287,7 +287,7 @@ def chart_labels(spec: dict) -> list[str]:
 
 @pytest.mark.parametrize(
     ("page", "expected"),
-    [(PE, "位置"), (MASKS, "查询 (query)"), (ATTN, "编码器-解码器注意力 · 层 2 · 头 1"), (DEC, "概率")],
+    [(PE, "位置"), (MASKS, "查询（query）"), (ATTN, "编码器-解码器注意力 · 层 2 · 头 1"), (DEC, "概率")],
 )
 def test_pages_in_chinese_have_chinese_chart_labels(page, expected):
     at = opened_page("zh", page)

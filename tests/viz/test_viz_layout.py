@@ -281,7 +281,7 @@ def test_the_train_chart_says_when_the_table_holds_other_pairs_than_the_model_wa
     title = _history_title(at)
     assert title.startswith("The bundled model") and title.endswith("not the pairs in your table")
     at = open_app("zh", page="pages/train.py", pairs=[("你 好", "Hello .")])
-    assert _history_title(at).startswith("内置模型") and "不是你表格中的句对" in _history_title(at)
+    assert _history_title(at).startswith("内置模型") and "不是你表格中的句子对" in _history_title(at)
 
 
 def test_the_train_chart_of_an_uploaded_model_names_its_file_literally():
