@@ -1,6 +1,7 @@
 """The Attention page's "Which head aligns the words?": the AER of every encoder–decoder head and layer average on the
 gold links the pairs carry, the best one framed, a sentence built from the figures, and the gold links drawn over the
-map shown with its precision and recall. The gold comes from the hand-checked fixture of 20 pairs (18 from the corpus, 2 in its style)."""
+map shown with its precision and recall. The gold comes from the hand-checked fixture of 20 pairs
+(18 from the corpus, 2 in its style)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Gold links, the alignment error rate against hand-worked examples, the linking rule, the decoder-row convention, and
-each method of reading alignment from a model (on the bundled model and a hand-checked gold of 20 pairs, 18 of them the corpus's)."""
+each method of reading alignment from a model (on the bundled model and a hand-checked gold of 20 pairs, 18 of them
+the corpus's)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,9 @@ from transformer.data import parse_aligned_pairs
 
 ROOT = Path(__file__).resolve().parents[2]
 MODEL = str(ROOT / "assets" / "model.safetensors")  # 2 layers of 4 heads
-GOLD_FILE = ROOT / "tests" / "fixtures" / "aligned_pairs.tsv"  # 20 pairs (18 the corpus makes) with hand-checked gold links
+GOLD_FILE = (
+    ROOT / "tests" / "fixtures" / "aligned_pairs.tsv"
+)  # 20 pairs (18 the corpus makes) with hand-checked gold links
 LINKS = re.compile(r"^(\d+-\d+( \d+-\d+)*)?$")  # one line of links, i-j
 
 
