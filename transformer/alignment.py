@@ -38,6 +38,7 @@ from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import echo
 from .translator import EVAL_ROWS, Translator
+from .words import Words, word_links, word_map
 
 Link = tuple[int, int]  # (source index, target index), both from 0
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
@@ -366,9 +367,16 @@ def alignment_weights(
     return out
 
 
+def pair_words(translator: Translator, pair: tuple[str, str]) -> tuple[Words, Words]:
+    """The source's and the target's pieces and words under the model's tokenizer (transformer.words.word_map)."""
+    return word_map(translator.tokenizer, pair[0]), word_map(translator.tokenizer, pair[1])
+
+
 def align(translator: Translator, pairs: Sequence[tuple[str, str]], method: Method) -> list[frozenset[Link]]:
-    """The links of one method for every pair (links_of each pair's weights)."""
-    return [links_of(w) for w in alignment_weights(translator, pairs, [method])[method]]
+    """The word links of one method for every pair: links_of each pair's piece weights, each piece link made the links
+    of the pieces' words (word_links; the same links where the pieces are the words)."""
+    weights = alignment_weights(translator, pairs, [method])[method]
+    return [word_links(links_of(w), *pair_words(translator, p)) for w, p in zip(weights, pairs)]
 
 
 @dataclass(frozen=True)
@@ -382,14 +390,18 @@ class MethodScore:
 def aer_table(
     translator: Translator, pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None]
 ) -> list[MethodScore]:
-    """Every method of the model (methods_of) scored on the pairs that have gold, in table order."""
+    """Every method of the model (methods_of) scored on the pairs that have gold (links of words: read_gold's default
+    tokens), in table order; links read at the word level (align)."""
     kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     if not kept:
         raise DataError("no pair has gold alignment links: give an alignment column to measure AER.", "no_gold")
     methods = methods_of(translator.config)
     weights = alignment_weights(translator, [p for p, _ in kept], methods)
-    gold = [g for _, g in kept]
-    return [MethodScore(m, score_links([links_of(w) for w in weights[m]], gold)) for m in methods]
+    gold, words = [g for _, g in kept], [pair_words(translator, p) for p, _ in kept]
+    return [
+        MethodScore(m, score_links([word_links(links_of(w), *ws) for w, ws in zip(weights[m], words)], gold))
+        for m in methods
+    ]
 
 
 def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore | None:
@@ -444,10 +456,11 @@ def findings(scores: Sequence[MethodScore], cfg: TransformerConfig) -> Findings 
     return Findings(head, average, compare(average.score.aer, head.score.aer), norm, saliency, top)
 
 
-def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -> AlignmentScore:
+def score_map(weights: torch.Tensor, gold: Gold, source: Words, target: Words) -> AlignmentScore:
     """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
-    predict its n_target target tokens, its n_source source columns, linked by links_of."""
-    return score_links([links_of(weights[:n_target, :n_source])], [gold])
+    predict its target pieces, its source pieces, linked by links_of and made word links (word_links)."""
+    piece_links = links_of(weights[: len(target.pieces), : len(source.pieces)])
+    return score_links([word_links(piece_links, source, target)], [gold])
 
 
 # ---------------------------------------------------------------- during training
