@@ -38,7 +38,7 @@ from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import echo
 from .translator import EVAL_ROWS, Translator
-from .words import Words, word_links, word_map
+from .words import Words, pair_words, same_words, word_links
 
 Link = tuple[int, int]  # (source index, target index), both from 0
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
@@ -175,16 +175,19 @@ def score_links(predicted: Sequence[Iterable[Link]], golds: Sequence[Gold | None
 
 
 def floor_score(
-    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer: str = "auto"
-) -> AlignmentScore:
-    """The best score any weights can reach under the linking rule (one link per target token) against golds: each
-    target token linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
-    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed."""
+    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer="auto"
+) -> AlignmentScore | None:
+    """The best score any weights can reach under the linking rule (one link per target token) against golds of words:
+    each target word linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
+    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed. None
+    when the model's tokenizer makes pieces other than the words (a word of two pieces can take two links)."""
+    if not same_words(tokenizer, pairs):
+        return None
     predicted = []
     for (_, target), gold in zip(pairs, golds):
         links = set()
         if gold is not None:
-            for j in range(len(tokenize(target, tokenizer))):
+            for j in range(len(tokenize(target))):
                 allowed = sorted(link for link in gold.sure if link[1] == j) or sorted(
                     link for link in gold.possible if link[1] == j
                 )
@@ -367,16 +370,11 @@ def alignment_weights(
     return out
 
 
-def pair_words(translator: Translator, pair: tuple[str, str]) -> tuple[Words, Words]:
-    """The source's and the target's pieces and words under the model's tokenizer (transformer.words.word_map)."""
-    return word_map(translator.tokenizer, pair[0]), word_map(translator.tokenizer, pair[1])
-
-
 def align(translator: Translator, pairs: Sequence[tuple[str, str]], method: Method) -> list[frozenset[Link]]:
     """The word links of one method for every pair: links_of each pair's piece weights, each piece link made the links
     of the pieces' words (word_links; the same links where the pieces are the words)."""
     weights = alignment_weights(translator, pairs, [method])[method]
-    return [word_links(links_of(w), *pair_words(translator, p)) for w, p in zip(weights, pairs)]
+    return [word_links(links_of(w), *pair_words(translator.tokenizer, p)) for w, p in zip(weights, pairs)]
 
 
 @dataclass(frozen=True)
@@ -397,7 +395,7 @@ def aer_table(
         raise DataError("no pair has gold alignment links: give an alignment column to measure AER.", "no_gold")
     methods = methods_of(translator.config)
     weights = alignment_weights(translator, [p for p, _ in kept], methods)
-    gold, words = [g for _, g in kept], [pair_words(translator, p) for p, _ in kept]
+    gold, words = [g for _, g in kept], [pair_words(translator.tokenizer, p) for p, _ in kept]
     return [
         MethodScore(m, score_links([word_links(links_of(w), *ws) for w, ws in zip(weights[m], words)], gold))
         for m in methods

@@ -104,6 +104,11 @@ def word_map(tokenizer, text: str) -> Words:
     return Words(tuple(pieces), tuple(words), tuple(of_piece))
 
 
+def pair_words(tokenizer, pair: tuple[str, str]) -> tuple[Words, Words]:
+    """The source's and the target's pieces and words (word_map)."""
+    return word_map(tokenizer, pair[0]), word_map(tokenizer, pair[1])
+
+
 def same_words(tokenizer, pairs: Iterable[tuple[str, str]]) -> bool:
     """Whether the tokenizer's pieces of every sentence of pairs are its words (the word level is the piece level)."""
     return tokenizer == GOLD_TOKENIZER or all(

@@ -149,7 +149,6 @@ def run(args: argparse.Namespace) -> None:
     """Write one line of links per pair; with gold links, print the AER table and use the best head by default."""
     from ..alignment import aer_table, align, best, floor_score, format_links, read_gold
     from ..checkpoint import load_checkpoint
-    from ..words import same_words
 
     if args.out:
         check_writable(args.out, "--out", "links.txt")
@@ -167,8 +166,8 @@ def run(args: argparse.Namespace) -> None:
         measured = with_gold[:MAX_STUDY_PAIRS]  # the AER table reads as many pairs as the app's dataset views
         scores = aer_table(translator, [p for p, _ in measured], [g for _, g in measured])
         table = table_lines(scores, cfg, len(measured), len(with_gold))
-        if same_words(translator.tokenizer, [p for p, _ in measured]):  # with pieces, a word can take more links
-            floor = floor_score([p for p, _ in measured], [g for _, g in measured])
+        floor = floor_score([p for p, _ in measured], [g for _, g in measured], translator.tokenizer)
+        if floor is not None:  # None: a word of several pieces can take several links
             table.append(
                 f"(the best AER one link per target token can reach against this gold: {floor.aer:.3f}, "
                 f"recall {floor.recall or 0:.3f})"
