@@ -38,7 +38,7 @@ from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import echo
 from .translator import EVAL_ROWS, Translator
-from .words import Words, pair_words, same_words, word_links
+from .words import Words, membership, pair_words, same_words, spells, word_links
 
 Link = tuple[int, int]  # (source index, target index), both from 0
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
@@ -469,17 +469,16 @@ ALIGN_PAIRS = 64  # gold pairs on which a training measures its heads' AER after
 def gold_sample(
     pairs: Sequence[tuple[str, str]], tokenizer="auto", n: int = ALIGN_PAIRS
 ) -> list[tuple[tuple[str, str], Gold]]:
-    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold), spread evenly over them, each with
-    its gold: what a training measures alignment on. Empty for data without gold, and under a tokenizer whose tokens
-    are not the corpus's (the links count the corpus's tokens)."""
+    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold: links of words), spread evenly over
+    them, each with its gold: what a training measures alignment on, at the word level whatever pieces the tokenizer
+    makes. Empty for data without gold; a pair whose pieces do not spell it is left out."""
     found = []
     for i in range(len(pairs)):
         source, target = pairs[i]
         if corpus.lookup(source) is None:  # the cheap test first: most of a file without gold stops here
             continue
-        same = all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
-        gold = corpus_gold([(source, target)], tokenizer)[0] if same else None
-        if gold is not None:
+        gold = corpus_gold([(source, target)])[0]
+        if gold is not None and spells(tokenizer, (source, target)):
             found.append(((source, target), gold))
     return spread(found, n)
 
@@ -497,6 +496,7 @@ def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold
     for pair, gold in sample:
         try:
             check_pairs_fit(translator, [pair])
+            pair_words(translator.tokenizer, pair)  # pieces that spell the pair's words
         except DataError:
             continue
         kept.append((pair, gold))
@@ -506,19 +506,19 @@ def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold
 @dataclass(frozen=True)
 class GoldBatch:
     """Gold pairs made ready once, to score every cross-attention head after each epoch: the teacher-forced inputs,
-    and the gold as masks over (decoder row, source token), row j being the row that predicts target token j."""
+    the words of each piece (transformer.words.membership; row j of the decoder is the row that predicts target piece
+    j), and the gold as masks over (target word, source word)."""
 
     enc_inputs: torch.Tensor  # (B, Ls)
     dec_inputs: torch.Tensor  # (B, Lt): S + target, padded
-    rows: torch.Tensor  # (B, Lt) bool: the rows that predict a target token (not E's, not padding)
-    sure: torch.Tensor  # (B, Lt, Ls) bool
-    possible: torch.Tensor  # (B, Lt, Ls) bool, the sure links among them
+    src_words: torch.Tensor  # (B, Ls, Ws) 1.0 where source piece i belongs to word k
+    tgt_words: torch.Tensor  # (B, Lt, Wt) the same for the row that predicts target piece j (E's row, padding: none)
+    sure: torch.Tensor  # (B, Wt, Ws) bool
+    possible: torch.Tensor  # (B, Wt, Ws) bool, the sure links among them
 
     def to(self, device: torch.device) -> GoldBatch:
         """The same gold on another device."""
-        return GoldBatch(
-            *(t.to(device) for t in (self.enc_inputs, self.dec_inputs, self.rows, self.sure, self.possible))
-        )
+        return GoldBatch(*(t.to(device) for t in vars(self).values()))
 
 
 def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> GoldBatch | None:
@@ -527,32 +527,32 @@ def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], G
     if not sample:
         return None
     batch = translator.make_batch([p for p, _ in sample])
-    B, Lt, Ls = len(sample), batch.dec_inputs.size(1), batch.enc_inputs.size(1)
-    sure, possible = torch.zeros(B, Lt, Ls, dtype=torch.bool), torch.zeros(B, Lt, Ls, dtype=torch.bool)
+    words = [pair_words(translator.tokenizer, p) for p, _ in sample]
+    (B, Ls), Lt = batch.enc_inputs.shape, batch.dec_inputs.size(1)
+    Ws, Wt = (max(len(w[side].words) for w in words) for side in (0, 1))
+    sure, possible = torch.zeros(B, Wt, Ws, dtype=torch.bool), torch.zeros(B, Wt, Ws, dtype=torch.bool)
     for b, (_, gold) in enumerate(sample):
         for links, mask in ((gold.sure, sure), (gold.sure | gold.possible, possible)):
             for i, j in links:
                 mask[b, j, i] = True
-    _, dec_lengths = lengths(batch)  # (B,): S + target
-    rows = torch.arange(Lt)[None, :] < (dec_lengths - 1)[:, None]  # (B, Lt)
-    return GoldBatch(batch.enc_inputs, batch.dec_inputs, rows, sure, possible)
+    src_words = torch.stack([membership(src, Ls, Ws) for src, _ in words])  # (B, Ls, Ws)
+    tgt_words = torch.stack([membership(tgt, Lt, Wt) for _, tgt in words])  # (B, Lt, Wt)
+    return GoldBatch(batch.enc_inputs, batch.dec_inputs, src_words, tgt_words, sure, possible)
 
 
 def head_aers(model: Transformer, gold: GoldBatch) -> torch.Tensor:
     """(n_layers, n_heads): each cross-attention head's AER on the gold, its links made by linked_sources (the one
-    rule), as score_links sums them; one teacher-forced pass in eval mode, without gradients or randomness."""
+    rule) and made links of words (word_links), as score_links sums them; one teacher-forced pass in eval mode,
+    without gradients or randomness."""
     with evaluating(model):
         maps = AttentionMaps()
         memory = model.encoder(gold.enc_inputs, maps)  # (B, Ls, D)
         model.decoder(gold.dec_inputs, gold.enc_inputs, memory, maps)
     attn = torch.stack(maps.dec_enc_attns, 1)  # (B, layers, H, Lt, Ls)
-    picked = linked_sources(attn)[..., None]  # (B, layers, H, Lt, 1): the source token each row links
-    rows = gold.rows[:, None, None, :]  # (B, 1, 1, Lt)
-    hits = []
-    for mask in (gold.sure, gold.possible):
-        shaped = mask[:, None, None].expand(*attn.shape)  # (B, layers, H, Lt, Ls)
-        hits.append((shaped.gather(-1, picked)[..., 0] & rows).sum((0, 3)))  # (layers, H)
-    predicted, n_sure = int(gold.rows.sum()), int(gold.sure.sum())  # |A| (one link per row), |S|
+    picked = torch.nn.functional.one_hot(linked_sources(attn), attn.size(-1)).float()  # (B, layers, H, Lt, Ls)
+    linked = torch.einsum("btw,blhts,bsv->blhwv", gold.tgt_words, picked, gold.src_words) > 0  # (B, layers, H, Wt, Ws)
+    hits = [(linked & mask[:, None, None]).sum((0, 3, 4)) for mask in (gold.sure, gold.possible)]  # (layers, H)
+    predicted, n_sure = linked.sum((0, 3, 4)), int(gold.sure.sum())  # |A| per head, |S|
     return 1 - (hits[0] + hits[1]).double() / (predicted + n_sure)
 
 

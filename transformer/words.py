@@ -109,6 +109,15 @@ def pair_words(tokenizer, pair: tuple[str, str]) -> tuple[Words, Words]:
     return word_map(tokenizer, pair[0]), word_map(tokenizer, pair[1])
 
 
+def spells(tokenizer, pair: tuple[str, str]) -> bool:
+    """Whether the tokenizer's pieces of both sentences spell them, so that their words are found (word_map)."""
+    try:
+        pair_words(tokenizer, pair)
+    except DataError:
+        return False
+    return True
+
+
 def same_words(tokenizer, pairs: Iterable[tuple[str, str]]) -> bool:
     """Whether the tokenizer's pieces of every sentence of pairs are its words (the word level is the piece level)."""
     return tokenizer == GOLD_TOKENIZER or all(
@@ -132,11 +141,11 @@ def word_links(links: Iterable[tuple[int, int]], source: Words, target: Words) -
     return frozenset((i, j) for p, q in links for i in source.of_piece[p] for j in target.of_piece[q])
 
 
-def membership(words: Words) -> torch.Tensor:
-    """(pieces, words) 1.0 where a piece belongs to a word."""
+def membership(words: Words, pieces: int | None = None, n_words: int | None = None) -> torch.Tensor:
+    """(pieces, words) 1.0 where a piece belongs to a word, padded with zeros to pieces × n_words when given."""
     import torch
 
-    out = torch.zeros(len(words.pieces), len(words.words))
+    out = torch.zeros(pieces or len(words.pieces), n_words or len(words.words))
     for i, ks in enumerate(words.of_piece):
         out[i, list(ks)] = 1.0
     return out
