@@ -152,3 +152,32 @@ def test_the_align_command_on_a_bpe_model_writes_word_links(bpe_translator, bpe,
         assert len({j for _, j in found.sure}) == len(target.split()) <= pieces  # every target word linked
     assert "links of words: two words are linked when any of their pieces are" in err
     assert "AER on 6 pairs" in err
+
+
+def test_a_real_sentencepiece_models_pieces_find_their_words():
+    spm = pytest.importorskip("sentencepiece")
+    import io
+
+    text = ["我爱你", "我们爱猫", "I love you.", "he loves cats tonight.", "他们爱你", "she loves you tonight."] * 20
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(text), model_writer=model, vocab_size=40, character_coverage=1.0,
+        hard_vocab_limit=False, minloglevel=2, num_threads=1,
+    )  # fmt: skip
+    processor = spm.SentencePieceProcessor(model_proto=model.getvalue())
+
+    class SentencePiece:
+        def split(self, text: str) -> list[str]:
+            return processor.encode(text, out_type=str)
+
+    for sentence in ("我们爱你", "he loves cats tonight.", "ＡＢ，好 tonight", "猫😀 zebra"):
+        words = word_map(SentencePiece(), sentence)
+        assert list(words.pieces) == processor.encode(sentence, out_type=str)
+        assert all(words.pieces_of(k) for k in range(len(words.words)))  # every word has its pieces
+        for piece, ks in zip(words.pieces, words.of_piece):
+            core = unicodedata.normalize("NFKC", "".join(words.words[k] for k in ks))
+            assert ks == tuple(sorted(ks)) and piece.replace(MARK, "") in core
+    spanning = [p for p in processor.encode("我们爱你", out_type=str) if len(p.replace(MARK, "")) > 1]
+    assert spanning  # this model has a piece of two Chinese characters: it belongs to both
+    zh = word_map(SentencePiece(), "我们爱你")
+    assert any(len(ks) == 2 for ks in zh.of_piece)
