@@ -11,8 +11,10 @@ from transformer.errors import TransformerError
 from transformer.heads import SHARES, HeadStudy, study_heads, study_maps, with_alignment
 from transformer.model import DEC_ENC, ENC_SELF, AttentionKind
 from transformer.text import markdown, visible
+from transformer.words import GOLD_TOKENIZER
+from ui import word_level
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
-from ui.gold import file_gold, golds_of, problem_lines
+from ui.gold import file_gold, gold_pairs, golds_of, problem_lines
 from ui.i18n import sentences, t
 from ui.messages import error_text
 from ui.model_cache import CacheKind
@@ -140,6 +142,9 @@ def predicted_tokens() -> list[str]:
 
 
 dec_rows = decoder_row_labels(view.dec_tokens, predicted_tokens())  # "S → I", "I → love", …
+words = word_level.pair_words(translator, source, reference)  # pieces and words; None for the model's own output
+level = word_level.choose_level(L, words, st, horizontal=True) if kind == DEC_ENC else "pieces"
+by_words = level == "words" and not words.same  # the map's pieces grouped into words (no marks on it)
 
 # alignment marks: (decoder row, source column) cells of this sentence's encoder–decoder attention
 sentence = (source, reference)
@@ -206,34 +211,33 @@ def explain() -> None:
 
 
 marking = kind == DEC_ENC
-main_chart = dict(marks=ss.attn_marks if marking else (), clickable=marking)
-
-
-# the gold links of this pair, over one encoder–decoder map (teacher-forced on the reference)
-gold = None
-if marking and heads != "grid" and reference is not None:
-    gold = golds_of([(source, reference)], translator.tokenizer)[0]
-    main_chart["gold"] = gold
+main_chart = dict(marks=ss.attn_marks if marking and not by_words else (), clickable=marking and not by_words)
+# the gold links of this pair (they index words), over one encoder–decoder map (teacher-forced on the reference)
+gold = golds_of([(source, reference)], GOLD_TOKENIZER)[0] if marking and heads != "grid" and level == "words" else None
+main_chart["gold"] = gold
 
 
 def gold_score() -> None:
     """Precision and recall of the links of the map shown, against the gold links drawn over it."""
     attn = view.maps.of(DEC_ENC)[layer][0]  # (H, Lt, Ls)
     shown = attn.mean(0) if heads == "average" else attn[head]  # (Lt, Ls)
-    got = score_map(shown, gold, len(view.dec_tokens) - 1, len(view.src_tokens))
+    got = score_map(shown, gold, words.source, words.target)  # links of words (transformer.words)
     values = dict(precision=f"{100 * (got.precision or 0):.0f}", recall=f"{100 * (got.recall or 0):.0f}")
     text(t("attn.gold_shown", L, aer=f"{got.aer:.2f}", **values), "caption")
 
 
+drawn = word_level.word_view(view.maps, words) if by_words else (view.maps, view.src_tokens, view.dec_tokens, dec_rows)
 if heads == "grid":  # every head side by side needs the whole width
-    show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
+    show(*drawn, CHART, (*sentence, level), **main_chart)
     computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+    word_level.say_level(L, level, words)
     explain()
 else:
     c1, c2 = wrapping_row([MAP_PX, EXPLAIN_PX])  # the map wide enough for its labels; the text beside or under it
     with c1:
-        show(view.maps, view.src_tokens, view.dec_tokens, dec_rows, CHART, sentence, **main_chart)
+        show(*drawn, CHART, (*sentence, level), **main_chart)
         computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+        word_level.say_level(L, level, words)
         if gold is not None:
             gold_score()
     with c2:
@@ -461,21 +465,18 @@ def which_head_aligns() -> None:
     section(t("attn.aligns", L))
     text(t("attn.aligns_intro", L))
     pairs = usable_pairs()[:MAX_STUDY_PAIRS]
-    from_file = file_gold(translator.tokenizer)
+    from_file = file_gold(GOLD_TOKENIZER)  # links of words, whatever pieces the model reads
     if from_file is not None:  # a teacher's own links: where they come from, and the cells that could not be read
         counts = dict(n=f"{len(from_file.golds):,}", total=f"{from_file.pairs:,}")
         text(t("gold.from_file", L, name=markdown(from_file.name), **counts), "caption")
         for line in problem_lines(from_file, L):
             text(line, "warning")
 
-    def gold_pairs() -> tuple[int, tuple]:
-        """(how many pairs have gold links, those of them the model reads with their links)."""
-        with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs, translator.tokenizer)) if g is not None]
-        return len(with_gold), tuple((p, g) for p, g in with_gold if translator.fits(p))
-
     # the corpus's links are the same for the same pairs on every run; a loaded file's are read once per file
     with_gold, kept = (
-        gold_pairs() if from_file is not None else model_cached((CacheKind.GOLD_PAIRS, tuple(pairs)), gold_pairs)
+        gold_pairs(translator, pairs)
+        if from_file is not None
+        else model_cached((CacheKind.GOLD_PAIRS, tuple(pairs)), lambda: gold_pairs(translator, pairs))
     )
     if not kept:
         text(t("attn.aligns_no_gold", L), "info")
@@ -494,12 +495,13 @@ def which_head_aligns() -> None:
     )
     chart(fig, "attn_aer_grid", file_name("alignment-error-rate"), t("attn.aligns_caption", L, n=len(kept)))
     found = findings(scores, cfg)
-    if found is not None:
+    if found is not None:  # the floor of one link per target word, where the pieces are the words (else None)
         floor = model_cached(
             (CacheKind.AER_FLOOR, kept),
             lambda: floor_score([p for p, _ in kept], [g for _, g in kept], translator.tokenizer),
         )
-        text(sentences([*finding_sentences(found), t("attn.aligns_floor", L, floor=f"{floor.aer:.2f}")], L))
+        said = [t("attn.aligns_floor", L, floor=f"{floor.aer:.2f}")] if floor is not None else []
+        text(sentences([*finding_sentences(found), *said], L))
     computed_by("transformer.alignment.aer_table → alignment_weights, links_of, score_links", L)
 
 

@@ -38,6 +38,7 @@ from .errors import DataError
 from .model import NO_RECORD, AttentionMaps, Recorder, Transformer, evaluating
 from .text import echo
 from .translator import EVAL_ROWS, Translator
+from .words import Words, membership, pair_words, same_words, spells, word_links
 
 Link = tuple[int, int]  # (source index, target index), both from 0
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
@@ -174,16 +175,19 @@ def score_links(predicted: Sequence[Iterable[Link]], golds: Sequence[Gold | None
 
 
 def floor_score(
-    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer: str = "auto"
-) -> AlignmentScore:
-    """The best score any weights can reach under the linking rule (one link per target token) against golds: each
-    target token linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
-    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed."""
+    pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], tokenizer="auto"
+) -> AlignmentScore | None:
+    """The best score any weights can reach under the linking rule (one link per target token) against golds of words:
+    each target word linked by a sure link when it has one, else a possible one, else a link the gold does not allow.
+    Where the gold gives a target word two sure links (a word of two characters), one of them is always missed. None
+    when the model's tokenizer makes pieces other than the words (a word of two pieces can take two links)."""
+    if not same_words(tokenizer, pairs):
+        return None
     predicted = []
     for (_, target), gold in zip(pairs, golds):
         links = set()
         if gold is not None:
-            for j in range(len(tokenize(target, tokenizer))):
+            for j in range(len(tokenize(target))):
                 allowed = sorted(link for link in gold.sure if link[1] == j) or sorted(
                     link for link in gold.possible if link[1] == j
                 )
@@ -367,8 +371,10 @@ def alignment_weights(
 
 
 def align(translator: Translator, pairs: Sequence[tuple[str, str]], method: Method) -> list[frozenset[Link]]:
-    """The links of one method for every pair (links_of each pair's weights)."""
-    return [links_of(w) for w in alignment_weights(translator, pairs, [method])[method]]
+    """The word links of one method for every pair: links_of each pair's piece weights, each piece link made the links
+    of the pieces' words (word_links; the same links where the pieces are the words)."""
+    weights = alignment_weights(translator, pairs, [method])[method]
+    return [word_links(links_of(w), *pair_words(translator.tokenizer, p)) for w, p in zip(weights, pairs)]
 
 
 @dataclass(frozen=True)
@@ -382,14 +388,18 @@ class MethodScore:
 def aer_table(
     translator: Translator, pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None]
 ) -> list[MethodScore]:
-    """Every method of the model (methods_of) scored on the pairs that have gold, in table order."""
+    """Every method of the model (methods_of) scored on the pairs that have gold (links of words: read_gold's default
+    tokens), in table order; links read at the word level (align)."""
     kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     if not kept:
         raise DataError("no pair has gold alignment links: give an alignment column to measure AER.", "no_gold")
     methods = methods_of(translator.config)
     weights = alignment_weights(translator, [p for p, _ in kept], methods)
-    gold = [g for _, g in kept]
-    return [MethodScore(m, score_links([links_of(w) for w in weights[m]], gold)) for m in methods]
+    gold, words = [g for _, g in kept], [pair_words(translator.tokenizer, p) for p, _ in kept]
+    return [
+        MethodScore(m, score_links([word_links(links_of(w), *ws) for w, ws in zip(weights[m], words)], gold))
+        for m in methods
+    ]
 
 
 def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore | None:
@@ -444,10 +454,11 @@ def findings(scores: Sequence[MethodScore], cfg: TransformerConfig) -> Findings 
     return Findings(head, average, compare(average.score.aer, head.score.aer), norm, saliency, top)
 
 
-def score_map(weights: torch.Tensor, gold: Gold, n_target: int, n_source: int) -> AlignmentScore:
+def score_map(weights: torch.Tensor, gold: Gold, source: Words, target: Words) -> AlignmentScore:
     """One cross-attention map (decoder rows, source columns) of one pair scored against its gold: the rows that
-    predict its n_target target tokens, its n_source source columns, linked by links_of."""
-    return score_links([links_of(weights[:n_target, :n_source])], [gold])
+    predict its target pieces, its source pieces, linked by links_of and made word links (word_links)."""
+    piece_links = links_of(weights[: len(target.pieces), : len(source.pieces)])
+    return score_links([word_links(piece_links, source, target)], [gold])
 
 
 # ---------------------------------------------------------------- during training
@@ -458,17 +469,16 @@ ALIGN_PAIRS = 64  # gold pairs on which a training measures its heads' AER after
 def gold_sample(
     pairs: Sequence[tuple[str, str]], tokenizer="auto", n: int = ALIGN_PAIRS
 ) -> list[tuple[tuple[str, str], Gold]]:
-    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold), spread evenly over them, each with
-    its gold: what a training measures alignment on. Empty for data without gold, and under a tokenizer whose tokens
-    are not the corpus's (the links count the corpus's tokens)."""
+    """Up to n of pairs that carry the teaching corpus's gold links (corpus_gold: links of words), spread evenly over
+    them, each with its gold: what a training measures alignment on, at the word level whatever pieces the tokenizer
+    makes. Empty for data without gold; a pair whose pieces do not spell it is left out."""
     found = []
     for i in range(len(pairs)):
         source, target = pairs[i]
         if corpus.lookup(source) is None:  # the cheap test first: most of a file without gold stops here
             continue
-        same = all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
-        gold = corpus_gold([(source, target)], tokenizer)[0] if same else None
-        if gold is not None:
+        gold = corpus_gold([(source, target)])[0]
+        if gold is not None and spells(tokenizer, (source, target)):
             found.append(((source, target), gold))
     return spread(found, n)
 
@@ -486,6 +496,7 @@ def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold
     for pair, gold in sample:
         try:
             check_pairs_fit(translator, [pair])
+            pair_words(translator.tokenizer, pair)  # pieces that spell the pair's words
         except DataError:
             continue
         kept.append((pair, gold))
@@ -495,19 +506,19 @@ def fitting(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold
 @dataclass(frozen=True)
 class GoldBatch:
     """Gold pairs made ready once, to score every cross-attention head after each epoch: the teacher-forced inputs,
-    and the gold as masks over (decoder row, source token), row j being the row that predicts target token j."""
+    the words of each piece (transformer.words.membership; row j of the decoder is the row that predicts target piece
+    j), and the gold as masks over (target word, source word)."""
 
     enc_inputs: torch.Tensor  # (B, Ls)
     dec_inputs: torch.Tensor  # (B, Lt): S + target, padded
-    rows: torch.Tensor  # (B, Lt) bool: the rows that predict a target token (not E's, not padding)
-    sure: torch.Tensor  # (B, Lt, Ls) bool
-    possible: torch.Tensor  # (B, Lt, Ls) bool, the sure links among them
+    src_words: torch.Tensor  # (B, Ls, Ws) 1.0 where source piece i belongs to word k
+    tgt_words: torch.Tensor  # (B, Lt, Wt) the same for the row that predicts target piece j (E's row, padding: none)
+    sure: torch.Tensor  # (B, Wt, Ws) bool
+    possible: torch.Tensor  # (B, Wt, Ws) bool, the sure links among them
 
     def to(self, device: torch.device) -> GoldBatch:
         """The same gold on another device."""
-        return GoldBatch(
-            *(t.to(device) for t in (self.enc_inputs, self.dec_inputs, self.rows, self.sure, self.possible))
-        )
+        return GoldBatch(*(t.to(device) for t in vars(self).values()))
 
 
 def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], Gold]]) -> GoldBatch | None:
@@ -516,32 +527,32 @@ def gold_batch(translator: Translator, sample: Sequence[tuple[tuple[str, str], G
     if not sample:
         return None
     batch = translator.make_batch([p for p, _ in sample])
-    B, Lt, Ls = len(sample), batch.dec_inputs.size(1), batch.enc_inputs.size(1)
-    sure, possible = torch.zeros(B, Lt, Ls, dtype=torch.bool), torch.zeros(B, Lt, Ls, dtype=torch.bool)
+    words = [pair_words(translator.tokenizer, p) for p, _ in sample]
+    (B, Ls), Lt = batch.enc_inputs.shape, batch.dec_inputs.size(1)
+    Ws, Wt = (max(len(w[side].words) for w in words) for side in (0, 1))
+    sure, possible = torch.zeros(B, Wt, Ws, dtype=torch.bool), torch.zeros(B, Wt, Ws, dtype=torch.bool)
     for b, (_, gold) in enumerate(sample):
         for links, mask in ((gold.sure, sure), (gold.sure | gold.possible, possible)):
             for i, j in links:
                 mask[b, j, i] = True
-    _, dec_lengths = lengths(batch)  # (B,): S + target
-    rows = torch.arange(Lt)[None, :] < (dec_lengths - 1)[:, None]  # (B, Lt)
-    return GoldBatch(batch.enc_inputs, batch.dec_inputs, rows, sure, possible)
+    src_words = torch.stack([membership(src, Ls, Ws) for src, _ in words])  # (B, Ls, Ws)
+    tgt_words = torch.stack([membership(tgt, Lt, Wt) for _, tgt in words])  # (B, Lt, Wt)
+    return GoldBatch(batch.enc_inputs, batch.dec_inputs, src_words, tgt_words, sure, possible)
 
 
 def head_aers(model: Transformer, gold: GoldBatch) -> torch.Tensor:
     """(n_layers, n_heads): each cross-attention head's AER on the gold, its links made by linked_sources (the one
-    rule), as score_links sums them; one teacher-forced pass in eval mode, without gradients or randomness."""
+    rule) and made links of words (word_links), as score_links sums them; one teacher-forced pass in eval mode,
+    without gradients or randomness."""
     with evaluating(model):
         maps = AttentionMaps()
         memory = model.encoder(gold.enc_inputs, maps)  # (B, Ls, D)
         model.decoder(gold.dec_inputs, gold.enc_inputs, memory, maps)
     attn = torch.stack(maps.dec_enc_attns, 1)  # (B, layers, H, Lt, Ls)
-    picked = linked_sources(attn)[..., None]  # (B, layers, H, Lt, 1): the source token each row links
-    rows = gold.rows[:, None, None, :]  # (B, 1, 1, Lt)
-    hits = []
-    for mask in (gold.sure, gold.possible):
-        shaped = mask[:, None, None].expand(*attn.shape)  # (B, layers, H, Lt, Ls)
-        hits.append((shaped.gather(-1, picked)[..., 0] & rows).sum((0, 3)))  # (layers, H)
-    predicted, n_sure = int(gold.rows.sum()), int(gold.sure.sum())  # |A| (one link per row), |S|
+    picked = torch.nn.functional.one_hot(linked_sources(attn), attn.size(-1)).float()  # (B, layers, H, Lt, Ls)
+    linked = torch.einsum("btw,blhts,bsv->blhwv", gold.tgt_words, picked, gold.src_words) > 0  # (B, layers, H, Wt, Ws)
+    hits = [(linked & mask[:, None, None]).sum((0, 3, 4)) for mask in (gold.sure, gold.possible)]  # (layers, H)
+    predicted, n_sure = linked.sum((0, 3, 4)), int(gold.sure.sum())  # |A| per head, |S|
     return 1 - (hits[0] + hits[1]).double() / (predicted + n_sure)
 
 

@@ -428,6 +428,14 @@ class Transformer(nn.Module):
         if cfg.tie_output:  # one tensor: the target embedding matrix is the projection's weight (V, D)
             self.projection.weight = self.decoder.tgt_emb.weight
 
+    read_only = False  # True for a model every tab of a process reads (Translator.share): train() refuses it
+
+    def train(self, mode: bool = True) -> Transformer:
+        """nn.Module.train; refused (RuntimeError) for a read-only model, which is trained as a copy (own_copy)."""
+        if mode and self.read_only:
+            raise RuntimeError("this model is shared read-only by every tab: train a copy of it (Translator.own_copy).")
+        return super().train(mode)
+
     def forward(self, enc_inputs, dec_inputs, return_attn: bool = False, rec: Recorder = NO_RECORD):
         """(logits (B, Lt, tgt_vocab), AttentionMaps or None); return_attn=True also records every map, and a
         Recorder (see transformer.trace) receives every intermediate."""
@@ -437,8 +445,8 @@ class Transformer(nn.Module):
         return rec(self.projection, "dec_logits", self.projection(hidden)), maps  # (B, Lt, V)
 
     def num_parameters(self) -> int:
-        """Number of trainable parameters (a tied matrix counted once)."""
-        return sum(p.numel() for p in self.parameters() if p.requires_grad)
+        """Number of trainable parameters (a tied matrix counted once), frozen or not (a shared model's are)."""
+        return sum(p.numel() for p in self.parameters())
 
     def saved_tensors(self) -> dict[str, torch.Tensor]:
         """The state dict as a checkpoint stores it: a tied projection is not stored twice (it is the embedding)."""

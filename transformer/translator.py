@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -50,6 +51,22 @@ class Translator:
     @property
     def config(self) -> TransformerConfig:
         return self.model.config
+
+    def share(self) -> Translator:
+        """This translator made safe for every tab of a process to read at once, and returned: eval mode set once, no
+        gradient kept for any parameter, the model's train() refused. A model to train is a copy (own_copy)."""
+        self.model.eval()
+        self.model.requires_grad_(False)
+        self.model.read_only = True
+        return self
+
+    def own_copy(self) -> Translator:
+        """A copy whose model is the caller's own to train (a shared model's copy on write); vocabularies, tokenizer
+        and summary, which nothing changes, are the same objects."""
+        model = copy.deepcopy(self.model)
+        model.read_only = False
+        model.requires_grad_(True)
+        return replace(self, model=model)
 
     def detokenize(self, tokens: list[str]) -> str:
         """Output tokens as text for reading: subword pieces joined back into words, other tokens spaced."""

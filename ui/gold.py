@@ -12,6 +12,7 @@ from transformer import alignment
 from transformer.alignment import Gold, read_gold
 from transformer.errors import DataError
 from transformer.text import markdown
+from transformer.words import GOLD_TOKENIZER, spells
 
 from .data_columns import LoadedFile, current_file
 from .i18n import t
@@ -57,6 +58,13 @@ def golds_of(pairs: Sequence[tuple[str, str]], tokenizer) -> list[Gold | None]:
     if found is None:
         return alignment.corpus_gold(pairs, tokenizer)
     return [found.golds.get(pair) for pair in pairs]
+
+
+def gold_pairs(translator, pairs: Sequence[tuple[str, str]]) -> tuple[int, tuple]:
+    """(how many pairs have gold links of words, those of them the model reads and whose pieces spell them, with their
+    links)."""
+    with_gold = [(p, g) for p, g in zip(pairs, golds_of(pairs, GOLD_TOKENIZER)) if g is not None]
+    return len(with_gold), tuple((p, g) for p, g in with_gold if translator.fits(p) and spells(translator.tokenizer, p))
 
 
 def problem_line(name: str, line: int, exc: DataError, L: str) -> str:

@@ -1,14 +1,14 @@
 """The current model of a tab and the values derived from it, cached by kind: each kind of value is named once
 (CacheKind) with how many of it a model keeps, and the bundled model's values are computed once per server for every
-tab (SharedCache). Also the bundled model itself: its checkpoint, a tab's copy of it, and the pairs it was trained
-on."""
+tab (SharedCache). Also the models tabs only read, one read-only copy per process (the bundled model, a published
+model opened by a link: shared_translator), and the pairs the bundled model was trained on."""
 
 from __future__ import annotations
 
 import contextlib
-import copy
 import itertools
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -26,6 +26,7 @@ from .datasets import ROOT, SETTINGS, bundled_pairs, corpus_choice, corpus_datas
 BUNDLED_MODEL = ROOT / "assets" / "model.safetensors"
 
 _ids = itertools.count(1)
+SHARED_MODELS = 4  # models opened read-only (published, pretrained) kept per process besides the bundled one
 CACHE_SIZE = 32  # derived values of one kind (translations, attention maps, …) kept per model
 SHARED_CACHE_SCALE = 4  # the bundled model's values serve every tab of the server: 4 × the size of each kind
 
@@ -223,13 +224,47 @@ def trained_on_table(model: CurrentModel, pairs: list[tuple[str, str]]) -> bool:
 
 @st.cache_resource
 def _bundled_translator() -> Translator:
-    """The bundled checkpoint, loaded once per server: never used itself, each tab gets a copy (bundled_model)."""
-    return load_checkpoint(bundled_checkpoint_bytes())
+    """The bundled checkpoint, loaded once per server and read by every tab (Translator.share: read-only)."""
+    return load_checkpoint(bundled_checkpoint_bytes()).share()
 
 
 def bundled_model() -> CurrentModel:
-    """A fresh copy of the bundled model for this tab (copied: half the time of loading the checkpoint again). It was
-    trained on the corpus and on the bundled dataset, the table a tab starts with: once the learner changes that
-    table, the pages say the data changed since training."""
-    translator = copy.deepcopy(_bundled_translator())
-    return CurrentModel(translator, "bundled", trained_on=tuple(bundled_pairs()), shared=True)
+    """The bundled model for this tab: the one read-only copy every tab of the process shares (a tab that trains makes
+    a model of its own). It was trained on the corpus and on the bundled dataset, the table a tab starts with: once
+    the learner changes that table, the pages say the data changed since training."""
+    return CurrentModel(_bundled_translator(), "bundled", trained_on=tuple(bundled_pairs()), shared=True)
+
+
+@dataclass
+class SharedModels:
+    """Models tabs only read, key → read-only Translator, the one opened longest ago dropped beyond SHARED_MODELS (the
+    tabs that hold it keep it); lock guards models."""
+
+    models: dict[tuple, Translator] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@st.cache_resource
+def shared_models() -> SharedModels:
+    """The process's one table of models opened read-only for every tab."""
+    return SharedModels()
+
+
+def shared_translator(key: tuple, load: Callable[[], Translator | None]) -> Translator | None:
+    """The process's one read-only copy of the model key names (a published model's hash, a folder's path and
+    fingerprint): load() once, made read-only (Translator.share), then the same object for every tab. A load that
+    finds nothing (None) or raises is not kept, so a later open tries again."""
+    table = shared_models()
+    with table.lock:
+        if key in table.models:
+            table.models[key] = table.models.pop(key)  # opened last: dropped last
+            return table.models[key]
+    translator = load()
+    if translator is None:
+        return None
+    translator.share()
+    with table.lock:
+        translator = table.models.setdefault(key, translator)  # a tab that loaded it at the same time keeps the first
+        while len(table.models) > SHARED_MODELS:
+            del table.models[next(iter(table.models))]
+    return translator

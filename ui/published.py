@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer import Translator
 from transformer.errors import StoreError
 from transformer.store import Entry, ModelStore, same_model
 from transformer.text import markdown
 
 from .i18n import t
 from .messages import error_text
-from .model_cache import CurrentModel
+from .model_cache import CurrentModel, shared_translator
 from .session import current, lang, set_model
 
 SOURCES = {  # CurrentModel.source → its words (a published model's date and name: origin)
@@ -54,7 +55,7 @@ def open_link_model(link_hash: str) -> None:
     if same_model(link_hash, model.fingerprint):
         return
     try:
-        found = model_store().open(link_hash)
+        found = _open_shared(link_hash)
     except StoreError as exc:
         ss._link_store = {"state": "refused", "error": exc}
         return
@@ -67,6 +68,26 @@ def open_link_model(link_hash: str) -> None:
         ss.own_model = model
     set_model(opened)
     ss._link_store = {"state": "opened", "model_id": opened.id, "hash": entry.hash, "page": None}
+
+
+def _open_shared(link_hash: str) -> tuple[Translator, Entry] | None:
+    """The published model a link names, as the process's one read-only copy every tab that opens it shares, and its
+    entry; None when the store does not hold it (StoreError as ModelStore.open)."""
+    store = model_store()
+    entry = store.find(link_hash)
+    if entry is None:
+        return None
+    opened: list[Entry] = []
+
+    def load() -> Translator | None:
+        found = store.open(entry.hash)
+        if found is None:
+            return None
+        opened.append(found[1])
+        return found[0]
+
+    translator = shared_translator(("published", str(store.folder), entry.hash), load)
+    return None if translator is None else (translator, opened[0] if opened else entry)
 
 
 def bad_link_model(text: str) -> None:

@@ -18,6 +18,7 @@ from transformer.plan import TrainingPlan
 from transformer.splits import Split
 from transformer.text import markdown
 from transformer.train import SNAPSHOT_PAIRS
+from transformer.words import GOLD_TOKENIZER
 
 from .compat import server_running, session_alive, session_id
 from .data_columns import data_credit
@@ -89,17 +90,18 @@ def _submit(job: Job) -> Job:
 
 
 def file_training_gold(found: FileGold | None, plan: TrainingPlan) -> list | None:
-    """The gold a training on a loaded file measures its alignment on: the file's links of the plan's training pairs,
-    spread as the corpus's are (transformer.alignment.spread); None without a file's alignment column, or under a
-    learned tokenizer (the links count the file's tokens), when the training's process looks for the corpus's own."""
-    if found is None or not isinstance(plan.tokenizer, str):
+    """The gold a training on a loaded file measures its alignment on: the file's links of the plan's training pairs
+    (links of words, read at the word level whatever the tokenizer: transformer.words), spread as the corpus's are
+    (transformer.alignment.spread); None without a file's alignment column, when the training's process looks for
+    the corpus's own."""
+    if found is None:
         return None
     return spread([(pair, found.golds[pair]) for pair in plan.train_pairs if pair in found.golds])
 
 
 def _gold_of(plan: TrainingPlan) -> list | None:
-    """file_training_gold of the tab's loaded file, read with the plan's tokenizer when it is not a learned one."""
-    return file_training_gold(file_gold(plan.tokenizer), plan) if isinstance(plan.tokenizer, str) else None
+    """file_training_gold of the tab's loaded file, its links of words."""
+    return file_training_gold(file_gold(GOLD_TOKENIZER), plan)
 
 
 def start_training(

@@ -428,13 +428,8 @@ def test_a_cache_key_that_does_not_start_with_a_named_kind_raises_instead_of_get
 
 def test_the_bundled_models_derived_values_are_computed_once_per_server_for_every_tab_and_no_other_model():
 
-    first_tab, second_tab = bundled_model(), bundled_model()  # each tab has its own copy of the weights
-    weight = first_tab.translator.model.projection.weight
-    loaded = weight.detach().clone()
-    with torch.no_grad():
-        weight.zero_()
-    for other in (second_tab, bundled_model()):
-        assert torch.equal(other.translator.model.projection.weight, loaded) and loaded.abs().sum() > 0
+    first_tab, second_tab = bundled_model(), bundled_model()  # one read-only copy of the weights for every tab
+    assert first_tab.translator is second_tab.translator
     key, computed = (CacheKind.TRANSLATE, "a sentence of this test only"), []
     assert first_tab.cached(key, lambda: computed.append("first") or "first") == "first"
     assert second_tab.cached(key, lambda: computed.append("second") or "second") == "first"

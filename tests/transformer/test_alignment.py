@@ -35,6 +35,7 @@ from transformer.alignment import (
 from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_aligned_pairs, parse_tagged_pairs, tokenize
 from transformer.errors import DataError
+from transformer.words import word_map
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD_FILE = ROOT / "tests" / "fixtures" / "aligned_pairs.tsv"  # 20 pairs (18 the corpus makes), links checked by hand
@@ -361,8 +362,9 @@ def test_corpus_gold_reads_the_links_the_corpus_carries_for_the_same_pair(monkey
 def test_a_shown_map_is_scored_on_the_rows_that_predict_the_target():
     gold = parse_links("0-0 1-1", 2, 2)
     shown = torch.tensor([[0.9, 0.1], [0.2, 0.8], [0.0, 1.0]])  # rows: S → t0, t0 → t1, t1 → E
-    assert score_map(shown, gold, n_target=2, n_source=2).aer == 0  # the E row is left out
-    assert score_map(shown[1:], gold, n_target=2, n_source=2).aer == 0.5  # shifted by one row: half the links wrong
+    words = word_map("auto", "a b")  # two words, each its own piece
+    assert score_map(shown, gold, words, words).aer == 0  # the E row is left out
+    assert score_map(shown[1:], gold, words, words).aer == 0.5  # shifted by one row: half the links wrong
 
 
 def test_the_floor_of_the_linking_rule_by_hand():

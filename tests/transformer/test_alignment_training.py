@@ -17,8 +17,10 @@ from transformer.alignment import (
     gold_sample,
     head_aers,
 )
+from transformer.bpe import learn_bpe
 from transformer.checkpoint import load_checkpoint, save_checkpoint, summary_to_dict
 from transformer.summary import EpochRecord, TrainingSummary
+from transformer.words import same_words
 
 CORPUS12 = [(p.source, p.target) for p in corpus.generate(12, corpus.DEFAULT_SEED)]
 
@@ -32,7 +34,7 @@ def test_the_gold_sample_is_spread_over_the_pairs_that_carry_gold_and_empty_with
     assert sample == [with_gold[round(k * (len(with_gold) - 1) / 3)] for k in range(4)]  # first and last included
     assert gold_sample(mixed) == with_gold  # fewer than ALIGN_PAIRS: every one
     assert gold_sample([("a b", "x y"), ("我 们", "x y")]) == []  # pairs outside the grammar have no gold
-    assert gold_sample(CORPUS12, "char") == []  # tokens that are not the corpus's: its links would point elsewhere
+    assert gold_sample(CORPUS12, "char") == with_gold  # links of words, whatever tokens the model reads
 
 
 def _tiny(pairs):
@@ -64,6 +66,21 @@ def test_training_records_the_best_heads_aer_each_epoch_without_changing_what_it
     assert [(h.aer, h.aer_layer, h.aer_head) for h in kept] == [(r.aer, r.aer_layer, r.aer_head) for r in records]
     unmeasured = TrainingSummary(history=(EpochRecord(1, 1.0, 0.5, 0.1),))
     assert "aer" not in summary_to_dict(unmeasured)["history"][0]  # no gold: no field
+
+
+def test_a_bpe_model_records_the_aer_of_words_that_the_aer_table_gives():
+    pairs = CORPUS12[:8]
+    bpe = learn_bpe(pairs, 40)
+    assert not same_words(bpe, pairs)  # pieces, not words: the gold of words is read through them
+    sample = gold_sample(pairs, bpe, n=6)
+    assert len(sample) == len(gold_sample(pairs, n=6)) > 0
+    translator = Translator.create(pairs, bpe, seed=0, **TINY)
+    records = list(train(translator, pairs, TrainConfig(epochs=2, batch_size=4, threads=1), gold=sample))
+    assert all(r.aer is not None for r in records)
+    heads = [s for s in aer_table(translator, *zip(*sample)) if s.method.name == "attention"]
+    at_once = head_aers(translator.model, gold_batch(translator, sample))  # (layers, heads)
+    assert [float(at_once[s.method.layer, s.method.head]) for s in heads] == pytest.approx([s.score.aer for s in heads])
+    assert records[-1].aer == pytest.approx(min(s.score.aer for s in heads))
 
 
 def _history(*aers):

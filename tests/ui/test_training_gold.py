@@ -33,6 +33,8 @@ def test_the_files_gold_of_the_training_pairs_is_spread_and_none_without_a_file(
     picked = file_training_gold(FileGold("big.tsv", many, 200, []), _plan(list(many)))
     assert len(picked) == ALIGN_PAIRS and picked[0][0] == ("0", "x") and picked[-1][0] == ("199", "x")
     assert file_training_gold(None, _plan(FILE_PAIRS)) is None  # no alignment column: the corpus's own, if any
+    # links of words, so a model of pieces is measured on them too (before: None under a learned tokenizer)
+    assert file_training_gold(found, _plan(FILE_PAIRS, "bpe")) == [(p, GOLDS[p]) for p in FILE_PAIRS[:2]]
 
 
 def _records(spec: RunSpec) -> list:

@@ -1,5 +1,6 @@
 """`python -m transformer align`: one line of alignment links per pair, read from a saved model; with gold links in the
-pairs file, the alignment error rate of every head and method."""
+pairs file, the alignment error rate of every head and method. Links are of words (characters for Chinese, words and
+punctuation for English), whatever pieces the model reads: two words are linked when any of their pieces are."""
 
 from __future__ import annotations
 
@@ -30,15 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     """The align command and its flags."""
     al = sub.add_parser(
         "align",
-        help="link every target token to a source token with a saved model; with gold links, the alignment error "
-        "rate (AER) of every head and method",
+        help="link the words of every pair with a saved model (two words are linked when any of their pieces are); "
+        "with gold links, the alignment error rate (AER) of every head and method",
     )
     required_file(al, "--model", "a .safetensors checkpoint")
     required_file(
         al,
         "--pairs",
         "UTF-8 TSV or CSV file of source, target[, phenomena[, alignment]] rows; gold links are written i-j (sure) "
-        "and i?j (possible), source token first, counted from 0, in the 4th column or in a column a header row names "
+        "and i?j (possible), source word first, counted from 0 (a character for Chinese, a word or punctuation mark "
+        "otherwise, whatever pieces the model reads), in the 4th column or in a column a header row names "
         "alignment",
     )
     al.add_argument(
@@ -153,7 +155,7 @@ def run(args: argparse.Namespace) -> None:
     translator = load_checkpoint(args.model)
     cfg = translator.config
     pairs, cells = read_aligned_pairs(args.pairs, translator.tokenizer)
-    golds, problems = read_gold(pairs, cells, translator.tokenizer)
+    golds, problems = read_gold(pairs, cells)  # links of words: a file's own tokens (characters for Chinese)
     for problem in problems:
         kept = "The pair is kept, without gold links."
         print(f"{visible(str(args.pairs))}, {visible(str(problem))} {kept}", file=sys.stderr)
@@ -165,10 +167,13 @@ def run(args: argparse.Namespace) -> None:
         scores = aer_table(translator, [p for p, _ in measured], [g for _, g in measured])
         table = table_lines(scores, cfg, len(measured), len(with_gold))
         floor = floor_score([p for p, _ in measured], [g for _, g in measured], translator.tokenizer)
-        table.append(
-            f"(the best AER one link per target token can reach against this gold: {floor.aer:.3f}, "
-            f"recall {floor.recall or 0:.3f})"
-        )
+        if floor is not None:  # None: a word of several pieces can take several links
+            table.append(
+                f"(the best AER one link per target token can reach against this gold: {floor.aer:.3f}, "
+                f"recall {floor.recall or 0:.3f})"
+            )
+        else:
+            table.append("(links of words: two words are linked when any of their pieces are, Garg et al. 2019)")
         if method is None:
             method = best(scores, "attention").method
             table.append(f"(links by the best head: {method.label()})")
