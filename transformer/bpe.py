@@ -9,12 +9,12 @@ Pieces follow sentencepiece's convention: a piece that starts a word begins with
 translation's pieces join back into text exactly ("▁he ▁lov es ▁you ." → "he loves you."). Before learning, the
 library's pre-tokenizers cut the text into words at its spaces and cut every punctuation mark off as a word of its own
 (with the ▁ of a space before it: "▁."), full-width Chinese marks included, so no piece crosses a punctuation mark:
-"你好。" → 你好 · 。, never 好。. A sentence that begins in Chinese or Japanese script (written without spaces) gets no ▁
-before it: there is no space to mark, and a lone ▁ would start most Chinese sentences. No piece is ever one of the
-special tokens P, S, E: a piece that would be, as "S" in "▁U S A", is written ##S (## marks a piece inside a word, as
-BERT's WordPiece does) and joins back as S. A character never seen while learning is a piece of its own, which a
-vocabulary then reads as unknown; `tokens_for` lists every piece the tokenizer can make of a set of characters, so a
-model's vocabulary can hold them all and every character of its training pairs can be written.
+"你好。" → 你好 · 。, never 好。. A sentence that begins in Chinese or Japanese script (written without spaces)
+gets no ▁ before it: there is no space to mark, and a lone ▁ would start most Chinese sentences. No piece is ever
+one of the special tokens P, S, E: a piece that would be, as "S" in "▁U S A", is written ##S (## marks a piece inside
+a word, as BERT's WordPiece does) and joins back as S. A character never seen while learning is a piece of its own,
+which a vocabulary then reads as unknown; `tokens_for` lists every piece the tokenizer can make of a set of
+characters, so a model's vocabulary can hold them all and every character of its training pairs can be written.
 
 A Bpe is what a checkpoint stores (to_dict / from_dict, as JSON): the size asked for, the pieces in the library's
 order, the merges in the order they were learned and its version. Version 1 is what checkpoints made before

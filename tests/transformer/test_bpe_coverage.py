@@ -63,9 +63,10 @@ def test_no_chinese_piece_glues_punctuation_to_a_word_and_no_lone_mark_starts_a_
     assert [s for s in pieces if s[0] == MARK] == []
     assert tokenize("你好。", bpe)[-1] == "。" and tokenize("在哪里？", bpe)[-1] == "？"
     # English too: a mark is cut off the word before it, and keeps the ▁ of a space before it
-    assert tokenize("Hi.", bpe)[-1] == "." and tokenize("I love you .", learn_bpe([("我", "I love you .")] * 2, 60))[
-        -1
-    ] == f"{MARK}."
+    assert (
+        tokenize("Hi.", bpe)[-1] == "."
+        and tokenize("I love you .", learn_bpe([("我", "I love you .")] * 2, 60))[-1] == f"{MARK}."
+    )
 
 
 def test_a_bare_p_s_or_e_is_written_inside_a_word_and_joins_back():
