@@ -330,6 +330,7 @@ def _pieces(bpe: Bpe) -> None:
     """How the learned tokenizer splits the table's words into pieces, and its piece vocabulary."""
     section(t("data.bpe", L))
     text(t("data.bpe_intro", L, n=f"{len(bpe.pieces):,}", size=f"{bpe.vocab_size:,}", pairs=f"{len(valid):,}"))
+    text(t("data.bpe_presplit", L))  # how sentences, Chinese ones above all, are cut before learning
     c1, c2 = st.columns(2)
     with c1:
         text(f"**{t('data.bpe_splits', L)}**")
