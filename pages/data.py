@@ -353,7 +353,7 @@ keep_option("tokenizer", TOKENIZERS, "auto")
 tokenizer = chosen_tokenizer()
 problems = pairs_summary().problems
 valid = usable_pairs()
-vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS))
+vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS, tokenizer))
 large = len(ss.pairs) > EDITABLE_ROWS
 
 left, right = st.columns([3, 2], gap="large")

@@ -86,3 +86,8 @@ def test_a_version_1_tokenizer_from_an_older_checkpoint_splits_as_its_model_was_
     assert old.split("你好。") == [f"{MARK}你", "好。"] and old.split("US") == [f"{MARK}US"]
     new = Bpe(10, pieces, old.merges, 2)
     assert new.split("你好。") == ["你", "好", "。"] and new.split("US") == [f"{MARK}U", f"{INSIDE}S"]
+
+
+def test_the_data_pages_vocabularies_are_the_ones_a_model_of_the_same_pairs_gets():
+    assert summarize_pairs(TRAIN, BPE).vocabs(BPE) == VOCABS
+    assert summarize_pairs(TRAIN).vocabs() == build_vocabs(TRAIN)
