@@ -141,7 +141,7 @@ class Bpe:
         for i, word in enumerate(text.split()):
             # what the library is given: the word with the ▁ of the space before it (version 1: the library adds it),
             # none before a sentence that begins in Chinese or Japanese script
-            word = word if self.version == 1 or (i == 0 and unspaced(word)) else MARK + word
+            word = word if self.version == 1 or (i == 0 and _unspaced(word)) else MARK + word
             known = words.get(word)
             if known is None:
                 if len(words) >= CACHED_WORDS:
@@ -157,10 +157,14 @@ class Bpe:
         for piece, (start, end) in zip(encoding.tokens, encoding.offsets):
             if piece == _UNKNOWN:
                 piece = word[start:end]  # a character never seen while learning is a piece of its own
-            if piece in _SPECIALS and self.version == 1 and pieces:
-                pieces[-1] += piece  # "S" in "USA" stays with the piece before: no piece is a special token
+            if piece not in _SPECIALS:
+                pieces.append(piece)
+            elif self.version > 1:
+                pieces.append(INSIDE + piece)  # "S" in "USA" is ##S: no piece is a special token
+            elif pieces:
+                pieces[-1] += piece  # version 1: "S" in "USA" stays with the piece before
             else:
-                pieces.append(INSIDE + piece if piece in _SPECIALS else piece)  # no piece is a special token
+                pieces.append(piece)
         return tuple(pieces)
 
     def join(self, pieces: Sequence[str]) -> str:
@@ -220,7 +224,7 @@ def _punctuation(ch: str) -> bool:
     return unicodedata.category(ch).startswith("P") or ch in string.punctuation
 
 
-def unspaced(text: str) -> bool:
+def _unspaced(text: str) -> bool:
     """Whether text begins in a script written without spaces (Han, kana), punctuation before it aside: such a
     sentence gets no ▁ before it."""
     first = next((ch for ch in text if not ch.isspace() and not _punctuation(ch)), "")
@@ -230,7 +234,7 @@ def unspaced(text: str) -> bool:
 def _marked(text: str) -> str:
     """text as a version-2 tokenizer learns it: one space between words, and ▁ before it unless it is unspaced."""
     text = _normal(text)
-    return text if unspaced(text) else MARK + text
+    return text if _unspaced(text) else MARK + text
 
 
 def _pre_tokenizer(version: int = VERSION):
