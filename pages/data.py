@@ -330,6 +330,7 @@ def _pieces(bpe: Bpe) -> None:
     """How the learned tokenizer splits the table's words into pieces, and its piece vocabulary."""
     section(t("data.bpe", L))
     text(t("data.bpe_intro", L, n=f"{len(bpe.pieces):,}", size=f"{bpe.vocab_size:,}", pairs=f"{len(valid):,}"))
+    text(t("data.bpe_presplit", L))  # how sentences, Chinese ones above all, are cut before learning
     c1, c2 = st.columns(2)
     with c1:
         text(f"**{t('data.bpe_splits', L)}**")
@@ -352,7 +353,7 @@ keep_option("tokenizer", TOKENIZERS, "auto")
 tokenizer = chosen_tokenizer()
 problems = pairs_summary().problems
 valid = usable_pairs()
-vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS))
+vocabs, (src_table, tgt_table) = _per_table("vocabs", lambda: vocab_tables(pairs_summary(), L, VOCAB_ROWS, tokenizer))
 large = len(ss.pairs) > EDITABLE_ROWS
 
 left, right = st.columns([3, 2], gap="large")

@@ -8,11 +8,10 @@ import streamlit as st
 
 from jobs.queue import Job
 from transformer import TrainConfig, TransformerConfig
-from transformer.checkpoint import checkpoint_too_large, load_checkpoint, save_checkpoint
+from transformer.checkpoint import load_checkpoint, save_checkpoint
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
-from transformer.model import parameter_count
 from transformer.plan import TrainingPlan
 from transformer.splits import SPLITS, share_met, split_pairs
 from transformer.text import markdown, visible
@@ -45,7 +44,7 @@ from ui.session import (
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import curve_labels, metric_row, page_header
+from ui.widgets import curve_labels, metric_row, model_size, page_header
 from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
@@ -171,6 +170,18 @@ def _split(pairs: list, kind: str, fraction: float, seed: int):
     return session_memo("train_split", (kind, fraction, seed, tokenizer, len(always), len(rows), pairs), split)
 
 
+def _plan(pairs: list, split, holdout: float, sizes: dict, epochs: int) -> TrainingPlan:
+    """The plan Train would start (ui.training.start_training): its pairs, and its tokenizer learned from them alone,
+    once per table, split and settings."""
+    tokenizer = chosen_tokenizer()
+
+    def plan() -> TrainingPlan:
+        rows, also = split_source(pairs) if split is not None else (pairs, [])
+        return TrainingPlan.from_split(rows, split, holdout, tokenizer, sizes, TrainConfig(epochs=epochs), also)
+
+    return session_memo("train_plan", (tokenizer, pairs, split, holdout, sizes, epochs), plan)
+
+
 def _against_bundled(pairs: list, kind: str, fraction: float, seed: int, twice: int) -> str:
     """The bundled model's split (its held-out and trained pairs as many; `twice` tutorial pairs the corpus also holds
     are trained on twice, as its were), or the settings by which this one differs from it."""
@@ -220,22 +231,20 @@ held: list[int] = []
 split, refused = None, None
 too_large = None  # what the model would be when its checkpoint would be refused
 if pairs:
-    src_vocab, tgt_vocab = pairs_summary().vocabs()  # the training pairs' vocabularies are at most these
     if holdout:
         split, refused = _split(pairs, kind, holdout, int(ss.seed))
         held = split.held if split is not None else []
+    plan = _plan(pairs, split, holdout, sizes, int(ss.epochs))  # the model Train would build, and its vocabularies
     try:
-        model_config = TransformerConfig(len(src_vocab), len(tgt_vocab), **sizes)
+        model_config = plan.model_config()
     except TransformerError:  # more distinct tokens than a vocabulary holds: listed with the data's errors
         model_config = None
     if model_config is not None:
-        counts = dict(n=parameter_count(model_config), pairs=len(pairs), src=len(src_vocab), tgt=len(tgt_vocab))
-        text(t("train.param_count", L, **{key: f"{n:,}" for key, n in counts.items()}))
-        size = checkpoint_too_large(model_config, src_vocab, tgt_vocab, ss.epochs, len(held), chosen_tokenizer())
+        counts = model_size(model_config)  # as the sidebar gives them once it is trained
+        text(t("train.param_count", L, pairs=f"{len(pairs):,}", **counts))
+        size = plan.oversized()
         if size is not None:
-            too_large = dict(
-                n=f"{counts['n']:,}", src=f"{len(src_vocab):,}", tgt=f"{len(tgt_vocab):,}", mb=f"{size / 1e6:,.0f}"
-            )
+            too_large = dict(**counts, mb=f"{size[1] / 1e6:,.0f}")
     if refused is not None:
         text(t("train.split_refused", L, reason=markdown(error_text(refused, L))), "error")
     elif holdout:

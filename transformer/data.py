@@ -120,11 +120,21 @@ class Vocab:
 
 
 def build_vocabs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> tuple[Vocab, Vocab]:
-    """Source and target vocabularies for a list of (source, target) sentence pairs."""
+    """Source and target vocabularies for a list of (source, target) sentence pairs: the tokens of each side in order
+    of first appearance, then, for a learned tokenizer, every other piece it can make of that side's characters, so
+    that any text written in them has no unknown token ("tonight" → ▁t on i gh t needs gh even when no training word
+    split into it)."""
     return (
-        Vocab.build([tokenize(s, tokenizer) for s, _ in pairs]),
-        Vocab.build([tokenize(t, tokenizer) for _, t in pairs]),
+        _side_vocab([tokenize(s, tokenizer) for s, _ in pairs], tokenizer, "".join(s for s, _ in pairs)),
+        _side_vocab([tokenize(t, tokenizer) for _, t in pairs], tokenizer, "".join(t for _, t in pairs)),
     )
+
+
+def _side_vocab(sentences: list[list[str]], tokenizer, characters: str) -> Vocab:
+    """Vocab.build of one side's tokens, and a learned tokenizer's pieces of its characters after them."""
+    if not isinstance(tokenizer, str):
+        sentences = [*sentences, tokenizer.tokens_for(set(characters))]
+    return Vocab.build(sentences)
 
 
 @dataclass(frozen=True)
@@ -314,9 +324,15 @@ class PairsSummary:
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.severity == "warning"]
 
-    def vocabs(self) -> tuple[Vocab, Vocab]:
-        """The (source, target) vocabularies build_vocabs makes of the usable pairs."""
-        return _vocab_of(self.src_counts), _vocab_of(self.tgt_counts)
+    def vocabs(self, tokenizer="auto") -> tuple[Vocab, Vocab]:
+        """The (source, target) vocabularies build_vocabs makes of the usable pairs with tokenizer (the one they were
+        summarized with)."""
+        if isinstance(tokenizer, str):
+            return _vocab_of(self.src_counts), _vocab_of(self.tgt_counts)
+        return tuple(  # the learned tokenizer's pieces of each side's characters (its tokens joined back) after them
+            _side_vocab([list(counts)], tokenizer, tokenizer.join(list(counts)))
+            for counts in (self.src_counts, self.tgt_counts)
+        )
 
     def most_common(self, side: str, n: int) -> list[tuple[str, int]]:
         """The n most frequent tokens of 'source' or 'target' (special tokens typed as words left out), with counts;

@@ -20,7 +20,7 @@ from . import corpus
 from .bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, learn_bpe
 from .checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS, checkpoint_too_large
 from .config import TrainConfig, TransformerConfig
-from .data import build_vocabs
+from .data import Vocab, build_vocabs
 from .model import parameter_count
 from .scores import table_of
 from .splits import Split, pairs_sha256
@@ -94,10 +94,21 @@ class TrainingPlan:
         data = DataRecord(pairs_sha256(pairs), len(also), tuple(sorted(held)))  # held_rows are rows of these pairs
         return cls(train_pairs, held_pairs, tokenizer, dict(sizes or {}), config, data)
 
+    def vocabs(self) -> tuple[Vocab, Vocab]:
+        """The (source, target) vocabularies the model gets: those of the training pairs, with the tokenizer learned
+        from them (Translator.create builds the same)."""
+        return build_vocabs(self.train_pairs, self.tokenizer)
+
+    def model_config(self) -> TransformerConfig:
+        """The config of the model this plan builds, from the sizes and its vocabularies (TransformerError when a
+        vocabulary is too large)."""
+        src_vocab, tgt_vocab = self.vocabs()
+        return TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
+
     def oversized(self) -> tuple[int, int] | None:
         """(parameters, checkpoint bytes) when the checkpoint of this training would be refused by the loader, else
         None: checked from the sizes alone, before anything is built."""
-        src_vocab, tgt_vocab = build_vocabs(self.train_pairs, self.tokenizer)
+        src_vocab, tgt_vocab = self.vocabs()
         model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
         rows = len(self.held_pairs) + len(self.data.set_aside_rows)  # row numbers the summary records
         size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer)

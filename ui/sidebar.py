@@ -20,6 +20,7 @@ from .training import (
     show_pending_toast,
     take_result,
 )
+from .widgets import model_size
 
 
 def draw_sidebar() -> None:
@@ -43,13 +44,14 @@ def draw_sidebar() -> None:
         translator, summary = model.translator, model.translator.summary
         st.subheader(t("sidebar.model", L))
         source = markdown(origin(L, model))
+        size = model_size(translator.model.config)  # as the Train page gives them for the model it would train
         st.markdown(
             "\n".join(
                 f"- {line}"
                 for line in (
                     t("sidebar.source", L, source=source),
-                    t("sidebar.params", L, n=f"{translator.model.num_parameters():,}"),
-                    t("sidebar.vocab", L, src=len(translator.src_vocab), tgt=len(translator.tgt_vocab)),
+                    t("sidebar.params", L, n=size["n"]),
+                    t("sidebar.vocab", L, src=size["src"], tgt=size["tgt"]),
                     t("sidebar.epochs", L, n=summary.epochs),
                     t("sidebar.loss", L, loss="–" if summary.loss is None else f"{summary.loss:.4f}"),
                 )

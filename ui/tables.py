@@ -39,11 +39,12 @@ def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd
 
 
 def vocab_tables(
-    summary: PairsSummary, lang: str, rows: int
+    summary: PairsSummary, lang: str, rows: int, tokenizer: str | Bpe = "auto"
 ) -> tuple[tuple[Vocab, Vocab], tuple[pd.DataFrame, pd.DataFrame]]:
-    """The (source, target) vocabularies of a table's usable pairs, as build_vocabs makes them, and the first rows of
-    each as a table of id, token, count and what a special token means (from the counts summarize_pairs made)."""
-    vocabs, tables = summary.vocabs(), []
+    """The (source, target) vocabularies of a table's usable pairs, as build_vocabs makes them with the tokenizer the
+    summary was made with (a learned one's pieces no sentence uses come last, counted 0), and the first rows of each as
+    a table of id, token, count and what a special token means (from the counts summarize_pairs made)."""
+    vocabs, tables = summary.vocabs(tokenizer), []
     for vocab, counts in zip(vocabs, (summary.src_counts, summary.tgt_counts)):
         shown = vocab.itos[:rows]
         tables.append(

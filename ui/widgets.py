@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from transformer.config import MAX_TYPED_CHARS
+from transformer.config import MAX_TYPED_CHARS, TransformerConfig
 from transformer.data import PAD
 from transformer.errors import TransformerError
-from transformer.model import ATTENTION_KINDS, DEC_ENC, AttentionKind
+from transformer.model import ATTENTION_KINDS, DEC_ENC, AttentionKind, parameter_count
 from transformer.text import markdown, visible
 from viz.common import text_px
 from viz.training import CurveLabels
@@ -217,3 +217,14 @@ def metric_row(metrics: Sequence[tuple[str, str, str | None]]) -> list:
         for label, value, detail in metrics
     ]
     return wrapping_row([w + 8 for w in widths])
+
+
+def model_size(config: TransformerConfig) -> dict[str, str]:
+    """A model's parameters (n) and source / target vocabulary sizes (src, tgt), written with thousands separators:
+    the one place the Train page (of the model it would train) and the sidebar (of the current model) take them from,
+    so the two agree."""
+    return {
+        "n": f"{parameter_count(config):,}",
+        "src": f"{config.src_vocab_size:,}",
+        "tgt": f"{config.tgt_vocab_size:,}",
+    }

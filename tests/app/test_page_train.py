@@ -14,6 +14,7 @@ from transformer.data import build_vocabs
 from transformer.plan import finish
 from transformer.summary import EpochRecord
 from ui.model_cache import CurrentModel
+from ui.session import MEMO_PREFIX
 
 TRAIN = "pages/train.py"
 
@@ -34,11 +35,15 @@ def test_sizes_whose_checkpoint_would_be_too_large_are_refused_before_training()
         (at.slider if key == "n_layers" else at.select_slider)(key=key).set_value(value).run()
     assert at.button(key="train_button").disabled
     (error,) = texts(at, "error")
-    translator = Translator.create(pairs, d_model=256, n_heads=4, d_ff=1024, n_layers=6)
-    size = checkpoint_bytes(translator.config, translator.src_vocab, translator.tgt_vocab, 60)
+    # the model Train would build: the vocabularies of the 90 training pairs (10 of the 100 are held out)
+    held = 100 - 90
+    plan = at.session_state[MEMO_PREFIX + "train_plan"][1]
+    assert len(plan.train_pairs) == 90 and len(plan.held_pairs) == held
+    translator = Translator.create(plan.train_pairs, d_model=256, n_heads=4, d_ff=1024, n_layers=6)
+    size = checkpoint_bytes(translator.config, translator.src_vocab, translator.tgt_vocab, 60, held)
     assert size > 50_000_000
     assert error == (
-        f"With vocabularies of 4,004 / 4,004 tokens these sizes make a model of {translator.model.num_parameters():,} "
+        f"With vocabularies of 3,604 / 3,604 tokens these sizes make a model of {translator.model.num_parameters():,} "
         f"parameters, whose checkpoint would take up to {size / 1e6:,.0f} MB, more than the 50 MB a checkpoint may "
         "have. Choose a smaller d_model, d_ff or n_layers."
     )

@@ -39,6 +39,8 @@ def test_the_data_page_shows_words_split_into_pieces_and_the_piece_vocabulary(la
     vocab = _frame(at, "piece" if lang == "en" else "合并自")
     assert list(vocab.iloc[:, 0]) == list(bpe.pieces)
     assert f"{MARK}lov + es" not in list(vocab.iloc[:, 1]) and "o + v" in list(vocab.iloc[:, 1])
+    presplit = "the full-width marks of Chinese" if lang == "en" else "中文全角标点（"  # how Chinese is cut first
+    assert any(presplit in s for s in texts(at, "markdown"))
     if lang == "en":
         assert any("Byte-pair encoding learned 35 pieces (asked for: 35)" in s for s in texts(at, "markdown"))
         preview = next(f.value for f in at.dataframe if "target tokens" in f.value.columns)

@@ -30,7 +30,8 @@ def test_the_tokenizer_round_trips_and_translates_the_same(bpe_ckpt):
     assert translator.translate_all(["我吃饭"]) == original.translate_all(["我吃饭"])
     assert save_checkpoint(translator) == bpe_ckpt  # the same bytes again
     _, metadata = parts(bpe_ckpt)
-    assert metadata["tokenizer"] == "bpe" and json.loads(metadata["bpe"]).keys() == {"vocab_size", "pieces", "merges"}
+    assert metadata["tokenizer"] == "bpe"
+    assert json.loads(metadata["bpe"]).keys() == {"vocab_size", "pieces", "merges", "version"}
 
 
 def _with_bpe(data: bytes, value) -> bytes:
@@ -52,8 +53,10 @@ def _changed(data: bytes, **fields) -> dict:
         (lambda d: None, "lacks 'bpe'"),
         (lambda d: "{not json", "is not valid JSON"),
         (lambda d: "[" * 50 + "]" * 50, "nested more than"),
-        (lambda d: ["pieces"], "an object of vocab_size, pieces and merges"),
-        (lambda d: {**_changed(d), "code": "import os"}, "an object of vocab_size, pieces and merges"),
+        (lambda d: ["pieces"], "an object of vocab_size, pieces, merges and perhaps version"),
+        (lambda d: {**_changed(d), "code": "import os"}, "an object of vocab_size, pieces, merges and perhaps version"),
+        (lambda d: _changed(d, version=3), "version must be 1 or 2"),
+        (lambda d: _changed(d, version="2"), "version must be 1 or 2"),
         (lambda d: _changed(d, vocab_size=0), "from 1 to 16,000"),
         (lambda d: _changed(d, vocab_size="80"), "from 1 to 16,000"),
         (lambda d: _changed(d, pieces="abc"), "must be lists"),
@@ -68,7 +71,8 @@ def _changed(data: bytes, **fields) -> dict:
         (lambda d: _changed(d, merges=["ab"]), "separated by one space"),
     ],
     ids=[
-        *("missing", "not-json", "deep", "list", "extra-field", "size-0", "size-text", "pieces-text", "pieces-numbers"),
+        *("missing", "not-json", "deep", "list", "extra-field", "version-3", "version-text", "size-0", "size-text"),
+        *("pieces-text", "pieces-numbers"),
         *("escape", "twice", "too-long", "too-many", "too-many-merges", "unknown-merge", "merge-list", "merge-glued"),
     ],
 )

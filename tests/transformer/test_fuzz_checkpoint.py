@@ -100,13 +100,16 @@ piece = st.text(st.sampled_from("ab▁我P S E\x00\ud800\u2028"), min_size=0, ma
 
 @st.composite
 def bpe_dicts(draw) -> object:
-    """An object shaped as Bpe.to_dict() gives it, each part perhaps wrong: pieces, merges of pieces, a size."""
+    """An object shaped as Bpe.to_dict() gives it, each part perhaps wrong: pieces, merges of pieces, a size, a
+    version (or none)."""
     pieces = draw(st.lists(piece, max_size=12))
     merge = st.tuples(st.sampled_from(pieces or ["a"]), st.sampled_from(pieces or ["b"])).map(" ".join)
+    version = draw(st.sampled_from([{}, {"version": 1}, {"version": 2}]) | st.builds(dict, version=json_values()))
     return {
         "vocab_size": draw(st.integers(-2, 40_000) | json_values()),
         "pieces": pieces,
         "merges": draw(st.lists(merge | tricky_text, max_size=len(pieces) + 1)),
+        **version,
     }
 
 
