@@ -7,6 +7,8 @@ bundled model and the 20 pairs of tests/fixtures/aligned_pairs.tsv.
 
 from __future__ import annotations
 
+import argparse
+
 import _root  # noqa: F401  (the checkout on sys.path)
 import torch
 
@@ -39,6 +41,7 @@ def dot_saliency(signed: bool):
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     torch.set_num_threads(1)
     translator = load_checkpoint(ROOT / "assets" / "model.safetensors")
     rows = [line.split("\t") for line in GOLD.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
