@@ -35,6 +35,7 @@ from .config import (
     check_project_sizes,
 )
 from .corpus import PHENOMENA
+from .credits import MAX_PACKED_CHARS, Credits, pack, unpack
 from .data import TOKENIZERS, Vocab
 from .errors import CheckpointError, DataError, TransformerError
 from .files import read_limited
@@ -60,6 +61,7 @@ MAX_HEADER_BYTES = (
     + 2 * MAX_PIECES * (4 * MAX_TOKEN_CHARS + 10)
     + MAX_EPOCHS * _HISTORY_RECORD_BYTES
     + MAX_PAIRS * _ROW_BYTES
+    + MAX_PACKED_CHARS
     + 1_000_000
 )
 _HISTORY_RECORD_SEPARATORS = 40  # one epoch of the summary's history: a comma and a colon per field, all of them
@@ -85,17 +87,24 @@ def model_numbers(cfg: TransformerConfig) -> int:
 
 
 def checkpoint_bytes(
-    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
+    cfg: TransformerConfig,
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    epochs: int,
+    held_out: int = 0,
+    tokenizer=None,
+    credits: Credits | None = None,
 ) -> int:
     """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies (and tokenizer, when it
-    is a learned one) after epochs epochs of training with held_out pairs held out, from the sizes alone (nothing is
-    allocated)."""
+    is a learned one, and the data's credits) after epochs epochs of training with held_out pairs held out, from the
+    sizes alone (nothing is allocated)."""
     tiny = dict.fromkeys(_SIZES, 1) | {"max_len": 2, "pad_id": 0, "decoder_start_id": None}
     twin = dataclasses.replace(cfg, **tiny)  # the same tensors, each tiny
     tensors = 4 * parameter_count(cfg) + _header_bytes(twin)
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
     learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else 0
-    return 8 + tensors + vocabs + learned + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
+    credited = 2 * len(pack(credits)) if credits is not None else 0  # base64: no escapes, twice as a JSON string
+    return 8 + tensors + vocabs + learned + credited + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
 
 
 @functools.lru_cache(maxsize=64)
@@ -106,22 +115,34 @@ def _header_bytes(twin: TransformerConfig) -> int:
 
 
 def fits_in_a_checkpoint(
-    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
+    cfg: TransformerConfig,
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    epochs: int,
+    held_out: int = 0,
+    tokenizer=None,
+    credits: Credits | None = None,
 ) -> bool:
     """Whether the loader accepts the checkpoint of such a training (checkpoint_bytes and model_numbers within their
     limits), before anything is built or trained."""
-    size = checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer)
+    size = checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer, credits)
     return size <= MAX_CHECKPOINT_BYTES and model_numbers(cfg) <= MAX_MODEL_NUMBERS
 
 
 def checkpoint_too_large(
-    cfg: TransformerConfig, src_vocab: Vocab, tgt_vocab: Vocab, epochs: int, held_out: int = 0, tokenizer=None
+    cfg: TransformerConfig,
+    src_vocab: Vocab,
+    tgt_vocab: Vocab,
+    epochs: int,
+    held_out: int = 0,
+    tokenizer=None,
+    credits: Credits | None = None,
 ) -> int | None:
     """The pre-check of a training: None when the loader would accept its checkpoint (fits_in_a_checkpoint), else the
     upper bound of that checkpoint's size in bytes (checkpoint_bytes), for the message that refuses it."""
-    if fits_in_a_checkpoint(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer):
+    if fits_in_a_checkpoint(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer, credits):
         return None
-    return checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer)
+    return checkpoint_bytes(cfg, src_vocab, tgt_vocab, epochs, held_out, tokenizer, credits)
 
 
 def _bpe_json(bpe: Bpe) -> str:
@@ -420,6 +441,7 @@ SUMMARY_FIELDS = {  # name: (check, what it wants); every field is optional
     "scores": (_scores, "a table of scores by phenomenon and part"),
     "data_credit": (_credit, f"one line of printable text of at most {MAX_CREDIT_CHARS} characters"),
     "train_scored": (_train_scored, f"a count of pairs scored of all (1 ≤ scored ≤ of ≤ {2 * MAX_PAIRS:,})"),
+    "credits": (lambda v: unpack(v) is not None, "the data's credits, packed (transformer.credits)"),
 }
 
 
@@ -466,6 +488,7 @@ _TYPED = {  # a checked field's JSON value → its type in TrainingSummary (a fi
     "split": lambda made: SplitRecord(made["kind"], made["holdout"], made["seed"], tuple(made["held_out"])),
     "scores": ScoreTable.from_dict,
     "train_scored": lambda made: TrainScored(made["scored"], made["of"]),
+    "credits": unpack,
 }
 
 
@@ -490,6 +513,8 @@ def _json_value(value: object) -> object:
         return {"kind": value.kind, "holdout": value.holdout, "seed": value.seed, "held_out": list(value.held_out)}
     if isinstance(value, TrainScored):
         return {"scored": value.scored, "of": value.of}
+    if isinstance(value, Credits):
+        return pack(value)
     if isinstance(value, tuple):
         return [_json_value(item) for item in value]
     return value

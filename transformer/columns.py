@@ -1,5 +1,5 @@
 """Pairs files of up to MAX_COLUMNS columns: each column's role, from a header row or inferred from its cells (the
-Tatoeba/Anki `cmn-eng.txt` format among them), and the rows that do not fit.
+Tatoeba/Anki format of any two languages, `cmn-eng.txt`, `fra-eng.txt`, … among them), and the rows that do not fit.
 
 A file is read once into a PairsFile (every cell of every row, with its line). Roles then say which column is the
 source, which the target, and what each other column is; take_pairs turns the two into pairs and a report of the rows
@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from .config import MAX_COLUMNS, MAX_CREDIT_CHARS, MAX_DATA_BYTES, MAX_PAIRS
 from .corpus import PHENOMENA
 from .errors import DataError
+from .languages import tatoeba_languages
 from .text import from_spreadsheet, visible
 
 ROLES = ("source", "target", "phenomena", "alignment", "attribution", "ignored")
 SINGLE_ROLES = ROLES[:5]  # at most one column of each (source and target exactly one)
 SKIP_REASONS = ("empty", "swapped")  # why take_pairs leaves a row out (Skipped.reason)
-SCRIPTS = ("zh", "en")  # the languages script_of tells apart ('' for neither)
+SCRIPTS = ("zh", "en")  # the scripts script_of tells apart: Han characters, Latin letters ('' for neither)
 KINDS = ("tatoeba", "tsv", "csv")  # what read_file recognised: the Tatoeba/Anki download, or any other TSV or CSV
 
 # the words of a header row, lower-cased → the role they name; a language names no role: the first such column is the
@@ -82,6 +83,8 @@ class PairsFile:
     columns: int
     header: tuple[str | None, ...] | None = None  # a role per column, None where the header names a language
     kind: str = "tsv"
+    header_line: int = 0  # the line of the header row (0: none)
+    languages: tuple[str, ...] = ()  # an ISO 639-3 code per column where the format says it (a Tatoeba file), or ''
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,8 @@ class TakenPairs:
     extra: dict[str, list[str]]  # phenomena / alignment / attribution → the cell of each pair ("" when none)
     skipped: list[Skipped]
     duplicates: int  # pairs that repeat an earlier pair of the file exactly (kept: the table warns about them)
-    languages: tuple[str, str]  # 'zh', 'en' or '' (neither) of the source and target columns
+    languages: tuple[str, str]  # the scripts of the source and target columns: 'zh', 'en' (Latin letters) or ''
+    codes: tuple[str, str] = ("", "")  # their ISO 639-3 codes (transformer.languages) when the file says, else ''
 
     @property
     def tags(self) -> list[tuple[str, ...]]:
@@ -169,6 +173,7 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
     rows: list[tuple[str, ...]] = []
     lines: list[int] = []
     header = None
+    header_line = 0
     widest = 0
     try:
         line = 1
@@ -180,6 +185,7 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
             if not cells:
                 continue  # blank line
             if not rows and header is None and (header := _header_roles(cells)) is not None:
+                header_line = start
                 continue
             if len(cells) > MAX_COLUMNS:
                 raise DataError(
@@ -215,9 +221,9 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
     padded = tuple(r + ("",) * (columns - len(r)) for r in rows)
     if header is not None:
         header = tuple(header) + ("unknown",) * (columns - len(header))
-    found = PairsFile(name, padded, tuple(lines), columns, header, "csv" if delimiter == "," else "tsv")
+    found = PairsFile(name, padded, tuple(lines), columns, header, "csv" if delimiter == "," else "tsv", header_line)
     if header is None and _looks_like_tatoeba(found):
-        return PairsFile(name, padded, tuple(lines), columns, None, "tatoeba")
+        return PairsFile(name, padded, tuple(lines), columns, None, "tatoeba", 0, (*tatoeba_languages(name), ""))
     return found
 
 
@@ -250,13 +256,13 @@ def _share(cells: list[str], test) -> float:
 
 
 def _looks_like_tatoeba(f: PairsFile) -> bool:
-    """English, Chinese, then an attribution text (a licence, a site, sentence numbers), with nothing after them."""
+    """Two columns of sentences, then an attribution text (a licence, a site, sentence numbers) with nothing after it:
+    a Tatoeba download of any language, recognised by its attribution column alone (never by the scripts)."""
     if f.columns != 3:
         return False
-    return (
-        column_language(f, 0) == "en"
-        and column_language(f, 1) == "zh"
-        and _share(_sample(f, 2), _ATTRIBUTION.search) >= 0.9
+    sentences = [_sample(f, 0), _sample(f, 1)]
+    return _share(_sample(f, 2), _ATTRIBUTION.search) >= 0.9 and all(
+        cells and _share(cells, _ATTRIBUTION.search) < 0.5 for cells in sentences
     )
 
 
@@ -275,9 +281,10 @@ def _role_of_cells(cells: list[str]) -> str:
 
 
 def infer_roles(f: PairsFile) -> tuple[str, ...]:
-    """A role for every column: those the header names; without a header, the Tatoeba format's (Chinese → English,
-    as everywhere in the app), else the first two columns are the source and the target; any other column by its
-    cells (alignment links, an attribution, phenomena tags, else ignored). A role named twice keeps its first."""
+    """A role for every column: those the header names; without a header, the Tatoeba format's (its second column, the
+    other language → its first, English: every Tatoeba file the same way round), else the first two columns are the
+    source and the target; any other column by its cells (alignment links, an attribution, phenomena tags, else
+    ignored). A role named twice keeps its first."""
     if f.kind == "tatoeba":
         return ("target", "source", "attribution")
     roles: list[str | None] = list(f.header) if f.header is not None else ["unknown"] * f.columns
@@ -299,17 +306,20 @@ def infer_roles(f: PairsFile) -> tuple[str, ...]:
             guess = _role_of_cells(_sample(f, i))
             roles[i] = guess if guess not in taken else "ignored"
             taken.add(roles[i])
-    return _complete(tuple(roles))
+    return _complete(tuple(roles), f)
 
 
-def _complete(roles: tuple[str, ...]) -> tuple[str, ...]:
+def _complete(roles: tuple[str, ...], f: PairsFile) -> tuple[str, ...]:
     """roles with a source and a target: a missing one goes to the first ignored column."""
     roles = list(roles)
     for role in ("source", "target"):
         if role not in roles:
             free = next((i for i, r in enumerate(roles) if r == "ignored"), None)
             if free is None:
-                raise DataError("a pairs file needs a source column and a target column.")
+                raise DataError(
+                    f"{f.name}, line {f.header_line or f.lines[0]}: a pairs file needs a source column and a target "
+                    f"column, and its header names no {role} column: name one of its columns {role}."
+                )
             roles[free] = role
     return tuple(roles)
 
@@ -401,7 +411,8 @@ def take_pairs(f: PairsFile, roles: tuple[str, ...], check_swapped: bool = True)
         lines.append(line)
         for role, column in extra_columns.items():
             extra[role].append(row[column])
-    return TakenPairs(pairs, lines, extra, skipped, duplicates, languages)
+    codes = (f.languages[s], f.languages[t]) if f.languages else ("", "")
+    return TakenPairs(pairs, lines, extra, skipped, duplicates, languages, codes)
 
 
 def credit(attributions: list[str]) -> str:

@@ -111,7 +111,9 @@ class TrainingPlan:
         src_vocab, tgt_vocab = self.vocabs()
         model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
         rows = len(self.held_pairs) + len(self.data.set_aside_rows)  # row numbers the summary records
-        size = checkpoint_too_large(model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer)
+        size = checkpoint_too_large(
+            model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer, self.data.credits
+        )
         return None if size is None else (parameter_count(model), size)
 
     def build(self) -> Translator:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from .config import TrainConfig
 
 if TYPE_CHECKING:  # the summary holds none at run time: no import of torch or of the scores for the type alone
+    from .credits import Credits
     from .model import AttentionMaps
     from .scores import ScoreTable
 
@@ -51,7 +52,8 @@ class SplitRecord:
 @dataclass(frozen=True)
 class DataRecord:
     """What a training records about the data it was given: which pairs (their SHA-256), the rows it held out or set
-    aside, the pairs trained on besides them, the split, and the data's credit (a file's licence and source)."""
+    aside, the pairs trained on besides them, the split, and the data's credit: a file's licence and source in one
+    line, and, whole, each row's sentence numbers and contributors (CC-BY asks for the authors)."""
 
     data_sha256: str | None = None
     always_trained: int = 0  # pairs trained on besides the rows (--also): after them, never held out
@@ -59,6 +61,7 @@ class DataRecord:
     set_aside_rows: tuple[int, ...] = ()  # a length split's rows between its cuts: on neither side
     split: SplitRecord | None = None
     data_credit: str | None = None
+    credits: Credits | None = None  # each row's sentence numbers and contributors (transformer.credits)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from transformer.columns import (
     swap,
     take_pairs,
 )
+from transformer.credits import Credits, credits_of
 from transformer.text import markdown
 
 from .datasets import DATASET_ROLES, DATASETS, dataset_credit, dataset_pairs, dataset_rows
@@ -66,12 +67,14 @@ def current_file() -> LoadedFile | None:
     return loaded
 
 
-def data_credit(pairs: list[tuple[str, str]]) -> str:
-    """The line crediting the file's attribution column when pairs are that file's pairs, else ''."""
+def data_credit(pairs: list[tuple[str, str]]) -> tuple[str, Credits | None]:
+    """The line crediting the file's attribution column and its credits whole (each row's sentence numbers and
+    contributors) when pairs are that file's pairs, else ('', None)."""
     loaded = st.session_state.get("pairs_file")
     if loaded is None or list(pairs) != loaded.taken.pairs:
-        return ""
-    return credit(loaded.taken.extra.get("attribution", []))
+        return "", None
+    cells = loaded.taken.extra.get("attribution", [])
+    return credit(cells), credits_of(cells, loaded.taken.lines) if cells else None
 
 
 def _retake(roles: tuple[str, ...]) -> None:

@@ -118,8 +118,9 @@ def start_training(
     the split's rows of pairs (that fraction of them; split None: none); dataset is the table (default: pairs)."""
     _check_free()
     plan = TrainingPlan.from_split(pairs, split, holdout, tokenizer, sizes, cfg, also)  # the job builds the model
-    if credited := data_credit(dataset or pairs):  # a file's attribution, which its licence asks to keep
-        plan = replace(plan, data=replace(plan.data, data_credit=credited))
+    credited, credits = data_credit(dataset or pairs)
+    if credited:  # a file's attribution, which its licence asks to keep (CC-BY: the authors, each row's)
+        plan = replace(plan, data=replace(plan.data, data_credit=credited, credits=credits))
     every = max(1, cfg.epochs // SNAPSHOTS)
     run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
     run.gold = _gold_of(plan)

@@ -22,6 +22,7 @@ from ..config import (
     TransformerConfig,
     heads_dividing,
 )
+from ..credits import credits_of
 from ..data import TOKENIZERS
 from ..errors import ConfigError, DataError, TransformerError
 from ..recipe import under_trained, verdict_line
@@ -205,16 +206,19 @@ def _check_vocab_size(args: argparse.Namespace) -> None:
 
 
 def _read(args: argparse.Namespace):
-    """(pairs, also pairs, tokenizer, the data's credit): both files read in the columns chosen, the tokenizer learned
-    from both when it is bpe (the plan learns it again from the training pairs alone), and the rows checked with it."""
+    """(pairs, also pairs, tokenizer, the data's credit line, its credits whole): both files read in the columns
+    chosen, the tokenizer learned from both when it is bpe (the plan learns it again from the training pairs alone),
+    and the rows checked with it."""
     taken = read_table(args.pairs, args.columns)  # the summary's phenomena are the grammar's (plan.py)
-    all_pairs, credited = taken.pairs, credit(taken.extra.get("attribution", []))
+    attribution = taken.extra.get("attribution", [])
+    all_pairs, credited = taken.pairs, credit(attribution)
+    credits = credits_of(attribution, taken.lines) if attribution else None
     also = read_table(args.also, args.columns).pairs if args.also else []
     tokenizer = tokenizer_for(args.tokenizer, all_pairs + also, args.vocab_size)
     refuse_bad_rows(args.pairs, all_pairs, tokenizer)
     if args.also:
         refuse_bad_rows(args.also, also, tokenizer)
-    return all_pairs, also, tokenizer, credited
+    return all_pairs, also, tokenizer, credited, credits
 
 
 def run(args: argparse.Namespace) -> None:
@@ -224,7 +228,7 @@ def run(args: argparse.Namespace) -> None:
 
     check_writable(args.out, "--out")
     _check_vocab_size(args)
-    all_pairs, also, tokenizer, credited = _read(args)
+    all_pairs, also, tokenizer, credited, credits = _read(args)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
     if args.split is not None and args.holdout == 0:
@@ -240,8 +244,8 @@ def run(args: argparse.Namespace) -> None:
     for field, _, kinds in _SWITCHES:
         sizes[field] = getattr(args, field) if kinds else not getattr(args, f"no_{field}")
     plan = TrainingPlan.from_split(all_pairs, split, args.holdout, tokenizer, sizes, cfg, also)
-    if credited:  # the licence of such data asks for credit: the checkpoint and its lesson sheet carry it
-        plan = replace(plan, data=replace(plan.data, data_credit=credited))
+    if credited:  # the licence of such data asks for credit (CC-BY: the authors): the checkpoint and its sheet carry it
+        plan = replace(plan, data=replace(plan.data, data_credit=credited, credits=credits))
     recipe, cfg = recipe_settings(args, len(plan.train_pairs))  # steps → epochs, and the paper's recipe
     if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
         recipe.pop("dropout", None)
