@@ -73,9 +73,11 @@ def parse_links(text: str, src_len: int, tgt_len: int, row: int | None = None) -
     for written in text.split():
         match = _LINK.fullmatch(written)
         if match is None:
+            other = next((ch for ch in written if ch.isdigit() and not ch.isascii()), None)  # ٠, ０, ²
+            digits = f" Write its numbers in ASCII digits 0-9, not {other!r}." if other else ""
             raise DataError(
                 f"{where}the alignment link {echo(written)!r} is not in i-j (sure) or i?j (possible) notation, "
-                "with i a source and j a target token counted from 0.",
+                f"with i a source and j a target token counted from 0.{digits}",
                 "link_notation",
                 row=row,
                 link=echo(written),

@@ -107,6 +107,7 @@ class TakenPairs:
     duplicates: int  # pairs that repeat an earlier pair of the file exactly (kept: the table warns about them)
     languages: tuple[str, str]  # the scripts of the source and target columns: 'zh', 'en' (Latin letters) or ''
     codes: tuple[str, str] = ("", "")  # their ISO 639-3 codes (transformer.languages) when the file says, else ''
+    columns: tuple[int, int] = (0, 1)  # the source and the target columns, from 0
 
     @property
     def tags(self) -> list[tuple[str, ...]]:
@@ -412,7 +413,7 @@ def take_pairs(f: PairsFile, roles: tuple[str, ...], check_swapped: bool = True)
         for role, column in extra_columns.items():
             extra[role].append(row[column])
     codes = (f.languages[s], f.languages[t]) if f.languages else ("", "")
-    return TakenPairs(pairs, lines, extra, skipped, duplicates, languages, codes)
+    return TakenPairs(pairs, lines, extra, skipped, duplicates, languages, codes, (s, t))
 
 
 def credit(attributions: list[str]) -> str:

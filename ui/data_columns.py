@@ -23,6 +23,7 @@ from transformer.columns import (
     take_pairs,
 )
 from transformer.credits import Credits, credits_of
+from transformer.languages import ENGLISH, name_of
 from transformer.text import markdown
 
 from .datasets import DATASET_ROLES, DATASETS, dataset_credit, dataset_pairs, dataset_rows
@@ -32,6 +33,7 @@ from .session import set_pairs
 
 PREVIEW_ROWS = 5  # rows of the file shown under its column roles
 LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted
+CONTRIBUTORS_NAMED = 30  # contributors named in the credit line; the table lists them all
 ROLE_SOURCES = ("tatoeba", "header", "inferred")  # how the roles of a file's columns were found, as the page says
 
 
@@ -112,8 +114,30 @@ def _lines(lines: list[int], L: str) -> str:
     return shown + (" …" if len(lines) > LINES_SHOWN else "")
 
 
-def _language(L: str, code: str) -> str:
-    return t(f"data.language.{code or 'other'}", L)  # code: one of transformer.columns.SCRIPTS, or
+def _language(L: str, code: str, script: str) -> str:
+    """A column's language: its name when the file says it (a Tatoeba file's name), else its script alone (Latin
+    letters are never called English on their script alone); script: one of transformer.columns.SCRIPTS, or ''."""
+    return name_of(code, L) if code else t(f"data.language.{script or 'other'}", L)
+
+
+def credits_frame(credits: Credits, L: str) -> pd.DataFrame:
+    """Every row's credit as a table: its file line, then each column's sentence number and contributor."""
+    headings = [t("data.credits_line", L)]
+    for n in (1, 2):
+        headings += [t("data.credits_sentence", L, n=n), t("data.credits_by", L, n=n)]
+    return pd.DataFrame(credits.table(), columns=headings)
+
+
+def credits_section(credits: Credits, L: str) -> None:
+    """The credits whole, as CC-BY asks: the contributors with their sentence counts, and every row's sentence
+    numbers and contributors, in a table that scrolls."""
+    people = credits.by_contributor()
+    names = ", ".join(f"{markdown(who)} ({n:,})" for who, n in people[:CONTRIBUTORS_NAMED])
+    more = len(people) - CONTRIBUTORS_NAMED
+    line = t("data.credits_people", L, n=f"{len(people):,}", names=names)
+    text(line + (" " + t("data.credits_more", L, n=f"{more:,}") if more > 0 else ""), "caption")
+    with st.expander(t("data.credits_table", L, n=f"{len(credits.rows):,}")):
+        table(credits_frame(credits, L), hide_index=True, width="stretch", key="data_credits_table")
 
 
 def _direction_row(L: str, line: str) -> None:
@@ -158,7 +182,8 @@ def draw_columns(L: str) -> None:
     with st.container(border=True):
         text(f"**{t('data.columns', L, name=markdown(f.name), n=f.columns)}**")
         how = "tatoeba" if f.kind == "tatoeba" else "header" if f.header is not None else "inferred"
-        text(t(f"data.kind.{how}", L), "info" if how == "tatoeba" else "caption")
+        other = next((code for code in f.languages if code and code != ENGLISH), "")
+        text(t(f"data.kind.{how}", L, other=_language(L, other, "")), "info" if how == "tatoeba" else "caption")
         cells = st.columns(min(f.columns, 5))
         for i in range(f.columns):
             with cells[i % len(cells)]:
@@ -176,7 +201,10 @@ def draw_columns(L: str) -> None:
             column, role = refused
             hint(t("data.role_kept", L, n=column + 1, role=t(f"role.{role}", L)), "error")
         source, target = loaded.roles.index("source"), loaded.roles.index("target")
-        languages = dict(source=_language(L, taken.languages[0]), target=_language(L, taken.languages[1]))
+        languages = {
+            side: _language(L, code, script)
+            for side, code, script in zip(("source", "target"), taken.codes, taken.languages)
+        }
         _direction_row(L, t("data.direction_file", L, s=source + 1, t=target + 1, **languages))
         headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(loaded.roles)]
         preview = pd.DataFrame(list(f.rows[:PREVIEW_ROWS]), columns=headings, index=list(f.lines[:PREVIEW_ROWS]))
@@ -188,6 +216,10 @@ def draw_columns(L: str) -> None:
                 text(t(f"data.left_out.{reason}", L, n=f"{len(lines):,}", lines=_lines(lines, L)), "warning")
         if taken.duplicates:
             text(t("data.repeated", L, n=f"{taken.duplicates:,}"), "caption")
-        line = credit(taken.extra.get("attribution", []))
+        cells = taken.extra.get("attribution", [])
+        line = credit(cells)
         if line:
             text(t("data.credit", L, credit=markdown(line)), "markdown")
+        credits = credits_of(cells, taken.lines) if cells else None
+        if credits is not None:
+            credits_section(credits, L)

@@ -33,7 +33,10 @@ def _roles(at, n: int) -> list[str]:
 
 def test_a_tatoeba_file_is_named_read_chinese_to_english_and_its_attribution_shown_and_credited():
     at = _upload(_open(), "cmn-eng.txt", "\n".join(ROWS[:30]).encode())
-    assert any("Recognised: the Tatoeba/Anki format (cmn-eng.txt)" in s for s in texts(at, "info"))
+    assert any(
+        s.startswith("Recognised by its attribution column: a Tatoeba/Anki download of English, Mandarin Chinese")
+        for s in texts(at, "info")
+    )
     assert at.session_state.pairs[0] == ("你好。", "Hi.")  # Chinese → English, as everywhere in the app
     assert len(at.session_state.pairs) == 30
     assert _roles(at, 3) == ["target", "source", "attribution"]
@@ -41,7 +44,7 @@ def test_a_tatoeba_file_is_named_read_chinese_to_english_and_its_attribution_sho
     assert list(preview.columns) == ["1 · target", "2 · source", "3 · attribution"]
     assert preview.iloc[0, 2].startswith(CREDIT)  # the attribution is shown as a column
     assert f"Data: {CREDIT} (30 pairs)" in texts(at, "markdown")
-    assert "Translating column 2 (Chinese) → column 1 (Latin letters, such as English)." in texts(at, "caption")
+    assert "Translating column 2 (Mandarin Chinese) → column 1 (English)." in texts(at, "caption")
 
 
 def test_the_swap_button_turns_a_file_and_a_role_chosen_for_a_column_is_taken_from_the_other():
@@ -132,7 +135,7 @@ def test_the_learners_own_typed_pairs_are_turned_round():
 def test_a_file_of_other_languages_keeps_its_columns_and_has_no_swap_check():
     at = _upload(_open(), "fr.tsv", b"Bonjour.\tHello.\nMerci.\tThank you.\n")
     assert at.session_state.pairs == [("Bonjour.", "Hello."), ("Merci.", "Thank you.")] and not at.warning
-    caption = "Translating column 1 (Latin letters, such as English) → column 2 (Latin letters, such as English)."
+    caption = "Translating column 1 (Latin letters) → column 2 (Latin letters)."
     assert caption in texts(at, "caption")
 
 
@@ -157,8 +160,7 @@ def test_a_file_too_large_to_edit_shows_its_attribution_beside_each_page_of_pair
     for k in range(6):  # 1,032 distinct rows: past the 1,000 the editor takes
         rows += [f"{en} ({k})\t{zh}（{k}）\t{credit}" for en, zh, credit in (r.split("\t") for r in ROWS)]
     at = _upload(_open(), "cmn-eng.txt", "\n".join(rows).encode())
-    page = at.dataframe[1].value  # under the columns panel's first rows
-    assert list(page.columns) == ["source", "target", "attribution"]
+    (page,) = [d.value for d in at.dataframe if list(d.value.columns) == ["source", "target", "attribution"]]
     assert page.iloc[0].tolist() == ["你好。（0）", "Hi. (0)", ROWS[0].split("\t")[2]]
 
 
@@ -169,7 +171,8 @@ def test_the_columns_panel_speaks_chinese():
         rows[i] = f"{zh}\t{en}\t{credit}"
     at = open_tab("zh", None, data_dataset="tutorial")
     _upload(at, "cmn-eng.txt", "\n".join(rows).encode())
-    assert any(s.startswith("已识别为 Tatoeba/Anki 格式（cmn-eng.txt）") for s in texts(at, "info"))
+    recognised = "根据署名列识别为 Tatoeba/Anki 下载文件：英语、普通话（中文）和署名信息。"
+    assert any(s.startswith(recognised) for s in texts(at, "info"))
     assert any("没有载入，也不参与训练：第 5、8 行。" in w for w in texts(at, "warning"))
     assert [at.selectbox(key=f"data_role_{i}").label for i in range(3)] == ["第 1 列", "第 2 列", "第 3 列"]
     assert f"数据来源：{CREDIT} (10 pairs)" in texts(at, "markdown")

@@ -41,7 +41,7 @@ def test_a_tatoeba_file_swapped_trained_with_bpe_and_the_papers_recipe_translate
     uploader = page.get_by_test_id("stFileUploader").filter(has_text="Upload pairs")
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
     expect(alert(page, "Success", f"Loaded {ROWS} pairs from cmn-eng.txt.")).to_be_visible()
-    expect(alert(page, "Info", "Recognised: the Tatoeba/Anki format (cmn-eng.txt)")).to_be_visible()
+    expect(alert(page, "Info", "Recognised by its attribution column: a Tatoeba/Anki download")).to_be_visible()
     settled(page)
     roles = [page.get_by_role("combobox", name=f"Column {n}", exact=True) for n in (1, 2, 3)]
     for box, role in zip(roles, ("target", "source", "attribution")):
@@ -49,7 +49,7 @@ def test_a_tatoeba_file_swapped_trained_with_bpe_and_the_papers_recipe_translate
     credit = page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"^Data: "))
     expect(credit).to_have_text(f"Data: {CREDIT} ({ROWS} pairs)")
     direction = "Translating column {} ({}) → column {} ({})."
-    english, chinese = "Latin letters, such as English", "Chinese"
+    english, chinese = "English", "Mandarin Chinese"
     expect(page.get_by_text(direction.format(2, chinese, 1, english))).to_be_visible()
 
     # --- the other direction: English → Chinese, with one click

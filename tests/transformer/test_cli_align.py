@@ -102,9 +102,9 @@ def test_a_row_with_bad_gold_is_named_on_one_line_and_kept_without_gold(write_fi
     code, printed, err = _run(capsys, "align", "--model", MODEL, "--pairs", str(pairs), "--method", "average")
     assert code == 0
     assert err.splitlines()[:2] == [
-        f"{pairs}, row 2: the alignment link '1~2' is not in i-j (sure) or i?j (possible) notation, with i a source "
+        f"{pairs}, line 3: the alignment link '1~2' is not in i-j (sure) or i?j (possible) notation, with i a source "
         "and j a target token counted from 0. The pair is kept, without gold links.",
-        f"{pairs}, row 3: the alignment link 9-0 names source token 9, but the source has 4 tokens (0 to 3); past "
+        f"{pairs}, line 4: the alignment link 9-0 names source token 9, but the source has 4 tokens (0 to 3); past "
         "them is padding, which is never linked. The pair is kept, without gold links.",
     ]
     assert "AER on 2 pairs with gold links" in err

@@ -26,7 +26,7 @@ def _run(capsys, *argv):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("我\t" + "word " * (MAX_TOKENS + 1) + "\n", f"row 1: the target is longer than {MAX_TOKENS} tokens"),
+        ("我\t" + "word " * (MAX_TOKENS + 1) + "\n", f"line 1: the target is longer than {MAX_TOKENS} tokens"),
         ("我\tI\n" * (MAX_PAIRS + 1), "line 50001: more than 50,000 sentence pairs"),
         ("我\t" + "w" * (MAX_TOKEN_CHARS + 1) + "\n", f"a token longer than {MAX_TOKEN_CHARS} characters"),
         ("我\tI\n你\ty\x00u\n", "line 2: holds a NUL byte"),
@@ -70,8 +70,8 @@ def test_train_leaves_out_rows_without_a_target_or_swapped_and_names_their_lines
     assert code == 0, err
     assert out.startswith("3 pairs,")  # the rest of the file is kept
     assert [line for line in err.splitlines() if not line.startswith("under-trained: ")] == [
-        f"note: {pairs}: line(s) 2 have no source or no target; they were left out.",
-        f"note: {pairs}: line(s) 3 look swapped (Chinese in the English column); they were left out.",
+        f"note: {pairs}, line 2: no source or no target; left out.",
+        f"note: {pairs}, line 3: swapped, Chinese in the English column; left out.",
         f"note: {pairs}: 1 row(s) repeat an earlier pair.",
     ]
 
@@ -82,7 +82,9 @@ def test_train_and_evaluate_read_a_tatoeba_file_chinese_to_english_or_as_columns
     pairs.write_bytes(b"".join(fixture.read_bytes().splitlines(keepends=True)[:12]))
     model = tmp_path / "m.safetensors"
     code, out, err = _run(capsys, "train", "--pairs", str(pairs), "--out", str(model), "--epochs", "1", *TINY)
-    assert code == 0 and err.startswith("under-trained: ") and err.count("\n") == 1, err  # 1 epoch: it says so
+    assert code == 0 and err.count("\n") == 2, err
+    assert err.startswith(f"note: {pairs}: a Tatoeba file (English, Mandarin Chinese, attribution): read column 2 ")
+    assert err.splitlines()[1].startswith("under-trained: ")  # 1 epoch: it says so
     translator = load_checkpoint(model)
     assert "你" in translator.src_vocab.stoi and "Hi" in translator.tgt_vocab.stoi  # Chinese → English
     assert translator.summary.data.data_credit == "CC-BY 2.0 (France) Attribution: example.org (12 pairs)"

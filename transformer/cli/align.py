@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..columns import TakenPairs, infer_roles, read_file, take_pairs, with_columns
 from ..config import ALIGN_METHODS, MAX_DATA_BYTES, MAX_STUDY_PAIRS, TransformerConfig
-from ..data import check_pairs, parse_aligned_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
 from ..text import visible
-from .common import check_writable, required_file
+from .common import add_columns, check_writable, refuse_bad_rows, required_file
 
 if TYPE_CHECKING:  # the model and its alignment are imported when the command runs: its --help needs no torch
     from ..alignment import Method, MethodScore
@@ -43,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "otherwise, whatever pieces the model reads), in the 4th column or in a column a header row names "
         "alignment",
     )
+    add_columns(al)
     al.add_argument(
         "--method",
         choices=ALIGN_METHODS,
@@ -72,14 +73,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
 
 
-def read_aligned_pairs(path: Path, tokenizer: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """The pairs of a file and each one's alignment cell ("" when it has none); bad rows are refused."""
+def read_aligned_pairs(path: Path, tokenizer, columns: tuple[int, int] | None = None) -> TakenPairs:
+    """The pairs of a file in the columns chosen, each with its file line and its alignment cell (extra['alignment'],
+    "" when it has none). Every row is a pair (one line of links each): a row without its source or target, and
+    any row check_pairs refuses, is an error naming its line."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
-    pairs, _, cells = parse_aligned_pairs(data, str(path))
-    errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
-    if errors:
-        raise TransformerError(f"{path}, {errors[0].message()}")
-    return pairs, cells
+    found = read_file(data, str(path))
+    roles = infer_roles(found)
+    if columns is not None:
+        roles = with_columns(roles, *columns, name=str(path))
+    taken = take_pairs(found, roles, check_swapped=False)
+    if taken.skipped:
+        s, t = (n + 1 for n in taken.columns)
+        raise DataError(
+            f"{path}, line {taken.skipped[0].line}: its source or target is missing (columns {s} and {t}): every "
+            "row needs both, as each gets one line of links; fill it in or delete it."
+        )
+    refuse_bad_rows(path, taken, tokenizer)
+    return taken
+
+
+def problem_at_line(path: Path, problem: DataError, lines: list[int]) -> str:
+    """A bad gold cell's message naming the file and the cell's line (read_gold counts pairs from 1)."""
+    row = problem.values.get("row")
+    message = str(problem)
+    if row is not None and message.startswith(f"row {row}: "):
+        message = f"line {lines[row - 1]}: " + message[len(f"row {row}: ") :]
+    return f"{visible(str(path))}, {visible(message)}"
 
 
 def chosen_method(args: argparse.Namespace, cfg: TransformerConfig, gold: bool) -> Method | None:
@@ -154,11 +174,13 @@ def run(args: argparse.Namespace) -> None:
         check_writable(args.out, "--out", "links.txt")
     translator = load_checkpoint(args.model)
     cfg = translator.config
-    pairs, cells = read_aligned_pairs(args.pairs, translator.tokenizer)
+    taken = read_aligned_pairs(args.pairs, translator.tokenizer, args.columns)
+    pairs = taken.pairs
+    cells = taken.extra.get("alignment", [""] * len(pairs))
     golds, problems = read_gold(pairs, cells)  # links of words: a file's own tokens (characters for Chinese)
     for problem in problems:
         kept = "The pair is kept, without gold links."
-        print(f"{visible(str(args.pairs))}, {visible(str(problem))} {kept}", file=sys.stderr)
+        print(f"{problem_at_line(args.pairs, problem, taken.lines)} {kept}", file=sys.stderr)
     with_gold = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     method = chosen_method(args, cfg, bool(with_gold))
     table = []

@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ..columns import TakenPairs, infer_roles, read_file, take_pairs, with_columns
@@ -16,16 +17,28 @@ from ..config import MAX_DATA_BYTES
 from ..data import check_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
+from ..languages import ENGLISH, name_of
 from ..text import ECHO_CHARS, echo, visible
 
 INTERRUPTED = 130  # exit status after Ctrl-C, as a shell reports a command ended by SIGINT (128 + 2)
 PIPE_CLOSED = 141  # exit status when the reader of the output has gone (`… | head`), 128 + SIGPIPE
 PARSER_MESSAGE_CHARS = 2 * ECHO_CHARS  # the most of a parser's message shown (its words and the value it quotes)
+MESSAGE_CHARS = (
+    3 * ECHO_CHARS
+)  # the most of any error line: its words, a file name and ~200 characters of a user's text
+LINES_NAMED = 10  # file lines a note names; the rest are counted
 _COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # ASCII digits (int() would take ٣ and ², or fail on 5,000)
 
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr, with exit status 2 and no usage dump."""
+
+    def _get_value(self, action: argparse.Action, arg_string: str):  # argparse's conversion of each flag's value
+        kind = action.type
+        if isinstance(kind, type) and issubclass(kind, (int, float)) and _not_ascii_digit(arg_string):
+            # int() and float() take ٣, ３ and others, and refuse ² with "invalid int value": one clear line instead
+            raise argparse.ArgumentError(action, f"write numbers in ASCII digits 0-9 (got {echo(arg_string, 40)!r})")
+        return super()._get_value(action, arg_string)
 
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
         # argparse's message repeats the value refused, whole: cut, as every message that repeats a user's text
@@ -51,8 +64,8 @@ def run_command(command: Callable[[argparse.Namespace], int | None], args: argpa
     try:
         status = command(args)
         sys.stdout.flush()  # a reader that has gone shows here, not in the interpreter's last flush
-    except TransformerError as exc:
-        print(f"error: {visible(str(exc))}", file=sys.stderr)
+    except TransformerError as exc:  # however much of a user's text a message quotes, the line stays short
+        print(f"error: {echo(str(exc), MESSAGE_CHARS)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # nothing is written before training ends, so nothing is half-written
         return INTERRUPTED
@@ -68,9 +81,18 @@ def _discard_output() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def _not_ascii_digit(text: str) -> bool:
+    """Whether text holds a digit that is not ASCII 0-9 (٢, ２, ²)."""
+    return any(ch.isdigit() and not ch.isascii() for ch in text)
+
+
 def column_numbers(text: str) -> tuple[int, int]:
     """The --columns S,T value: two 1-based column numbers of ASCII digits (argparse shows the refusal as one line,
     with the text cut)."""
+    if _not_ascii_digit(text):  # ٢, ２, ²: int() would take some of them
+        raise argparse.ArgumentTypeError(
+            f"column numbers are written in ASCII digits 0-9, such as 2,1 (got {echo(text, 40)!r})"
+        )
     numbers = [_COLUMN.fullmatch(part) for part in text.split(",")]
     if len(numbers) != 2 or None in numbers:
         raise argparse.ArgumentTypeError(
@@ -86,13 +108,32 @@ def add_columns(parser: argparse.ArgumentParser) -> None:
         type=column_numbers,
         metavar="S,T",
         help="the 1-based columns of the source and the target sentences, up to 10 columns (default: 1,2; for a "
-        "Tatoeba/Anki file of English, Chinese and an attribution, 2,1: Chinese to English)",
+        "Tatoeba/Anki file of English, another language and an attribution, 2,1: the other language to English)",
+    )
+
+
+def lines_text(lines: list[int]) -> str:
+    """File lines as a note names them: the first LINES_NAMED, then how many more."""
+    shown = ", ".join(f"{n:,}" for n in lines[:LINES_NAMED])
+    more = len(lines) - LINES_NAMED
+    return f"line {shown}" if len(lines) == 1 else f"lines {shown}" + (f" and {more:,} more" if more > 0 else "")
+
+
+def _said_tatoeba(path: Path, taken: TakenPairs) -> None:
+    """The note that a file was read as a Tatoeba download, in which direction, and how to turn it."""
+    (s, t), (source, target) = taken.columns, taken.codes
+    print(
+        f"note: {visible(str(path))}: a Tatoeba file (English, {name_of(source if source != ENGLISH else target)}, "
+        f"attribution): read column {s + 1} ({name_of(source)}) → column {t + 1} ({name_of(target)}); --columns "
+        f"{t + 1},{s + 1} reads it the other way.",
+        file=sys.stderr,
     )
 
 
 def read_table(path: Path, columns: tuple[int, int] | None = None) -> TakenPairs:
     """The pairs of a file in the columns chosen (default: those infer_roles gives), with what was left out: rows
-    without a source or target, and rows whose columns look swapped, are named on stderr and not used."""
+    without a source or target, and rows whose columns look swapped, are named on stderr by their file lines and not
+    used; a Tatoeba file's direction is said."""
     data = read_limited(path, MAX_DATA_BYTES, "a pairs file (UTF-8 CSV or TSV)", DataError)
     found = read_file(data, str(path))
     roles = infer_roles(found)
@@ -100,31 +141,39 @@ def read_table(path: Path, columns: tuple[int, int] | None = None) -> TakenPairs
         roles = with_columns(roles, *columns, name=str(path))
     taken = take_pairs(found, roles)
     if not taken.pairs:
-        raise DataError(f"{path} has no row with both a source and a target in the columns chosen.")
+        s, t = (n + 1 for n in taken.columns)
+        raise DataError(
+            f"{path}, {lines_text(list(found.lines))}: no row has both a source (column {s}) and a target (column "
+            f"{t}): fill them in, or choose other columns with --columns."
+        )
+    if found.kind == "tatoeba" and columns is None:
+        _said_tatoeba(path, taken)
     for reason, what in (
-        ("empty", "have no source or no target"),
-        ("swapped", "look swapped (Chinese in the English column)"),
+        ("empty", "no source or no target"),
+        ("swapped", "swapped, Chinese in the English column"),
     ):
         lines = taken.lines_of(reason)
         if lines:
-            shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10:,} more" if len(lines) > 10 else "")
-            print(f"note: {visible(str(path))}: line(s) {shown} {what}; they were left out.", file=sys.stderr)
+            print(f"note: {visible(str(path))}, {lines_text(lines)}: {what}; left out.", file=sys.stderr)
     if taken.duplicates:
         print(f"note: {visible(str(path))}: {taken.duplicates:,} row(s) repeat an earlier pair.", file=sys.stderr)
     return taken
 
 
-def refuse_bad_rows(path: Path, pairs: list[tuple[str, str]], tokenizer) -> None:
-    """Refuse the file at the first error check_pairs finds with this tokenizer (a mode, or a learned one)."""
-    errors = [p for p in check_pairs(pairs, tokenizer) if p.severity == "error"]
+def refuse_bad_rows(path: Path, taken: TakenPairs, tokenizer) -> None:
+    """Refuse the file at the first error check_pairs finds with this tokenizer (a mode, or a learned one), naming
+    the file's line of the row."""
+    errors = [p for p in check_pairs(taken.pairs, tokenizer) if p.severity == "error"]
     if errors:
-        raise TransformerError(f"{path}, {errors[0].message()}")
+        first = errors[0]
+        where = f"line {taken.lines[first.row - 1]}: " if first.row is not None else ""
+        raise TransformerError(f"{path}, {where}{replace(first, row=None).message()}")
 
 
 def checked_pairs(path: Path, tokenizer, columns: tuple[int, int] | None = None) -> TakenPairs:
     """read_table of a file whose pairs check_pairs finds no error in (else its first error, as one line)."""
     taken = read_table(path, columns)
-    refuse_bad_rows(path, taken.pairs, tokenizer)
+    refuse_bad_rows(path, taken, tokenizer)
     return taken
 
 

@@ -7,17 +7,19 @@ import sys
 from pathlib import Path
 
 from ..errors import TransformerError
-from ..text import visible
+from ..text import echo, visible
 from .common import add_numbers, check_writable, required_file
 
 SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed
 
 
 def _count(text: str) -> int:
-    """A whole number of at least 0, for argparse."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
-    return int(text)
+    """A whole number of at least 0 in ASCII digits, for argparse (the refused text cut: it may be 4,000 digits)."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of at least 0 in ASCII digits 0-9, got {echo(text, 40)!r}"
+        )
+    return int(text) if len(text) <= 9 else 10**9  # past any sentence: refused by the length check
 
 
 def register(sub: argparse._SubParsersAction) -> None:

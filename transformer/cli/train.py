@@ -25,9 +25,9 @@ from ..config import (
 from ..credits import credits_of
 from ..data import TOKENIZERS
 from ..errors import ConfigError, DataError, TransformerError
-from ..recipe import under_trained, verdict_line
-from ..splits import SPLITS, split_pairs
-from ..text import visible
+from ..recipe import steps_per_epoch, under_trained, verdict_line
+from ..splits import SPLITS, share_met, split_pairs
+from ..text import echo, visible
 from .common import add_columns, add_numbers, check_writable, read_table, refuse_bad_rows, required_file
 from .recipe_flags import recipe_settings, register_recipe
 
@@ -41,6 +41,12 @@ _SPLIT_HELP = {
     "length": "targets longer than every training target",
     "word": "every pair holding a word never trained on",
 }
+
+
+class Given(int):
+    """A number given on the command line (its flag's default is a plain int): --epochs beside --steps is ignored,
+    and the command says so."""
+
 
 _SWITCHES = (  # the architecture switches in the order --help lists them: (config field, help, choices or None)
     ("look_ahead_mask", "the decoder may see later target tokens", None),
@@ -74,7 +80,7 @@ def _register_sizes(t: argparse.ArgumentParser) -> None:
     defaults, model = TrainConfig(), TransformerConfig(1, 1)
     add_numbers(
         t,
-        ("--epochs", int, defaults.epochs, "N", f"passes over the training pairs, 1 to {MAX_EPOCHS:,}"),
+        ("--epochs", Given, defaults.epochs, "N", f"passes over the training pairs, 1 to {MAX_EPOCHS:,}"),
         ("--d-model", int, model.d_model, "N", "size of each token's vector"),
         ("--d-ff", int, model.d_ff, "N", "inner size of each feed-forward layer"),
         ("--n-heads", int, model.n_heads, "N", "attention heads per layer; must divide --d-model"),
@@ -213,12 +219,44 @@ def _read(args: argparse.Namespace):
     attribution = taken.extra.get("attribution", [])
     all_pairs, credited = taken.pairs, credit(attribution)
     credits = credits_of(attribution, taken.lines) if attribution else None
-    also = read_table(args.also, args.columns).pairs if args.also else []
+    also_taken = read_table(args.also, args.columns) if args.also else None
+    also = also_taken.pairs if also_taken is not None else []
     tokenizer = tokenizer_for(args.tokenizer, all_pairs + also, args.vocab_size)
-    refuse_bad_rows(args.pairs, all_pairs, tokenizer)
-    if args.also:
-        refuse_bad_rows(args.also, also, tokenizer)
+    refuse_bad_rows(args.pairs, taken, tokenizer)
+    if also_taken is not None:
+        refuse_bad_rows(args.also, also_taken, tokenizer)
     return all_pairs, also, tokenizer, credited, credits
+
+
+def _say_split(split, n: int, holdout: float) -> None:
+    """A warning on stderr when the split holds out far from the share asked for, as the Train page says."""
+    if holdout and not share_met(split, n, holdout):
+        aside = f", and sets {len(split.set_aside):,} aside" if split.set_aside else ""
+        print(
+            f"warning: --split {split.kind} --holdout {holdout:g} holds out {len(split.held):,} of the {n:,} pairs "
+            f"({len(split.held) / n:.1%}){aside}, not the {holdout:.0%} asked for: these pairs cannot give more with "
+            "this split. Choose another --split, or read its held-out scores as those of a few pairs.",
+            file=sys.stderr,
+        )
+
+
+def _say_steps(args: argparse.Namespace, cfg: TrainConfig, train_pairs: int) -> None:
+    """With --steps: the epochs it makes and the steps they take, the --epochs it overrides, and the cap it hits."""
+    if args.steps is None:
+        return
+    per_epoch = steps_per_epoch(train_pairs, max(1, args.batch_size))
+    epochs = f"{cfg.epochs:,} epoch{'s' if cfg.epochs != 1 else ''}"
+    total = f"{cfg.epochs * per_epoch:,} steps"
+    said = f"note: --steps {echo(str(args.steps), 40)}: {epochs} of {per_epoch:,} steps ({total})"
+    if isinstance(args.epochs, Given):
+        said += f"; --epochs {args.epochs} is ignored, as --steps sets the epochs"
+    print(said + ".", file=sys.stderr)
+    if args.steps > MAX_EPOCHS * per_epoch:
+        print(
+            f"warning: --steps {echo(str(args.steps), 40)} would take more than the {MAX_EPOCHS:,} epochs one training "
+            f"may have: it trains {MAX_EPOCHS:,} epochs ({MAX_EPOCHS * per_epoch:,} steps) and stops.",
+            file=sys.stderr,
+        )
 
 
 def run(args: argparse.Namespace) -> None:
@@ -247,6 +285,8 @@ def run(args: argparse.Namespace) -> None:
     if credited:  # the licence of such data asks for credit (CC-BY: the authors): the checkpoint and its sheet carry it
         plan = replace(plan, data=replace(plan.data, data_credit=credited, credits=credits))
     recipe, cfg = recipe_settings(args, len(plan.train_pairs))  # steps → epochs, and the paper's recipe
+    _say_split(split, len(all_pairs), args.holdout)
+    _say_steps(args, cfg, len(plan.train_pairs))
     if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
         recipe.pop("dropout", None)
     plan = replace(plan, sizes={**plan.sizes, **recipe}, config=cfg)
