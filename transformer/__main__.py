@@ -1,5 +1,5 @@
 """Command line: `python -m transformer corpus …`, `… train …`, `… evaluate …`, `… translate …`, `… trace …`,
-`… align …` and `… store list|remove|prune`.
+`… align …`, `… credits …` and `… store list|remove|prune`.
 
 Bad input gives one line `error: …` on stderr and exit status 2; text from files (tokens, sentences, messages that
 quote them) is printed with control and escape characters made visible (transformer.text.visible).
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import align, corpus, evaluate, store, trace, train, translate
+from .cli import align, corpus, credits, evaluate, store, trace, train, translate
 from .cli.common import Parser, run_command
 
 COMMANDS = {  # in the order --help lists them
@@ -20,6 +20,7 @@ COMMANDS = {  # in the order --help lists them
     "translate": translate,
     "trace": trace,
     "align": align,
+    "credits": credits,
     "store": store,
 }
 

@@ -14,6 +14,7 @@ from transformer.errors import StoreError
 from transformer.store import Entry, ModelStore, same_model
 from transformer.text import markdown
 
+from .credits import credit_lines
 from .i18n import t
 from .messages import error_text
 from .model_cache import CurrentModel, shared_translator
@@ -190,6 +191,8 @@ def publish_section(L: str, model: CurrentModel, entry: Entry | None, problem: s
         )
     if problem is not None:
         st.error(markdown(problem))
+    for line in credit_lines(L, model.translator.summary.data):  # the data's authors travel with the model (CC-BY)
+        st.caption(markdown(line))
     message = ss.get("publish_message")
     if message and message[2] == model.id:
         kind, text, _ = message

@@ -7,6 +7,7 @@ import streamlit as st
 
 from transformer.store import Entry
 
+from .credits import credit_lines
 from .export import IMAGE_FORMATS, lesson_sheet_button
 from .i18n import t
 from .links import link_to_this_view, model_fingerprint
@@ -57,5 +58,5 @@ def model_summary(L: str, model: CurrentModel, entry: Entry | None = None) -> li
         t("sidebar.epochs", L, n=summary.epochs),
         t("sidebar.loss", L, loss="–" if summary.loss is None else f"{summary.loss:.4f}"),
         t("export.fingerprint", L, hash=model_fingerprint(model)),
-        *([t("data.credit", L, credit=credit)] if (credit := summary.data.data_credit) else []),  # its licence
+        *credit_lines(L, summary.data),  # its licence, and its authors whole (CC-BY)
     ]
