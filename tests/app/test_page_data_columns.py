@@ -151,8 +151,11 @@ def test_a_model_trained_on_a_credited_file_carries_the_credit_into_its_checkpoi
     plan.finish(translator)  # what the job does when training ends: the summary records the data
     assert load_checkpoint(save_checkpoint(translator)).summary.data.data_credit == f"{CREDIT} (12 pairs)"
     model = CurrentModel(translator, "trained")
-    assert model_summary("en", model)[-1] == f"Data: {CREDIT} (12 pairs)"  # the lesson sheet's lines
-    assert model_summary("zh", model)[-1] == f"数据来源：{CREDIT} (12 pairs)"
+    lines = model_summary("en", model)  # the lesson sheet's lines: the licence, the authors, each row's sentences
+    assert lines[-3] == f"Data: {CREDIT} (12 pairs)"
+    assert lines[-2].startswith("Sentences by ") and "(CC-BY asks for the authors): " in lines[-2]
+    assert lines[-1].startswith("Sentence numbers and contributors by file line: 1: #100001 (lin_wen) & #900001 ")
+    assert model_summary("zh", model)[-3] == f"数据来源：{CREDIT} (12 pairs)"
 
 
 def test_a_file_too_large_to_edit_shows_its_attribution_beside_each_page_of_pairs():

@@ -226,3 +226,29 @@ def test_the_name_typed_for_one_model_is_cleared_when_another_becomes_the_curren
     assert at.text_input(key="publish_name").value == ""
     at.button(key="publish").click().run()
     assert store.find(fingerprint(at.session_state["model"].translator)).name != "Lesson 5: word order"
+
+
+def test_a_published_model_carries_its_datas_credits_whole_to_the_tab_that_opens_it(store):
+    from dataclasses import replace
+
+    from transformer.columns import infer_roles, read_file, take_pairs
+    from transformer.credits import credits_of
+    from transformer.summary import DataRecord
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "fra-eng.txt"
+    found = read_file(fixture.read_bytes(), "fra-eng.txt")
+    taken = take_pairs(found, infer_roles(found))
+    credits = credits_of(taken.extra["attribution"], taken.lines)
+    mine = Translator.create(taken.pairs, seed=0, **TINY)
+    data = DataRecord(data_credit="CC-BY 2.0 (France) Attribution: tatoeba.org (45 pairs)", credits=credits)
+    mine.summary = replace(mine.summary, data=data)
+    at = open_app(page=ATTN, model=CurrentModel(mine, "trained"))
+    at.button(key="publish").click().run()
+    fresh = open_link(ATTN, dict(at.query_params))
+    assert fresh.session_state["model"].translator.summary.data.credits == credits
+    captions = [c.value.replace("\\", "") for c in fresh.sidebar.caption]
+    assert "Data: CC-BY 2.0 (France) Attribution: tatoeba.org (45 pairs)" in captions
+    assert any(c.startswith("Sentences by 6 contributors (CC-BY asks for the authors): ") for c in captions)
+    assert any(
+        c.startswith("Sentence numbers and contributors by file line: 1: #1204 (amy_w) & #450036") for c in captions
+    )
