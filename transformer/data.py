@@ -404,7 +404,7 @@ def check_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> list[P
 
 def parse_pairs(data: bytes | str, name: str = "pairs") -> list[tuple[str, str]]:
     """(source, target) pairs from UTF-8 TSV or CSV text of 2 to MAX_COLUMNS columns and an optional header, each
-    column in the role transformer.columns infers for it (a Tatoeba/Anki file: Chinese → English).
+    column in the role transformer.columns infers for it (a Tatoeba/Anki file: the other language → English).
 
     Line ends may be \\n, \\r\\n or \\r; a control character (NUL, ESC, …), a row past MAX_PAIRS or a row without
     its source or target is refused with a DataError naming the line, and so is anything the csv module cannot read.

@@ -65,7 +65,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         t,
         "--pairs",
         "UTF-8 TSV or CSV file of source, target pairs (header optional), and optionally columns of phenomena, "
-        "alignment or attribution (a Tatoeba/Anki cmn-eng.txt is read Chinese to English, its attribution kept)",
+        "alignment or attribution (a Tatoeba/Anki file of any language is read the other language to English, its "
+        "attribution kept whole)",
     )
     add_columns(t)
     required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
