@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .config import MAX_COLUMNS, MAX_CREDIT_CHARS, MAX_DATA_BYTES, MAX_PAIRS
 from .corpus import PHENOMENA
 from .errors import DataError
-from .languages import tatoeba_languages
+from .languages import ENGLISH, tatoeba_languages
 from .text import from_spreadsheet, visible
 
 ROLES = ("source", "target", "phenomena", "alignment", "attribution", "ignored")
@@ -224,7 +224,11 @@ def read_file(data: bytes | str, name: str = "pairs") -> PairsFile:
         header = tuple(header) + ("unknown",) * (columns - len(header))
     found = PairsFile(name, padded, tuple(lines), columns, header, "csv" if delimiter == "," else "tsv", header_line)
     if header is None and _looks_like_tatoeba(found):
-        return PairsFile(name, padded, tuple(lines), columns, None, "tatoeba", 0, (*tatoeba_languages(name), ""))
+        english, other = tatoeba_languages(name)
+        # a Tatoeba download has English first; a file of the same form with the English (Latin letters) second
+        turned = column_language(found, 0) != "en" and column_language(found, 1) == "en"
+        codes = (other, english, "") if turned else (english, other, "")
+        return PairsFile(name, padded, tuple(lines), columns, None, "tatoeba", 0, codes)
     return found
 
 
@@ -286,8 +290,8 @@ def infer_roles(f: PairsFile) -> tuple[str, ...]:
     other language → its first, English: every Tatoeba file the same way round), else the first two columns are the
     source and the target; any other column by its cells (alignment links, an attribution, phenomena tags, else
     ignored). A role named twice keeps its first."""
-    if f.kind == "tatoeba":
-        return ("target", "source", "attribution")
+    if f.kind == "tatoeba":  # the English column is the target
+        return ("source", "target", "attribution") if f.languages[1] == ENGLISH else ("target", "source", "attribution")
     roles: list[str | None] = list(f.header) if f.header is not None else ["unknown"] * f.columns
     if f.header is None:
         roles[0], roles[1] = "source", "target"

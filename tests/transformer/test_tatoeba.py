@@ -139,3 +139,9 @@ def test_hostile_packed_credits_are_dropped_with_a_warning(value):
     warnings: list[str] = []
     assert summary_from_dict({"credits": value}, warnings).data.credits is None
     assert len(warnings) == 1 and "credits" in warnings[0]
+
+
+def test_a_tatoeba_form_file_with_its_english_second_is_still_read_into_english():
+    found = read_file("猫\tcat\tCC-BY 2.0 (France) Attribution: tatoeba.org #1 (a) & #2 (b)\n", "cmn-eng.txt")
+    taken = take_pairs(found, infer_roles(found))
+    assert found.kind == "tatoeba" and taken.pairs == [("猫", "cat")] and taken.codes == ("cmn", "eng")
