@@ -153,6 +153,9 @@ def test_an_error_line_repeats_at_most_a_few_hundred_characters_of_the_users_tex
     assert code == 2 and err.count("\n") == 1 and len(err) <= 620, len(err)
     code, out, err = _run(capsys, "trace", "--model", MODEL, "--pad-source", "9" * 4000, "我")
     assert code == 2 and len(err) < 400, len(err)
+    for argv in (["translate", "--model", MODEL, "--beam"], ["corpus", "--out", tmp_path / "c.tsv", "--size"]):
+        code, out, err = _run(capsys, *argv, "9" * 4000, *(["我"] if argv[0] == "translate" else []))
+        assert code == 2 and err.count("\n") == 1 and "a number of at most 40 characters" in err and len(err) < 200
 
 
 def test_a_header_without_a_target_names_the_file_and_its_line(tmp_path, capsys):

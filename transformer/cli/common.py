@@ -26,6 +26,7 @@ PARSER_MESSAGE_CHARS = 2 * ECHO_CHARS  # the most of a parser's message shown (i
 MESSAGE_CHARS = (
     3 * ECHO_CHARS
 )  # the most of any error line: its words, a file name and ~200 characters of a user's text
+NUMBER_CHARS = 40  # the longest number a flag takes (--steps 10^12 is 13 digits): a longer one is past every limit
 LINES_NAMED = 10  # file lines a note names; the rest are counted
 _COLUMN = re.compile(r"\s*([0-9]{1,9})\s*")  # ASCII digits (int() would take ٣ and ², or fail on 5,000)
 
@@ -35,9 +36,16 @@ class Parser(argparse.ArgumentParser):
 
     def _get_value(self, action: argparse.Action, arg_string: str):  # argparse's conversion of each flag's value
         kind = action.type
-        if isinstance(kind, type) and issubclass(kind, (int, float)) and _not_ascii_digit(arg_string):
-            # int() and float() take ٣, ３ and others, and refuse ² with "invalid int value": one clear line instead
-            raise argparse.ArgumentError(action, f"write numbers in ASCII digits 0-9 (got {echo(arg_string, 40)!r})")
+        if isinstance(kind, type) and issubclass(kind, (int, float)):
+            if _not_ascii_digit(arg_string):
+                # int() and float() take ٣, ３ and others, and refuse ² with "invalid int value": one clear line instead
+                raise argparse.ArgumentError(
+                    action, f"write numbers in ASCII digits 0-9 (got {echo(arg_string, 40)!r})"
+                )
+            if len(arg_string) > NUMBER_CHARS:  # past every limit: not repeated whole by the messages that refuse it
+                raise argparse.ArgumentError(
+                    action, f"a number of at most {NUMBER_CHARS} characters, got {echo(arg_string, 40)!r}"
+                )
         return super()._get_value(action, arg_string)
 
     def error(self, message: str) -> None:  # one line, exit 2, no usage dump
