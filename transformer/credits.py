@@ -5,6 +5,7 @@ compressed, bounded form a checkpoint carries. Standard library only."""
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import re
 import zlib
@@ -99,10 +100,17 @@ def pack(credits: Credits) -> str:
         ensure_ascii=False,
         separators=(",", ":"),
     ).encode()
-    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
+    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii")
 
 
 def unpack(text: object) -> Credits | None:
+    """The Credits a checkpoint's packed text holds, or None (_unpack); the loader checks, then types, the same text:
+    it is inflated once."""
+    return _unpack(text) if isinstance(text, str) else None
+
+
+@functools.lru_cache(maxsize=2)
+def _unpack(text: str) -> Credits | None:
     """The Credits a checkpoint's packed text holds, every bound checked; None when it is anything else (too long,
     not base64, not zlib, inflating past MAX_UNPACKED_BYTES, or not credits)."""
     if not isinstance(text, str) or not 0 < len(text) <= MAX_PACKED_CHARS:

@@ -29,7 +29,7 @@ from transformer.text import markdown
 from .datasets import DATASET_ROLES, DATASETS, dataset_credit, dataset_pairs, dataset_rows
 from .export import hint, table, text
 from .i18n import t
-from .session import set_pairs
+from .session import session_memo, set_pairs
 
 PREVIEW_ROWS = 5  # rows of the file shown under its column roles
 LINES_SHOWN = 20  # line numbers listed per kind of row left out; the rest are counted
@@ -75,8 +75,14 @@ def data_credit(pairs: list[tuple[str, str]]) -> tuple[str, Credits | None]:
     loaded = st.session_state.get("pairs_file")
     if loaded is None or list(pairs) != loaded.taken.pairs:
         return "", None
+    return credit(loaded.taken.extra.get("attribution", [])), file_credits(loaded)
+
+
+def file_credits(loaded: LoadedFile) -> Credits | None:
+    """The credits whole of a loaded file's attribution column (None without one), worked out once per file and
+    roles: the page reruns on every click."""
     cells = loaded.taken.extra.get("attribution", [])
-    return credit(cells), credits_of(cells, loaded.taken.lines) if cells else None
+    return session_memo("file_credits", (loaded,), lambda: credits_of(cells, loaded.taken.lines) if cells else None)
 
 
 def _retake(roles: tuple[str, ...]) -> None:
@@ -137,7 +143,8 @@ def credits_section(credits: Credits, L: str) -> None:
     line = t("data.credits_people", L, n=f"{len(people):,}", names=names)
     text(line + (" " + t("data.credits_more", L, n=f"{more:,}") if more > 0 else ""), "caption")
     with st.expander(t("data.credits_table", L, n=f"{len(credits.rows):,}")):
-        table(credits_frame(credits, L), hide_index=True, width="stretch", key="data_credits_table")
+        frame = session_memo("credits_frame", (credits, L), lambda: credits_frame(credits, L))
+        table(frame, hide_index=True, width="stretch", key="data_credits_table")
 
 
 def _direction_row(L: str, line: str) -> None:
@@ -220,6 +227,6 @@ def draw_columns(L: str) -> None:
         line = credit(cells)
         if line:
             text(t("data.credit", L, credit=markdown(line)), "markdown")
-        credits = credits_of(cells, taken.lines) if cells else None
+        credits = file_credits(loaded)
         if credits is not None:
             credits_section(credits, L)
