@@ -43,6 +43,7 @@ from .words import Words, membership, pair_words, same_words, spells, word_links
 Link = tuple[int, int]  # (source index, target index), both from 0
 _LINK = re.compile(r"([0-9]+)([-?])([0-9]+)")  # ASCII digits: int() would also take ٣ and ３
 _INDEX_DIGITS = 9  # an index of more digits is past any sentence (int() refuses more than 4,300)
+_SIDES = ("source", "target")  # a pair's sides, as tokenize splits them (a Marian model by its own model each)
 
 
 # ---------------------------------------------------------------- gold links
@@ -275,9 +276,7 @@ class _SourceEmbeddings(Recorder):
         return True
 
 
-def _chunk_weights(
-    model: Transformer, part, methods: Sequence[Method], pad_id: int = PAD_ID
-) -> dict[Method, torch.Tensor]:
+def _chunk_weights(model: Transformer, part, methods: Sequence[Method], pad_id=PAD_ID) -> dict[Method, torch.Tensor]:
     """Every method's weights (B, Lt, Ls) for one batch part: row j of Lt is decoder row j (it predicts dec_outputs
     column j)."""
     enc_inputs, dec_inputs, dec_outputs = part
@@ -317,9 +316,7 @@ def value_vectors(model: Transformer, layer: int, memory: torch.Tensor) -> torch
     return torch.einsum("bshv,dhv->bhsd", V, W_O)  # (B, H, Ls, D)
 
 
-def _saliency(
-    logits: torch.Tensor, dec_outputs: torch.Tensor, embeddings: torch.Tensor, pad_id: int = PAD_ID
-) -> torch.Tensor:
+def _saliency(logits: torch.Tensor, dec_outputs: torch.Tensor, embeddings: torch.Tensor, pad_id=PAD_ID) -> torch.Tensor:
     """(B, Lt, Ls): ‖∂ log p(dec_outputs[:, j]) / ∂e ⊙ e‖₂ for each target row j and source token, e the source
     embeddings (B, Ls, D) of the pass. One backward pass per row, over the whole part: the pairs do not mix."""
     log_p = torch.log_softmax(logits.float(), dim=-1).gather(-1, dec_outputs[..., None])[..., 0]  # (B, Lt)
@@ -415,11 +412,6 @@ def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore 
 # ---------------------------------------------------------------- what the figures say
 
 
-def _sides(source: str, target: str) -> tuple[tuple[str, str], tuple[str, str]]:
-    """A pair's sentences, each with the side it is on (tokenize splits a side with its own model)."""
-    return (source, "source"), (target, "target")
-
-
 def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[Gold | None]:
     """The gold links the teaching corpus carries for each pair (transformer.corpus.lookup, the same target), None
     for a pair the grammar does not make or that carries none, and under a tokenizer whose tokens of the pair are not
@@ -429,7 +421,9 @@ def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> li
     for source, target in pairs:
         found = corpus.lookup(source)
         same = found is not None and found.target == target
-        same = same and all(tokenize(x, tokenizer, side) == tokenize(x, "auto") for x, side in _sides(source, target))
+        same = same and all(
+            tokenize(x, tokenizer, side) == tokenize(x, "auto") for x, side in zip((source, target), _SIDES)
+        )
         links = getattr(found, "alignment", "") if same else ""
         golds.append(read_gold([(source, target)], [links], tokenizer)[0][0])
     return golds
