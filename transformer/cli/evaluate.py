@@ -7,17 +7,17 @@ import sys
 
 from ..splits import pairs_sha256
 from ..text import visible
-from .common import add_columns, checked_pairs, required_file
+from .common import add_columns, add_model, checked_pairs, required_file
 
 SAMPLE = 200  # pairs whose tokens are looked up to tell the model's direction
 REVERSED_MARGIN = 0.3  # the other direction's known tokens must exceed this one's by this share, and be the most
 
 
-def known_share(sentences: list[str], vocab, tokenizer) -> float:
-    """The share of the sentences' tokens that a vocabulary holds."""
+def known_share(sentences: list[str], vocab, tokenizer, side: str) -> float:
+    """The share of the sentences' tokens, split as the model splits its side `side`, that a vocabulary holds."""
     from ..data import tokenize
 
-    tokens = [token for sentence in sentences for token in tokenize(sentence, tokenizer)]
+    tokens = [token for sentence in sentences for token in tokenize(sentence, tokenizer, side)]
     return sum(token in vocab.stoi for token in tokens) / len(tokens) if tokens else 0.0
 
 
@@ -28,8 +28,8 @@ def reversed_direction(translator, pairs: list[tuple[str, str]]) -> tuple[float,
     sample = pairs[:SAMPLE]
     sources, targets = [s for s, _ in sample], [t for _, t in sample]
     src, tgt, tok = translator.src_vocab, translator.tgt_vocab, translator.tokenizer
-    this_way = (known_share(sources, src, tok) + known_share(targets, tgt, tok)) / 2
-    other_way = (known_share(targets, src, tok) + known_share(sources, tgt, tok)) / 2
+    this_way = (known_share(sources, src, tok, "source") + known_share(targets, tgt, tok, "target")) / 2
+    other_way = (known_share(targets, src, tok, "source") + known_share(sources, tgt, tok, "target")) / 2
     return (this_way, other_way) if other_way >= this_way + REVERSED_MARGIN else None
 
 
@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
     )
-    required_file(ev, "--model", "a .safetensors checkpoint")
+    add_model(ev)
     required_file(
         ev,
         "--pairs",
@@ -52,10 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Score the model on the file: its held-out rows apart when it was trained on that file."""
-    from ..checkpoint import load_checkpoint
+    from ..opening import open_model
     from ..scores import score_pairs, table_of
 
-    translator = load_checkpoint(args.model)
+    translator = open_model(args.model)
     taken = checked_pairs(args.pairs, translator.tokenizer, args.columns)
     pairs, tags = taken.pairs, taken.tags
     data = translator.summary.data
