@@ -32,6 +32,22 @@ def test_own_pairs_train_by_steps_and_the_paper_recipe_is_one_click():
     assert at.number_input(key="label_smoothing").value == 0.0 and not at.toggle(key="tie_output").value
 
 
+def test_the_presets_warmup_follows_the_epochs_and_the_batch_size_until_one_is_typed():
+    at = open_app(page=TRAIN, pairs=list(EVERYDAY))  # 27 training pairs: 2 batches of 16, 200 epochs, 400 steps
+    at.button(key="paper_recipe").click().run()
+    assert at.number_input(key="warmup").value == 100  # a quarter of 400
+    at.slider(key="epochs").set_value(100).run()  # 200 steps
+    assert at.number_input(key="warmup").value == 50
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("The learning rate rises for 50 steps, a quarter of the 200 steps") for c in captions)
+    at.select_slider(key="batch_size").set_value(8).run()  # 4 batches an epoch: 400 steps
+    assert at.number_input(key="warmup").value == 100
+    at.number_input(key="warmup").set_value(70).run()  # the learner's own warmup stays as typed
+    at.slider(key="epochs").set_value(150).run()
+    assert at.number_input(key="warmup").value == 70 and not at.exception
+    assert any(c.startswith("The learning rate rises for 70 steps to") for c in [c.value for c in at.caption])
+
+
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
