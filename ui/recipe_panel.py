@@ -11,7 +11,14 @@ import streamlit as st
 from transformer import TrainConfig
 from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN
 from transformer.errors import ConfigError
-from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_epoch, under_trained
+from transformer.recipe import (
+    EXACT_LEARNED,
+    advice,
+    nothing_learned,
+    paper_warmup,
+    steps_per_epoch,
+    under_trained,
+)
 from transformer.summary import TrainingSummary
 
 from .export import text
@@ -134,9 +141,19 @@ def steps_line(L: str, epochs: int, pairs: int, batch_size: int) -> str:
     return t("train.steps", L, epochs=epochs, steps=f"{epochs * per:,}", per=per, pairs=f"{pairs:,}", batch=batch_size)
 
 
+# what to check when no training pair is exact (transformer.recipe.nothing_learned): the learning rate, the recipe
+RATE_KEYS = {
+    "warmup": "train.rate_warmup",
+    "high": "train.rate_high",
+    "low": "train.rate_low",
+    "usual": "train.rate_usual",
+}
+RECIPE_KEYS = {"paper": "train.recipe_back", "defaults": "train.recipe_paper"}
+
+
 def under_trained_line(L: str, summary: TrainingSummary, exact: float, pairs: int) -> str | None:
     """One sentence when the training in summary ended under-trained (transformer.recipe.under_trained), saying what
-    to change; None when it learned."""
+    to change (with no pair exact, the learning rate and the recipe too); None when it learned."""
     if not summary.history:
         return None
     verdict = under_trained(summary.history, exact)
@@ -147,5 +164,9 @@ def under_trained_line(L: str, summary: TrainingSummary, exact: float, pairs: in
     tip = advice(verdict, cfg, pairs)
     values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.0%}")
     values["line"] = f"{EXACT_LEARNED:.0%}"
+    if exact == 0:  # nothing learned: more epochs alone may not help
+        check = nothing_learned(summary.history, cfg)
+        rate = t(RATE_KEYS[check.rate], L, lr=f"{check.lr:.2g}", warmup=check.warmup)
+        return t("train.under_nothing", L, **values, rate=rate, recipe=t(RECIPE_KEYS[check.recipe], L))
     key = "train.under_exact" if exact < EXACT_LEARNED else "train.under_falling"
     return t(key, L, **values)

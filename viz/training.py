@@ -12,8 +12,8 @@ from transformer.text import plotly as plotly_text
 
 from .common import colon, epoch_axes, finish, set_layout
 
-# a loss that falls more than this many times over is drawn on a log axis: on a linear one from 0, its first epoch (about
-# ln V, 4.9 on the corpus) would squeeze every later epoch (0.01-0.3) into the bottom twentieth of the chart
+# a loss that falls this many times over is drawn on a log axis: on a linear one from 0, its first epoch (about ln V,
+# 4.9 on the corpus) would squeeze every later epoch (0.01-0.3) into the bottom twentieth of the chart
 LOG_SPAN = 10
 AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
 

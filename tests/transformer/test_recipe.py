@@ -28,6 +28,7 @@ from transformer.recipe import (
     paper_recipe,
     steps_per_epoch,
     under_trained,
+    verdict_line,
 )
 from transformer.summary import EpochRecord
 from transformer.train import smoothed_cross_entropy
@@ -235,6 +236,25 @@ def test_each_line_of_the_steep_fall_is_needed(last_two, falling):
     verdict = under_trained(_history(losses), 1.0)
     assert verdict.falling is falling and verdict.under_trained is falling
     assert STEEP_RELATIVE == 0.1 and STEEP_SHARE == 0.01
+
+
+@pytest.mark.parametrize(
+    ("settings", "rate", "recipe"),
+    [
+        ({}, "--lr 0.003 is within the rates that learn these sizes (0.001 to 0.003); if the loss jumped", "--paper"),
+        ({"lr": 0.02}, "--lr 0.02 is above the rates that learn these sizes (0.001 to 0.003): try --lr 0.001", ""),
+        ({"lr": 1e-4}, "--lr 0.0001 is below the rates that learn these sizes (0.001 to 0.003): try --lr 0.003", ""),
+        ({"warmup": 4, "label_smoothing": 0.1}, "its learning rate warmed up for 4 steps to 0.18", "without --paper"),
+    ],
+)
+def test_with_nothing_exact_the_advice_names_the_learning_rate_and_the_recipe(settings, rate, recipe):
+    cfg = TrainConfig(epochs=2, **settings)
+    history = [EpochRecord(e, 4.0 - e / 10, 0.1, None, step=2 * e, lr=cfg.learning_rate(8, 2 * e)) for e in (1, 2)]
+    nothing = verdict_line(under_trained(history, 0.0), cfg, 27, history)
+    assert nothing.startswith("under-trained: training pairs are 0% exact (below 90%), nothing is learned yet. ")
+    assert "--epochs 4 (about 8 steps at --batch-size 16)" in nothing and rate in nothing and recipe in nothing
+    some = verdict_line(under_trained(history, 0.5), cfg, 27, history)
+    assert "--lr" not in some and "recipe" not in some  # something learned: train longer is the advice
 
 
 def test_cli_says_when_a_training_ended_under_trained(tmp_path, capsys):

@@ -280,7 +280,8 @@ def run(args: argparse.Namespace) -> None:
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {summary.seconds:.1f} s")
-    said = verdict_line(under_trained(summary.history, evaluations["train"].exact_match), cfg, len(pairs))
+    verdict = under_trained(summary.history, evaluations["train"].exact_match)
+    said = verdict_line(verdict, cfg, len(pairs), summary.history)
     if said:  # on stderr, as a warning: the lines on stdout keep their shape
         print(said, file=sys.stderr)
     print(f"saved {visible(str(args.out))}")
