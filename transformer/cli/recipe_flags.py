@@ -70,6 +70,11 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
         raise ConfigError(
             f"--warmup must be a whole number of steps from 1 to {MAX_WARMUP:,}, got {_shown(args.warmup)}."
         )
+    if not 0 <= args.decay_after <= MAX_WARMUP:
+        raise ConfigError(
+            f"--decay-after must be a whole number of steps from 0 to {MAX_WARMUP:,} (0: a constant --lr), got "
+            f"{_shown(args.decay_after)}."
+        )
     if args.steps is not None and args.steps < 1:
         raise ConfigError(f"--steps must be a positive whole number, got {_shown(args.steps)}.")
     for flag, value in (("--adam-beta2", args.adam_beta2), ("--adam-eps", args.adam_eps)):
@@ -89,5 +94,7 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
         "eps": args.adam_eps,
     }
     train.update({k: v for k, v in given.items() if v is not None})
+    if "warmup" not in train and args.decay_after:  # the warmup schedule replaces --lr, and its decay with it
+        train["decay_after"] = args.decay_after
     cfg = TrainConfig(epochs=epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed, **train)
     return model, cfg
