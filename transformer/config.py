@@ -254,6 +254,9 @@ MAX_WARMUP = 100_000  # most warmup steps (the paper warms up for 4,000 of its 1
 # a constant 0.003 for the 6,780 steps of its 60 epochs on the corpus made held-out exact match fall from 100 % to 50 %
 # at epoch 47 (docs/training.md "Stability"); its trainings of up to 400 steps (the 50 bundled pairs: 240) are unchanged
 DECAY_AFTER = 400
+# the train command's Adam β2, the paper's: its running mean of squared gradients follows a sudden larger gradient
+# within some 50 steps, not 1,000, so one such batch moves each weight by at most ~0.7 lr rather than ~3.2 lr
+TRAIN_BETA2 = 0.98
 
 
 @dataclass(frozen=True)
