@@ -250,6 +250,13 @@ _MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(TransformerConf
 
 MAX_LABEL_SMOOTHING = 0.5  # largest label smoothing ε (the paper uses 0.1; at ε = 1 the target says nothing)
 MAX_WARMUP = 100_000  # most warmup steps (the paper warms up for 4,000 of its 100,000 steps)
+# the train command's steps at its constant learning rate before the rate falls as 1/√step (TrainConfig.decay_after):
+# a constant 0.003 for the 6,780 steps of its 60 epochs on the corpus made held-out exact match fall from 100 % to 50 %
+# at epoch 47 (docs/training.md "Stability"); its trainings of up to 400 steps (the 50 bundled pairs: 240) are unchanged
+DECAY_AFTER = 400
+# the train command's Adam β2, the paper's: its running mean of squared gradients follows a sudden larger gradient
+# within some 50 steps, not 1,000, so one such batch moves each weight by at most ~0.7 lr rather than ~3.2 lr
+TRAIN_BETA2 = 0.98
 
 
 @dataclass(frozen=True)
@@ -267,6 +274,9 @@ class TrainConfig:
     warmup: int | None = None  # None: the constant lr; else lr = d_model^-0.5 · min(step^-0.5, step · warmup^-1.5)
     beta2: float = 0.999  # Adam's β2 (torch's default; paper: 0.98)
     eps: float = 1e-8  # Adam's ε (torch's default; paper: 1e-9)
+    # without warmup: lr for this many steps, then lr · √(decay_after / step), falling as the paper's schedule falls
+    # (None: lr throughout, the seeds' and the corpus's recipe). The train command decays after DECAY_AFTER steps
+    decay_after: int | None = None
 
     def __post_init__(self) -> None:
         _check_positive(self, ("epochs", "batch_size"))
@@ -285,6 +295,13 @@ class TrainConfig:
                 raise ConfigError(
                     f"warmup must be a whole number of steps from 1 to {MAX_WARMUP:,} (leave it out for a constant "
                     f"learning rate), got {_shown(w)}."
+                )
+        if self.decay_after is not None:
+            d = self.decay_after
+            if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= MAX_WARMUP:
+                raise ConfigError(
+                    f"decay_after must be a whole number of steps from 1 to {MAX_WARMUP:,} (leave it out for a "
+                    f"constant learning rate), got {_shown(d)}."
                 )
         if not isinstance(self.beta2, (int, float)) or isinstance(self.beta2, bool) or not 0.0 <= self.beta2 < 1.0:
             raise ConfigError(f"Adam's β2 must be at least 0 and below 1, got {_shown(self.beta2)}.")
@@ -305,14 +322,17 @@ class TrainConfig:
         return data
 
     def learning_rate(self, d_model: int, step: int) -> float:
-        """The learning rate of optimiser step `step` (1, 2, …): lr, or with warmup the paper's schedule
-        d_model^-0.5 · min(step^-0.5, step · warmup^-1.5): rising linearly for `warmup` steps, then as 1/√step."""
+        """The learning rate of optimiser step `step` (1, 2, …): lr for decay_after steps then lr · √(decay_after /
+        step), or with warmup the paper's schedule d_model^-0.5 · min(step^-0.5, step · warmup^-1.5): rising linearly
+        for `warmup` steps, then as 1/√step."""
         if self.warmup is None:
-            return float(self.lr)
+            if self.decay_after is None or step <= self.decay_after:
+                return float(self.lr)
+            return float(self.lr) * (self.decay_after / step) ** 0.5
         return d_model**-0.5 * min(step**-0.5, step * self.warmup**-1.5)
 
 
-RECIPE_TRAIN_FIELDS = ("label_smoothing", "warmup", "beta2", "eps")
+RECIPE_TRAIN_FIELDS = ("label_smoothing", "warmup", "beta2", "eps", "decay_after")
 _TRAIN_DEFAULTS = TrainConfig()
 # the paper's recipe (section 5.3-5.4 of "Attention Is All You Need"), field by field: the model's and the
 # optimiser's; the warmup is chosen from the number of steps a training takes (transformer.recipe)

@@ -3,7 +3,9 @@
 The defaults are the paper's post-norm architecture, with three details as in the tutorials rather than as in the
 paper: the embeddings are not multiplied by √d_model, the output projection has weights of its own (the paper ties
 it to the embeddings), and training uses no label smoothing (the paper's ε = 0.1). The first two are the config's
-emb_scale and tie_output, the third TrainConfig's label_smoothing. TransformerConfig's switches take
+emb_scale and tie_output, the third TrainConfig's label_smoothing; an embedding that is scaled or tied is drawn
+N(0, d_model^-0.5), as the paper's implementations draw it, the others keep torch's N(0, 1) of the tutorials.
+TransformerConfig's switches take
 out a mask, the positional encoding, the 1/√d_k scaling, the residuals or the LayerNorm, or move the LayerNorm before
 each sublayer.
 
@@ -354,6 +356,15 @@ class DecoderLayer(nn.Module):
         return x, (self_attn, self_scores, enc_attn, enc_scores)
 
 
+def token_embedding(vocab_size: int, d_model: int, small: bool) -> nn.Embedding:
+    """A token embedding: torch's N(0, 1), or with small=True N(0, d_model^-0.5), as the paper's implementations draw
+    the embeddings they scale by √d_model and share with the output projection (docs/training.md "Initialisation")."""
+    emb = nn.Embedding(vocab_size, d_model)
+    if small:  # scaled by √d_model it enters at std 1; as the projection its logits start at std ~1, not √d_model
+        nn.init.normal_(emb.weight, mean=0.0, std=d_model**-0.5)
+    return emb
+
+
 def _final_norm(cfg: TransformerConfig) -> nn.Module | None:
     """A pre-norm stack ends with one more LayerNorm (its last residual sum is never normalised otherwise)."""
     return nn.LayerNorm(cfg.d_model) if cfg.norm == "pre" else None
@@ -365,7 +376,7 @@ class Encoder(nn.Module):
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
         self.pad_mask, self.pad_id = cfg.pad_mask, cfg.pad_id
-        self.src_emb = nn.Embedding(cfg.src_vocab_size, cfg.d_model)
+        self.src_emb = token_embedding(cfg.src_vocab_size, cfg.d_model, small=cfg.emb_scale)
         self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(EncoderLayer(cfg) for _ in range(cfg.n_layers))
@@ -398,7 +409,7 @@ class Decoder(nn.Module):
         super().__init__()
         self.pad_mask, self.look_ahead_mask, self.pad_id = cfg.pad_mask, cfg.look_ahead_mask, cfg.pad_id
         self.starts_with_pad = cfg.decoder_start_id == cfg.pad_id  # Marian: the first input is <pad>, yet no padding
-        self.tgt_emb = nn.Embedding(cfg.tgt_vocab_size, cfg.d_model)
+        self.tgt_emb = token_embedding(cfg.tgt_vocab_size, cfg.d_model, small=cfg.emb_scale or cfg.tie_output)
         self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
         self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.decoder_layers))

@@ -28,6 +28,9 @@ LAST_SHARE = 0.1  # the part of the steps whose fall is measured
 # start of that tenth, and by more than STEEP_SHARE of all it fell over the run (a straight fall puts a tenth there)
 STEEP_RELATIVE = 0.1
 STEEP_SHARE = 0.01
+# Adam's constant learning rates that learn the seeds' model sizes: the defaults' 0.003, the corpus's 0.002, 0.001
+# (outside them a training that learns nothing is more likely a wrong rate than too few epochs)
+GOOD_LR = (1e-3, 3e-3)
 
 
 def steps_per_epoch(pairs: int, batch_size: int) -> int:
@@ -99,8 +102,46 @@ def advice(verdict: Verdict, config: TrainConfig, pairs: int) -> dict:
     return {"epochs": min(MAX_EPOCHS, 2 * config.epochs), "steps": 2 * steps, "exact": verdict.exact}
 
 
-def verdict_line(verdict: Verdict, config: TrainConfig, pairs: int) -> str | None:
-    """The command line's one sentence for an under-trained run (None when it learned)."""
+@dataclass(frozen=True)
+class NothingLearned:
+    """What to check when no training pair came out exact: more epochs alone may not help. rate: "warmup" (the rate
+    rose to peak over warmup steps), "high" or "low" (a constant lr outside GOOD_LR) or "usual" (inside it); recipe:
+    "paper" (label smoothing or warmup on: try the seeds' defaults) or "defaults" (try the paper's recipe)."""
+
+    rate: str
+    lr: float  # the constant rate, or the warmup's peak
+    warmup: int | None
+    recipe: str
+
+
+def nothing_learned(history: Sequence, config: TrainConfig) -> NothingLearned:
+    """The learning rate and the recipe of a training that translated no training pair exactly, for the advice."""
+    if config.warmup is not None:
+        peak = max((float(h.lr) for h in history if getattr(h, "lr", None) is not None), default=float("nan"))
+        rate, lr = "warmup", peak
+    else:
+        lr = float(config.lr)
+        rate = "high" if lr > GOOD_LR[1] else "low" if lr < GOOD_LR[0] else "usual"
+    recipe = "paper" if config.warmup is not None or config.label_smoothing else "defaults"
+    return NothingLearned(rate, lr, config.warmup, recipe)
+
+
+_CLI_RATE = {
+    "warmup": "its learning rate warmed up for {warmup} steps to {lr:.2g} (the preset, --paper, warms up for a quarter "
+    "of the steps and refits it to --epochs)",
+    "high": "--lr {lr:g} is above the rates that learn these sizes (0.001 to 0.003): try --lr 0.001",
+    "low": "--lr {lr:g} is below the rates that learn these sizes (0.001 to 0.003): try --lr 0.003",
+    "usual": "--lr {lr:g} is within the rates that learn these sizes (0.001 to 0.003); if the loss jumped, try 0.001",
+}
+_CLI_RECIPE = {
+    "paper": "the seeds' defaults (without --paper, --label-smoothing, --warmup) learn small data in the fewest steps",
+    "defaults": "the paper's recipe (--paper) warms the rate up and decays it",
+}
+
+
+def verdict_line(verdict: Verdict, config: TrainConfig, pairs: int, history: Sequence = ()) -> str | None:
+    """The command line's one sentence for an under-trained run (None when it learned); when no training pair is
+    exact, it names the learning rate and the recipe to check as well as the epochs."""
     if not verdict.under_trained:
         return None
     tip = advice(verdict, config, pairs)
@@ -109,7 +150,12 @@ def verdict_line(verdict: Verdict, config: TrainConfig, pairs: int) -> str | Non
         if verdict.exact < EXACT_LEARNED
         else f"the loss still fell steeply over the last tenth of the steps (by {verdict.fall:.0%})"
     )
+    longer = f"e.g. --epochs {tip['epochs']} (about {tip['steps']:,} steps at --batch-size {config.batch_size})"
+    if verdict.exact > 0:
+        return f"under-trained: {why}; train longer, {longer}."
+    check = nothing_learned(history, config)
+    rate = _CLI_RATE[check.rate].format(lr=check.lr, warmup=check.warmup)
     return (
-        f"under-trained: {why}; train longer, e.g. --epochs {tip['epochs']} (about {tip['steps']:,} steps at "
-        f"--batch-size {config.batch_size})."
+        f"under-trained: {why}, nothing is learned yet. Train longer, {longer}, and check the learning rate: {rate}; "
+        f"and the recipe: {_CLI_RECIPE[check.recipe]}."
     )

@@ -11,7 +11,14 @@ import streamlit as st
 from transformer import TrainConfig
 from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN
 from transformer.errors import ConfigError
-from transformer.recipe import EXACT_LEARNED, advice, paper_warmup, steps_per_epoch, under_trained
+from transformer.recipe import (
+    EXACT_LEARNED,
+    advice,
+    nothing_learned,
+    paper_warmup,
+    steps_per_epoch,
+    under_trained,
+)
 from transformer.summary import TrainingSummary
 
 from .export import text
@@ -27,6 +34,7 @@ RECIPE_DEFAULTS = {
     "paper_adam": False,
     "emb_scale": False,
     "tie_output": False,
+    "warmup_follows": False,  # the warmup is the preset's share of the steps, and follows a change of epochs or steps
 }
 # each item of the paper's recipe: its words, and whether the settings now are the paper's
 ITEMS = {
@@ -44,9 +52,15 @@ def use_paper_recipe(steps: int) -> None:
     ss = st.session_state
     ss.label_smoothing = PAPER_TRAIN["label_smoothing"]
     ss.warmup_on, ss.warmup = True, paper_warmup(steps)
+    ss.warmup_follows = True  # until a learner types a warmup of their own
     ss.paper_adam = True
     ss.dropout = PAPER_MODEL["dropout"]
     ss.emb_scale = ss.tie_output = True
+
+
+def _warmup_typed() -> None:
+    """The warmup box's on_change: a warmup the learner chose no longer follows the steps."""
+    st.session_state.warmup_follows = False
 
 
 def use_seed_defaults() -> None:
@@ -63,6 +77,8 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
     for key, value in RECIPE_DEFAULTS.items():
         ss.setdefault(key, value)
     keep_in_range("warmup", 0, MAX_WARMUP, RECIPE_DEFAULTS["warmup"])  # a link's value never breaks the box
+    if ss.warmup_follows and ss.warmup_on:  # the preset's warmup, refitted to the epochs and batch size drawn now
+        ss.warmup = paper_warmup(steps)
     eps = ss.label_smoothing
     if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not math.isfinite(eps):  # from a link
         text(t("train.bad_smoothing_nan", L, value=str(eps)), "error")
@@ -86,6 +102,7 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
             step=10,
             key="warmup",
             persist_state="session",
+            on_change=_warmup_typed,
             disabled=not ss.warmup_on,
         )
     with c3:
@@ -107,7 +124,8 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
             text(t("train.bad_warmup", L, value=ss.warmup), "error")
     if ok and ss.warmup_on:
         peak = TrainConfig(warmup=int(ss.warmup)).learning_rate(d_model, int(ss.warmup))
-        text(t("train.warmup_peak", L, warmup=ss.warmup, peak=f"{peak:.2g}", steps=f"{steps:,}"), "caption")
+        key = "train.warmup_peak_share" if ss.warmup_follows else "train.warmup_peak"
+        text(t(key, L, warmup=ss.warmup, peak=f"{peak:.2g}", steps=f"{steps:,}"), "caption")
     differ = [t(key, L) for key, is_paper in ITEMS.items() if not is_paper(ss)]
     if differ:
         text(t("train.differs", L, items=word_list(differ, L)), "caption")
@@ -123,9 +141,19 @@ def steps_line(L: str, epochs: int, pairs: int, batch_size: int) -> str:
     return t("train.steps", L, epochs=epochs, steps=f"{epochs * per:,}", per=per, pairs=f"{pairs:,}", batch=batch_size)
 
 
+# what to check when no training pair is exact (transformer.recipe.nothing_learned): the learning rate, the recipe
+RATE_KEYS = {
+    "warmup": "train.rate_warmup",
+    "high": "train.rate_high",
+    "low": "train.rate_low",
+    "usual": "train.rate_usual",
+}
+RECIPE_KEYS = {"paper": "train.recipe_back", "defaults": "train.recipe_paper"}
+
+
 def under_trained_line(L: str, summary: TrainingSummary, exact: float, pairs: int) -> str | None:
     """One sentence when the training in summary ended under-trained (transformer.recipe.under_trained), saying what
-    to change; None when it learned."""
+    to change (with no pair exact, the learning rate and the recipe too); None when it learned."""
     if not summary.history:
         return None
     verdict = under_trained(summary.history, exact)
@@ -136,5 +164,9 @@ def under_trained_line(L: str, summary: TrainingSummary, exact: float, pairs: in
     tip = advice(verdict, cfg, pairs)
     values = dict(epochs=tip["epochs"], steps=f"{tip['steps']:,}", exact=f"{exact:.0%}", fall=f"{verdict.fall:.0%}")
     values["line"] = f"{EXACT_LEARNED:.0%}"
+    if exact == 0:  # nothing learned: more epochs alone may not help
+        check = nothing_learned(summary.history, cfg)
+        rate = t(RATE_KEYS[check.rate], L, lr=f"{check.lr:.2g}", warmup=check.warmup)
+        return t("train.under_nothing", L, **values, rate=rate, recipe=t(RECIPE_KEYS[check.recipe], L))
     key = "train.under_exact" if exact < EXACT_LEARNED else "train.under_falling"
     return t(key, L, **values)

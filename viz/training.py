@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,6 +12,9 @@ from transformer.text import plotly as plotly_text
 
 from .common import colon, epoch_axes, finish, set_layout
 
+# a loss that falls this many times over is drawn on a log axis: on a linear one from 0, its first epoch (about ln V,
+# 4.9 on the corpus) would squeeze every later epoch (0.01-0.3) into the bottom twentieth of the chart
+LOG_SPAN = 10
 AER_COLORS = ("#9467bd", "#d62728")  # one model purple; two (a Lab comparison): the baseline's, the variant's
 
 
@@ -25,9 +29,22 @@ class CurveLabels:
     holdout_suffix: str = " (held out)"
 
 
+def loss_axis(history: Sequence, title: str) -> dict:
+    """The loss axis of a history's chart: from 0 on a linear scale, or on a log scale fitted to the losses when they
+    span LOG_SPAN times or more, so that the late epochs, where training and held-out losses part, can be read."""
+    losses = [float(v) for h in history for v in (h.loss, h.holdout_loss) if v is not None]
+    losses = [v for v in losses if math.isfinite(v) and v > 0]
+    if len(losses) < 2 or max(losses) < LOG_SPAN * min(losses):
+        return dict(title=dict(text=title), rangemode="tozero")
+    low, high = math.log10(min(losses)), math.log10(max(losses))
+    pad = 0.05 * (high - low)
+    return dict(title=dict(text=title), type="log", range=[low - pad, high + pad])
+
+
 def loss_accuracy_figure(history: Sequence, labels: CurveLabels = CurveLabels(), title="") -> go.Figure:
-    """Loss (left axis) and token accuracy (right axis, 0–100 %) per epoch, on the training pairs (solid) and, when
-    the history has them, on the held-out pairs (dashed); history items are EpochRecords."""
+    """Loss (left axis, log when it falls tenfold: loss_axis) and token accuracy (right axis, 0–100 %) per epoch, on the
+    training pairs (solid) and, when the history has them, on the held-out pairs (dashed); history items are
+    EpochRecords."""
     epochs = [int(h.epoch) for h in history]
     mode = "lines+markers" if len(epochs) <= 60 else "lines"
     fig = go.Figure()
@@ -53,7 +70,7 @@ def loss_accuracy_figure(history: Sequence, labels: CurveLabels = CurveLabels(),
         fig,
         dict(
             xaxis=dict(title=dict(text=labels.epoch), tickformat="d", dtick=1 if len(epochs) <= 10 else None),
-            yaxis=dict(title=dict(text=labels.loss), rangemode="tozero"),
+            yaxis=loss_axis(history, labels.loss),
             yaxis2=dict(
                 title=dict(text=labels.accuracy),
                 overlaying="y",

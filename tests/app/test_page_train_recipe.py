@@ -32,6 +32,22 @@ def test_own_pairs_train_by_steps_and_the_paper_recipe_is_one_click():
     assert at.number_input(key="label_smoothing").value == 0.0 and not at.toggle(key="tie_output").value
 
 
+def test_the_presets_warmup_follows_the_epochs_and_the_batch_size_until_one_is_typed():
+    at = open_app(page=TRAIN, pairs=list(EVERYDAY))  # 27 training pairs: 2 batches of 16, 200 epochs, 400 steps
+    at.button(key="paper_recipe").click().run()
+    assert at.number_input(key="warmup").value == 100  # a quarter of 400
+    at.slider(key="epochs").set_value(100).run()  # 200 steps
+    assert at.number_input(key="warmup").value == 50
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith("The learning rate rises for 50 steps, a quarter of the 200 steps") for c in captions)
+    at.select_slider(key="batch_size").set_value(8).run()  # 4 batches an epoch: 400 steps
+    assert at.number_input(key="warmup").value == 100
+    at.number_input(key="warmup").set_value(70).run()  # the learner's own warmup stays as typed
+    at.slider(key="epochs").set_value(150).run()
+    assert at.number_input(key="warmup").value == 70 and not at.exception
+    assert any(c.startswith("The learning rate rises for 70 steps to") for c in [c.value for c in at.caption])
+
+
 @pytest.mark.parametrize(
     ("key", "value", "message"),
     [
@@ -66,12 +82,18 @@ def test_the_page_says_when_a_training_ended_under_trained(epochs):
     assert not at.exception
     warnings = [w for w in texts(at, "warning") if w.startswith("Under-trained")]
     exact = model.evaluations["train"].exact_match
-    if epochs == 3:  # a few steps: nothing is exact yet
-        assert exact < 0.9
+    if epochs == 3:  # a few steps: nothing is exact yet, and the rate and the recipe are named besides the epochs
+        assert exact == 0
         assert warnings == [
-            f"Under-trained: {exact:.0%} of the training pairs are translated exactly, below 90%. Train longer, "
-            "e.g. 6 epochs (about 6 steps)."
+            "Under-trained: none of the training pairs is translated exactly, so more epochs alone may not help. "
+            "Train longer, e.g. 6 epochs (about 6 steps), and check the learning rate: it warmed up for 4 steps to "
+            "0.094; the paper's recipe button sets the warmup to a quarter of the steps and refits it when the epochs "
+            "change. Check the recipe too: the defaults (no label smoothing, no warmup, no dropout) learn small "
+            "datasets in the fewest steps."
         ]
+        zh = open_app("zh", page=TRAIN, pairs=EVERYDAY[:4], model=model, last_training=info)
+        said = [w for w in texts(zh, "warning") if w.startswith("训练不足")]
+        assert len(said) == 1 and "没有一个" in said[0] and "4 步预热到 0.094" in said[0] and "默认设置" in said[0]
     else:  # learned: every pair exact, the loss levelled off
         assert exact == 1.0 and warnings == []
     assert "lr_chart" in [e.key for e in at.get("plotly_chart")]  # the learning rate of every step

@@ -11,8 +11,9 @@ import torch
 import torch.nn.functional as F
 
 from transformer import TrainConfig, Translator, train
-from transformer.__main__ import main
+from transformer.__main__ import _parser, main
 from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.cli.recipe_flags import recipe_settings
 from transformer.config import TransformerConfig
 from transformer.data import PAD_ID
 from transformer.errors import ConfigError
@@ -27,6 +28,7 @@ from transformer.recipe import (
     paper_recipe,
     steps_per_epoch,
     under_trained,
+    verdict_line,
 )
 from transformer.summary import EpochRecord
 from transformer.train import smoothed_cross_entropy
@@ -133,6 +135,47 @@ def test_embedding_scale_multiplies_the_embeddings_by_sqrt_d_model():
 
 
 @pytest.mark.parametrize(
+    "recipe", [{}, {"emb_scale": True}, {"tie_output": True}, {"emb_scale": True, "tie_output": True}]
+)
+def test_a_new_model_starts_near_ln_v_whatever_its_embeddings(recipe):
+    # torch's N(0, 1) embeddings, scaled by √d_model or tied to the output, began at a loss of 24-42 (ln V ≈ 4.9):
+    # scaled or tied, an embedding is drawn N(0, d_model^-0.5), as tensor2tensor and fairseq draw it. Tied, the output
+    # still favours the input token a little (its embedding is in the residual stream): 1.33-1.46 · ln V at seeds 0-2
+    tr = Translator.create(EVERYDAY, seed=0, dropout=0.0, **recipe)  # d_model 64
+    batch = tr.make_batch(EVERYDAY)
+    with torch.no_grad():
+        tr.model.eval()
+        logits = tr.model(batch.enc_inputs, batch.dec_inputs)[0]  # (B, Lt, V)
+    loss = F.cross_entropy(logits.flatten(0, 1), batch.dec_outputs.flatten(), ignore_index=PAD_ID)
+    assert float(loss) <= 1.5 * math.log(tr.config.tgt_vocab_size)
+    scaled, tied = recipe.get("emb_scale", False), recipe.get("tie_output", False)
+    for emb, small in ((tr.model.encoder.src_emb, scaled), (tr.model.decoder.tgt_emb, scaled or tied)):
+        assert float(emb.weight.detach().std()) == pytest.approx(64**-0.5 if small else 1.0, rel=0.1)
+
+
+def test_the_default_model_is_drawn_as_before():
+    # the seeds' model (no scale, no tie) keeps torch's N(0, 1) embeddings and draws every tensor as it did
+    cfg = TransformerConfig(7, 9, **TINY)
+    torch.manual_seed(0)
+    model = Transformer(cfg)
+    torch.manual_seed(0)
+    src = torch.nn.Embedding(7, 8)  # what the Encoder draws first
+    assert torch.equal(model.encoder.src_emb.weight, src.weight)
+    assert float(model.decoder.tgt_emb.weight.detach().std()) > 0.5  # N(0, 1), not N(0, 8^-0.5)
+
+
+def test_the_presets_warmup_follows_the_epochs_and_the_steps_on_the_command_line():
+    def warmup(*flags):
+        args = _parser().parse_args(["train", "--pairs", "p.tsv", "--out", "m.safetensors", "--paper", *flags])
+        return recipe_settings(args, 27)[1].warmup  # 27 pairs: 2 steps an epoch at batch size 16
+
+    assert warmup("--epochs", "45") == 22 and warmup("--epochs", "90") == 45  # a quarter of 90 and of 180 steps
+    assert warmup("--steps", "400") == 100 and warmup("--steps", "800") == 200
+    assert warmup("--epochs", "90", "--batch-size", "4") == 158  # 7 steps an epoch
+    assert warmup("--epochs", "90", "--warmup", "30") == 30  # one given wins
+
+
+@pytest.mark.parametrize(
     ("fields", "words"),
     [
         ({"label_smoothing": -0.1}, "label smoothing"),
@@ -193,6 +236,25 @@ def test_each_line_of_the_steep_fall_is_needed(last_two, falling):
     verdict = under_trained(_history(losses), 1.0)
     assert verdict.falling is falling and verdict.under_trained is falling
     assert STEEP_RELATIVE == 0.1 and STEEP_SHARE == 0.01
+
+
+@pytest.mark.parametrize(
+    ("settings", "rate", "recipe"),
+    [
+        ({}, "--lr 0.003 is within the rates that learn these sizes (0.001 to 0.003); if the loss jumped", "--paper"),
+        ({"lr": 0.02}, "--lr 0.02 is above the rates that learn these sizes (0.001 to 0.003): try --lr 0.001", ""),
+        ({"lr": 1e-4}, "--lr 0.0001 is below the rates that learn these sizes (0.001 to 0.003): try --lr 0.003", ""),
+        ({"warmup": 4, "label_smoothing": 0.1}, "its learning rate warmed up for 4 steps to 0.18", "without --paper"),
+    ],
+)
+def test_with_nothing_exact_the_advice_names_the_learning_rate_and_the_recipe(settings, rate, recipe):
+    cfg = TrainConfig(epochs=2, **settings)
+    history = [EpochRecord(e, 4.0 - e / 10, 0.1, None, step=2 * e, lr=cfg.learning_rate(8, 2 * e)) for e in (1, 2)]
+    nothing = verdict_line(under_trained(history, 0.0), cfg, 27, history)
+    assert nothing.startswith("under-trained: training pairs are 0% exact (below 90%), nothing is learned yet. ")
+    assert "--epochs 4 (about 8 steps at --batch-size 16)" in nothing and rate in nothing and recipe in nothing
+    some = verdict_line(under_trained(history, 0.5), cfg, 27, history)
+    assert "--lr" not in some and "recipe" not in some  # something learned: train longer is the advice
 
 
 def test_cli_says_when_a_training_ended_under_trained(tmp_path, capsys):

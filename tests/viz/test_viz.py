@@ -79,6 +79,25 @@ def test_the_loss_legend_keeps_out_of_the_title_margin():
     assert (legend.orientation, legend.yref, legend.y, legend.yanchor) == ("h", "container", 0, "bottom")
 
 
+def test_a_loss_that_falls_tenfold_is_drawn_on_a_log_axis_that_shows_its_late_epochs():
+    losses = [4.4, 0.36, 0.2, 0.08, 0.05, 0.03]  # the paper's preset on the corpus: ln V at first, then far below
+    history = [EpochRecord(e, v, 0.9, 1.0, holdout_loss=v / 2, holdout_accuracy=0.9) for e, v in enumerate(losses, 1)]
+    axis = training.loss_accuracy_figure(history).layout.yaxis
+    assert axis.type == "log"
+    low, high = axis.range  # log10 units: every loss inside, the late ones apart
+
+    def height(v):  # where a loss is drawn, as a share of the axis from its foot
+        return (math.log10(v) - low) / (high - low)
+
+    assert all(0 < height(v) < 1 for v in [*losses, *(v / 2 for v in losses)])
+    assert height(losses[3]) - height(losses[5]) > 0.1  # 0.08 and 0.03 a tenth of the chart apart
+    linear = (max(losses) - losses[3]) / max(losses), (max(losses) - losses[5]) / max(losses)
+    assert linear[1] - linear[0] < 0.02  # from 0 on a linear axis they were 1 % apart
+    flat = training.loss_accuracy_figure([EpochRecord(1, 2.0, 0.2, 1.0), EpochRecord(2, 0.5, 0.6, 1.0)])
+    assert flat.layout.yaxis.type is None and flat.layout.yaxis.rangemode == "tozero"  # 4 times: linear, from 0
+    assert_serialises(training.loss_accuracy_figure(history))
+
+
 def test_loss_accuracy_figure_empty():
     fig = training.loss_accuracy_figure([])
     assert isinstance(fig, go.Figure) and all(len(t.x) == 0 for t in fig.data)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TrainConfig
+from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TRAIN_BETA2, TrainConfig
 from ..errors import ConfigError
 from ..recipe import epochs_for, paper_recipe, steps_per_epoch
 from ..text import echo
@@ -21,9 +21,11 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
     """Add the recipe flags to the train command's parser."""
     g = t.add_argument_group(
         "the paper's recipe",
-        "Each is off by default (the seeds' settings, which teach faster on tiny data); --paper turns on every one "
-        "not given: label smoothing 0.1, warmup over a quarter of the steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the "
-        "√d_model embedding scale, and the output projection tied to the target embeddings.",
+        "Each is off by default (the seeds' settings, which teach faster on tiny data) but Adam's β2, 0.98 as the "
+        "paper's, which with the decay of --lr after --decay-after steps keeps a long training from jumping out of "
+        "what it learned; --paper turns on every one not given: label smoothing 0.1, warmup over a quarter of the "
+        "steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the √d_model embedding scale, and the output projection tied "
+        "to the target embeddings.",
     )
     g.add_argument("--paper", action="store_true", help="the paper's training recipe, every item below")
     numbers = (  # flag, type, metavar, help
@@ -47,7 +49,7 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
             f"warm up for STEPS steps (1 to {MAX_WARMUP:,}), then lr = d_model^-0.5 · min(step^-0.5, "
             "step · warmup^-1.5); replaces --lr (default: the constant --lr)",
         ),
-        ("--adam-beta2", float, "B2", "Adam's β2 (paper: 0.98; default: 0.999)"),
+        ("--adam-beta2", float, "B2", f"Adam's β2 (paper: 0.98; default: {TRAIN_BETA2:g}; torch's: 0.999)"),
         ("--adam-eps", float, "EPS", "Adam's ε (paper: 1e-9; default: 1e-8)"),
     )
     for flag, kind, metavar, help_text in numbers:
@@ -70,6 +72,11 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
         raise ConfigError(
             f"--warmup must be a whole number of steps from 1 to {MAX_WARMUP:,}, got {_shown(args.warmup)}."
         )
+    if not 0 <= args.decay_after <= MAX_WARMUP:
+        raise ConfigError(
+            f"--decay-after must be a whole number of steps from 0 to {MAX_WARMUP:,} (0: a constant --lr), got "
+            f"{_shown(args.decay_after)}."
+        )
     if args.steps is not None and args.steps < 1:
         raise ConfigError(f"--steps must be a positive whole number, got {_shown(args.steps)}.")
     for flag, value in (("--adam-beta2", args.adam_beta2), ("--adam-eps", args.adam_eps)):
@@ -89,5 +96,8 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
         "eps": args.adam_eps,
     }
     train.update({k: v for k, v in given.items() if v is not None})
+    if "warmup" not in train and args.decay_after:  # the warmup schedule replaces --lr, and its decay with it
+        train["decay_after"] = args.decay_after
+    train.setdefault("beta2", TRAIN_BETA2)  # the train command's, the paper's
     cfg = TrainConfig(epochs=epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed, **train)
     return model, cfg

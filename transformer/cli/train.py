@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 from ..bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, check_vocab_size, tokenizer_for
 from ..columns import credit
 from ..config import (
+    DECAY_AFTER,
     MAX_BPE_VOCAB_SIZE,
     MAX_CHECKPOINT_BYTES,
     MAX_EPOCHS,
     MAX_SEED,
+    MAX_WARMUP,
     NORM_KINDS,
     PE_KINDS,
     SIZE_LIMITS,
@@ -88,6 +90,14 @@ def _register_sizes(t: argparse.ArgumentParser) -> None:
         ("--n-layers", int, model.n_layers, "N", "layers in the encoder and in the decoder"),
         ("--dropout", float, model.dropout, "P", "dropout probability while training, at least 0 and below 1"),
         ("--lr", float, defaults.lr, "LR", "Adam's learning rate, above 0 and at most 1"),
+        (
+            "--decay-after",
+            int,
+            DECAY_AFTER,
+            "STEPS",
+            f"keep --lr for STEPS steps (0 to {MAX_WARMUP:,}), then lower it as 1/√step, so a long training does not "
+            "jump out of what it learned; 0: --lr throughout",
+        ),
         ("--batch-size", int, defaults.batch_size, "N", "pairs per training step"),
         (
             "--seed",
@@ -325,7 +335,8 @@ def run(args: argparse.Namespace) -> None:
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {summary.seconds:.1f} s")
-    said = verdict_line(under_trained(summary.history, evaluations["train"].exact_match), cfg, len(pairs))
+    verdict = under_trained(summary.history, evaluations["train"].exact_match)
+    said = verdict_line(verdict, cfg, len(pairs), summary.history)
     if said:  # on stderr, as a warning: the lines on stdout keep their shape
         print(said, file=sys.stderr)
     print(f"saved {visible(str(args.out))}")

@@ -21,6 +21,7 @@ SCREENS = (  # the files, in the order of the app: the sidebar first, then the p
     "tokens",
     "train",
     "opened",
+    "recipe",
     "positional_encoding",
     "masks",
     "inside",
