@@ -15,6 +15,8 @@ from .model_cache import CurrentModel
 from .published import origin
 from .session import session_memo
 
+BEFORE_PARTS = {"holdout": "train.before_part.holdout", "train": "train.before_part.train"}  # Before.part → words
+
 
 def finetune_plan(model: CurrentModel, pairs: list, split: Split | None, holdout: float, epochs: int) -> TrainingPlan:
     """The plan "Continue training" would start on the table's pairs (split as a new model's would be: rows of
@@ -47,7 +49,7 @@ def before_after(L: str, before: Before, model: CurrentModel) -> None:
     after = before.after(model.translator)
     if after is None:
         return
-    part = t(f"train.before_part.{before.part}", L, n=f"{before.scores.pairs:,}")
+    part = t(BEFORE_PARTS[before.part], L, n=f"{before.scores.pairs:,}")
     was = before.scores
     text(
         t(
