@@ -92,6 +92,10 @@ class Vocab:
         return len(self.itos)
 
     @property
+    def pad_id(self) -> int:
+        return self.stoi[PAD]
+
+    @property
     def bos_id(self) -> int:
         return self.stoi[BOS]
 
