@@ -26,7 +26,7 @@ from torch import nn
 from .code_lines import code_line
 from .config import TransformerConfig
 from .data import PAD_ID
-from .model import ATTENTION_KINDS, Recorder, Transformer, evaluating
+from .model import ATTENTION_KINDS, HIDDEN_STEPS, Recorder, Transformer, evaluating
 
 # ------------------------------------------------------------------ recording
 
@@ -152,7 +152,7 @@ def _axes_and_kind(name: str, where: str) -> tuple[tuple[str, ...], str]:
         return ("batch", seq, "d_model"), "embedding"
     if name in ("enc_outputs", "dec_outputs") and last == "pos_emb":
         return ("batch", seq, "d_model"), "positional"
-    if name == "hidden (ReLU)":
+    if name in HIDDEN_STEPS:  # the feed-forward net's hidden layer, named by its activation
         return ("batch", seq, "d_ff"), "hidden"
     if name == "output":  # the feed-forward net's second linear layer
         return ("batch", seq, "d_model"), "ffn_output"

@@ -34,8 +34,8 @@ def process(processors: Sequence[Processor], logits: torch.Tensor, step: int) ->
 
 
 def blocked_ids(tgt_vocab: Vocab) -> list[int]:
-    """Target ids that are never outputs: P (padding) and S (start); one id where the start is the padding token
-    (Marian's <pad>)."""
+    """Target ids that are never outputs: P (padding) and S (start); one id when they are one token (Marian's
+    <pad>)."""
     return list(dict.fromkeys((tgt_vocab.pad_id, tgt_vocab.bos_id)))
 
 
