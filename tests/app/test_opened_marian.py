@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.apptest_helpers import open_app, shown
+from tests.apptest_helpers import PAGES, open_app, shown
 from tests.transformer.marian_folder import write_marian_folder
 
 
@@ -31,6 +31,14 @@ def test_a_marian_folder_opens_as_the_tabs_model_shared_by_every_tab(folder):
     assert any(f"opened ({folder})" in shown(m.value) for m in first.sidebar.markdown)
     second = _open(open_app(page="pages/train.py"), f" {folder} ")
     assert second.session_state["model"].translator is model.translator  # one copy per process, never deep-copied
+
+
+def test_every_page_draws_an_opened_marian_model(folder):
+    at = _open(open_app(page="pages/train.py"), str(folder))
+    for page in PAGES:
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception[0].value)
+        assert at.session_state["model"].source == "opened"
 
 
 def test_a_name_not_in_the_cache_is_one_line_and_the_model_is_unchanged(tmp_path, monkeypatch):
