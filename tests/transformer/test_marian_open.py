@@ -257,3 +257,11 @@ def test_a_damaged_sentencepiece_model_is_one_line(folder, tmp_path, capsys):
     (copy / "target.spm").write_bytes(b"not a model")
     code, out, err = _run(capsys, "evaluate", "--model", copy, "--pairs", _pairs_file(tmp_path))
     assert code == 2 and err.count("\n") == 1 and "target SentencePiece model" in err
+
+
+def test_a_marian_translator_crosses_to_a_job_with_its_specials_and_pieces(translator):
+    from jobs.worker import pack, unpack
+
+    copy = unpack(pack(translator))
+    assert copy.tgt_vocab.specials == translator.tgt_vocab.specials and copy.tgt_vocab.pad_id == translator.pad_id
+    assert copy.translate(SOURCES[0], return_attn=False).tokens == translator.translate(SOURCES[0]).tokens
