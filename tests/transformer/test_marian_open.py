@@ -265,3 +265,31 @@ def test_a_marian_translator_crosses_to_a_job_with_its_specials_and_pieces(trans
     copy = unpack(pack(translator))
     assert copy.tgt_vocab.specials == translator.tgt_vocab.specials and copy.tgt_vocab.pad_id == translator.pad_id
     assert copy.translate(SOURCES[0], return_attn=False).tokens == translator.translate(SOURCES[0]).tokens
+
+
+def test_marians_vocabulary_reads_p_s_e_as_pieces_and_the_projects_still_reserves_them():
+    from transformer.data import Vocab
+    from transformer.spm import marian_vocab
+
+    marian = marian_vocab({"</s>": 0, "<unk>": 1, "E": 2, "S": 3, "▁P": 4, "<pad>": 5}, pad_id=5, eos_id=0)
+    assert marian.encode(["E", "S", "▁P", "☃"]) == ([2, 3, 4, 1], ["☃"])
+    assert (marian.pad_id, marian.bos_id, marian.eos_id, marian.unk_id) == (5, 5, 0, 1)
+    ours = Vocab(("P", "S", "E", "<unk>", "I"))
+    assert ours.encode(["E", "I"]) == ([3, 4], ["E"])  # typed as a word, E is an unknown word, as before
+    assert (ours.pad_id, ours.bos_id, ours.eos_id, ours.unk_id) == (0, 1, 2, 3)
+
+
+@pytest.mark.parametrize(
+    ("mapping", "message"),
+    [
+        ({"</s>": 0, "<unk>": 2, "<pad>": 3}, "without gaps"),
+        ({"</s>": 0, "<pad>": 1}, "<unk>"),
+        (["</s>"], "one object"),
+    ],
+)
+def test_a_bad_vocab_json_is_refused_with_what_is_wrong(mapping, message):
+    from transformer.errors import DataError
+    from transformer.spm import marian_vocab
+
+    with pytest.raises(DataError, match=message):
+        marian_vocab(mapping, pad_id=len(mapping) - 1, eos_id=0)
