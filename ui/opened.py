@@ -19,7 +19,13 @@ MAX_SPEC_CHARS = 500  # a folder's path or hf:ORG/NAME
 def open_field(L: str) -> None:
     """A text field and an Open button; the model opened becomes the tab's, or the one-line reason it was not."""
     with st.form("open_marian", border=False, enter_to_submit=True):
-        spec = st.text_input(t("ckpt.open", L), key="open_spec", max_chars=MAX_SPEC_CHARS, placeholder="hf:ORG/NAME")
+        spec = st.text_input(
+            t("ckpt.open", L),
+            key="open_spec",
+            max_chars=MAX_SPEC_CHARS,
+            placeholder="hf:ORG/NAME",
+            persist_state="session",
+        )
         pressed = st.form_submit_button(t("ckpt.open_button", L))
     if not pressed or not spec.strip():
         return
