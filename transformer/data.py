@@ -38,7 +38,7 @@ def tokenize(text: str, mode="auto", side: str | None = None) -> list[str]:
     punctuation split off, so "I love you." → I love you .
     """
     if not isinstance(mode, str):  # a learned or read tokenizer
-        return mode.split(text) if side is None else mode.split(text, side)
+        return mode.split(text, side) if getattr(mode, "sided", False) else mode.split(text)
     if mode == "bpe":
         raise DataError("the bpe tokenizer is learned from the data before it can split text (transformer.bpe).")
     if mode == "auto":

@@ -33,6 +33,7 @@ class SentencePiece:
     target_model: bytes
     end: str = END
     name: ClassVar[str] = "sentencepiece"
+    sided: ClassVar[bool] = True  # each side split by its own model: tokenize passes the side
 
     def __post_init__(self) -> None:
         import sentencepiece
