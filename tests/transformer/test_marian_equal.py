@@ -6,6 +6,8 @@ match (length penalty 0: both score a hypothesis by its log-probability; early s
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import torch
 
@@ -69,6 +71,13 @@ def test_logits_equal_on_a_padded_batch(pair):
     difference = (logits - theirs.logits)[real].abs().max().item()  # padded queries' logits are never read
     print(f"max |Δlogits| {shape.id}: {difference:.2e}")
     assert difference < TOLERANCE
+
+
+def test_in_float64_the_logits_agree_to_rounding(pair):
+    """Every float32 difference above is rounding: in float64 the two models agree within 1e-9."""
+    shape, hf, ours = pair
+    theirs, logits, _, real = forward_both(shape, copy.deepcopy(hf).double(), copy.deepcopy(ours).double())
+    assert (logits - theirs.logits)[real].abs().max() < 1e-9
 
 
 def test_attention_maps_equal(pair):
