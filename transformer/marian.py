@@ -44,9 +44,7 @@ NOT_MARIAN = {
     "static_position_embeddings": True,  # a learned positional table
     "add_bias_logits": False,
 }
-CONVERT = (
-    "python -c \"from transformers import MarianMTModel as M; M.from_pretrained('FOLDER').save_pretrained('FOLDER')\""
-)
+CONVERT = "MarianMTModel.from_pretrained(folder).save_pretrained(folder)"  # transformers writes model.safetensors
 _DTYPES = (torch.float32, torch.float16, torch.bfloat16)
 
 
@@ -167,8 +165,7 @@ def _weights_path(folder: Path) -> Path:
         if (folder / PICKLED_WEIGHTS_NAME).exists():
             raise DataError(
                 f"{folder} has its weights only as {PICKLED_WEIGHTS_NAME}, which would need unpickling (it can run "
-                f"code): convert them once to {WEIGHTS_NAME} where transformers is installed: "
-                f"{CONVERT.replace('FOLDER', str(folder))}"
+                f"code): convert them once to {WEIGHTS_NAME} where transformers is installed, with {CONVERT}."
             )
         raise DataError(f"{folder} has no {WEIGHTS_NAME}: give the folder that save_pretrained writes.")
     info = os.stat(path)
