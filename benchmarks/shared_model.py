@@ -12,6 +12,7 @@ memory (RSS) after the first tab and per extra tab:
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -72,8 +73,12 @@ def one_run(model: str, mode: str) -> dict:
 
 def main() -> None:
     """Each model and mode in a fresh process; one line each."""
-    if len(sys.argv) == 3:
-        print(json.dumps(one_run(sys.argv[1], sys.argv[2])))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model", nargs="?", help="one run in this process (what the script runs in its children)")
+    parser.add_argument("mode", nargs="?")
+    args = parser.parse_args()
+    if args.mode:
+        print(json.dumps(one_run(args.model, args.mode)))
         return
     print(f"resident memory (RSS) per tab, {TABS} tabs")
     for model in ("bundled", "large"):

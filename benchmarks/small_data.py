@@ -11,6 +11,7 @@ verdict (transformer.recipe.under_trained).
 
 from __future__ import annotations
 
+import argparse
 import time
 
 import torch
@@ -45,6 +46,7 @@ def measure(name: str, pairs: list, cfg: TrainConfig, sizes: dict) -> None:
 
 def main() -> None:
     """Print the figures of each recipe."""
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     torch.set_num_threads(1)
     pairs, _ = read_pairs(ROOT / "tests/fixtures/everyday30.tsv", "auto")
     kept = len(pairs) - round(HOLDOUT * len(pairs))

@@ -129,6 +129,7 @@ def pack(translator: Translator) -> dict:
         "config": translator.config,
         "src": translator.src_vocab.itos,
         "tgt": translator.tgt_vocab.itos,
+        "specials": translator.tgt_vocab.specials,  # P, S, E, or a model's own (Marian's </s>, <pad>)
         "tokenizer": translator.tokenizer,
         "summary": translator.summary,
         "weights": weights(translator),
@@ -138,7 +139,8 @@ def pack(translator: Translator) -> dict:
 def unpack(packed: dict) -> Translator:
     with torch.random.fork_rng(devices=[]):  # the weights are loaded: no other model's seeded build is disturbed
         model = Transformer(packed["config"])
-    translator = Translator(model, Vocab(packed["src"]), Vocab(packed["tgt"]), packed["tokenizer"], packed["summary"])
+    src, tgt = (Vocab(packed[side], packed["specials"]) for side in ("src", "tgt"))
+    translator = Translator(model, src, tgt, packed["tokenizer"], packed["summary"])
     load_weights(translator, packed["weights"])
     return translator
 

@@ -6,7 +6,6 @@ import streamlit as st
 
 from transformer.alignment import aer_table, findings, floor_score, score_map
 from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
-from transformer.data import EOS
 from transformer.errors import TransformerError
 from transformer.heads import SHARES, HeadStudy, study_heads, study_maps, with_alignment
 from transformer.model import DEC_ENC, ENC_SELF, AttentionKind
@@ -137,7 +136,8 @@ def predicted_tokens() -> list[str]:
         (CacheKind.TRANSLATE_ONE_MORE, source),
         lambda: translator.translate(source, MAX_DECODE_LEN + 1, return_attn=False),
     )
-    following = out.tokens + ([EOS] if out.stop_reason == "eos" else [])
+    end = translator.tgt_vocab.itos[translator.tgt_vocab.eos_id]  # E, or a model's own (Marian's </s>)
+    following = out.tokens + ([end] if out.stop_reason == "eos" else [])
     return [following[i] if i < len(following) else "?" for i in range(len(view.dec_tokens))]
 
 

@@ -141,7 +141,7 @@ def _listed(problems: list) -> str:
 def _pairs_of_different_lengths(pairs: list[tuple[str, str]], tokenizer: str) -> list[tuple[str, str]]:
     """The first pair and the first later one whose source and target lengths both differ from it (else one of
     them does), so make_data has to pad: the default of the make_data preview."""
-    lengths = [(len(tokenize(s, tokenizer)), len(tokenize(g, tokenizer))) for s, g in pairs]
+    lengths = [(len(tokenize(s, tokenizer, "source")), len(tokenize(g, tokenizer, "target"))) for s, g in pairs]
     for both in (True, False):
         for i, (ls, lt) in enumerate(lengths[1:], start=1):
             differ = (ls != lengths[0][0], lt != lengths[0][1])

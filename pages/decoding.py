@@ -5,7 +5,6 @@ import streamlit as st
 
 from transformer.comparisons import beam_against_greedy
 from transformer.config import MAX_BEAM_SIZE, MAX_DECODE_LEN, MAX_STUDY_PAIRS, MAX_TYPED_CHARS
-from transformer.data import tokenize
 from transformer.decoding import (
     against_greedy,
     beam_search,
@@ -106,7 +105,7 @@ except TransformerError as exc:
 warn_unknown(unknown, L)
 # the source as typed, unknown words marked, for the attention axis (the model reads them as <unk>)
 src_labels = unknown_marked(src_tokens, enc_input[0], translator.src_vocab.unk_id)
-ref_tokens = tokenize(reference, translator.tokenizer) if reference is not None else None
+ref_tokens = translator.target_tokens(reference) if reference is not None else None
 if ref_tokens is not None:  # a dataset pair's reference may use words the model's target vocabulary lacks
     ref_ids, ref_unknown = tgt_vocab.encode(ref_tokens)
     ref_labels = unknown_marked(ref_tokens, ref_ids, tgt_vocab.unk_id)
@@ -420,7 +419,7 @@ def beam_on_dataset(beam_size: int, alpha: float) -> None:
     except TransformerError as exc:
         text(error_text(exc, L), "error")
         return
-    refs = [tokenize(tgt, translator.tokenizer) for _, tgt in pairs]
+    refs = [translator.target_tokens(tgt) for _, tgt in pairs]
     rows = []
     for (src, tgt), ref, row in zip(pairs, refs, compared):
         rows.append(
@@ -536,7 +535,7 @@ def teacher_section() -> None:
         if not typed.strip():
             text(t("dec.reference_needed", L), "info")
             return
-    words = tokenize(typed, translator.tokenizer)
+    words = translator.target_tokens(typed)
     ids, unknown_ref = tgt_vocab.encode(words)
     if reference is None:  # a dataset pair's unknown words are named at the top already
         warn_unknown(unknown_ref, L, "dec.ref_unknown")

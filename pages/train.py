@@ -31,6 +31,7 @@ from ui.model_cache import (
     bundled_training,
     trained_on_table,
 )
+from ui.opened import open_field
 from ui.published import SOURCES
 from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
 from ui.session import (
@@ -526,16 +527,19 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))
-    st.download_button(
-        t("ckpt.download", L),
-        data,
-        file_name="transformer.safetensors",
-        mime="application/octet-stream",
-        key="download_model",
-        on_click="ignore",
-        width="stretch",
-    )
+    if model.source == "opened":  # a Marian model is its folder; a checkpoint of this app holds no SentencePiece
+        text(t("ckpt.opened_kept", L), "caption")
+    else:
+        data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))
+        st.download_button(
+            t("ckpt.download", L),
+            data,
+            file_name="transformer.safetensors",
+            mime="application/octet-stream",
+            key="download_model",
+            on_click="ignore",
+            width="stretch",
+        )
 with c2:
     upload = st.file_uploader(
         t("ckpt.upload", L, mb=MAX_CHECKPOINT_BYTES // 1_000_000), type=["safetensors"], key="model_upload"
@@ -562,6 +566,7 @@ with c3:
         set_model(bundled_model())
         ss.ckpt_message = ("success", t("ckpt.bundled_back", L), current().id)
         st.rerun()
+open_field(L)  # a Marian folder or hf:NAME (ui.opened)
 message = ss.get("ckpt_message")
 if message and message[2] == model.id:  # said about the model that is still current
     kind, said, _ = message

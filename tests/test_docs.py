@@ -96,3 +96,28 @@ def test_every_link_between_the_docs_leads_to_a_file_and_heading_that_exist(doc)
         if not linked.exists() or heading_missing:
             broken.append(target)
     assert not broken, f"{doc.name} links to files or headings that do not exist: {broken}"
+
+
+BENCHMARK = re.compile(r"benchmarks/(\w+)\.py")
+SCRIPTS = sorted(p for p in (REPO / "benchmarks").glob("*.py") if not p.name.startswith("_"))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_script_a_document_quotes_exists(doc):
+    named = set(BENCHMARK.findall(doc.read_text(encoding="utf-8")))
+    assert sorted(n for n in named if not (REPO / "benchmarks" / f"{n}.py").exists()) == []
+
+
+@pytest.mark.slow  # 20 processes importing torch: some 10 s of CPU each
+def test_every_benchmark_script_still_starts():
+    """Each script of benchmarks/ (the docs' figures come from them) imports what it uses and reads its arguments:
+    `--help` runs everything up to its measuring."""
+    import subprocess
+    import sys
+
+    failed = {}
+    for script in SCRIPTS:
+        run = subprocess.run([sys.executable, str(script), "--help"], cwd=REPO, capture_output=True, timeout=300)
+        if run.returncode != 0 or b"usage:" not in run.stdout:
+            failed[script.name] = (run.stdout + run.stderr).decode(errors="replace")[-400:]
+    assert len(SCRIPTS) >= 20 and failed == {}

@@ -121,7 +121,7 @@ def read_gold(
             golds.append(None)
             continue
         try:
-            src_len, tgt_len = len(tokenize(source, tokenizer)), len(tokenize(target, tokenizer))
+            src_len, tgt_len = len(tokenize(source, tokenizer, "source")), len(tokenize(target, tokenizer, "target"))
             golds.append(parse_links(cell, src_len, tgt_len, row))
         except DataError as exc:
             golds.append(None)
@@ -275,7 +275,9 @@ class _SourceEmbeddings(Recorder):
         return True
 
 
-def _chunk_weights(model: Transformer, part, methods: Sequence[Method]) -> dict[Method, torch.Tensor]:
+def _chunk_weights(
+    model: Transformer, part, methods: Sequence[Method], pad_id: int = PAD_ID
+) -> dict[Method, torch.Tensor]:
     """Every method's weights (B, Lt, Ls) for one batch part: row j of Lt is decoder row j (it predicts dec_outputs
     column j)."""
     enc_inputs, dec_inputs, dec_outputs = part
@@ -301,7 +303,7 @@ def _chunk_weights(model: Transformer, part, methods: Sequence[Method]) -> dict[
                 else:
                     out[m] = torch.einsum("bhts,bhsd->btsd", attn, f).norm(dim=-1)  # (B, Lt, Ls, D) → (B, Lt, Ls)
         if salient:
-            out[Method("saliency")] = _saliency(model.projection(hidden), dec_outputs, rec.embeddings)
+            out[Method("saliency")] = _saliency(model.projection(hidden), dec_outputs, rec.embeddings, pad_id)
     return {m: w.detach() for m, w in out.items()}
 
 
@@ -315,11 +317,13 @@ def value_vectors(model: Transformer, layer: int, memory: torch.Tensor) -> torch
     return torch.einsum("bshv,dhv->bhsd", V, W_O)  # (B, H, Ls, D)
 
 
-def _saliency(logits: torch.Tensor, dec_outputs: torch.Tensor, embeddings: torch.Tensor) -> torch.Tensor:
+def _saliency(
+    logits: torch.Tensor, dec_outputs: torch.Tensor, embeddings: torch.Tensor, pad_id: int = PAD_ID
+) -> torch.Tensor:
     """(B, Lt, Ls): ‖∂ log p(dec_outputs[:, j]) / ∂e ⊙ e‖₂ for each target row j and source token, e the source
     embeddings (B, Ls, D) of the pass. One backward pass per row, over the whole part: the pairs do not mix."""
     log_p = torch.log_softmax(logits.float(), dim=-1).gather(-1, dec_outputs[..., None])[..., 0]  # (B, Lt)
-    real = dec_outputs.ne(PAD_ID)  # (B, Lt)
+    real = dec_outputs.ne(pad_id)  # (B, Lt)
     rows = []
     for j in range(log_p.size(1)):
         if not real[:, j].any():
@@ -336,7 +340,7 @@ def check_pairs_fit(translator: Translator, pairs: Sequence[tuple[str, str]]) ->
         raise DataError("there are no sentence pairs: add at least one row with a source and a target.", "no_pairs")
     for row, pair in enumerate(pairs, start=1):
         for side, text in zip(("source", "target"), pair):
-            if not tokenize(text, translator.tokenizer):
+            if not tokenize(text, translator.tokenizer, side):
                 message = f"row {row}: the {side} sentence is empty: type one or delete the row."
                 raise DataError(message, f"empty_{side}", row=row)
         translator.check_pair(pair)
@@ -352,7 +356,7 @@ def alignment_weights(
     pairs = list(pairs)
     check_pairs_fit(translator, pairs)
     batch = translator.make_batch(pairs)
-    src_lengths, dec_lengths = lengths(batch)  # (n,), (n,): the decoder rows are S + target
+    src_lengths, dec_lengths = lengths(batch, translator.pad_id)  # (n,), (n,): the decoder rows are S + target
     out: dict[Method, list[torch.Tensor | None]] = {m: [None] * len(pairs) for m in methods}
     model = translator.model
     was_training = model.training
@@ -361,7 +365,7 @@ def alignment_weights(
         device = next(model.parameters()).device
         for rows in by_length(src_lengths, dec_lengths).split(EVAL_ROWS):
             part = [t.to(device) for t in cut(batch, rows, src_lengths, dec_lengths)]
-            for m, weights in _chunk_weights(model, part, methods).items():
+            for m, weights in _chunk_weights(model, part, methods, translator.pad_id).items():
                 for k, row in enumerate(rows.tolist()):
                     lt, ls = int(dec_lengths[row]) - 1, int(src_lengths[row])  # rows predicting target tokens
                     out[m][row] = weights[k, :lt, :ls].float().cpu()  # (lt, ls)
@@ -411,6 +415,11 @@ def best(scores: Sequence[MethodScore], name: str | None = None) -> MethodScore 
 # ---------------------------------------------------------------- what the figures say
 
 
+def _sides(source: str, target: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """A pair's sentences, each with the side it is on (tokenize splits a side with its own model)."""
+    return (source, "source"), (target, "target")
+
+
 def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> list[Gold | None]:
     """The gold links the teaching corpus carries for each pair (transformer.corpus.lookup, the same target), None
     for a pair the grammar does not make or that carries none, and under a tokenizer whose tokens of the pair are not
@@ -420,7 +429,7 @@ def corpus_gold(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") -> li
     for source, target in pairs:
         found = corpus.lookup(source)
         same = found is not None and found.target == target
-        same = same and all(tokenize(x, tokenizer) == tokenize(x, "auto") for x in (source, target))
+        same = same and all(tokenize(x, tokenizer, side) == tokenize(x, "auto") for x, side in _sides(source, target))
         links = getattr(found, "alignment", "") if same else ""
         golds.append(read_gold([(source, target)], [links], tokenizer)[0][0])
     return golds

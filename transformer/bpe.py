@@ -132,8 +132,9 @@ class Bpe:
             object.__setattr__(self, "_library", library)
         return self._library
 
-    def split(self, text: str) -> list[str]:
-        """The pieces of text: "he loves you." → ▁he ▁lov es ▁you . (spaces become the ▁ of the next word).
+    def split(self, text: str, side: str | None = None) -> list[str]:
+        """The pieces of text: "he loves you." → ▁he ▁lov es ▁you . (spaces become the ▁ of the next word); the
+        same for either side (one tokenizer is learned from both).
 
         Words are split apart (the library does the same), and each distinct word once: a table's words repeat."""
         pieces: list[str] = []

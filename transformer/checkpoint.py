@@ -32,6 +32,7 @@ from .config import (
     MAX_VOCAB_SIZE,
     TrainConfig,
     TransformerConfig,
+    check_project_sizes,
 )
 from .corpus import PHENOMENA
 from .data import TOKENIZERS, Vocab
@@ -89,7 +90,8 @@ def checkpoint_bytes(
     """An upper bound of the size of the checkpoint of a model of cfg with these vocabularies (and tokenizer, when it
     is a learned one) after epochs epochs of training with held_out pairs held out, from the sizes alone (nothing is
     allocated)."""
-    twin = dataclasses.replace(cfg, **dict.fromkeys(_SIZES, 1), max_len=2)  # the same tensors, each tiny
+    tiny = dict.fromkeys(_SIZES, 1) | {"max_len": 2, "pad_id": 0, "decoder_start_id": None}
+    twin = dataclasses.replace(cfg, **tiny)  # the same tensors, each tiny
     tensors = 4 * parameter_count(cfg) + _header_bytes(twin)
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
     learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else 0
@@ -524,6 +526,7 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
     config = _json_field(metadata, "config")
     try:
         cfg = TransformerConfig.from_dict(config)
+        check_project_sizes(cfg)  # a pretrained model's larger vocabularies are not a checkpoint's
     except TransformerError as exc:
         raise CheckpointError(f"the checkpoint metadata is invalid: {exc}") from None
     if model_numbers(cfg) > MAX_MODEL_NUMBERS:  # before anything is built: a config that lies allocates nothing

@@ -46,8 +46,17 @@ MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token i
 # real cmn-eng.txt (docs/robustness.md)
 MAX_DATA_BYTES = 15_000_000
 MAX_CHECKPOINT_BYTES = 50_000_000  # largest checkpoint accepted
+# pretrained models opened from elsewhere (transformer.marian): a real opus-mt model has a shared vocabulary of some
+# 60,000 pieces (opus-mt-zh-en: 65,001) and ~77 million parameters (~300 MB of float32); a checkpoint of this project
+# stays within SIZE_LIMITS and MAX_CHECKPOINT_BYTES
+MAX_PRETRAINED_VOCAB_SIZE = 256_000  # most tokens in a pretrained model's vocabulary
+MAX_PRETRAINED_PARAMETERS = 300_000_000  # most parameters of a pretrained model (1.2 GB of float32)
 
 PE_KINDS = ("sinusoidal", "learned", "none")  # positional encoding: the paper's table, a trained table, nothing
+# the sinusoidal table's layout: sin and cos interleaved (the paper: sin at even dimensions, cos at odd ones), or all
+# the sines in the first half and the cosines in the second (Marian, Hugging Face's MarianSinusoidalPositionalEmbedding)
+PE_LAYOUTS = ("interleaved", "halves")
+ACTIVATIONS = ("relu", "swish", "gelu")  # the feed-forward net's nonlinearity: the paper's ReLU, Marian's swish (SiLU)
 NORM_KINDS = ("post", "pre", "none")  # LayerNorm after the residual sum (the paper), before each sublayer, or none
 ALIGN_METHODS = ("attention", "average", "norm", "saliency")  # how transformer.alignment reads links from a model
 SWITCHES = ("look_ahead_mask", "pad_mask", "pe", "scale", "residual", "norm")  # the architecture switches, as named
@@ -69,9 +78,16 @@ SIZE_LIMITS = {
     "d_ff": 16384,
     "n_heads": 64,
     "n_layers": 24,
+    "n_dec_layers": 24,
     "d_k": 4096,
     "d_v": 4096,
     "max_len": MAX_LEN_LIMIT,
+}
+# the largest sizes of a pretrained model (transformer.marian): larger vocabularies, the other sizes as above; its
+# parameters are bounded by MAX_PRETRAINED_PARAMETERS
+PRETRAINED_SIZE_LIMITS = SIZE_LIMITS | {
+    "src_vocab_size": MAX_PRETRAINED_VOCAB_SIZE,
+    "tgt_vocab_size": MAX_PRETRAINED_VOCAB_SIZE,
 }
 TRAIN_LIMITS = {"epochs": MAX_EPOCHS, "batch_size": MAX_BATCH_SIZE, "seed": MAX_SEED}
 MODEL_SIZES = ("d_model", "n_heads", "d_ff", "n_layers")  # the sizes a learner chooses, in the Train page's order
@@ -95,6 +111,12 @@ def _check_at_most(obj, limits: dict[str, int]) -> None:
         value = getattr(obj, name)
         if isinstance(value, int) and value > limit:
             raise ConfigError(f"{name} must be at most {limit:,}, got {echo(f'{value:,}', SHOWN_CHARS)}.")
+
+
+def check_project_sizes(cfg) -> None:
+    """ConfigError unless every size of cfg is within SIZE_LIMITS: what a model of this project (and its checkpoint)
+    may be. A config itself admits a pretrained model's larger vocabularies (PRETRAINED_SIZE_LIMITS)."""
+    _check_at_most(cfg, SIZE_LIMITS)
 
 
 @dataclass(frozen=True)
@@ -122,10 +144,21 @@ class TransformerConfig:
     # two details of the paper's recipe that the tutorials leave out (off by default; see RECIPE_FIELDS)
     emb_scale: bool = False  # the embeddings are multiplied by √d_model
     tie_output: bool = False  # the output projection is the target embedding matrix itself (one tensor)
+    # what a pretrained Marian (opus-mt) model needs besides (transformer.marian); the defaults change nothing
+    n_dec_layers: int | None = None  # decoder layers, when not as many as the encoder's (None: n_layers)
+    activation: str = "relu"  # the feed-forward net's nonlinearity: one of ACTIVATIONS
+    logits_bias: bool = False  # a learned bias is added to every logit (Marian's final_logits_bias)
+    share_embeddings: bool = False  # one vocabulary for both sides: the source embedding is the target embedding
+    pe_layout: str = "interleaved"  # how the sinusoidal table lays out its sines and cosines: one of PE_LAYOUTS
+    pad_id: int = 0  # the id of padding, which the masks block (here P, id 0; Marian: its <pad>, the last id)
+    decoder_start_id: int | None = None  # the decoder's first input (None: the vocabulary's S; Marian: its <pad>)
 
     def __post_init__(self) -> None:
         _check_positive(self, ("src_vocab_size", "tgt_vocab_size", "d_model", "d_ff", "n_heads", "n_layers", "max_len"))
-        _check_at_most(self, SIZE_LIMITS)  # d_k and d_v too when given; d_model // n_heads is within d_model's limit
+        # a checkpoint of this project is held to SIZE_LIMITS by its loader; a pretrained model has larger vocabularies
+        _check_at_most(self, PRETRAINED_SIZE_LIMITS)  # d_k, d_v too when given; d_model // n_heads is within d_model's
+        if self.n_dec_layers is not None:
+            _check_positive(self, ("n_dec_layers",))
         for name in ("d_k", "d_v"):
             if getattr(self, name) is None:
                 if self.d_model % self.n_heads:
@@ -141,12 +174,35 @@ class TransformerConfig:
             )
         if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be at least 0 and below 1, got {_shown(self.dropout)}.")
-        for name in ("look_ahead_mask", "pad_mask", "scale", "residual", "emb_scale", "tie_output"):
+        flags = ("look_ahead_mask", "pad_mask", "scale", "residual", "emb_scale", "tie_output", "logits_bias")
+        for name in (*flags, "share_embeddings"):
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false, got {_shown(getattr(self, name))}.")
-        for name, kinds in (("pe", PE_KINDS), ("norm", NORM_KINDS)):
+        for name, kinds in (
+            ("pe", PE_KINDS),
+            ("norm", NORM_KINDS),
+            ("pe_layout", PE_LAYOUTS),
+            ("activation", ACTIVATIONS),
+        ):
             if getattr(self, name) not in kinds:
                 raise ConfigError(f"{name} must be one of {', '.join(kinds)}, got {_shown(getattr(self, name))}.")
+        if self.share_embeddings and self.src_vocab_size != self.tgt_vocab_size:
+            raise ConfigError(
+                f"shared embeddings need one vocabulary: src_vocab_size ({self.src_vocab_size:,}) and tgt_vocab_size "
+                f"({self.tgt_vocab_size:,}) differ."
+            )
+        smallest = min(self.src_vocab_size, self.tgt_vocab_size)
+        for name, size in (("pad_id", smallest), ("decoder_start_id", self.tgt_vocab_size)):
+            value = getattr(self, name)
+            if value is None and name == "decoder_start_id":
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < size:
+                raise ConfigError(f"{name} must be a token id from 0 to {size - 1:,}, got {_shown(value)}.")
+
+    @property
+    def decoder_layers(self) -> int:
+        """The decoder's layers: n_dec_layers, or as many as the encoder's."""
+        return self.n_layers if self.n_dec_layers is None else self.n_dec_layers
 
     @property
     def variant(self) -> dict[str, object]:
@@ -155,11 +211,11 @@ class TransformerConfig:
         return {name: getattr(self, name) for name in SWITCHES if getattr(self, name) != getattr(standard, name)}
 
     def to_dict(self) -> dict:
-        """Plain dict for JSON metadata; the recipe fields only when on, so a model without them has the same
-        metadata (and fingerprint) as before they existed."""
+        """Plain dict for JSON metadata; the recipe fields and Marian's only when not at their defaults, so a model
+        without them has the same metadata (and fingerprint) as before they existed."""
         data = dataclasses.asdict(self)
-        for name in ("emb_scale", "tie_output"):
-            if not data[name]:
+        for name in OPTIONAL_FIELDS:
+            if data[name] == _MODEL_DEFAULTS[name]:
                 del data[name]
         return data
 
@@ -177,6 +233,20 @@ class TransformerConfig:
         except TypeError as exc:
             raise ConfigError(f"incomplete model config: {exc}.") from None
 
+
+# the fields a config's dict leaves out at their defaults: the paper's recipe, then what Marian needs
+OPTIONAL_FIELDS = (
+    "emb_scale",
+    "tie_output",
+    "n_dec_layers",
+    "activation",
+    "logits_bias",
+    "share_embeddings",
+    "pe_layout",
+    "pad_id",
+    "decoder_start_id",
+)
+_MODEL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(TransformerConfig)}
 
 MAX_LABEL_SMOOTHING = 0.5  # largest label smoothing ε (the paper uses 0.1; at ε = 1 the target says nothing)
 MAX_WARMUP = 100_000  # most warmup steps (the paper warms up for 4,000 of its 100,000 steps)

@@ -29,15 +29,16 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af\U00020
 _AUTO = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+(?:['’][^\W{_CJK}]+)*|[^\w\s]", re.UNICODE)
 
 
-def tokenize(text: str, mode="auto") -> list[str]:
+def tokenize(text: str, mode="auto", side: str | None = None) -> list[str]:
     """Split a sentence into tokens by mode: 'auto', 'whitespace' or 'char', or a learned tokenizer (a
-    transformer.bpe.Bpe, whose tokens are subword pieces).
+    transformer.bpe.Bpe, whose tokens are subword pieces) or a read one (a transformer.spm.SentencePiece, which
+    splits each side with its own model: side is then "source" or "target", and a source ends with its end token).
 
     'auto' makes every CJK character a token, spaces or not, and splits other text on whitespace with
     punctuation split off, so "I love you." → I love you .
     """
-    if not isinstance(mode, str):  # a learned tokenizer
-        return mode.split(text)
+    if not isinstance(mode, str):  # a learned or read tokenizer
+        return mode.split(text, side) if getattr(mode, "sided", False) else mode.split(text)
     if mode == "bpe":
         raise DataError("the bpe tokenizer is learned from the data before it can split text (transformer.bpe).")
     if mode == "auto":
@@ -56,20 +57,44 @@ def detokenize(tokens: list[str], mode="auto") -> str:
 
 
 @dataclass(frozen=True)
+class Specials:
+    """A vocabulary's special tokens by role, and the tokens that typed text may not produce (read as unknown words).
+    The project's are P, S, E and <unk> at ids 0 to 3; a model read from elsewhere names its own (transformer.spm:
+    Marian pads with <pad>, its last id, which is also the decoder's first input, and ends sentences with </s>)."""
+
+    pad: str = PAD  # fills a batch's shorter rows; never attended to in the encoder
+    bos: str = BOS  # the decoder's first input
+    eos: str = EOS  # the end of a sentence: decoding stops when it is chosen
+    unk: str = UNK  # a token the vocabulary lacks
+    reserved: tuple[str, ...] = SPECIALS  # typed as a word, each is read as unknown
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The special tokens, each once."""
+        return tuple(dict.fromkeys((self.pad, self.bos, self.eos, self.unk)))
+
+
+OUR_SPECIALS = Specials()
+
+
+@dataclass(frozen=True)
 class Vocab:
-    """Token ↔ id table; P is always id 0 and S, E and the unknown token are always present."""
+    """Token ↔ id table with its special tokens (specials): the project's P is always id 0 and S, E and the unknown
+    token are always present; a vocabulary read with a model has the specials that model was trained with."""
 
     itos: tuple[str, ...]
+    specials: Specials = OUR_SPECIALS
 
     def __post_init__(self) -> None:
-        if not self.itos or self.itos[0] != PAD:
+        if self.specials == OUR_SPECIALS and (not self.itos or self.itos[0] != PAD):
             raise DataError(f"a vocabulary must start with the padding token {PAD!r} at id 0.")
         if len(set(self.itos)) != len(self.itos):
             raise DataError("a vocabulary lists the same token twice.")
-        missing = [t for t in SPECIALS if t not in self.itos]
+        missing = [t for t in self.specials.names if t not in self.itos]
         if missing:
             raise DataError(f"a vocabulary lacks the special token(s) {', '.join(missing)}.")
         object.__setattr__(self, "stoi", {t: i for i, t in enumerate(self.itos)})
+        object.__setattr__(self, "_reserved", frozenset(self.specials.reserved))
 
     @classmethod
     def build(cls, sentences: list[list[str]]) -> Vocab:
@@ -92,22 +117,27 @@ class Vocab:
         return len(self.itos)
 
     @property
+    def pad_id(self) -> int:
+        return self.stoi[self.specials.pad]
+
+    @property
     def bos_id(self) -> int:
-        return self.stoi[BOS]
+        return self.stoi[self.specials.bos]
 
     @property
     def eos_id(self) -> int:
-        return self.stoi[EOS]
+        return self.stoi[self.specials.eos]
 
     @property
     def unk_id(self) -> int:
-        return self.stoi[UNK]
+        return self.stoi[self.specials.unk]
 
     def encode(self, tokens: list[str]) -> tuple[list[int], list[str]]:
-        """Ids for tokens, plus the tokens that were unknown (special names count as unknown words)."""
+        """Ids for tokens, plus the tokens that were unknown (reserved special names count as unknown words)."""
         ids, unknown = [], []
+        reserved = self._reserved
         for token in tokens:
-            i = self.stoi.get(token) if token not in SPECIALS else None
+            i = self.stoi.get(token) if token not in reserved else None
             if i is None:
                 unknown.append(token)
                 i = self.unk_id
@@ -125,8 +155,8 @@ def build_vocabs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> tuple
     that any text written in them has no unknown token ("tonight" → ▁t on i gh t needs gh even when no training word
     split into it)."""
     return (
-        _side_vocab([tokenize(s, tokenizer) for s, _ in pairs], tokenizer, "".join(s for s, _ in pairs)),
-        _side_vocab([tokenize(t, tokenizer) for _, t in pairs], tokenizer, "".join(t for _, t in pairs)),
+        _side_vocab([tokenize(s, tokenizer, "source") for s, _ in pairs], tokenizer, "".join(s for s, _ in pairs)),
+        _side_vocab([tokenize(t, tokenizer, "target") for _, t in pairs], tokenizer, "".join(t for _, t in pairs)),
     )
 
 
@@ -158,25 +188,25 @@ def unseen_words(
     target: Counter = Counter()
     unreachable = 0
     for src, tgt in held_out:
-        source.update(t for t in tokenize(src, tokenizer) if t not in src_vocab.stoi and t not in _SPECIALS)
-        missing = [t for t in tokenize(tgt, tokenizer) if t not in tgt_vocab.stoi and t not in _SPECIALS]
+        source.update(t for t in tokenize(src, tokenizer, "source") if t not in src_vocab.stoi and t not in _SPECIALS)
+        missing = [t for t in tokenize(tgt, tokenizer, "target") if t not in tgt_vocab.stoi and t not in _SPECIALS]
         target.update(missing)
         unreachable += bool(missing)
     return UnseenWords(source, target, unreachable, len(held_out))
 
 
 class Batch(NamedTuple):
-    """The three tensors of make_data, each [B, L] of token ids padded with 0."""
+    """The three tensors of make_data, each [B, L] of token ids padded with the vocabulary's padding id (P, 0)."""
 
     enc_inputs: torch.Tensor  # [B, Ls] source
     dec_inputs: torch.Tensor  # [B, Lt] S + target
     dec_outputs: torch.Tensor  # [B, Lt] target + E
 
 
-def _pad(rows: list[list[int]], length: int) -> torch.Tensor:
+def _pad(rows: list[list[int]], length: int, pad_id: int = PAD_ID) -> torch.Tensor:
     import torch
 
-    return torch.tensor([r + [PAD_ID] * (length - len(r)) for r in rows], dtype=torch.long)
+    return torch.tensor([r + [pad_id] * (length - len(r)) for r in rows], dtype=torch.long)
 
 
 def make_data(
@@ -187,22 +217,23 @@ def make_data(
     src_len: int | None = None,
     tgt_len: int | None = None,
 ) -> Batch:
-    """enc_inputs, dec_inputs (S + target) and dec_outputs (target + E), padded with 0 to the longest
-    sentence, or to src_len / tgt_len when those are longer (the seed pads to 5 and 6)."""
-    src = [src_vocab.encode(tokenize(s, tokenizer))[0] for s, _ in pairs]
-    tgt = [tgt_vocab.encode(tokenize(t, tokenizer))[0] for _, t in pairs]
+    """enc_inputs, dec_inputs (S + target) and dec_outputs (target + E), padded with the vocabulary's padding (P, 0)
+    to the longest sentence, or to src_len / tgt_len when those are longer (the seed pads to 5 and 6)."""
+    src = [src_vocab.encode(tokenize(s, tokenizer, "source"))[0] for s, _ in pairs]
+    tgt = [tgt_vocab.encode(tokenize(t, tokenizer, "target"))[0] for _, t in pairs]
     ls = max([len(r) for r in src] + [src_len or 0])
     lt = max([len(r) + 1 for r in tgt] + [tgt_len or 0])
     return Batch(
-        enc_inputs=_pad(src, ls),
-        dec_inputs=_pad([[tgt_vocab.bos_id] + r for r in tgt], lt),
-        dec_outputs=_pad([r + [tgt_vocab.eos_id] for r in tgt], lt),
+        enc_inputs=_pad(src, ls, src_vocab.pad_id),
+        dec_inputs=_pad([[tgt_vocab.bos_id] + r for r in tgt], lt, tgt_vocab.pad_id),
+        dec_outputs=_pad([r + [tgt_vocab.eos_id] for r in tgt], lt, tgt_vocab.pad_id),
     )
 
 
-def lengths(batch: Batch) -> tuple[torch.Tensor, torch.Tensor]:
-    """The real (unpadded) lengths of a batch's sources and of its decoder rows (S + target), each (B,)."""
-    return batch.enc_inputs.ne(PAD_ID).sum(1), batch.dec_inputs.ne(PAD_ID).sum(1)
+def lengths(batch: Batch, pad_id: int = PAD_ID) -> tuple[torch.Tensor, torch.Tensor]:
+    """The real (unpadded) lengths of a batch's sources and of its decoder rows (S + target), each (B,); the decoder
+    rows are counted on target + E, as long, so a start token that is the padding token (Marian's) counts too."""
+    return batch.enc_inputs.ne(pad_id).sum(1), batch.dec_outputs.ne(pad_id).sum(1)
 
 
 def cut(batch: Batch, rows: torch.Tensor, src_lengths: torch.Tensor, tgt_lengths: torch.Tensor) -> Batch:
@@ -223,10 +254,10 @@ def by_length(src_lengths: torch.Tensor, tgt_lengths: torch.Tensor, order: torch
     return order[torch.argsort(key, stable=True)]
 
 
-def chunks(batch: Batch, rows: int) -> list[Batch]:
+def chunks(batch: Batch, rows: int, pad_id: int = PAD_ID) -> list[Batch]:
     """batch in parts of at most rows pairs of similar lengths (sorted by length), each padded only to its own
     longest sentence: many pairs evaluated a part at a time, with little padding."""
-    src_lengths, tgt_lengths = lengths(batch)
+    src_lengths, tgt_lengths = lengths(batch, pad_id)
     return [cut(batch, part, src_lengths, tgt_lengths) for part in by_length(src_lengths, tgt_lengths).split(rows)]
 
 
@@ -373,7 +404,7 @@ def summarize_pairs(pairs: list[tuple[str, str]], tokenizer: str = "auto") -> Pa
         src, tgt = src or "", tgt or ""
         known = seen.get((src, tgt))
         if known is None:
-            src_tokens, tgt_tokens = tokenize(src, tokenizer), tokenize(tgt, tokenizer)
+            src_tokens, tgt_tokens = tokenize(src, tokenizer, "source"), tokenize(tgt, tokenizer, "target")
             problems += _row_problems(row, src, tgt, src_tokens, tgt_tokens)
             known = seen[(src, tgt)] = (" ".join(src_tokens), " ".join(tgt_tokens), usable(src, tgt))
         else:

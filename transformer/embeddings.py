@@ -225,7 +225,8 @@ def study_embeddings(translator: Translator, side: str) -> EmbeddingStudy:
         "source": (translator.src_vocab, translator.model.encoder.src_emb),
         "target": (translator.tgt_vocab, translator.model.decoder.tgt_emb),
     }[side]
-    rows = [i for i, tok in enumerate(vocab.itos) if tok not in SPECIALS]
+    specials = set(SPECIALS) | set(vocab.specials.names)  # a model read from elsewhere has its own (</s>, <pad>)
+    rows = [i for i, tok in enumerate(vocab.itos) if tok not in specials]
     weights = table.weight.detach()[rows].float()  # (n, d_model)
     tokens = [vocab.itos[i] for i in rows]
     classes = token_classes(tokens, corpus_classes()[side == "target"])

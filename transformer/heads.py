@@ -28,6 +28,7 @@ SHARES = ("same", "previous", "next", "padding", "on_S", "on_E", "diagonal", "al
 STATISTICS = ("entropy", *SHARES)  # every statistic of a HeadStats, in table order
 NEAR_DIAGONAL = 1.0  # dec_enc keys within this many positions of the length-scaled diagonal count as "diagonal"
 _LN2 = 0.6931471805599453
+PADDING = -1  # the id kind_inputs gives padding positions: no token's, whatever the vocabulary's padding id
 
 
 @dataclass(frozen=True)
@@ -230,9 +231,13 @@ def mean_patterns(attns: Sequence[torch.Tensor], query_ids: torch.Tensor, pad_id
 def kind_inputs(
     kind: AttentionKind | str, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor, tgt_vocab: Vocab
 ) -> tuple[torch.Tensor, torch.Tensor, int | None, int | None]:
-    """(query_ids, key_ids, S_id, E_id) of one kind: whose ids sit on each side, and the S / E ids among the keys."""
+    """(query_ids, key_ids, S_id, E_id) of one kind: whose ids sit on each side, their padding as PADDING (so a start
+    token that is the padding token, as Marian's, is read as the start), and the S / E ids among the keys."""
     kind = attention_kind(kind)
-    query_ids, key_ids = kind.sides(enc_inputs, dec_inputs)
+    pad = tgt_vocab.pad_id
+    positions = torch.arange(dec_inputs.size(1), device=dec_inputs.device)  # (Lt,)
+    dec_inputs = dec_inputs.masked_fill(dec_inputs.eq(pad) & positions.gt(0), PADDING)  # (B, Lt): the start kept
+    query_ids, key_ids = kind.sides(enc_inputs.masked_fill(enc_inputs.eq(pad), PADDING), dec_inputs)
     if not kind.keys_hold_special:  # source keys: no S and no E
         return query_ids, key_ids, None, None
     return query_ids, key_ids, tgt_vocab.bos_id, tgt_vocab.eos_id
@@ -261,8 +266,8 @@ def study_maps(
         attns = maps.of(kind)
         query_ids, key_ids, S_id, E_id = kind_inputs(kind, enc_inputs, dec_inputs, tgt_vocab)
         kind_marks = marks if kind.crosses else None
-        stats[kind.name] = head_stats(attns, kind, query_ids, key_ids, S_id, E_id, marks=kind_marks)
-        patterns[kind.name] = mean_patterns(attns, query_ids)
+        stats[kind.name] = head_stats(attns, kind, query_ids, key_ids, S_id, E_id, PADDING, kind_marks)
+        patterns[kind.name] = mean_patterns(attns, query_ids, PADDING)
     return HeadStudy(stats=stats, patterns=patterns, sentences=enc_inputs.size(0))
 
 
@@ -277,7 +282,7 @@ def with_alignment(
     """stats of the dec_enc heads (over a dataset or one sentence) with each head's alignment: its share of attention
     on the marked (decoder position, source position) cells of one sentence's maps and inputs."""
     query_ids, key_ids, S_id, E_id = kind_inputs(DEC_ENC, enc_inputs, dec_inputs, tgt_vocab)
-    aligned = head_stats(maps.of(DEC_ENC), DEC_ENC, query_ids, key_ids, S_id, E_id, marks=marks)
+    aligned = head_stats(maps.of(DEC_ENC), DEC_ENC, query_ids, key_ids, S_id, E_id, PADDING, marks)
     return [replace(s, alignment=a.alignment) for s, a in zip(stats, aligned, strict=True)]
 
 
@@ -287,7 +292,8 @@ def study_heads(translator: Translator, pairs: Sequence[tuple[str, str]]) -> Hea
     if not pairs:
         raise DataError("there are no sentence pairs: add at least one row with a source and a target.", "no_pairs")
     batch = translator.make_batch(pairs)
-    empty = [row for row, ids in enumerate(batch.enc_inputs.tolist(), start=1) if all(i == PAD_ID for i in ids)]
+    pad = translator.pad_id
+    empty = [row for row, ids in enumerate(batch.enc_inputs.tolist(), start=1) if all(i == pad for i in ids)]
     if empty:
         raise DataError(
             f"row {empty[0]}: the source sentence is empty: type one or delete the row.", "empty_source", row=empty[0]

@@ -14,7 +14,7 @@ import torch
 
 from . import corpus
 from .config import MAX_EPOCHS, TrainConfig, TransformerConfig, model_sizes
-from .data import PAD_ID, tokenize
+from .data import tokenize
 from .errors import DataError
 from .model import ATTENTION_KINDS, AttentionMaps, evaluating
 from .recipe import EXACT_LEARNED, Verdict, under_trained
@@ -151,7 +151,7 @@ def held_rows(experiment: Experiment, pairs: Sequence[tuple[str, str]], tokenize
 def longest_rows(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto", share: float = 0.15) -> list[int]:
     """Rows of the pairs whose targets are longer than every other target: about `share` of them, cut at a length so
     that each held-out target is longer than any kept one (empty when all targets have one length)."""
-    lengths = [len(tokenize(t, tokenizer)) for _, t in pairs]
+    lengths = [len(tokenize(t, tokenizer, "target")) for _, t in pairs]
     if len(set(lengths)) < 2:
         return []
     by_length = sorted(set(lengths), reverse=True)
@@ -189,7 +189,7 @@ def mean_top_probability(translator: Translator, pairs: Sequence[tuple[str, str]
         for start in range(0, len(pairs), 128):
             enc, dec, out = (t.to(device) for t in translator.make_batch(list(pairs[start : start + 128])))
             logits, _ = translator.model(enc, dec)  # (B, Lt, V)
-            real = out.ne(PAD_ID)  # (B, Lt)
+            real = out.ne(translator.pad_id)  # (B, Lt)
             total += float(logits.softmax(-1).amax(-1)[real].sum())
             counted += int(real.sum())
     return total / counted if counted else float("nan")
@@ -315,7 +315,7 @@ def accuracy_beyond(translator: Translator, pairs: Sequence[tuple[str, str]], po
     with evaluating(translator.model) as device:
         enc, dec, out = (t.to(device) for t in translator.make_batch(list(pairs)))
         logits, _ = translator.model(enc, dec)  # (B, Lt, V)
-    real = out.ne(PAD_ID)
+    real = out.ne(translator.pad_id)
     real[:, :position] = False
     counted = int(real.sum())
     if not counted:
@@ -380,7 +380,7 @@ def evidence(name: str, baseline: Side, variant: Side, holdout: Sequence[tuple[s
             facts["cause"] = "epochs" if reached[1] is None and reached[0] is None else "seed"
         return held, facts
     if name == "learned_pe":  # learned positions past the longest training target were never trained
-        longest = max((len(tokenize(t, baseline.translator.tokenizer)) for _, t in baseline.trained_pairs), default=0)
+        longest = max((len(baseline.translator.target_tokens(t)) for _, t in baseline.trained_pairs), default=0)
         beyond = [accuracy_beyond(s.translator, holdout, longest + 1) for s in (baseline, variant)]  # +1: E
         facts = dict(position=longest + 2, b_beyond=beyond[0][0], v_beyond=beyond[1][0], tokens=beyond[0][1])
         held = beyond[0][1] > 0 and beyond[1][0] < beyond[0][0]

@@ -25,9 +25,16 @@ from .config import TransformerConfig
 from .masks import get_attn_pad_mask, get_attn_subsequence_mask
 
 
-def positional_encoding(positions: torch.Tensor, d_model: int) -> torch.Tensor:
+def positional_encoding(positions: torch.Tensor, d_model: int, layout: str = "interleaved") -> torch.Tensor:
     """[len(positions), d_model] for any real positions: PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),
-    PE(pos, 2i+1) = cos(same). The model only ever uses whole positions 0, 1, 2, …"""
+    PE(pos, 2i+1) = cos(same). The model only ever uses whole positions 0, 1, 2, …
+
+    layout "halves" (Marian's) holds the same sines and cosines, the sines first: PE(pos, i) = sin(pos / 10000^(2i/D))
+    for i < ⌈D/2⌉, then the cosines, computed in float64 as Hugging Face's MarianSinusoidalPositionalEmbedding."""
+    if layout == "halves":
+        i = torch.arange((d_model + 1) // 2, dtype=torch.float64)  # (⌈D/2⌉,)
+        angles = positions.to(torch.float64).unsqueeze(1) / 10000 ** (2 * i / d_model)  # (L, ⌈D/2⌉)
+        return torch.cat([torch.sin(angles), torch.cos(angles[:, : d_model // 2])], dim=1).float()  # (L, D)
     position = positions.to(torch.float32).unsqueeze(1)  # (L, 1)
     div_term = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))
     table = torch.zeros(len(positions), d_model)
@@ -36,9 +43,9 @@ def positional_encoding(positions: torch.Tensor, d_model: int) -> torch.Tensor:
     return table
 
 
-def positional_encoding_table(max_len: int, d_model: int) -> torch.Tensor:
-    """[max_len, d_model]: the sinusoidal encoding of positions 0 … max_len − 1."""
-    return positional_encoding(torch.arange(max_len), d_model)
+def positional_encoding_table(max_len: int, d_model: int, layout: str = "interleaved") -> torch.Tensor:
+    """[max_len, d_model]: the sinusoidal encoding of positions 0 … max_len − 1, in either layout."""
+    return positional_encoding(torch.arange(max_len), d_model, layout)
 
 
 def pe_similarity_by_distance(d_model: int, n: int) -> torch.Tensor:
@@ -93,7 +100,8 @@ class PositionalEncoding(nn.Module):
         self.kind, self.max_len = cfg.pe, cfg.max_len
         self.dropout = _dropout(cfg.dropout)
         if cfg.pe == "sinusoidal":
-            self.register_buffer("pe", positional_encoding_table(cfg.max_len, cfg.d_model), persistent=False)
+            table = positional_encoding_table(cfg.max_len, cfg.d_model, cfg.pe_layout)
+            self.register_buffer("pe", table, persistent=False)
         elif cfg.pe == "learned":  # one trained vector per position, initialised like the token embeddings
             self.pe = nn.Parameter(torch.randn(cfg.max_len, cfg.d_model))
 
@@ -253,16 +261,25 @@ class MultiHeadAttention(nn.Module):
         return rec(self, "output", self.fc(context)), attn, scores  # (B, Lq, H*d_v) → (B, Lq, D)
 
 
-class PoswiseFeedForwardNet(nn.Module):
-    """Linear → ReLU → Linear, applied to every position alike."""
+HIDDEN_STEPS = ("hidden (ReLU)", "hidden (swish)", "hidden (GELU)")  # the hidden layer's step, by activation
 
-    def __init__(self, d_model: int, d_ff: int):
+
+class PoswiseFeedForwardNet(nn.Module):
+    """Linear → ReLU (or Marian's swish) → Linear, applied to every position alike."""
+
+    def __init__(self, d_model: int, d_ff: int, activation: str = "relu"):
         super().__init__()
         self.fc1 = nn.Linear(d_model, d_ff)
         self.fc2 = nn.Linear(d_ff, d_model)
+        self.activation = activation
 
     def forward(self, x: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor:
-        hidden = rec(self, "hidden (ReLU)", F.relu(self.fc1(x)))  # (B, L, d_ff)
+        if self.activation == "swish":  # swish(x) = x·σ(x), torch's SiLU (Marian)
+            hidden = rec(self, "hidden (swish)", F.silu(self.fc1(x)))  # (B, L, d_ff)
+        elif self.activation == "gelu":
+            hidden = rec(self, "hidden (GELU)", F.gelu(self.fc1(x)))  # (B, L, d_ff)
+        else:
+            hidden = rec(self, "hidden (ReLU)", F.relu(self.fc1(x)))  # (B, L, d_ff)
         return rec(self, "output", self.fc2(hidden))  # (B, L, D)
 
 
@@ -302,7 +319,7 @@ class EncoderLayer(nn.Module):
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
         self.enc_self_attn = MultiHeadAttention(cfg)
-        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
+        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff, cfg.activation)
         self.norm1 = AddNorm(cfg)
         self.norm2 = AddNorm(cfg)
 
@@ -321,7 +338,7 @@ class DecoderLayer(nn.Module):
         super().__init__()
         self.dec_self_attn = MultiHeadAttention(cfg)
         self.dec_enc_attn = MultiHeadAttention(cfg)
-        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff)
+        self.pos_ffn = PoswiseFeedForwardNet(cfg.d_model, cfg.d_ff, cfg.activation)
         self.norm1 = AddNorm(cfg)
         self.norm2 = AddNorm(cfg)
         self.norm3 = AddNorm(cfg)
@@ -347,7 +364,7 @@ class Encoder(nn.Module):
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.pad_mask = cfg.pad_mask
+        self.pad_mask, self.pad_id = cfg.pad_mask, cfg.pad_id
         self.src_emb = nn.Embedding(cfg.src_vocab_size, cfg.d_model)
         self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
@@ -359,7 +376,11 @@ class Encoder(nn.Module):
         enc_inputs = rec(self, "enc_inputs", enc_inputs)  # (B, Ls) token ids
         enc_outputs = rec(self.src_emb, "enc_outputs", self.src_emb(enc_inputs) * self.emb_factor)  # (B, Ls, D)
         enc_outputs = rec(self.pos_emb, "enc_outputs", self.pos_emb(enc_outputs, rec))  # (B, Ls, D)
-        mask = rec(self, "enc_self_attn_mask", get_attn_pad_mask(enc_inputs, enc_inputs)) if self.pad_mask else None
+        mask = None
+        if self.pad_mask:
+            mask = rec(
+                self, "enc_self_attn_mask", get_attn_pad_mask(enc_inputs, enc_inputs, self.pad_id)
+            )  # (B, Ls, Ls)
         for layer in self.layers:
             enc_outputs, attn, scores = layer(enc_outputs, mask, maps is not None, rec)
             if maps is not None:
@@ -371,22 +392,26 @@ class Encoder(nn.Module):
 
 
 class Decoder(nn.Module):
-    """Target embedding + positional encoding, then n_layers decoder layers."""
+    """Target embedding + positional encoding, then n_layers decoder layers (n_dec_layers when given)."""
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
-        self.pad_mask, self.look_ahead_mask = cfg.pad_mask, cfg.look_ahead_mask
+        self.pad_mask, self.look_ahead_mask, self.pad_id = cfg.pad_mask, cfg.look_ahead_mask, cfg.pad_id
+        self.starts_with_pad = cfg.decoder_start_id == cfg.pad_id  # Marian: the first input is <pad>, yet no padding
         self.tgt_emb = nn.Embedding(cfg.tgt_vocab_size, cfg.d_model)
         self.emb_factor = math.sqrt(cfg.d_model) if cfg.emb_scale else 1.0  # the paper's √d_model, or 1
         self.pos_emb = PositionalEncoding(cfg)
-        self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.n_layers))
+        self.layers = nn.ModuleList(DecoderLayer(cfg) for _ in range(cfg.decoder_layers))
         self.final_norm = _final_norm(cfg)
 
     def self_attn_mask(self, dec_inputs: torch.Tensor, rec: Recorder = NO_RECORD) -> torch.Tensor | None:
         """[B, Lt, Lt]: padding OR look-ahead, as the switches say; None when neither is on."""
         masks = []
         if self.pad_mask:
-            masks.append(rec(self, "dec_self_attn_pad_mask", get_attn_pad_mask(dec_inputs, dec_inputs)))
+            pad = get_attn_pad_mask(dec_inputs, dec_inputs, self.pad_id)  # (B, Lt, Lt)
+            if self.starts_with_pad:  # the start token has padding's id but is read: never blocked
+                pad = torch.cat([torch.zeros_like(pad[..., :1]), pad[..., 1:]], dim=-1)  # (B, Lt, Lt)
+            masks.append(rec(self, "dec_self_attn_pad_mask", pad))
         if self.look_ahead_mask:
             masks.append(rec(self, "dec_self_attn_subsequence_mask", get_attn_subsequence_mask(dec_inputs)))
         if len(masks) == 2:
@@ -401,7 +426,9 @@ class Decoder(nn.Module):
         self_mask = self.self_attn_mask(dec_inputs, rec)  # (B, Lt, Lt)
         enc_mask = None
         if self.pad_mask:
-            enc_mask = rec(self, "dec_enc_attn_mask", get_attn_pad_mask(dec_inputs, enc_inputs))  # (B, Lt, Ls)
+            enc_mask = rec(
+                self, "dec_enc_attn_mask", get_attn_pad_mask(dec_inputs, enc_inputs, self.pad_id)
+            )  # (B, Lt, Ls)
         for layer in self.layers:
             dec_outputs, (self_attn, self_scores, enc_attn, enc_scores) = layer(
                 dec_outputs, memory, self_mask, enc_mask, maps is not None, rec
@@ -417,16 +444,25 @@ class Decoder(nn.Module):
 
 
 class Transformer(nn.Module):
-    """Encoder, decoder and the projection to target-vocabulary logits."""
+    """Encoder, decoder and the projection to target-vocabulary logits (plus Marian's logits bias when configured)."""
 
     def __init__(self, cfg: TransformerConfig):
         super().__init__()
         self.config = cfg
         self.encoder = Encoder(cfg)
         self.decoder = Decoder(cfg)
+        if cfg.share_embeddings:  # one tensor: one vocabulary, the source embedding is the target embedding (V, D)
+            self.decoder.tgt_emb.weight = self.encoder.src_emb.weight
         self.projection = nn.Linear(cfg.d_model, cfg.tgt_vocab_size, bias=False)
         if cfg.tie_output:  # one tensor: the target embedding matrix is the projection's weight (V, D)
             self.projection.weight = self.decoder.tgt_emb.weight
+        if cfg.logits_bias:  # Marian's final_logits_bias: one learned number per target token, added to its logit
+            self.logits_bias = nn.Parameter(torch.zeros(cfg.tgt_vocab_size))
+
+    def logits(self, hidden: torch.Tensor) -> torch.Tensor:
+        """The target-vocabulary logits (..., V) of decoder outputs (..., D): the projection, plus the logits bias."""
+        logits = self.projection(hidden)  # (..., V)
+        return logits + self.logits_bias if self.config.logits_bias else logits
 
     read_only = False  # True for a model every tab of a process reads (Translator.share): train() refuses it
 
@@ -442,28 +478,36 @@ class Transformer(nn.Module):
         maps = AttentionMaps() if return_attn else None
         memory = self.encoder(enc_inputs, maps, rec)  # (B, Ls, D)
         hidden = self.decoder(dec_inputs, enc_inputs, memory, maps, rec)  # (B, Lt, D)
-        return rec(self.projection, "dec_logits", self.projection(hidden)), maps  # (B, Lt, V)
+        return rec(self.projection, "dec_logits", self.logits(hidden)), maps  # (B, Lt, V)
 
     def num_parameters(self) -> int:
         """Number of trainable parameters (a tied matrix counted once), frozen or not (a shared model's are)."""
         return sum(p.numel() for p in self.parameters())
 
+    def tied_names(self) -> list[str]:
+        """The names of the tensors that are another one (not stored): a shared target embedding, a tied projection."""
+        return [
+            name
+            for name, on in ((SHARED_NAME, self.config.share_embeddings), (TIED_NAME, self.config.tie_output))
+            if on
+        ]
+
     def saved_tensors(self) -> dict[str, torch.Tensor]:
-        """The state dict as a checkpoint stores it: a tied projection is not stored twice (it is the embedding)."""
+        """The state dict as a checkpoint stores it: a tied tensor is not stored twice (it is the embedding)."""
         state = self.state_dict()
-        if self.config.tie_output:
-            del state[TIED_NAME]
+        for name in self.tied_names():
+            del state[name]
         return state
 
     def load_saved_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
-        """Load what saved_tensors gave (strict: every other name must be there); a tied projection follows."""
+        """Load what saved_tensors gave (strict: every other name must be there); a tied tensor follows."""
         missing, unexpected = self.load_state_dict(tensors, strict=False)
-        wanted = [TIED_NAME] if self.config.tie_output else []
-        if missing != wanted or unexpected:
+        if sorted(missing) != sorted(self.tied_names()) or unexpected:
             raise RuntimeError(f"tensors do not match the model: missing {missing}, unexpected {unexpected}")
 
 
 TIED_NAME = "projection.weight"  # the tensor a model with tie_output shares with decoder.tgt_emb.weight
+SHARED_NAME = "decoder.tgt_emb.weight"  # the tensor a model with share_embeddings shares with encoder.src_emb.weight
 
 
 def parameter_count(cfg: TransformerConfig) -> int:
@@ -474,12 +518,13 @@ def parameter_count(cfg: TransformerConfig) -> int:
     norm = 2 * d if cfg.norm != "none" else 0
     encoder_layer = attention + feed_forward + 2 * norm
     decoder_layer = 2 * attention + feed_forward + 3 * norm
-    embeddings = (cfg.src_vocab_size + cfg.tgt_vocab_size) * d
+    embeddings = (cfg.src_vocab_size + (0 if cfg.share_embeddings else cfg.tgt_vocab_size)) * d
     positions = 2 * cfg.max_len * d if cfg.pe == "learned" else 0
     final_norms = 2 * norm if cfg.norm == "pre" else 0
-    layers = cfg.n_layers * (encoder_layer + decoder_layer)
+    layers = cfg.n_layers * encoder_layer + cfg.decoder_layers * decoder_layer
     projection = 0 if cfg.tie_output else d * cfg.tgt_vocab_size
-    return embeddings + positions + layers + final_norms + projection
+    logits_bias = cfg.tgt_vocab_size if cfg.logits_bias else 0
+    return embeddings + positions + layers + final_norms + projection + logits_bias
 
 
 def buffer_count(cfg: TransformerConfig) -> int:

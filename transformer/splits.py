@@ -120,8 +120,8 @@ def split_pairs(
         return Split(kind, list(range(n)), [])
     if n < 2:
         raise DataError("one pair cannot be split: hold nothing out, or add pairs.", "split_too_few", n=n)
-    sources = [tuple(tokenize(s, tokenizer)) for s, _ in pairs]
-    kept = {tuple(tokenize(s, tokenizer)) for s, _ in always_train}
+    sources = [tuple(tokenize(s, tokenizer, "source")) for s, _ in pairs]
+    kept = {tuple(tokenize(s, tokenizer, "source")) for s, _ in always_train}
     groups: dict[tuple, list[int]] = defaultdict(list)  # rows by source tokens
     for i, tokens in enumerate(sources):
         groups[tokens].append(i)
@@ -186,7 +186,7 @@ def _combination(pairs, sources, groups, kept, target, rng, tokenizer, always_tr
     for i, g in enumerate(in_grammar):  # a sentence outside the grammar holds the grammar's pairings it has in order
         if not g:
             pairings[i] = pairings[i] | {x for x in grammar_pairings if _holds_in_order(pairs[i][0], x)}
-    fixed = set().union(set(), *(_pairings(s, tuple(tokenize(s, tokenizer))) for s, _ in always_train))
+    fixed = set().union(set(), *(_pairings(s, tuple(tokenize(s, tokenizer, "source"))) for s, _ in always_train))
     fixed |= {x for x in grammar_pairings if any(_holds_in_order(s, x) for s, _ in always_train)}
     rows_of: dict[tuple[str, str], set[int]] = defaultdict(set)
     trained_parts: Counter = Counter(part for pairing in fixed for part in pairing)  # rows training each word
@@ -223,7 +223,7 @@ def _combination(pairs, sources, groups, kept, target, rng, tokenizer, always_tr
 def _length(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
     n = len(pairs)
     src = [len(tokens) for tokens in sources]
-    tgt = [len(tokenize(t, tokenizer)) for _, t in pairs]
+    tgt = [len(tokenize(t, tokenizer, "target")) for _, t in pairs]
     if len(set(tgt)) < 2:
         raise DataError(
             f"every target has {tgt[0]} tokens: a length split needs sentences of different lengths.",
@@ -232,8 +232,10 @@ def _length(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
         )
     must_train = {i for key in kept if key in groups for i in groups[key]}
     # the always-trained pairs are trained on: every held-out pair must be longer than they are too
-    least_src = max([len(tokenize(s, tokenizer)) for s, _ in always_train] + [src[i] for i in must_train], default=0)
-    least_tgt = max([len(tokenize(t, tokenizer)) for _, t in always_train] + [tgt[i] for i in must_train], default=0)
+    always_src = [len(tokenize(s, tokenizer, "source")) for s, _ in always_train]
+    always_tgt = [len(tokenize(t, tokenizer, "target")) for _, t in always_train]
+    least_src = max(always_src + [src[i] for i in must_train], default=0)
+    least_tgt = max(always_tgt + [tgt[i] for i in must_train], default=0)
     counts = Counter(zip(src, tgt))  # rows by (source length, target length): each cut is counted, not listed
     best = None  # (cost, rows set aside), cuts
     for a in sorted(set(src)):
@@ -273,7 +275,7 @@ def _word(pairs, sources, groups, kept, target, rng, tokenizer, always_train):
     lexicon = _lexicon_words(pairs, always_train)
     rows_of: dict[str, set[int]] = defaultdict(set)
     if lexicon is None:
-        fixed = {t for s, _ in always_train for t in tokenize(s, tokenizer)}
+        fixed = {t for s, _ in always_train for t in tokenize(s, tokenizer, "source")}
         for i, tokens in enumerate(sources):
             for token in tokens:
                 rows_of[token].add(i)
@@ -311,9 +313,9 @@ def reordered_groups(pairs: Sequence[tuple[str, str]], tokenizer: str = "auto") 
     groups: dict[tuple[str, ...], dict[tuple[str, ...], list[int]]] = defaultdict(dict)
     targets: dict[tuple[str, ...], set[tuple[str, ...]]] = defaultdict(set)
     for i, (source, target) in enumerate(pairs):
-        tokens = tuple(tokenize(source, tokenizer))
+        tokens = tuple(tokenize(source, tokenizer, "source"))
         groups[tuple(sorted(tokens))].setdefault(tokens, []).append(i)
-        targets[tuple(sorted(tokens))].add(tuple(tokenize(target, tokenizer)))
+        targets[tuple(sorted(tokens))].add(tuple(tokenize(target, tokenizer, "target")))
     found = [
         sorted(i for rows in by_order.values() for i in rows)
         for key, by_order in groups.items()

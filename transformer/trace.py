@@ -26,7 +26,7 @@ from torch import nn
 from .code_lines import code_line
 from .config import TransformerConfig
 from .data import PAD_ID
-from .model import ATTENTION_KINDS, Recorder, Transformer, evaluating
+from .model import ATTENTION_KINDS, HIDDEN_STEPS, Recorder, Transformer, evaluating
 
 # ------------------------------------------------------------------ recording
 
@@ -76,10 +76,12 @@ class _StepRecorder(Recorder):
         return True
 
 
-def _record_pass(model: Transformer, enc_inputs, dec_inputs, dec_outputs) -> list[tuple[str, str, torch.Tensor, str]]:
+def _record_pass(
+    model: Transformer, enc_inputs, dec_inputs, dec_outputs, pad_id: int = PAD_ID
+) -> list[tuple[str, str, torch.Tensor, str]]:
     rec = _StepRecorder(model)
     softmax = nn.Softmax(dim=-1)
-    criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="none")  # per token; padding gives 0
+    criterion = nn.CrossEntropyLoss(ignore_index=pad_id, reduction="none")  # per token; padding gives 0
     rec.name_module(softmax, "softmax")
     rec.name_module(criterion, "criterion")
     with evaluating(model) as device:
@@ -88,7 +90,7 @@ def _record_pass(model: Transformer, enc_inputs, dec_inputs, dec_outputs) -> lis
         rec(softmax, "probabilities", softmax(dec_logits))  # (B, Lt, V)
         dec_outputs = rec(criterion, "dec_outputs", dec_outputs)  # (B, Lt) the target ids
         cross_entropy = rec(criterion, "cross-entropy", criterion(dec_logits.transpose(1, 2), dec_outputs))  # (B, Lt)
-        rec(criterion, "loss", cross_entropy.sum() / dec_outputs.ne(PAD_ID).sum())  # () mean over real tokens
+        rec(criterion, "loss", cross_entropy.sum() / dec_outputs.ne(pad_id).sum())  # () mean over real tokens
     return rec.raw
 
 
@@ -150,7 +152,7 @@ def _axes_and_kind(name: str, where: str) -> tuple[tuple[str, ...], str]:
         return ("batch", seq, "d_model"), "embedding"
     if name in ("enc_outputs", "dec_outputs") and last == "pos_emb":
         return ("batch", seq, "d_model"), "positional"
-    if name == "hidden (ReLU)":
+    if name in HIDDEN_STEPS:  # the feed-forward net's hidden layer, named by its activation
         return ("batch", seq, "d_ff"), "hidden"
     if name == "output":  # the feed-forward net's second linear layer
         return ("batch", seq, "d_model"), "ffn_output"
@@ -169,13 +171,15 @@ def _axes_and_kind(name: str, where: str) -> tuple[tuple[str, ...], str]:
     raise ValueError(f"unknown step {name!r} in {where}")
 
 
-def trace_pass(model: Transformer, enc_inputs, dec_inputs, dec_outputs) -> list[Step]:
+def trace_pass(model: Transformer, enc_inputs, dec_inputs, dec_outputs, pad_id: int = PAD_ID) -> list[Step]:
     """Every intermediate of one teacher-forced forward pass (eval mode, no dropout), in execution order.
 
-    enc_inputs (B, Ls), dec_inputs (B, Lt) = S + target, dec_outputs (B, Lt) = target + E, all padded with 0.
+    enc_inputs (B, Ls), dec_inputs (B, Lt) = S + target, dec_outputs (B, Lt) = target + E, all padded with pad_id
+    (0, P, in the project's models).
     """
     steps = []
-    for index, (name, where, tensor, code) in enumerate(_record_pass(model, enc_inputs, dec_inputs, dec_outputs)):
+    recorded = _record_pass(model, enc_inputs, dec_inputs, dec_outputs, pad_id)
+    for index, (name, where, tensor, code) in enumerate(recorded):
         axes, kind = _axes_and_kind(name, where)
         layer = re.search(r"layers\[(\d+)\]", where)
         steps.append(Step(index, name, where, tensor, axes, code, kind, layer=int(layer[1]) if layer else None))
@@ -281,6 +285,7 @@ class Trace:
     tgt_tokens: list[str]  # Lt tokens of dec_outputs: target + E + padding
     unknown: list[str] = field(default_factory=list)  # source words not in the vocabulary
     teacher: str = "reference"  # "reference": the given target; "greedy": the model's own greedy output
+    pad_id: int = PAD_ID  # the padding id of dec_outputs (P, 0; Marian's <pad> is its last id)
 
     def step(self, name: str, where: str) -> Step:
         """The first step called name computed in where (e.g. step("attn", "encoder.layers[0].enc_self_attn"))."""
@@ -377,7 +382,7 @@ class Trace:
         nll = self.step("cross-entropy", "criterion").tensor[0].double()  # (Lt,)
         rows = []
         for j, target in enumerate(targets.tolist()):
-            padded = target == PAD_ID
+            padded = target == self.pad_id
             p = float(probs[j, target])
             rows.append(LossRow(j, self.dec_tokens[j], self.tgt_tokens[j], p, 0.0 if padded else float(nll[j]), padded))
         return rows
@@ -406,8 +411,8 @@ def trace_sentence(translator, source: str, target: str | None = None, src_pad: 
     vocab = translator.tgt_vocab
     ids = view.dec_inputs[0].tolist()
     real = len(ids) - tgt_pad  # S + target
-    dec_outputs = torch.tensor([ids[1:real] + [vocab.eos_id] + [PAD_ID] * tgt_pad])  # (1, Lt): target + E + P…
-    steps = trace_pass(translator.model, view.enc_inputs, view.dec_inputs, dec_outputs)
+    dec_outputs = torch.tensor([ids[1:real] + [vocab.eos_id] + [vocab.pad_id] * tgt_pad])  # (1, Lt): target + E + P…
+    steps = trace_pass(translator.model, view.enc_inputs, view.dec_inputs, dec_outputs, vocab.pad_id)
     blocks, steps = _blocks(steps, translator.config)
     return Trace(
         steps=steps,
@@ -418,6 +423,7 @@ def trace_sentence(translator, source: str, target: str | None = None, src_pad: 
         tgt_tokens=vocab.decode(dec_outputs[0]),
         unknown=view.unknown,
         teacher="reference" if target is not None else "greedy",
+        pad_id=vocab.pad_id,
     )
 
 

@@ -133,18 +133,19 @@ def train(
     device = pick_device(cfg.device)
     model.to(device)
     batch = translator.make_batch(pairs)
-    src_lengths, tgt_lengths = lengths(batch)  # (n,), (n,): without padding
+    pad = translator.pad_id  # P (0), or a model read from elsewhere's own (Marian's <pad>, its last id)
+    src_lengths, tgt_lengths = lengths(batch, pad)  # (n,), (n,): without padding
     enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in batch)
-    held = chunks(translator.make_batch(holdout), EVAL_ROWS) if holdout else None  # evaluated a part at a time
+    held = chunks(translator.make_batch(holdout), EVAL_ROWS, pad) if holdout else None  # evaluated a part at a time
     torch.set_num_threads(cfg.threads or intra_op_threads(model.config, cfg.batch_size * enc_inputs.size(1)))
     generator = torch.Generator().manual_seed(cfg.seed)
     torch.manual_seed(cfg.seed)  # dropout
     betas = (0.9, cfg.beta2)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.lr, betas=betas, eps=cfg.eps, fused=True)  # one kernel
-    criterion = nn.CrossEntropyLoss(ignore_index=PAD_ID, reduction="sum")  # what the history reports: plain
+    criterion = nn.CrossEntropyLoss(ignore_index=pad, reduction="sum")  # what the history reports: plain
     n = enc_inputs.size(0)
     snap = [i for i in snapshot_pairs if 0 <= i < n]
-    ls, lt = (max((int(t[i].ne(PAD_ID).sum()) for i in snap), default=0) for t in (enc_inputs, dec_inputs))
+    ls, lt = (max((int(t[i].ne(pad).sum()) for i in snap), default=0) for t in (enc_inputs, dec_outputs))
     snap_enc, snap_dec = enc_inputs[snap, :ls], dec_inputs[snap, :lt]  # (S, ls), (S, lt): padded to their longest
     translator.summary = replace(translator.summary, train_config=recorded_settings(cfg))
     start_epoch = translator.summary.epochs
@@ -162,12 +163,12 @@ def train(
             idx = idx.to(device)
             logits, _ = model(enc_inputs[idx, :ls], dec_inputs[idx, :lt])  # (b, lt, V)
             target = dec_outputs[idx, :lt]  # (b, lt)
-            tokens = int(target.ne(PAD_ID).sum())
+            tokens = int(target.ne(pad).sum())
             loss = criterion(logits.flatten(0, 1), target.flatten())  # summed plain cross-entropy, as reported
             trained = loss  # what the gradient follows: the same, or the label-smoothed loss
             if cfg.label_smoothing:
                 eps = cfg.label_smoothing
-                trained = smoothed_cross_entropy(logits.flatten(0, 1), target.flatten(), eps, PAD_ID, "sum")
+                trained = smoothed_cross_entropy(logits.flatten(0, 1), target.flatten(), eps, pad, "sum")
             step += 1
             lr = cfg.learning_rate(d_model, step)
             for group in optimizer.param_groups:
@@ -176,12 +177,12 @@ def train(
             (trained / tokens).backward()
             optimizer.step()
             total_loss += loss.item()
-            correct += int((logits.argmax(-1).eq(target) & target.ne(PAD_ID)).sum())
+            correct += int((logits.argmax(-1).eq(target) & target.ne(pad)).sum())
             counted += tokens
         snapshot = None
         if snap and snapshot_every and (epoch % snapshot_every == 0 or epoch == 1 or epoch == cfg.epochs):
             snapshot = translator.attention_maps(snap_enc, snap_dec)
-        held_loss, held_acc = teacher_forced(model, held) if held is not None else (None, None)
+        held_loss, held_acc = teacher_forced(model, held, pad) if held is not None else (None, None)
         aligned = best_head_aer(translator, aligned_on)  # (aer, layer, head) or None; eval mode, no randomness drawn
         spent += time.perf_counter() - started
         record = EpochRecord(

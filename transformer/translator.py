@@ -9,7 +9,6 @@ import torch
 
 from .config import MAX_DECODE_LEN, TransformerConfig
 from .data import (
-    PAD,
     PAD_ID,
     Batch,
     Vocab,
@@ -72,13 +71,22 @@ class Translator:
         """Output tokens as text for reading: subword pieces joined back into words, other tokens spaced."""
         return detokenize(tokens, self.tokenizer)
 
+    @property
+    def pad_id(self) -> int:
+        """The padding id of both sides (P, 0, in the project's models; Marian's is its last id)."""
+        return self.tgt_vocab.pad_id
+
+    def target_tokens(self, text: str) -> list[str]:
+        """The tokens of a target sentence (a reference) as the model would output them."""
+        return tokenize(text, self.tokenizer, "target")
+
     def make_batch(self, pairs: list[tuple[str, str]]) -> Batch:
         """make_data for pairs with this translator's vocabularies and tokenizer."""
         return make_data(pairs, self.src_vocab, self.tgt_vocab, self.tokenizer)
 
     def encode_source(self, sentence: str) -> tuple[torch.Tensor, list[str], list[str]]:
         """(enc_input (1, Ls), source tokens, unknown tokens) for a typed sentence."""
-        tokens = tokenize(sentence, self.tokenizer)
+        tokens = tokenize(sentence, self.tokenizer, "source")
         if not tokens:
             raise DataError("the sentence is empty: type a sentence to translate.", "empty_sentence")
         self.check_length(len(tokens))
@@ -101,8 +109,8 @@ class Translator:
     def check_pair(self, pair: tuple[str, str]) -> None:
         """Refuse (DataError) a pair longer than the model reads: its source, or S plus its target."""
         source, target = pair
-        self.check_length(len(tokenize(source, self.tokenizer)))
-        self.check_length(len(tokenize(target, self.tokenizer)) + 1)  # the decoder reads S + target
+        self.check_length(len(tokenize(source, self.tokenizer, "source")))
+        self.check_length(len(self.target_tokens(target)) + 1)  # the decoder reads S + target
 
     def fits(self, pair: tuple[str, str]) -> bool:
         """Whether the model reads the pair (check_pair)."""
@@ -124,7 +132,7 @@ class Translator:
         if not sentences:
             return []
         enc_inputs = make_data([(s, "") for s in sentences], self.src_vocab, self.tgt_vocab, self.tokenizer).enc_inputs
-        src_lengths = enc_inputs.ne(PAD_ID).sum(1)  # (B,)
+        src_lengths = enc_inputs.ne(self.src_vocab.pad_id).sum(1)  # (B,)
         outputs: list[list[str]] = [[] for _ in sentences]
         for part in by_length(src_lengths, src_lengths).split(EVAL_ROWS):
             longest = max(1, int(src_lengths[part].max()))
@@ -136,15 +144,15 @@ class Translator:
     def exact_match(self, pairs: list[tuple[str, str]]) -> list[tuple[str, str, str, bool]]:
         """(source, reference, greedy output, output == reference token for token) for every pair."""
         outputs = self.translate_all([s for s, _ in pairs])
-        return [(s, t, self.detokenize(out), out == tokenize(t, self.tokenizer)) for (s, t), out in zip(pairs, outputs)]
+        return [(s, t, self.detokenize(out), out == self.target_tokens(t)) for (s, t), out in zip(pairs, outputs)]
 
     def evaluate(self, pairs: list[tuple[str, str]]) -> Evaluation:
         """Teacher-forced loss and token accuracy, and greedy exact match, on pairs; and per pair what
         transformer.scores scores (Evaluation.scored): every pair decoded once and teacher-forced once."""
         outputs = self.translate_all([s for s, _ in pairs])
-        loss, right, counted = teacher_forced_pairs(self.model, self.make_batch(pairs))
+        loss, right, counted = teacher_forced_pairs(self.model, self.make_batch(pairs), self.tgt_vocab.pad_id)
         scored = [
-            PairScore(s, tokenize(t, self.tokenizer), out, r, n, *self._words(t, out))
+            PairScore(s, self.target_tokens(t), out, r, n, *self._words(t, out))
             for (s, t), out, r, n in zip(pairs, outputs, right, counted)
         ]
         results = [(s, t, self.detokenize(p.output), p.exact) for (s, t), p in zip(pairs, scored)]
@@ -172,12 +180,11 @@ class Translator:
             out = greedy_decode(self.model, enc_input, self.tgt_vocab, return_attn=False)
             tgt_ids = self.tgt_vocab.encode(out.tokens)[0]
         else:
-            tgt_ids, _ = self.tgt_vocab.encode(tokenize(target, self.tokenizer))
+            tgt_ids, _ = self.tgt_vocab.encode(self.target_tokens(target))
         self.check_length(len(src_tokens), src_pad)
         self.check_length(1 + len(tgt_ids), tgt_pad)
-        pad = self.src_vocab.stoi[PAD]
-        enc_inputs = torch.tensor([enc_input[0].tolist() + [pad] * src_pad])  # (1, Ls)
-        dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [pad] * tgt_pad])  # (1, Lt)
+        enc_inputs = torch.tensor([enc_input[0].tolist() + [self.src_vocab.pad_id] * src_pad])  # (1, Ls)
+        dec_inputs = torch.tensor([[self.tgt_vocab.bos_id, *tgt_ids] + [self.tgt_vocab.pad_id] * tgt_pad])  # (1, Lt)
         return Inspection(
             enc_inputs=enc_inputs,
             dec_inputs=dec_inputs,
@@ -188,41 +195,44 @@ class Translator:
         )
 
 
-def teacher_forced(model: Transformer, batch: Batch | list[Batch]) -> tuple[float, float]:
+def teacher_forced(model: Transformer, batch: Batch | list[Batch], pad_id: int = PAD_ID) -> tuple[float, float]:
     """(mean cross-entropy, token accuracy) over the non-padding targets of a batch, teacher-forced, in eval mode;
     EVAL_ROWS pairs at a time (data.chunks), or the parts given as a list."""
-    parts = chunks(batch, EVAL_ROWS) if isinstance(batch, Batch) else batch
+    parts = chunks(batch, EVAL_ROWS, pad_id) if isinstance(batch, Batch) else batch
     total, correct, counted = 0.0, 0, 0
     with evaluating(model) as device:
         for part in parts:
-            loss, right, real = _teacher_forced_part(model, part, device)
+            loss, right, real = _teacher_forced_part(model, part, device, pad_id)
             total += loss
             correct += int(right.sum())
             counted += int(real.sum())
     return total / counted, correct / counted
 
 
-def teacher_forced_pairs(model: Transformer, batch: Batch) -> tuple[float, list[int], list[int]]:
+def teacher_forced_pairs(model: Transformer, batch: Batch, pad_id: int = PAD_ID) -> tuple[float, list[int], list[int]]:
     """teacher_forced's figures pair by pair, from the same forward passes: (mean cross-entropy, target tokens
     predicted right per pair, target tokens per pair), E included, in the order of the batch's rows."""
-    src_lengths, tgt_lengths = lengths(batch)  # (n,), (n,)
+    src_lengths, tgt_lengths = lengths(batch, pad_id)  # (n,), (n,)
     right, counted = [0] * len(src_lengths), [0] * len(src_lengths)
     total = 0.0
     with evaluating(model) as device:
         for rows in by_length(src_lengths, tgt_lengths).split(EVAL_ROWS):  # the parts data.chunks makes
-            loss, part_right, real = _teacher_forced_part(model, cut(batch, rows, src_lengths, tgt_lengths), device)
+            part = cut(batch, rows, src_lengths, tgt_lengths)
+            loss, part_right, real = _teacher_forced_part(model, part, device, pad_id)
             total += loss
             for i, r, n in zip(rows.tolist(), part_right.tolist(), real.sum(1).tolist()):
                 right[i], counted[i] = r, n
     return total / sum(counted), right, counted
 
 
-def _teacher_forced_part(model: Transformer, part: Batch, device) -> tuple[float, torch.Tensor, torch.Tensor]:
+def _teacher_forced_part(
+    model: Transformer, part: Batch, device, pad_id: int = PAD_ID
+) -> tuple[float, torch.Tensor, torch.Tensor]:
     """One teacher-forced forward pass: (summed cross-entropy, target tokens right per row (b,), real targets
     (b, lt))."""
     enc_inputs, dec_inputs, dec_outputs = (t.to(device) for t in part)
     logits, _ = model(enc_inputs, dec_inputs)  # (b, lt, V)
-    real = dec_outputs.ne(PAD_ID)  # (b, lt)
+    real = dec_outputs.ne(pad_id)  # (b, lt)
     loss = float(torch.nn.functional.cross_entropy(logits[real], dec_outputs[real], reduction="sum"))
     right = (logits.argmax(-1).eq(dec_outputs) & real).sum(1)  # (b,)
     return loss, right.cpu(), real.cpu()

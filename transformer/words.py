@@ -75,15 +75,18 @@ def _spans(tokens: Sequence[str], text: str) -> list[tuple[int, int]] | None:
     return spans
 
 
-def word_map(tokenizer, text: str) -> Words:
-    """The pieces tokenizer makes of text, the gold-level words of text (tokenize 'auto') and, for each piece, the words
-    it covers; a piece of no character (a bare ▁) belongs to the next piece's words (the last, to the one before).
-    DataError when the pieces do not spell the text."""
-    pieces = tokenize(text, tokenizer)
+def word_map(tokenizer, text: str, side: str = "source") -> Words:
+    """The pieces tokenizer makes of text (on side: a Marian model splits each side with its own model), the
+    gold-level words of text (tokenize 'auto') and, for each piece, the words it covers; a piece of no character (a
+    bare ▁) belongs to the next piece's words (the last, to the one before); the end token a Marian source ends with
+    (</s>) belongs to none. DataError when the pieces do not spell the text."""
+    pieces = tokenize(text, tokenizer, side)
     words = tokenize(text, GOLD_TOKENIZER)
     if tokenizer == GOLD_TOKENIZER:
         return Words(tuple(pieces), tuple(words), tuple((i,) for i in range(len(pieces))))
-    spans = _spans(pieces, text)
+    end = getattr(tokenizer, "end", None)
+    ended = end is not None and side == "source" and pieces[-1:] == [end]
+    spans = _spans(pieces[:-1] if ended else pieces, text)
     if spans is None:
         raise DataError(
             "the model's pieces of a sentence do not spell it, so its words cannot be found: "
@@ -101,12 +104,14 @@ def word_map(tokenizer, text: str) -> Words:
     for i in range(len(of_piece)):
         if not of_piece[i] and i > 0:
             of_piece[i] = of_piece[i - 1]
+    if ended:
+        of_piece.append(())  # the end of the sentence, no word's
     return Words(tuple(pieces), tuple(words), tuple(of_piece))
 
 
 def pair_words(tokenizer, pair: tuple[str, str]) -> tuple[Words, Words]:
     """The source's and the target's pieces and words (word_map)."""
-    return word_map(tokenizer, pair[0]), word_map(tokenizer, pair[1])
+    return word_map(tokenizer, pair[0], "source"), word_map(tokenizer, pair[1], "target")
 
 
 def spells(tokenizer, pair: tuple[str, str]) -> bool:
@@ -121,7 +126,9 @@ def spells(tokenizer, pair: tuple[str, str]) -> bool:
 def same_words(tokenizer, pairs: Iterable[tuple[str, str]]) -> bool:
     """Whether the tokenizer's pieces of every sentence of pairs are its words (the word level is the piece level)."""
     return tokenizer == GOLD_TOKENIZER or all(
-        tokenize(text, tokenizer) == tokenize(text, GOLD_TOKENIZER) for pair in pairs for text in pair
+        tokenize(text, tokenizer, side) == tokenize(text, GOLD_TOKENIZER)
+        for pair in pairs
+        for text, side in zip(pair, ("source", "target"))
     )
 
 

@@ -17,6 +17,7 @@ import streamlit as st
 from transformer import Translator, corpus
 from transformer.checkpoint import load_checkpoint
 from transformer.model import AttentionMaps
+from transformer.opening import open_model
 from transformer.splits import pairs_sha256
 from transformer.store import fingerprint
 from transformer.translator import Evaluation
@@ -95,12 +96,13 @@ class CurrentModel:
     """The model this tab works with, where it came from, and values derived from it (cached per model)."""
 
     translator: Translator
-    source: str  # "bundled", "trained", "uploaded" or "published" (opened from the model store by a link)
+    source: str  # "bundled", "trained", "uploaded", "published" (opened from the model store by a link) or "opened"
+    # (a Marian folder or hf:NAME, shared read-only by every tab of the process: opened_model)
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)  # recorded during training
     snapshot_pairs: list[tuple[str, str]] = field(default_factory=list)  # the pairs of the snapshots, in batch order
     evaluations: dict[str, Evaluation] = field(default_factory=dict)  # "train" / "holdout" after training here
     trained_on: tuple[tuple[str, str], ...] | None = None  # the dataset it was trained on, when known
-    name: str = ""  # the checkpoint's file name, for an uploaded model; the name it was published under
+    name: str = ""  # the checkpoint's file name, for an uploaded model; the name it was published under; what opened it
     published: str = ""  # the day it was published (2026-11-25), for a model opened from the store
     id: int = field(default_factory=lambda: next(_ids))
     cache: dict[CacheKind, dict] = field(default_factory=dict)  # kind → {key: value}
@@ -268,3 +270,12 @@ def shared_translator(key: tuple, load: Callable[[], Translator | None]) -> Tran
         while len(table.models) > SHARED_MODELS:
             del table.models[next(iter(table.models))]
     return translator
+
+
+def opened_model(spec: str) -> CurrentModel:
+    """The Marian model spec names (a folder on the server, or hf:NAME, downloaded into the Hugging Face cache the
+    first time) as this tab's model: the process's one read-only translator (shared_translator, never deep-copied),
+    with this tab's own cache of derived values. A refusal (TransformerError) is not kept: the next try reads the
+    files again."""
+    spec = spec.strip()
+    return CurrentModel(shared_translator(("opened", spec), lambda: open_model(spec)), "opened", name=spec)

@@ -24,6 +24,7 @@ SOURCES = {  # CurrentModel.source → its words (a published model's date and n
     "trained": "source.trained",
     "uploaded": "source.uploaded",
     "published": "source.published",
+    "opened": "source.opened",
 }
 
 

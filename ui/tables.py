@@ -32,8 +32,8 @@ def token_preview(pairs: list[tuple[str, str]], tokenizer: str, lang: str) -> pd
     """One row per pair: its source and target tokens, separated by ' · '."""
     return pd.DataFrame(
         {
-            t("data.source_tokens", lang): [" · ".join(tokenize(s, tokenizer)) for s, _ in pairs],
-            t("data.target_tokens", lang): [" · ".join(tokenize(g, tokenizer)) for _, g in pairs],
+            t("data.source_tokens", lang): [" · ".join(tokenize(s, tokenizer, "source")) for s, _ in pairs],
+            t("data.target_tokens", lang): [" · ".join(tokenize(g, tokenizer, "target")) for _, g in pairs],
         }
     )
 

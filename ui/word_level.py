@@ -42,7 +42,9 @@ def pair_words(translator: Translator, source: str, reference: str | None) -> Pa
     if reference is None:
         return None
     try:
-        return PairWords(word_map(translator.tokenizer, source), word_map(translator.tokenizer, reference))
+        return PairWords(
+            word_map(translator.tokenizer, source, "source"), word_map(translator.tokenizer, reference, "target")
+        )
     except DataError:
         return None
 

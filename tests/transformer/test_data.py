@@ -244,7 +244,7 @@ def test_the_summary_counts_what_the_usable_pairs_hold_tokenizing_each_distinct_
     pairs += [("我 喜 欢 你", "I love you ."), ("P 猫", "cat cat ."), ("我 喜 欢 你", "I love you .")]
     calls = []
     real = data.tokenize
-    monkeypatch.setattr(data, "tokenize", lambda text, mode="auto": calls.append(text) or real(text, mode))
+    monkeypatch.setattr(data, "tokenize", lambda text, mode="auto", side=None: calls.append(text) or real(text, mode))
     summary = summarize_pairs(pairs)
     assert len(calls) == 2 * 4  # four distinct rows as typed
     assert summary.rows == 6 and summary.usable == 5

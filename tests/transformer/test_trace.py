@@ -103,8 +103,8 @@ def test_code_lines_are_the_real_source_without_the_recorder():
     assert code[("Q", "Q")] == "Q = self.W_Q(input_Q).view(B, -1, H, self.d_k).transpose(1, 2)"
     assert code[("scores (masked)", "masked_scores")] == "masked = scores.masked_fill(attn_mask, -math.inf)"
     assert code[("attn", "attn")] == "attn = torch.softmax(masked, dim=-1)"
-    assert code[("enc_self_attn_mask", "pad_mask")] == "mask = get_attn_pad_mask(enc_inputs, enc_inputs)"
-    assert code[("loss", "loss")] == "cross_entropy.sum() / dec_outputs.ne(PAD_ID).sum()"
+    assert code[("enc_self_attn_mask", "pad_mask")] == "mask = get_attn_pad_mask(enc_inputs, enc_inputs, self.pad_id)"
+    assert code[("loss", "loss")] == "cross_entropy.sum() / dec_outputs.ne(pad_id).sum()"
     for step in trace.steps:  # an assignment shows the recorded expression exactly as the source has it
         source = REPO / "transformer" / ("trace.py" if step.where in ("softmax", "criterion") else "model.py")
         assert "rec(" not in step.code

@@ -306,10 +306,15 @@ PACKAGE = Path(transformer.__file__).parent
 
 @pytest.mark.parametrize("module", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_the_model_package_imports_only_torch_and_safetensors_besides_the_standard_library(module):
-    one_module = {"scores.py": "sacrebleu", "bpe.py": "tokenizers"}  # a library used in one module only
+    one_module = {  # a library used in one module only
+        "scores.py": "sacrebleu",
+        "bpe.py": "tokenizers",
+        "spm.py": "sentencepiece",
+        "opening.py": "huggingface_hub",
+    }
     allowed = {"torch", "safetensors", "transformer", *([one_module[module.name]] if module.name in one_module else [])}
     assert _imports(module) - set(sys.stdlib_module_names) <= allowed
-    if module.name in one_module:  # BLEU and chrF: sacrebleu; subword pieces: tokenizers
+    if module.name in one_module:  # BLEU and chrF; BPE pieces; SentencePiece pieces; the Hugging Face cache
         assert one_module[module.name] in _imports(module)
 
 

@@ -14,7 +14,7 @@ from ..data import check_pairs, parse_aligned_pairs
 from ..errors import DataError, TransformerError
 from ..files import read_limited
 from ..text import visible
-from .common import check_writable, required_file
+from .common import add_model, check_writable, required_file
 
 if TYPE_CHECKING:  # the model and its alignment are imported when the command runs: its --help needs no torch
     from ..alignment import Method, MethodScore
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="link the words of every pair with a saved model (two words are linked when any of their pieces are); "
         "with gold links, the alignment error rate (AER) of every head and method",
     )
-    required_file(al, "--model", "a .safetensors checkpoint")
+    add_model(al)
     required_file(
         al,
         "--pairs",
@@ -148,11 +148,11 @@ def table_lines(scores: list[MethodScore], cfg: TransformerConfig, n_pairs: int,
 def run(args: argparse.Namespace) -> None:
     """Write one line of links per pair; with gold links, print the AER table and use the best head by default."""
     from ..alignment import aer_table, align, best, floor_score, format_links, read_gold
-    from ..checkpoint import load_checkpoint
+    from ..opening import open_model
 
     if args.out:
         check_writable(args.out, "--out", "links.txt")
-    translator = load_checkpoint(args.model)
+    translator = open_model(args.model)
     cfg = translator.config
     pairs, cells = read_aligned_pairs(args.pairs, translator.tokenizer)
     golds, problems = read_gold(pairs, cells)  # links of words: a file's own tokens (characters for Chinese)

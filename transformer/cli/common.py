@@ -38,6 +38,19 @@ def required_file(parser: argparse.ArgumentParser, flag: str, text: str) -> None
     parser.add_argument(flag, required=True, type=Path, metavar="FILE", help=f"{text}; required")
 
 
+def add_model(parser: argparse.ArgumentParser) -> None:
+    """The required --model flag of a command that reads a model: a checkpoint, a Marian folder or hf:NAME
+    (transformer.opening)."""
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="MODEL",
+        help="a .safetensors checkpoint of this app; or a Marian (opus-mt) folder as save_pretrained writes it "
+        "(config.json, model.safetensors, source.spm, target.spm, vocab.json); or hf:NAME, such as "
+        "hf:Helsinki-NLP/opus-mt-zh-en, downloaded once into the Hugging Face cache; required",
+    )
+
+
 def add_numbers(parser: argparse.ArgumentParser, *flags: tuple[str, type, object, str, str]) -> None:
     """Add number flags, each (flag, type, default, metavar, text), in this order; each help is text, then its
     default."""

@@ -6,7 +6,7 @@ import argparse
 
 from ..splits import pairs_sha256
 from ..text import visible
-from .common import add_columns, read_pairs, required_file
+from .common import add_columns, add_model, read_pairs, required_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "evaluate",
         help="score a saved model on sentence pairs: exact match, token accuracy, BLEU and chrF by phenomenon and part",
     )
-    required_file(ev, "--model", "a .safetensors checkpoint")
+    add_model(ev)
     required_file(
         ev,
         "--pairs",
@@ -28,10 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Score the model on the file: its held-out rows apart when it was trained on that file."""
-    from ..checkpoint import load_checkpoint
+    from ..opening import open_model
     from ..scores import score_pairs, table_of
 
-    translator = load_checkpoint(args.model)
+    translator = open_model(args.model)
     pairs, tags = read_pairs(args.pairs, translator.tokenizer, args.columns)
     data = translator.summary.data
     if data.data_sha256 == pairs_sha256(pairs):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import TransformerError
 from ..text import visible
-from .common import add_numbers, check_writable, required_file
+from .common import add_model, add_numbers, check_writable
 
 SHOW_VALUES = 64  # tensors of at most this many numbers have their values printed
 
@@ -23,7 +23,7 @@ def _count(text: str) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """The trace command and its flags."""
     tc = sub.add_parser("trace", help="print every tensor of one teacher-forced forward pass of a sentence pair")
-    required_file(tc, "--model", "a .safetensors checkpoint")
+    add_model(tc)
     tc.add_argument("source", metavar="SOURCE", help="the source sentence")
     tc.add_argument("--target", help="the reference translation (default: the model's own greedy output)")
     add_numbers(
@@ -41,12 +41,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Print the pass step by step (the values of small tensors), its loss, and write it as JSON when asked."""
-    from ..checkpoint import load_checkpoint
+    from ..opening import open_model
     from ..trace import format_values, trace_sentence
 
     if args.json:
         check_writable(args.json, "--json")
-    translator = load_checkpoint(args.model)
+    translator = open_model(args.model)
     trace = trace_sentence(translator, args.source, args.target, args.pad_source, args.pad_target)
     if trace.unknown:
         unk = translator.src_vocab.itos[translator.src_vocab.unk_id]

@@ -10,7 +10,7 @@ from ..config import MAX_BEAM_SIZE, MAX_LENGTH_PENALTY, MAX_SEED
 from ..data import UNK
 from ..errors import TransformerError
 from ..text import visible
-from .common import required_file
+from .common import add_model
 
 if TYPE_CHECKING:  # the model and decoding are imported when the command runs: its --help needs no torch
     from ..decoding import BeamSearch
@@ -22,7 +22,7 @@ _N_BEST_SHOWN = N_BEST_HEADER.replace("\t", "<TAB>")
 def register(sub: argparse._SubParsersAction) -> None:
     """The translate command and its flags."""
     tr = sub.add_parser("translate", help="translate sentences with a saved model (greedy, beam search or sampling)")
-    required_file(tr, "--model", "a .safetensors checkpoint")
+    add_model(tr)
     tr.add_argument("--steps", action="store_true", help="also print every step (top-3 tokens, or the beams)")
     tr.add_argument(
         "--beam",
@@ -133,11 +133,11 @@ def _print_beam_steps(result: BeamSearch) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Translate every sentence with the strategy the flags choose, and its steps when asked."""
-    from ..checkpoint import load_checkpoint
     from ..decoding import beam_search, sample
+    from ..opening import open_model
 
     _check_strategy(args)
-    translator = load_checkpoint(args.model)
+    translator = open_model(args.model)
     model, vocab = translator.model, translator.tgt_vocab
     for sentence in args.sentences:
         enc_input, _, unknown = translator.encode_source(sentence)

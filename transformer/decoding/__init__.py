@@ -53,7 +53,7 @@ from .processors import (
     with_temperature,
 )
 from .sampling import Sample, SampleStep, sample
-from .step import next_logits
+from .step import next_logits, start_id
 
 __all__ = [
     "SCORE_TOLERANCE",
@@ -106,6 +106,7 @@ __all__ = [
     "output_ids",
     "sample",
     "scored",
+    "start_id",
     "teacher_forcing_vs_free_running",
     "truncate",
     "with_temperature",

@@ -16,6 +16,7 @@ from ..model import Transformer, evaluating
 from .greedy import greedy_decode
 from .loop import length_cap
 from .processors import block
+from .step import start_id
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ def teacher_forcing_vs_free_running(
         )
     free = greedy_decode(model, enc_input, tgt_vocab, max_len, return_attn=False)
     with evaluating(model) as device:
-        dec_inputs = torch.tensor([[tgt_vocab.bos_id, *reference_ids]], device=device)  # (1, Lt)
+        dec_inputs = torch.tensor([[start_id(model, tgt_vocab), *reference_ids]], device=device)  # (1, Lt)
         hidden = model.decoder(dec_inputs, enc_input.to(device), model.encoder(enc_input.to(device)))  # (1, Lt, D)
-        logits = block(model.projection(hidden[0]).float(), tgt_vocab)  # (Lt, V)
+        logits = block(model.logits(hidden[0]).float(), tgt_vocab)  # (Lt, V)
         teacher = torch.softmax(logits, dim=-1).cpu()  # (Lt, V)
     reference = tgt_vocab.decode(reference_ids) + [tgt_vocab.itos[tgt_vocab.eos_id]]
     rows, parted_at = [], None

@@ -17,7 +17,7 @@ import torch
 from ..config import MAX_DECODE_LEN
 from ..data import Vocab
 from ..model import AttentionMaps, Transformer, evaluating
-from .step import next_logits
+from .step import next_logits, start_id
 
 
 def length_cap(model: Transformer, max_len: int | None = None) -> int:
@@ -97,7 +97,7 @@ def decode_loop(
         enc_maps = AttentionMaps() if return_attn else None
         memory = model.encoder(enc_input, enc_maps)  # (B, Ls, D)
         rows = rows_of(enc_input.size(0), width, device)  # (k,)
-        dec = torch.full((rows.size(0), 1), tgt_vocab.bos_id, device=device)  # (k, 1)
+        dec = torch.full((rows.size(0), 1), start_id(model, tgt_vocab), device=device)  # (k, 1): S, or Marian's start
         cap = length_cap(model, max_len)
         for step in range(1, cap + 1):
             maps = AttentionMaps() if return_attn else None

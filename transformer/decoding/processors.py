@@ -12,7 +12,7 @@ from typing import Protocol
 
 import torch
 
-from ..data import PAD, Vocab
+from ..data import Vocab
 
 NEVER = float("-inf")  # the logit of a token a processor rules out
 
@@ -34,8 +34,9 @@ def process(processors: Sequence[Processor], logits: torch.Tensor, step: int) ->
 
 
 def blocked_ids(tgt_vocab: Vocab) -> list[int]:
-    """Target ids that are never outputs: P (padding) and S (start)."""
-    return [tgt_vocab.stoi[PAD], tgt_vocab.bos_id]
+    """Target ids that are never outputs: P (padding) and S (start); one id when they are one token (Marian's
+    <pad>)."""
+    return list(dict.fromkeys((tgt_vocab.pad_id, tgt_vocab.bos_id)))
 
 
 def n_outputs(tgt_vocab: Vocab) -> int:

@@ -14,6 +14,13 @@ from ..model import AttentionMaps, Transformer
 from .processors import BlockSpecials
 
 
+def start_id(model: Transformer, tgt_vocab: Vocab) -> int:
+    """The decoder's first input: the model's decoder_start_id when its config has one (Marian starts from its
+    <pad>), else the vocabulary's S."""
+    start = model.config.decoder_start_id
+    return tgt_vocab.bos_id if start is None else start
+
+
 def next_logits(
     model: Transformer,
     dec_input: torch.Tensor,
@@ -24,4 +31,4 @@ def next_logits(
 ) -> torch.Tensor:
     """Float logits (B, V) of the token after dec_input (B, t), P and S blocked; maps records decoder attention."""
     hidden = model.decoder(dec_input, enc_input, memory, maps)  # (B, t, D)
-    return BlockSpecials(tgt_vocab)(model.projection(hidden[:, -1]).float(), dec_input.size(1))  # (B, V)
+    return BlockSpecials(tgt_vocab)(model.logits(hidden[:, -1]).float(), dec_input.size(1))  # (B, V)

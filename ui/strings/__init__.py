@@ -20,6 +20,7 @@ SCREENS = (  # the files, in the order of the app: the sidebar first, then the p
     "data",
     "tokens",
     "train",
+    "opened",
     "finetune",
     "positional_encoding",
     "masks",

@@ -1,17 +1,20 @@
-"""The two forms of gradient × input saliency against the hand-checked gold (docs/alignment.md): the length
-‖g ⊙ e‖₂ that transformer.alignment uses, and the dot product Σ_d g_d·e_d, as an absolute value and signed, on the
-bundled model and the 20 pairs of tests/fixtures/aligned_pairs.tsv.
+"""docs/alignment.md's figures: every method of reading alignment from the bundled model (each head, each layer's
+average, value norms, saliency) scored against the hand-checked gold of tests/fixtures/aligned_pairs.tsv, as the
+`align` command scores them; then the two forms of gradient × input saliency, the length ‖g ⊙ e‖₂ that
+transformer.alignment uses and the dot product Σ_d g_d·e_d, as an absolute value and signed.
 
-    .venv/bin/python benchmarks/saliency_forms.py
+    .venv/bin/python benchmarks/alignment_methods.py
 """
 
 from __future__ import annotations
+
+import argparse
 
 import _root  # noqa: F401  (the checkout on sys.path)
 import torch
 
 from transformer import alignment
-from transformer.alignment import Method, align, read_gold, score_links
+from transformer.alignment import Method, aer_table, align, read_gold, score_links
 from transformer.checkpoint import load_checkpoint
 from transformer.data import PAD_ID
 
@@ -39,12 +42,22 @@ def dot_saliency(signed: bool):
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
     torch.set_num_threads(1)
     translator = load_checkpoint(ROOT / "assets" / "model.safetensors")
     rows = [line.split("\t") for line in GOLD.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
     pairs, cells = [(r[0], r[1]) for r in rows], [r[2] for r in rows]
     golds, problems = read_gold(pairs, cells, translator.tokenizer)
     assert not problems, problems
+    print(f"AER on {len(pairs)} pairs (bundled model), each method:")
+    for row in aer_table(translator, pairs, golds):
+        m, score = row.method, row.score
+        where = f"layer {m.layer + 1}" if m.layer is not None else "whole model"
+        head = f" head {m.head + 1}" if m.head is not None else ""
+        print(
+            f"  {m.name:<9} {where}{head}: AER {score.aer:.3f}",
+            f"(precision {score.precision:.2f}, recall {score.recall:.2f})",
+        )
     length = alignment._saliency
     forms = {"length ‖g ⊙ e‖": length, "dot product, absolute |Σ g·e|": dot_saliency(False)}
     forms["dot product, signed Σ g·e"] = dot_saliency(True)
