@@ -109,3 +109,46 @@ def test_train_from_refuses_flags_that_would_reshape_the_model_in_one_line(base,
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("error: --d-model, --tokenizer, --no-residual: a model trained further with --from keeps")
     assert not out_path.exists()
+
+
+def test_train_from_a_marian_folder_saves_a_marian_folder_that_opens_again_with_its_vocabulary(tmp_path, capsys):
+    pytest.importorskip("transformers")
+    from tests.transformer.marian_folder import SOURCES, TARGETS, write_marian_folder
+    from transformer.opening import open_model
+
+    folder, out_folder, pairs = tmp_path / "tiny-marian", tmp_path / "tuned", tmp_path / "pairs.tsv"
+    write_marian_folder(folder)
+    pairs.write_text("".join(f"{s}\t{t}\n" for s, t in zip(SOURCES, TARGETS)), encoding="utf-8")
+    argv = ["train", "--from", str(folder), "--pairs", str(pairs), "--out", str(out_folder), "--epochs", "3"]
+    code, out, err = _run(capsys, *argv, "--holdout", "0.25", "--lr", "0.003")
+    assert code == 0, err
+    assert out.startswith(f"training {folder} further: 6 pairs (+2 held out), ")
+    assert re.search(r"^before: held out: exact match [\d.]+% \(\d/2\), BLEU [\d.]+, chrF [\d.]+$", out, re.M)
+    assert re.search(r"^after: held out: exact match [\d.]+% \(\d/2\), BLEU [\d.]+, chrF [\d.]+ \(before: ", out, re.M)
+    assert out.endswith(f"saved {out_folder}\n")
+    base, tuned = open_model(folder), open_model(out_folder)
+    assert tuned.src_vocab.itos == base.src_vocab.itos and tuned.config == base.config
+    changed = [k for k, v in tuned.model.state_dict().items() if not torch.equal(v, base.model.state_dict()[k])]
+    assert changed
+    assert sorted(p.name for p in out_folder.iterdir()) == sorted(p.name for p in folder.iterdir())
+    # Hugging Face opens the folder too, and computes the same logits as the project's model of it
+    transformers = pytest.importorskip("transformers")
+    reference = transformers.MarianMTModel.from_pretrained(out_folder).eval()
+    enc = torch.tensor([[3, 4, 5, 0]])
+    dec = torch.tensor([[reference.config.decoder_start_token_id, 6, 7]])
+    with torch.no_grad():
+        theirs = reference(input_ids=enc, decoder_input_ids=dec).logits
+        ours, _ = tuned.model(enc, dec)
+    assert torch.allclose(ours, theirs, atol=1e-4)
+
+
+def test_train_from_a_marian_folder_refuses_an_out_that_exists_before_training(tmp_path, capsys):
+    pytest.importorskip("transformers")
+    from tests.transformer.marian_folder import write_marian_folder
+
+    folder = tmp_path / "tiny-marian"
+    write_marian_folder(folder)
+    capsys.readouterr()  # what writing the folder printed
+    pairs = REPO / "assets" / "pairs.tsv"
+    code, out, err = _run(capsys, "train", "--from", str(folder), "--pairs", str(pairs), "--out", str(pairs))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "is saved as a new folder" in err

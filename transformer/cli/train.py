@@ -65,11 +65,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.add_argument(
         "--from",
         dest="base",
-        type=Path,
         metavar="MODEL",
-        help="go on training this model (a .safetensors checkpoint) on the pairs: it keeps its vocabularies, "
-        "tokenizer and sizes (tokens it lacks are read as unknown), the training settings are these flags'; held-out "
-        "exact match, BLEU and chrF are printed before and after (default: a new model)",
+        help="go on training this model on the pairs: a .safetensors checkpoint, a Marian folder or hf:NAME (then "
+        "--out is a new folder, written as the Marian folder was); it keeps its vocabularies, tokenizer and sizes "
+        "(tokens it lacks are read as unknown), the training settings are these flags'; held-out exact match, BLEU "
+        "and chrF are printed before and after (default: a new model)",
     )
     _register_sizes(t)
     _register_data(t)
@@ -251,7 +251,7 @@ def _scores_line(scores) -> str:
 def _plan_from(args: argparse.Namespace):
     """(plan, split, the model it goes on from) of `train --from`: the pairs read and split with the model's own
     tokenizer, the settings the flags'."""
-    from ..checkpoint import load_checkpoint
+    from ..opening import open_model
     from ..plan import TrainingPlan
 
     given = _model_flags(args)
@@ -260,7 +260,7 @@ def _plan_from(args: argparse.Namespace):
             f"{', '.join(given)}: a model trained further with --from keeps its own sizes, tokenizer and "
             "architecture; drop these flags (the training settings, such as --epochs, --lr and --warmup, apply)."
         )
-    base = load_checkpoint(args.base)
+    base = open_model(args.base)
     taken = read_table(args.pairs, args.columns)
     all_pairs, credited = taken.pairs, credit(taken.extra.get("attribution", []))
     also = read_table(args.also, args.columns).pairs if args.also else []
@@ -280,7 +280,9 @@ def run(args: argparse.Namespace) -> None:
     with --from, the model given goes on training, scored before and after."""
     from ..plan import TrainingPlan
 
-    check_writable(args.out, "--out")
+    marian = _marian_out(args) if args.base is not None else None  # a Marian model trained further: a folder
+    if not marian:
+        check_writable(args.out, "--out")
     if args.split is not None and args.holdout == 0:
         raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
     if args.base is not None:
@@ -300,7 +302,7 @@ def run(args: argparse.Namespace) -> None:
         before = plan.before(translator)
         part = "held out" if before.part == "holdout" else "training pairs"
         print(f"before: {part}: {_scores_line(before.scores)}")
-        _train_and_save(plan, translator, args)
+        _train_and_save(plan, translator, args, marian)
         print(f"after: {part}: {_scores_line(before.after(translator))} (before: {_scores_line(before.scores)})")
         print(f"saved {visible(str(args.out))}")
         return
@@ -342,10 +344,27 @@ def run(args: argparse.Namespace) -> None:
     print(f"saved {visible(str(args.out))}")
 
 
-def _train_and_save(plan: TrainingPlan, translator, args: argparse.Namespace) -> None:
-    """Train with a line every tenth of the epochs, score (the done line), save to --out, and say when it ended
-    under-trained."""
+def _marian_out(args: argparse.Namespace) -> Path | None:
+    """For --from a Marian folder or hf:NAME: the folder it was opened from (--out, checked here, is a new folder
+    written as that one); None for a checkpoint."""
+    from ..opening import HF_PREFIX, hub_folder, is_marian_spec
+
+    if not is_marian_spec(args.base):
+        return None
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError(f"--out {out} exists: a Marian model trained further is saved as a new folder, name one.")
+    if not out.parent.is_dir():
+        raise ConfigError(f"--out {out}: the folder {out.parent} does not exist: create it, or choose another.")
+    spec = str(args.base)
+    return hub_folder(spec[len(HF_PREFIX) :]) if spec.startswith(HF_PREFIX) else Path(spec)
+
+
+def _train_and_save(plan: TrainingPlan, translator, args: argparse.Namespace, marian: Path | None = None) -> None:
+    """Train with a line every tenth of the epochs, score (the done line), save to --out (a Marian model: as a folder
+    beside the one it was opened from, marian), and say when it ended under-trained."""
     from ..checkpoint import save_checkpoint
+    from ..marian_save import save_marian_folder
 
     cfg, pairs, holdout = plan.config, plan.train_pairs, plan.held_pairs  # the --also pairs come last
     every = max(1, cfg.epochs // 10)
@@ -365,7 +384,10 @@ def _train_and_save(plan: TrainingPlan, translator, args: argparse.Namespace) ->
     if holdout:
         line += f"; held out: {_scores(evaluations['holdout'].loss, table, 'holdout')}"
     try:
-        save_checkpoint(translator, args.out)
+        if marian is None:
+            save_checkpoint(translator, args.out)
+        else:
+            save_marian_folder(translator, marian, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {summary.seconds:.1f} s")
