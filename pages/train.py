@@ -527,7 +527,8 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    if model.source == "opened":  # a Marian model is its folder; a checkpoint of this app holds no SentencePiece
+    if getattr(model.translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model (opened, or trained
+        # further) is a folder; a checkpoint of this app holds no SentencePiece
         text(t("ckpt.opened_kept", L), "caption")
     else:
         data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))

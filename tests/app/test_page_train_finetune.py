@@ -80,3 +80,40 @@ def test_the_train_page_continues_training_the_current_model_and_shows_before_an
     at.button(key="publish").click().run()
     assert store.find(fingerprint(model.translator)) is not None
     assert at.button(key="publish_done").label.endswith(fingerprint(model.translator))
+
+
+def test_an_opened_marian_model_is_trained_further_on_the_train_page_and_says_why_it_cannot_be_published(
+    store, tmp_path
+):
+    pytest.importorskip("transformers")
+    from tests.transformer.marian_folder import SOURCES, TARGETS, write_marian_folder
+
+    folder = tmp_path / "tiny-marian"
+    write_marian_folder(folder)
+    at = open_app(page=TRAIN, pairs=list(zip(SOURCES, TARGETS)))
+    at.text_input(key="open_spec").input(str(folder))
+    at.button[[b.label for b in at.button].index("Open")].click().run()
+    opened = at.session_state["model"]
+    assert opened.source == "opened"
+    weights = {k: v.clone() for k, v in opened.translator.model.state_dict().items()}
+    at.toggle(key="from_current").set_value(True).run()
+    assert at.select_slider(key="d_model").disabled
+    assert any(f"The sizes are the current model's (opened ({folder}))" in c for c in texts(at, "caption"))
+    at.select_slider(key="holdout").set_value(0.2).run()
+    at.slider(key="epochs").set_value(5).run()
+    at.button(key="train_button").click().run()
+    finish_job(at)
+    assert not at.exception
+    model = at.session_state["model"]
+    assert model.source == "trained" and model.translator.summary.epochs == 5
+    assert (
+        model.translator.tgt_vocab.itos == opened.translator.tgt_vocab.itos
+        and model.translator.tgt_vocab.itos[-1] == "<pad>"
+    )
+    assert model.name == f"opened ({folder}), trained further"
+    assert all(torch.equal(v, weights[k]) for k, v in opened.translator.model.state_dict().items())
+    (line,) = [m for m in texts(at, "markdown") if "→" in m and "BLEU" in m]
+    assert line.startswith("**Before and after** on the 2 held-out pairs: exact match ")
+    at.button(key="publish").click().run()
+    assert any("reads its text with SentencePiece" in e for e in texts(at, "error"))
+    assert store.entries() == []
