@@ -145,7 +145,10 @@ class TrainingPlan:
 
     def oversized(self) -> tuple[int, int] | None:
         """(parameters, checkpoint bytes) when the checkpoint of this training would be refused by the loader, else
-        None: checked from the sizes alone, before anything is built."""
+        None: checked from the sizes alone, before anything is built. A Marian model trained further is never saved as
+        a checkpoint (transformer.marian_save writes its folder): None."""
+        if getattr(self.tokenizer, "name", None) == "sentencepiece":
+            return None
         src_vocab, tgt_vocab = self.vocabs()
         model = self.model_config()
         rows = len(self.held_pairs) + len(self.data.set_aside_rows)  # row numbers the summary records
