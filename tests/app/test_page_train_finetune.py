@@ -17,6 +17,8 @@ from transformer.plan import TrainingPlan
 from transformer.store import ModelStore, fingerprint
 from ui.model_cache import CurrentModel
 
+pytestmark = pytest.mark.slow  # trainings through the job queue
+
 TRAIN = "pages/train.py"
 PAIRS = parse_pairs((Path(__file__).resolve().parents[2] / "assets" / "pairs.tsv").read_bytes())
 NEW = [("我 喜 欢 斑 马", "I like zebras ."), ("斑 马 很 好", "zebras are good .")]

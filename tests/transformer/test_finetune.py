@@ -77,6 +77,7 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+@pytest.mark.slow  # a training of seconds, or a Marian folder built
 def test_train_from_a_checkpoint_prints_before_and_after_and_saves_a_model_with_its_vocabularies(
     base, tmp_path, capsys
 ):
@@ -111,6 +112,7 @@ def test_train_from_refuses_flags_that_would_reshape_the_model_in_one_line(base,
     assert not out_path.exists()
 
 
+@pytest.mark.slow  # a training of seconds, or a Marian folder built
 def test_train_from_a_marian_folder_saves_a_marian_folder_that_opens_again_with_its_vocabulary(tmp_path, capsys):
     pytest.importorskip("transformers")
     from tests.transformer.marian_folder import SOURCES, TARGETS, write_marian_folder
@@ -142,6 +144,7 @@ def test_train_from_a_marian_folder_saves_a_marian_folder_that_opens_again_with_
     assert torch.allclose(ours, theirs, atol=1e-4)
 
 
+@pytest.mark.slow  # a training of seconds, or a Marian folder built
 def test_train_from_a_marian_folder_refuses_an_out_that_exists_before_training(tmp_path, capsys):
     pytest.importorskip("transformers")
     from tests.transformer.marian_folder import write_marian_folder
