@@ -101,12 +101,23 @@ from_current = st.toggle(  # fine-tuning: the current model goes on training (ui
 c1, c2 = st.columns(2, gap="large")
 with c1:
     hint(f"**{t('train.model_settings', L)}**", "markdown")
-    sizing = dict(persist_state="session", disabled=from_current)  # a model trained further keeps its sizes
-    st.select_slider("d_model", D_MODELS, key="d_model", help=t("help.d_model", L), **sizing)
-    st.select_slider("n_heads", heads, key="n_heads", help=t("help.n_heads", L, d_model=ss.d_model), **sizing)
-    st.select_slider("d_ff", D_FFS, key="d_ff", help=t("help.d_ff", L), **sizing)
-    st.slider("n_layers", 1, 6, key="n_layers", help=t("help.n_layers", L), **sizing)
-    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", help=t("help.dropout", L), **sizing)
+    off = from_current  # a model trained further keeps its sizes
+    st.select_slider(
+        "d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L), disabled=off
+    )
+    st.select_slider(
+        "n_heads",
+        heads,
+        key="n_heads",
+        persist_state="session",
+        help=t("help.n_heads", L, d_model=ss.d_model),
+        disabled=off,
+    )
+    st.select_slider("d_ff", D_FFS, key="d_ff", persist_state="session", help=t("help.d_ff", L), disabled=off)
+    st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L), disabled=off)
+    st.slider(
+        "dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L), disabled=off
+    )
 with c2:
     hint(f"**{t('train.train_settings', L)}**", "markdown")
     st.select_slider(
