@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from transformer import TrainConfig, Translator
 from transformer.lab import Until
 from transformer.model import AttentionMaps
-from transformer.plan import TrainingPlan
+from transformer.plan import Before, TrainingPlan
 from transformer.train import EpochRecord
 
 from .slots import ENV as SLOTS_ENV
 from .slots import read_slots
-from .worker import RunSpec, TrainingFailed, load_weights, pack, start_fork_server, train_in_child, unpack
+from .worker import RunSpec, TrainingFailed, crossing, load_weights, pack, start_fork_server, train_in_child, unpack
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,7 @@ class Run:
     snapshots: list[tuple[int, AttentionMaps]] = field(default_factory=list)
     evaluations: dict = field(default_factory=dict)  # "train" / "holdout" → Translator.evaluate(...) when done
     until: Until | None = None  # a Lab baseline: the job trains until it has learned (transformer.lab.Until)
+    before: Before | None = None  # a fine-tuning's scores before it, when it is done (TrainingPlan.before)
     gold: list | None = (
         None  # (pair, Gold) its epochs' AER is measured on; None: the corpus's own, found by its process
     )
@@ -187,7 +188,7 @@ class JobQueue:
         """Train the job in a child process (jobs.worker) and keep its runs up to date from what the child sends."""
         specs = [
             RunSpec(
-                r.translator if isinstance(r.translator, TrainingPlan) else pack(r.translator),
+                crossing(r.translator) if isinstance(r.translator, TrainingPlan) else pack(r.translator),
                 *(r.pairs, r.config, r.holdout, r.snapshot_every, r.snapshot_pairs, r.until),
                 gold=r.gold,
             )
@@ -221,6 +222,7 @@ class JobQueue:
                         load_weights(run.translator, result.weights)
                         run.translator.summary = result.summary
                     run.evaluations.update(result.evaluations)
+                    run.before = result.before
                 job.state = "stopped" if job.stop_requested else "done"
         except Exception as exc:  # a bug, not bad input: the tab shows it and keeps its current model
             log.exception("job %s failed", job.id)

@@ -24,7 +24,7 @@ import pickle
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -36,7 +36,7 @@ from transformer.alignment import gold_sample
 from transformer.data import Vocab
 from transformer.lab import Until, ended_early, may_stop
 from transformer.model import Transformer
-from transformer.plan import TrainingPlan, finish
+from transformer.plan import Before, TrainingPlan, finish
 from transformer.summary import DataRecord, TrainingSummary
 from transformer.train import EpochRecord, train
 from transformer.translator import Evaluation
@@ -101,6 +101,7 @@ class RunResult:
 
     model: dict
     evaluations: dict
+    before: Before | None = None  # a fine-tuning's: what the model knew before it (TrainingPlan.before)
 
     @property
     def weights(self) -> bytes:
@@ -145,8 +146,20 @@ def unpack(packed: dict) -> Translator:
 
 
 def _model(spec: RunSpec) -> Translator:
-    """The run's model in the child: built from its plan, or unpacked."""
-    return spec.translator.build() if isinstance(spec.translator, TrainingPlan) else unpack(spec.translator)
+    """The run's model in the child: built from its plan, or unpacked; a fine-tuning's, the model it goes on from,
+    unpacked here (its weights crossed the pipe as bytes, _crossing): a copy that is the child's own to train."""
+    plan = spec.translator
+    if not isinstance(plan, TrainingPlan):
+        return unpack(plan)
+    if isinstance(plan.base, dict):
+        return plan.start(unpack(plan.base))
+    return plan.build()
+
+
+def crossing(plan: TrainingPlan) -> TrainingPlan:
+    """A plan as it crosses to a job's child: a fine-tuning's model packed (settings, vocabularies, weight bytes),
+    never its torch objects pickled."""
+    return replace(plan, base=pack(plan.base)) if isinstance(plan.base, Translator) else plan
 
 
 def weights(translator: Translator) -> bytes:
@@ -172,6 +185,10 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
     torch.set_num_threads(threads or 1)
     try:
         translators = [_model(spec) for spec in specs]
+        befores = [  # a fine-tuning's model scored before it trains, on the pairs finish scores after
+            s.translator.before(t) if isinstance(s.translator, TrainingPlan) and s.translator.fine_tuning else None
+            for t, s in zip(translators, specs)
+        ]
         configs = [dataclasses.replace(s.config, threads=threads or s.config.threads) for s in specs]
         golds = [
             s.gold if s.gold is not None else gold_sample(s.pairs, t.tokenizer) for t, s in zip(translators, specs)
@@ -206,10 +223,10 @@ def child_main(conn, specs: list[RunSpec], threads: int | None, niceness: int) -
                 break
         _send(conn, ("phase", "evaluating", min(epoch, last)))
         results = []
-        for translator, spec in zip(translators, specs):
+        for translator, spec, before in zip(translators, specs, befores):
             data = spec.translator.data if isinstance(spec.translator, TrainingPlan) else None
             evaluations = evaluate_run(translator, spec.pairs, spec.holdout, data, spec.config.seed)
-            results.append(RunResult(pack(translator), evaluations))
+            results.append(RunResult(pack(translator), evaluations, before))
         _send(conn, ("done", results))
     except SERVER_GONE:  # stopped or killed while this process trained: there is no one to tell, and no traceback
         pass  # for the server's log (this process writes to its terminal)

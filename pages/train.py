@@ -2,6 +2,7 @@
 see how the model does on the pairs it trained on and on held-out pairs, save or load a checkpoint."""
 
 import functools
+from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
@@ -19,6 +20,7 @@ from transformer.text import plotly as plotly_text
 from ui.alignment_curve import alignment_section
 from ui.datasets import SETTINGS, always_trained, split_source
 from ui.export import caption, chart, file_name, hint, metric, section, sheet_settings, table, text
+from ui.finetune import before_after, fine_tuned_name, finetune_plan, kept_lines
 from ui.i18n import t, word_list
 from ui.messages import error_text
 from ui.model_cache import (
@@ -43,7 +45,7 @@ from ui.session import (
     usable_pairs,
 )
 from ui.tables import MARKS, mark, score_frame
-from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_training
+from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_finetune, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
 from ui.widgets import curve_labels, metric_row, model_size, page_header
 from viz.training import learning_rate_figure, loss_accuracy_figure
@@ -93,16 +95,29 @@ if ss.n_heads not in heads:
     fixed = max(h for h in heads if h <= ss.n_heads)
     text(t("train.heads_adjusted", L, old=ss.n_heads, new=fixed, d_model=ss.d_model), "info")
     ss.n_heads = fixed
+from_current = st.toggle(  # fine-tuning: the current model goes on training (ui.finetune)
+    t("train.from_current", L), key="from_current", persist_state="session", help=t("help.from_current", L)
+)
 c1, c2 = st.columns(2, gap="large")
 with c1:
     hint(f"**{t('train.model_settings', L)}**", "markdown")
-    st.select_slider("d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L))
+    off = from_current  # a model trained further keeps its sizes
     st.select_slider(
-        "n_heads", heads, key="n_heads", persist_state="session", help=t("help.n_heads", L, d_model=ss.d_model)
+        "d_model", D_MODELS, key="d_model", persist_state="session", help=t("help.d_model", L), disabled=off
     )
-    st.select_slider("d_ff", D_FFS, key="d_ff", persist_state="session", help=t("help.d_ff", L))
-    st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L))
-    st.slider("dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L))
+    st.select_slider(
+        "n_heads",
+        heads,
+        key="n_heads",
+        persist_state="session",
+        help=t("help.n_heads", L, d_model=ss.d_model),
+        disabled=off,
+    )
+    st.select_slider("d_ff", D_FFS, key="d_ff", persist_state="session", help=t("help.d_ff", L), disabled=off)
+    st.slider("n_layers", 1, 6, key="n_layers", persist_state="session", help=t("help.n_layers", L), disabled=off)
+    st.slider(
+        "dropout", 0.0, 0.5, step=0.05, key="dropout", persist_state="session", help=t("help.dropout", L), disabled=off
+    )
 with c2:
     hint(f"**{t('train.train_settings', L)}**", "markdown")
     st.select_slider(
@@ -154,13 +169,13 @@ if note is not None:  # the dataset's recipe, applied when the learner chose the
         text(t("train.recipe_kept", L, dataset=name, items=items, recipe=recipe), "info")
 
 
-def _split(pairs: list, kind: str, fraction: float, seed: int):
+def _split(pairs: list, kind: str, fraction: float, seed: int, tokenizer=None):
     """The split of the pairs (transformer.splits) as the bundled model's was made (ui.datasets.split_source: the
     corpus's own rows, the tutorial pairs trained besides), once per table and settings: (split, None) or (None, the
-    error)."""
+    error); tokenizer: the one the pairs are read with (default: the chosen one)."""
     rows, also = split_source(pairs)
     always = also or always_trained()
-    tokenizer = chosen_tokenizer()
+    tokenizer = chosen_tokenizer() if tokenizer is None else tokenizer
 
     def split():
         try:
@@ -231,11 +246,17 @@ sheet_settings(
 held: list[int] = []
 split, refused = None, None
 too_large = None  # what the model would be when its checkpoint would be refused
+plan = None
 if pairs:
     if holdout:
-        split, refused = _split(pairs, kind, holdout, int(ss.seed))
+        split, refused = _split(
+            pairs, kind, holdout, int(ss.seed), current().translator.tokenizer if from_current else None
+        )
         held = split.held if split is not None else []
-    plan = _plan(pairs, split, holdout, sizes, int(ss.epochs))  # the model Train would build, and its vocabularies
+    if from_current:  # the current model, trained further: its vocabularies and sizes
+        plan = finetune_plan(current(), pairs, split, holdout, int(ss.epochs))
+    else:  # the model Train would build, and its vocabularies
+        plan = _plan(pairs, split, holdout, sizes, int(ss.epochs))
     try:
         model_config = plan.model_config()
     except TransformerError:  # more distinct tokens than a vocabulary holds: listed with the data's errors
@@ -243,6 +264,8 @@ if pairs:
     if model_config is not None:
         counts = model_size(model_config)  # as the sidebar gives them once it is trained
         text(t("train.param_count", L, pairs=f"{len(pairs):,}", **counts))
+        if from_current:
+            kept_lines(L, current(), plan)
         size = plan.oversized()
         if size is not None:
             too_large = dict(**counts, mb=f"{size[1] / 1e6:,.0f}")
@@ -272,9 +295,15 @@ if pairs:
 # --- training ---------------------------------------------------------------------------------------------
 
 
-def train(pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split, holdout: float) -> None:
-    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
-    if current_job() is None:
+def train(
+    pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split, holdout: float, further=None
+) -> None:
+    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it; further:
+    the plan of a fine-tuning of the current model."""
+    if current_job() is None and further is not None:  # the current model, trained further
+        ss.last_training = None
+        start_finetune(replace(further, config=cfg), fine_tuned_name(L, current()), pairs)
+    elif current_job() is None:
         ss.last_training = None
         rows, also = split_source(pairs) if split is not None else (pairs, [])
         start_training(rows, tokenizer, sizes, cfg, split, holdout, also, dataset=pairs)
@@ -292,7 +321,8 @@ b1.button(
     disabled=cannot_train,
     key="train_button",
     on_click=train,
-    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout),  # split: rows of split_source(pairs)
+    # split: rows of split_source(pairs); the plan of a fine-tuning when the current model goes on training
+    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout, plan if from_current else None),
     width="stretch",
 )
 b2.button(
@@ -391,6 +421,8 @@ elif model.source == "trained" and info.get("kind") == "train":
         text(t("train.stopped", L, epochs=info["epochs"]), "warning")
     else:
         text(t("train.done", L, epochs=info["epochs"], seconds=f"{info['seconds']:.1f}"), "success")
+    if info.get("before") is not None:  # a fine-tuning: what the model knew, and what the pairs added
+        before_after(L, info["before"], model)
     if model.results is not None:  # a training that ended under-trained says so, and what to change
         trained = model.evaluations["train"]
         said = under_trained_line(L, summary, trained.exact_match, sampled[1] if sampled else trained.total)
@@ -506,7 +538,8 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    if model.source == "opened":  # a Marian model is its folder; a checkpoint of this app holds no SentencePiece
+    if getattr(model.translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model (opened, or trained
+        # further) is a folder; a checkpoint of this app holds no SentencePiece
         text(t("ckpt.opened_kept", L), "caption")
     else:
         data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))

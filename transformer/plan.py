@@ -1,7 +1,11 @@
 """A training, planned before it starts: split → checks → train() → evaluate → summary.
 
 A TrainingPlan says which pairs a new model trains on and which it holds out, its sizes and its settings, and what
-its checkpoint records about that data. `finish` is the one place that writes a training's summary (exact match, the
+its checkpoint records about that data. A plan may also go on from a model that exists (TrainingPlan.continuing, a
+fine-tuning): that model's vocabularies, tokenizer and sizes are kept, the settings are the plan's, and `before` says
+what it knew before, on the same held-out pairs that `finish` scores after.
+
+`finish` is the one place that writes a training's summary (exact match, the
 score table by phenomenon and part, the held-out rows and split): the command line (`python -m transformer train`),
 the app's jobs (jobs.worker, for the Train page, the Attention page's replay and the Lab) all end a training with it.
 
@@ -20,11 +24,11 @@ from . import corpus
 from .bpe import DEFAULT_BPE_VOCAB_SIZE, Bpe, learn_bpe
 from .checkpoint import MAX_HELD_OUT_CHARS, MAX_HELD_OUT_ITEMS, checkpoint_too_large
 from .config import TrainConfig, TransformerConfig
-from .data import Vocab, build_vocabs
+from .data import Vocab, build_vocabs, unseen_words
 from .model import parameter_count
-from .scores import table_of
+from .scores import ALL, Scores, aggregate, table_of
 from .splits import Split, pairs_sha256
-from .summary import DataRecord, EpochRecord, SplitRecord
+from .summary import DataRecord, EpochRecord, SplitRecord, TrainingSummary
 from .train import train
 from .translator import Evaluation, Translator
 
@@ -47,6 +51,36 @@ class TrainingPlan:
     sizes: dict = field(default_factory=dict)  # d_model, n_heads, …, and any architecture switches
     config: TrainConfig = TrainConfig()
     data: DataRecord = field(default_factory=DataRecord)
+    base: Translator | dict | None = None  # fine-tuning: the model training goes on from (or it packed, in a job)
+
+    @classmethod
+    def continuing(
+        cls,
+        base: Translator,
+        pairs: Sequence[tuple[str, str]],
+        split: Split | None,
+        fraction: float,
+        config: TrainConfig = TrainConfig(),
+        also: Sequence[tuple[str, str]] = (),
+    ) -> TrainingPlan:
+        """Go on training base on the split's kept rows of pairs and on `also`, holding out its held rows (as
+        from_split): base's vocabularies, tokenizer and sizes stay, tokens it lacks are read as unknown."""
+        plan = cls.from_split(pairs, split, fraction, "auto", None, config, also)  # "auto": nothing learned here
+        sizes = {k: v for k, v in base.config.to_dict().items() if not k.endswith("vocab_size")}
+        return replace(plan, tokenizer=base.tokenizer, sizes=sizes, base=base)
+
+    @property
+    def fine_tuning(self) -> bool:
+        return self.base is not None
+
+    def unknown_tokens(self) -> tuple[int, int]:
+        """Fine-tuning: (source tokens, target tokens) of the plan's pairs, every occurrence counted, that the model's
+        vocabularies lack and that it therefore reads as unknown; (0, 0) for a new model, whose vocabularies are the
+        training pairs'."""
+        if not isinstance(self.base, Translator):
+            return 0, 0
+        unseen = unseen_words(self.train_pairs + self.held_pairs, *self.vocabs(), self.tokenizer)
+        return sum(unseen.source.values()), sum(unseen.target.values())
 
     @classmethod
     def from_split(
@@ -96,20 +130,27 @@ class TrainingPlan:
 
     def vocabs(self) -> tuple[Vocab, Vocab]:
         """The (source, target) vocabularies the model gets: those of the training pairs, with the tokenizer learned
-        from them (Translator.create builds the same)."""
+        from them (Translator.create builds the same); a fine-tuning's, the model's own."""
+        if isinstance(self.base, Translator):
+            return self.base.src_vocab, self.base.tgt_vocab
         return build_vocabs(self.train_pairs, self.tokenizer)
 
     def model_config(self) -> TransformerConfig:
         """The config of the model this plan builds, from the sizes and its vocabularies (TransformerError when a
         vocabulary is too large)."""
+        if isinstance(self.base, Translator):
+            return self.base.config
         src_vocab, tgt_vocab = self.vocabs()
         return TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
 
     def oversized(self) -> tuple[int, int] | None:
         """(parameters, checkpoint bytes) when the checkpoint of this training would be refused by the loader, else
-        None: checked from the sizes alone, before anything is built."""
+        None: checked from the sizes alone, before anything is built. A Marian model trained further is never saved as
+        a checkpoint (transformer.marian_save writes its folder): None."""
+        if getattr(self.tokenizer, "name", None) == "sentencepiece":
+            return None
         src_vocab, tgt_vocab = self.vocabs()
-        model = TransformerConfig(len(src_vocab), len(tgt_vocab), **self.sizes)
+        model = self.model_config()
         rows = len(self.held_pairs) + len(self.data.set_aside_rows)  # row numbers the summary records
         size = checkpoint_too_large(
             model, src_vocab, tgt_vocab, self.config.epochs, rows, self.tokenizer, self.data.credits
@@ -117,8 +158,25 @@ class TrainingPlan:
         return None if size is None else (parameter_count(model), size)
 
     def build(self) -> Translator:
-        """The untrained model: vocabularies of the training pairs, initial weights from the settings' seed."""
+        """The untrained model: vocabularies of the training pairs, initial weights from the settings' seed; a
+        fine-tuning's: the caller's own copy of the model it goes on from (Translator.own_copy, a shared model is
+        never changed), its training history begun anew."""
+        if self.base is not None:
+            return self.start(self.base.own_copy())
         return Translator.create(self.train_pairs, self.tokenizer, self.config.seed, **self.sizes)
+
+    def start(self, translator: Translator) -> Translator:
+        """A fine-tuning's model as its training begins: the summary of this training only (its epochs, its steps:
+        a warmup starts again), nothing of the model's earlier training."""
+        return replace(translator, summary=TrainingSummary())
+
+    def before(self, translator: Translator, sample: int | None = None) -> Before:
+        """What a model knows before this training: its scores (exact match, BLEU, chrF) on the held-out pairs, or,
+        when none are held out, on the training pairs (past sample of them, the sample finish scores)."""
+        if self.held_pairs:
+            return Before("holdout", aggregate(translator.evaluate(self.held_pairs).scored))
+        rows = scored_rows(len(self.train_pairs), self.config.seed, sample)
+        return Before("train", aggregate(translator.evaluate([self.train_pairs[i] for i in rows]).scored))
 
     def train(
         self, translator: Translator, snapshot_every: int = 0, snapshot_pairs: Sequence[int] = (0,)
@@ -130,6 +188,21 @@ class TrainingPlan:
         """Evaluate the trained model and write its summary (see finish), the training pairs' sample drawn with the
         settings' seed."""
         return finish(translator, self.train_pairs, self.held_pairs, self.data, self.config.seed, sample)
+
+
+@dataclass(frozen=True)
+class Before:
+    """A model's scores before a fine-tuning, on one part of the plan's pairs ("holdout", else "train")."""
+
+    part: str
+    scores: Scores
+
+    def after(self, translator: Translator) -> Scores | None:
+        """The same part's scores once the model is trained and finished (its summary's table), None before that."""
+        table = translator.summary.scores
+        if table is None:
+            return None
+        return table.get(ALL, self.part)
 
 
 def scored_rows(n: int, seed: int, sample: int | None = None) -> list[int]:

@@ -244,10 +244,18 @@ class ModelStore:
     def publish(self, translator: Translator, name: str = "") -> tuple[Entry, bool]:
         """Store the model (once: a model already there is kept as it is) and return its entry and whether it is new.
 
-        Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
+        Refused with StoreError when its tokenizer is SentencePiece (a Marian model's: a checkpoint cannot hold it),
+        when its checkpoint is larger than the store takes, when the store is full of
         models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
         from .checkpoint import save_checkpoint
 
+        if getattr(translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model, or one trained further
+            raise StoreError(
+                "this model reads its text with SentencePiece, which a checkpoint of this app cannot hold: it cannot "
+                "be published. Save it as a Marian folder (python -m transformer train --from FOLDER --out NEW_FOLDER) "
+                "and share the folder instead.",
+                "store_model_sentencepiece",
+            )
         key = fingerprint(translator)
         data = save_checkpoint(translator)
         limit = min(MAX_CHECKPOINT_BYTES, self.max_bytes)

@@ -128,6 +128,20 @@ def start_training(
     return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(table)}))
 
 
+def start_finetune(plan: TrainingPlan, name: str, dataset: list[tuple[str, str]]) -> Job:
+    """Queue a fine-tuning (TrainingPlan.continuing of the current model) as this tab's job: the job's process gets
+    the model as weight bytes (jobs.worker.crossing) and trains its own copy, the shared one is never changed; name
+    is what the result is called, dataset the table it trained on."""
+    _check_free()
+    if credited := data_credit(dataset):
+        plan = replace(plan, data=replace(plan.data, data_credit=credited))
+    cfg = plan.config
+    every = max(1, cfg.epochs // SNAPSHOTS)
+    run = Run("model", plan, plan.train_pairs, cfg, plan.held_pairs, every, snapshot_rows(len(plan.train_pairs)))
+    run.gold = _gold_of(plan)
+    return _submit(Job("train", session_id(), [run], payload={"dataset": tuple(dataset), "name": name}))
+
+
 def start_replay() -> Job:
     """Queue a replay of the bundled model's training (same data, settings and seed), recording attention snapshots.
 
@@ -150,12 +164,14 @@ def _take_training(job: Job) -> None:
     source = "bundled" if job.kind == "replay" else "trained"
     # the replay's dataset is the bundled model's (as ui.model_cache.bundled_model)
     dataset = tuple(bundled_pairs()) if job.kind == "replay" else job.payload["dataset"]
-    set_model(CurrentModel(run.translator, source, run.snapshots, snapshot_pairs, run.evaluations, dataset))
+    name = job.payload.get("name", "")  # a fine-tuning's: the model it went on from, trained further
+    set_model(CurrentModel(run.translator, source, run.snapshots, snapshot_pairs, run.evaluations, dataset, name))
     st.session_state.last_training = {
         "kind": job.kind,
         "stopped": job.state == "stopped",
         "epochs": summary.epochs,
         "seconds": summary.seconds,
+        "before": run.before,  # a fine-tuning's scores before it (TrainingPlan.before), else None
     }
 
 

@@ -72,10 +72,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_columns(t)
     required_file(t, "--out", "where to write the .safetensors checkpoint (checked before training)")
+    t.add_argument(
+        "--from",
+        dest="base",
+        metavar="MODEL",
+        help="go on training this model on the pairs: a .safetensors checkpoint, a Marian folder or hf:NAME (then "
+        "--out is a new folder, written as the Marian folder was); it keeps its vocabularies, tokenizer and sizes "
+        "(tokens it lacks are read as unknown), the training settings are these flags'; held-out exact match, BLEU "
+        "and chrF are printed before and after (default: a new model)",
+    )
     _register_sizes(t)
     _register_data(t)
     _register_switches(t)
     register_recipe(t)
+
+
+_SIZE_FIELDS = ("d_model", "d_ff", "n_heads", "n_layers", "dropout")
 
 
 def _register_sizes(t: argparse.ArgumentParser) -> None:
@@ -270,18 +282,92 @@ def _say_steps(args: argparse.Namespace, cfg: TrainConfig, train_pairs: int) -> 
         )
 
 
-def run(args: argparse.Namespace) -> None:
-    """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it."""
-    from ..checkpoint import save_checkpoint
+def _model_flags(args: argparse.Namespace) -> list[str]:
+    """The flags given that shape a new model (sizes, tokenizer, switches): a model trained further keeps its own."""
+    model = TransformerConfig(1, 1)
+    given = [f"--{f.replace('_', '-')}" for f in _SIZE_FIELDS if getattr(args, f) != getattr(model, f)]
+    given += ["--tokenizer"] * (args.tokenizer != "auto") + ["--vocab-size"] * (args.vocab_size is not None)
+    for field, _, kinds in _SWITCHES:
+        if (getattr(args, field) != getattr(model, field)) if kinds else getattr(args, f"no_{field}"):
+            given.append(f"--{field.replace('_', '-')}" if kinds else f"--no-{field.replace('_', '-')}")
+    return given + [flag for flag in ("--emb-scale", "--tie-output") if getattr(args, flag[2:].replace("-", "_"))]
+
+
+def _scores_line(scores) -> str:
+    """exact match, BLEU and chrF of one part, as the before and after lines give them."""
+    return (
+        f"exact match {scores.exact_match:.1%} ({scores.exact}/{scores.pairs}), BLEU {scores.bleu:.1f}, "
+        f"chrF {scores.chrf:.1f}"
+    )
+
+
+def _plan_from(args: argparse.Namespace):
+    """(plan, split, the model it goes on from) of `train --from`: the pairs read and split with the model's own
+    tokenizer, the settings the flags'."""
+    from ..opening import open_model
     from ..plan import TrainingPlan
 
-    check_writable(args.out, "--out")
+    given = _model_flags(args)
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)}: a model trained further with --from keeps its own sizes, tokenizer and "
+            "architecture; drop these flags (the training settings, such as --epochs, --lr and --warmup, apply)."
+        )
+    base = open_model(args.base)
+    taken = read_table(args.pairs, args.columns)
+    attribution = taken.extra.get("attribution", [])
+    all_pairs, credited = taken.pairs, credit(attribution)
+    credits = credits_of(attribution, taken.lines) if attribution else None
+    also_taken = read_table(args.also, args.columns) if args.also else None
+    also = also_taken.pairs if also_taken is not None else []
+    refuse_bad_rows(args.pairs, taken, base.tokenizer)
+    if also_taken is not None:
+        refuse_bad_rows(args.also, also_taken, base.tokenizer)
+    split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, base.tokenizer, always_train=also)
+    plan = TrainingPlan.continuing(base, all_pairs, split, args.holdout, TrainConfig(), also)
+    if credited:
+        plan = replace(plan, data=replace(plan.data, data_credit=credited, credits=credits))
+    _, cfg = recipe_settings(args, len(plan.train_pairs))  # the recipe's training settings; the model stays as it is
+    return replace(plan, config=cfg), split, base
+
+
+def run(args: argparse.Namespace) -> None:
+    """Plan the training (split, checks), train it with a line every tenth of the epochs, then score and save it;
+    with --from, the model given goes on training, scored before and after."""
+    from ..plan import TrainingPlan
+
+    marian = _marian_out(args) if args.base is not None else None  # a Marian model trained further: a folder
+    if not marian:
+        check_writable(args.out, "--out")
+    if args.split is not None and args.holdout == 0:
+        raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
+    if args.base is not None:
+        plan, split, base = _plan_from(args)
+        _say_split(split, len(plan.train_pairs) + len(plan.held_pairs), args.holdout)
+        _say_steps(args, plan.config, len(plan.train_pairs))
+        _check_checkpoint_size(plan)
+        translator = plan.build()
+        unknown = plan.unknown_tokens()
+        print(
+            f"training {visible(str(args.base))} further: {len(plan.train_pairs)} pairs"
+            + (f" (+{len(plan.held_pairs)} held out)" if plan.held_pairs else "")
+            + f", {translator.model.num_parameters():,} parameters, its vocabularies of "
+            f"{len(translator.src_vocab)} / {len(translator.tgt_vocab)} tokens kept: {unknown[0]:,} source and "
+            f"{unknown[1]:,} target tokens of the pairs are not in them and are read as unknown"
+        )
+        if plan.held_pairs:
+            print(visible(split.describe()))
+        before = plan.before(translator)
+        part = "held out" if before.part == "holdout" else "training pairs"
+        print(f"before: {part}: {_scores_line(before.scores)}")
+        _train_and_save(plan, translator, args, marian)
+        print(f"after: {part}: {_scores_line(before.after(translator))} (before: {_scores_line(before.scores)})")
+        print(f"saved {visible(str(args.out))}")
+        return
     _check_vocab_size(args)
     all_pairs, also, tokenizer, credited, credits = _read(args)
     cfg = TrainConfig(epochs=args.epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed)
     _check_heads(args.d_model, args.n_heads)
-    if args.split is not None and args.holdout == 0:
-        raise ConfigError(f"--split {args.split} needs --holdout FRACTION above 0: the share of pairs to hold out.")
     split = split_pairs(all_pairs, args.split or "random", args.holdout, args.seed, tokenizer, always_train=also)
     sizes = dict(
         d_model=args.d_model,
@@ -301,10 +387,10 @@ def run(args: argparse.Namespace) -> None:
     if args.dropout != TransformerConfig(1, 1).dropout:  # a --dropout given beside --paper wins
         recipe.pop("dropout", None)
     plan = replace(plan, sizes={**plan.sizes, **recipe}, config=cfg)
-    pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     _check_checkpoint_size(plan)
     translator = plan.build()
     variant = ", ".join(f"{k}={v}" for k, v in translator.config.variant.items())
+    pairs, holdout = plan.train_pairs, plan.held_pairs  # the --also pairs come last
     print(
         f"{len(pairs)} pairs" + (f" (+{len(holdout)} held out)" if holdout else "") + ", "
         f"{translator.model.num_parameters():,} parameters, "
@@ -312,8 +398,35 @@ def run(args: argparse.Namespace) -> None:
         + (f" (BPE pieces: {len(plan.tokenizer.pieces):,} learned)" if isinstance(plan.tokenizer, Bpe) else "")
         + (f"; variant: {variant}" if variant else "")
     )
-    if holdout:
+    if plan.held_pairs:
         print(visible(split.describe()))
+    _train_and_save(plan, translator, args)
+    print(f"saved {visible(str(args.out))}")
+
+
+def _marian_out(args: argparse.Namespace) -> Path | None:
+    """For --from a Marian folder or hf:NAME: the folder it was opened from (--out, checked here, is a new folder
+    written as that one); None for a checkpoint."""
+    from ..opening import HF_PREFIX, hub_folder, is_marian_spec
+
+    if not is_marian_spec(args.base):
+        return None
+    out = Path(args.out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError(f"--out {out} exists: a Marian model trained further is saved as a new folder, name one.")
+    if not out.parent.is_dir():
+        raise ConfigError(f"--out {out}: the folder {out.parent} does not exist: create it, or choose another.")
+    spec = str(args.base)
+    return hub_folder(spec[len(HF_PREFIX) :]) if spec.startswith(HF_PREFIX) else Path(spec)
+
+
+def _train_and_save(plan: TrainingPlan, translator, args: argparse.Namespace, marian: Path | None = None) -> None:
+    """Train with a line every tenth of the epochs, score (the done line), save to --out (a Marian model: as a folder
+    beside the one it was opened from, marian), and say when it ended under-trained."""
+    from ..checkpoint import save_checkpoint
+    from ..marian_save import save_marian_folder
+
+    cfg, pairs, holdout = plan.config, plan.train_pairs, plan.held_pairs  # the --also pairs come last
     every = max(1, cfg.epochs // 10)
     for record in plan.train(translator):
         if record.epoch % every == 0 or record.epoch == cfg.epochs:
@@ -331,7 +444,10 @@ def run(args: argparse.Namespace) -> None:
     if holdout:
         line += f"; held out: {_scores(evaluations['holdout'].loss, table, 'holdout')}"
     try:
-        save_checkpoint(translator, args.out)
+        if marian is None:
+            save_checkpoint(translator, args.out)
+        else:
+            save_marian_folder(translator, marian, args.out)
     except OSError as exc:
         raise TransformerError(f"cannot write {args.out}: {exc.strerror or exc}.") from None
     print(f"{line}, {summary.seconds:.1f} s")
@@ -339,4 +455,3 @@ def run(args: argparse.Namespace) -> None:
     said = verdict_line(verdict, cfg, len(pairs), summary.history)
     if said:  # on stderr, as a warning: the lines on stdout keep their shape
         print(said, file=sys.stderr)
-    print(f"saved {visible(str(args.out))}")

@@ -22,6 +22,7 @@ SCREENS = (  # the files, in the order of the app: the sidebar first, then the p
     "train",
     "opened",
     "recipe",
+    "finetune",
     "positional_encoding",
     "masks",
     "inside",
