@@ -43,8 +43,8 @@ def token_annotations(fig: go.Figure, labels: list[str], ys: list[float], side: 
     x, shift = (0, -NODE_PX) if side == "right" else (1, NODE_PX)
     for index, (label, y) in enumerate(zip(labels, ys)):
         mine = index == chosen
-        fig.add_annotation(x=x, y=1 - y, xref="paper", yref="paper", xanchor=side, yanchor="middle", xshift=shift, showarrow=False,
-                           text=f"<b>{label}</b>" if mine else label,
+        fig.add_annotation(x=x, y=1 - y, xref="paper", yref="paper", xanchor=side, yanchor="middle", xshift=shift,
+                           showarrow=False, text=f"<b>{label}</b>" if mine else label,
                            font=dict(color=CHOSEN_COLOR) if mine else None)  # fmt: skip
 
 
@@ -66,10 +66,9 @@ def attention_lines_figure(
     """attn [H, Lq, Lk] (or [Lq, Lk], one head) as lines from each query token (left) to each key token (right), the
     alpha of each line its weight, exactly as the matrix holds it; heads: the heads drawn (default all), each in its
     HEAD_COLORS colour, or dark blue when one head is drawn. chosen = (QUERY or KEY, index): that token's lines as they
-    are, every other line DIMMED. gold: (query, key) pairs whose lines are outlined in gold. Tokens are shown as text."""
-    a = floats(attn, 3, "attn") if np.ndim(attn) == 3 or hasattr(attn, "dim") and attn.dim() == 3 else None
-    if a is None:
-        a = floats(attn, 2, "attn")[None]  # (1, Lq, Lk)
+    are, every other line DIMMED. gold: (query, key) pairs drawn over the lines as gold dashes. Tokens are shown as
+    text."""
+    a = floats(attn, 3, "attn") if np.ndim(attn) == 3 else floats(attn, 2, "attn")[None]  # (H, Lq, Lk)
     n_heads, n_q, n_k = a.shape
     queries = token_labels(query_tokens, n_q, "query_tokens", "rows")
     keys = token_labels(key_tokens, n_k, "key_tokens", "columns")
