@@ -108,8 +108,9 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     assert model.translator.config.d_model == 16
     table = at.dataframe[-1].value
     assert len(table) == n + 1
-    assert "我爱猫" in list(table.iloc[:, 0])  # the new pair is scored with the others, errors first
-    assert set(table.iloc[:, 3]) <= {"✓", "✗"}
+    assert list(table.columns[:1]) == ["✓/✗"]  # the verdict first, then the texts
+    assert "我爱猫" in list(table["source"])  # the new pair is scored with the others, errors first
+    assert set(table.iloc[:, 0]) <= {"✓", "✗"}
     assert any("Trained 15 epochs" in s for s in texts(at, "success"))
 
 
