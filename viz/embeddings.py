@@ -27,8 +27,11 @@ HEIGHT_PX = 560
 # plot). Drawn larger, the dots move apart and the labels keep their size, so labels apart here stay apart.
 PLOT_PX = (380, 300)
 LABEL_PX = FONT["size"] * PRESENTER_SCALE  # a label's font, as large as the presenter view draws it
-LINE_EM, GAP_PX, EDGE = 1.3, 7, 0.06  # a label's height in its font size, its gap to its dot, the axes' padding
-ROOM_PX = 3  # px kept between two labels
+# a label's height in its font size; its gap to its dot: plotly.js sets a text GAP_PX off a marker of MARKER_PX (its
+# radius / 0.8 + 1), so each label trace carries invisible markers of that size; the axes' padding
+LINE_EM, MARKER_PX, EDGE = 1.3, 8, 0.06
+GAP_PX = MARKER_PX / 2 / 0.8 + 1
+ROOM_PX = 4  # px kept between two labels
 APART = [(r * math.cos(a), r * math.sin(a)) for r in (40, 65, 95, 130) for a in [k * math.pi / 4 for k in range(8)]]
 PLACES = ("top center", "bottom center", "middle right", "middle left", "top right", "top left", "bottom right",
           "bottom left")  # fmt: skip  # where a label may sit around its dot, tried in this order
@@ -161,7 +164,8 @@ def embedding_figure(
                 go.Scatter(
                     x=[points[label.index][0] for label in shown],
                     y=[points[label.index][1] for label in shown],
-                    mode="text",
+                    mode="markers+text",
+                    marker=dict(size=MARKER_PX, opacity=0),  # sets the text's gap to the dot (GAP_PX)
                     text=[texts[label.index] for label in shown],
                     textposition=[label.place for label in shown],
                     textfont=font,
@@ -193,5 +197,5 @@ def embedding_figure(
     grid = dict(showgrid=True, gridcolor="#eeeeee", zeroline=True, zerolinecolor="#cccccc")
     x_range, y_range = axis_ranges(points) if points else (None, None)
     set_layout(fig, dict(xaxis=dict(grid, title=x_label, range=x_range), yaxis=dict(grid, title=y_label, range=y_range),
-                         legend=dict(orientation="h", yanchor="top", y=-0.12, x=0)))  # fmt: skip
+                         legend=dict(orientation="h", yanchor="top", y=-0.22, x=0)))  # fmt: skip
     return finish(fig, title, HEIGHT_PX)
