@@ -22,7 +22,7 @@ from .messages import error_text
 from .model_cache import trained_on_table
 from .session import current, end_page, session_memo, usable_pairs
 from .tables import results_frame
-from .view_state import Param, choose_labelled, choose_number
+from .view_state import Param, choose_labelled, choose_number, choose_one
 
 
 def pair_text(pair: tuple[str, str]) -> str:
@@ -241,8 +241,7 @@ def results_table(frame, verdicts: list[str], key: str, L: str, **kw) -> None:
         return
     with st.expander(t("train.whole_texts", L, n=f"{len(cut):,}")):
         first = shown.columns[len(verdicts)]  # the first text (the source), as the table shows it
-        row = st.selectbox(
-            t("train.whole_row", L), cut, key=f"{key}_whole", format_func=lambda i: f"{i + 1} · {shown.iloc[i][first]}"
-        )
+        shown_as = lambda i: f"{i + 1} · {shown.iloc[i][first]}"  # noqa: E731
+        row = choose_one(st.selectbox, t("train.whole_row", L), cut, key=f"{key}_whole", format_func=shown_as)
         whole = frame.iloc[row]
         st.markdown("\n".join(f"- **{markdown(str(c))}**: {markdown(str(whole[c]))}" for c in frame.columns))

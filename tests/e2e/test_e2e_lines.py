@@ -23,6 +23,7 @@ from tests.e2e.helpers import (
     sidebar,
     use_tutorial_pairs,
 )
+from tests.e2e.test_e2e_attention import click_point
 from tests.e2e.test_e2e_sheet import _download_sheet, _read_offline
 from ui.strings import STRINGS
 from viz.alignment import GOLD_MARK
@@ -235,3 +236,22 @@ def test_the_embeddings_labels_never_overlap_and_name_the_chosen_token(new_page)
         assert len(labels) >= 9 and token in labels, (token, labels)  # the chosen token and more
         assert_text_fits(chart, data_text=True, where=f"the embeddings picture ({view})")  # no label over another
         no_exception(page)
+
+
+def test_no_red_frame_covers_a_number_a_hand_mark_or_inside_the_models_chosen_cell(page):
+    go_to(page, "attention")
+    _charts_drawn(page)
+    big = page.locator(".st-key-click_attn_chart:not([data-stale='true']) .js-plotly-plot")
+    click_point(big, 2, 1)  # mark "I → love" on 欢: a red frame around a cell with its number
+    expect(page.get_by_test_id("stMultiSelect")).to_contain_text("I → love")
+    page.wait_for_function(
+        "el => (el.layout.shapes || []).some(s => s.line && s.line.color === '#d62728' && s.xref === 'x')",
+        arg=big.element_handle(),
+    )
+    marks, numbers, over = _marks_over_numbers(page)
+    assert len(marks) >= 5 and over == [], (marks, over)
+    go_to(page, "inside")  # the chosen cell of the attention step, framed in red
+    settled(page)
+    marks, numbers, over = _marks_over_numbers(page)
+    assert numbers and over == [], (marks, over)
+    no_exception(page)
