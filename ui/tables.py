@@ -42,15 +42,21 @@ def cut_text(text: str, px: float) -> str:
 
 def results_frame(frame: pd.DataFrame, verdicts: list[str]) -> tuple[pd.DataFrame, list[int]]:
     """A results table as pages show it: the verdict columns (✓/✗, the part) first, then the others, each text cut
-    (cut_text) to an equal share of what RESULTS_PX leaves; and the rows whose text was cut, by position."""
+    (cut_text) to its column's share of what RESULTS_PX leaves: a column that needs less keeps its texts whole and
+    leaves the rest to the others (at least MIN_TEXT_PX each); and the rows whose text was cut, by position."""
     texts = [c for c in frame.columns if c not in verdicts]
     shown = frame[[*verdicts, *texts]].copy()
-    taken = sum(column_px([str(c), *map(str, frame[c])]) for c in verdicts)
-    px = max(MIN_TEXT_PX, (RESULTS_PX - taken) / max(1, len(texts))) - GRID_PAD_PX - 1
+    left = RESULTS_PX - sum(column_px([str(c), *map(str, frame[c])]) for c in verdicts)
+    need = {c: column_px([str(c), *map(str, frame[c])]) for c in texts}
+    room = {}
+    for n, c in enumerate(sorted(texts, key=need.get)):  # the narrowest first: what they do not need goes on
+        room[c] = max(MIN_TEXT_PX, column_px([str(c)]), min(need[c], left / (len(texts) - n)))
+        left -= room[c]
     cut = set()
     for c in texts:
-        column = [cut_text(v, px) for v in frame[c].astype(str)]
-        cut |= {i for i, (a, b) in enumerate(zip(column, frame[c].astype(str))) if a != b}
+        whole = frame[c].astype(str)
+        column = list(whole) if room[c] >= need[c] else [cut_text(v, room[c] - GRID_PAD_PX - 1) for v in whole]
+        cut |= {i for i, (a, b) in enumerate(zip(column, whole)) if a != b}
         shown[c] = column
     return shown, sorted(cut)
 

@@ -15,7 +15,7 @@ from transformer.text import markdown, visible
 from viz.common import text_px
 from viz.training import CurveLabels
 
-from .export import table, text
+from .export import hint, table, text
 from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
@@ -244,4 +244,4 @@ def results_table(frame, verdicts: list[str], key: str, L: str, **kw) -> None:
         shown_as = lambda i: f"{i + 1} · {shown.iloc[i][first]}"  # noqa: E731
         row = choose_one(st.selectbox, t("train.whole_row", L), cut, key=f"{key}_whole", format_func=shown_as)
         whole = frame.iloc[row]
-        st.markdown("\n".join(f"- **{markdown(str(c))}**: {markdown(str(whole[c]))}" for c in frame.columns))
+        hint("\n".join(f"- **{markdown(str(c))}**: {markdown(str(whole[c]))}" for c in frame.columns), "markdown")

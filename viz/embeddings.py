@@ -20,7 +20,7 @@ from .presenter import PRESENTER_SCALE
 
 CLASS_COLORS = plotly.colors.qualitative.Safe  # told apart with colour-blindness; the unclassed ones grey
 GREY = "#b0b0b0"
-LABELS = "labels"  # the name of the traces that write tokens beside their dots
+LABELS = "token text"  # the meta key of the traces that write tokens beside their dots, the name of such annotations
 UNCLASSED = ("several", "other")  # transformer.embeddings.UNCLASSED: drawn grey
 HEIGHT_PX = 560
 # the plot area the labels are placed for: the smallest the page draws it (a 1024 px window; the legend under the
@@ -169,8 +169,7 @@ def embedding_figure(
                     text=[texts[label.index] for label in shown],
                     textposition=[label.place for label in shown],
                     textfont=font,
-                    name=LABELS,
-                    meta=[label.index for label in shown],
+                    meta={LABELS: [label.index for label in shown]},
                     hoverinfo="skip",
                     showlegend=False,
                     cliponaxis=False,

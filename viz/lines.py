@@ -23,6 +23,7 @@ MIN_PX, MAX_PX = 260, 900
 NODE_PX = 12  # a token's bar
 DIMMED = 0.15  # the other tokens' lines, this much as opaque, while one token is chosen
 QUERY, KEY = "query", "key"  # the two sides of a chosen token
+TOKEN_TEXT = "token text"  # the name of the annotations that write the tokens (data, not words of the interface)
 
 
 def rgba(color: str, alpha: float) -> str:
@@ -44,7 +45,7 @@ def token_annotations(fig: go.Figure, labels: list[str], ys: list[float], side: 
     for index, (label, y) in enumerate(zip(labels, ys)):
         mine = index == chosen
         fig.add_annotation(x=x, y=1 - y, xref="paper", yref="paper", xanchor=side, yanchor="middle", xshift=shift,
-                           showarrow=False, text=f"<b>{label}</b>" if mine else label,
+                           showarrow=False, text=f"<b>{label}</b>" if mine else label, name=TOKEN_TEXT,
                            font=dict(color=CHOSEN_COLOR) if mine else None)  # fmt: skip
 
 

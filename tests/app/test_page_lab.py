@@ -304,4 +304,4 @@ def test_a_lab_run_past_the_sample_size_compares_the_sample_its_training_scored_
     said = "The training figures are scored on a sample of 6 of the 10 training pairs, drawn with the training's seed"
     assert any(c.value.startswith(said) for c in at.caption)
     translations = at.dataframe[-1].value
-    assert list(translations.iloc[:, 0]) == [s for s, _ in sample]
+    assert list(translations["source"]) == [s for s, _ in sample]

@@ -26,7 +26,7 @@ def test_one_trace_per_class_in_the_legends_order_with_tokens_shown_literally():
     assert verb.marker.color != noun.marker.color != GREY
     # the chosen token's text in red beside its ring; its neighbours' texts (four dots far apart: room for all)
     assert (list(ring.x), ring.marker.line.color) == ([2.0], CHOSEN_COLOR)
-    assert (list(chosen.text), chosen.textfont.color, chosen.name) == (["吃"], CHOSEN_COLOR, LABELS)
+    assert (list(chosen.text), chosen.textfont.color, chosen.meta) == (["吃"], CHOSEN_COLOR, {LABELS: [2]})
     assert sorted(labels.text) == sorted(["猫", "$y$".replace("$", "&#36;")])  # the neighbours, shown literally
     assert (list(near.x), near.name) == ([0.0, 3.0], "nearest")  # the chosen one is not its own neighbour
     with pytest.raises(ValueError):
@@ -38,8 +38,8 @@ def boxes(fig) -> dict[int, tuple]:
     text's width (an upper bound) and height, on the side of the dot its textposition names."""
     (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
     out = {}
-    for trace in (tr for tr in fig.data if tr.name == LABELS):
-        for index, x, y, text, place in zip(trace.meta, trace.x, trace.y, trace.text, trace.textposition):
+    for trace in (tr for tr in fig.data if isinstance(tr.meta, dict) and LABELS in tr.meta):
+        for index, x, y, text, place in zip(trace.meta[LABELS], trace.x, trace.y, trace.text, trace.textposition):
             px, py = (x - x0) / (x1 - x0) * PLOT_PX[0], (y1 - y) / (y1 - y0) * PLOT_PX[1]
             w, h = text_px(text, LABEL_PX), LABEL_PX * LINE_EM
             vertical, horizontal = place.split()
@@ -50,8 +50,8 @@ def boxes(fig) -> dict[int, tuple]:
         if note.name.startswith(LABELS):
             px, py = (note.x - x0) / (x1 - x0) * PLOT_PX[0], (y1 - note.y) / (y1 - y0) * PLOT_PX[1]
             w, h = text_px(note.text, LABEL_PX), LABEL_PX * LINE_EM
-            out[int(note.name.split()[1])] = (px + note.ax - w / 2, py + note.ay - h / 2, px + note.ax + w / 2,
-                                              py + note.ay + h / 2)  # fmt: skip
+            index, cx, cy = int(note.name.rsplit(maxsplit=1)[1]), px + note.ax, py + note.ay
+            out[index] = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
     return out
 
 
