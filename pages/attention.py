@@ -12,6 +12,7 @@ from transformer.model import DEC_ENC, ENC_SELF, AttentionKind
 from transformer.text import markdown, visible
 from transformer.words import GOLD_TOKENIZER
 from ui import word_level
+from ui.attention_lines import LINES_PX, line_view
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.gold import file_gold, gold_pairs, golds_of, problem_lines
 from ui.i18n import sentences, t
@@ -40,7 +41,7 @@ from viz.attention import attention_figure, attention_grid_figure, decoder_row_l
 from viz.heads import clicked_head, head_patterns_figure, head_stat_figure
 from viz.layers import clicked_cell
 
-MAP_PX, EXPLAIN_PX = 560, 340  # one attention map, and what it shows beside it
+MAP_PX = 560  # one attention map, the line view beside it
 
 L = page_setup()
 ss = st.session_state
@@ -195,11 +196,18 @@ def show(
     shown = {"grid": "all-heads", "average": "average"}.get(heads, f"head-{head + 1}")
     name = file_name("attention", kind.name, f"layer-{layer + 1}", shown, "training" if key != CHART else "")
     about = caption(title, for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens)))
-    if clickable and heads != "grid":
-        ss[f"_{key}_drawn"] = tuple(marks)
-        chart(fig, key, name, about, on_select="rerun", selection_mode="points")
-    else:
-        chart(fig, key, name, about)
+    # the matrix, and beside it (under all heads, which take the width) the same weights as lines
+    c1, c2 = [st.container(), st.container()] if heads == "grid" else wrapping_row([MAP_PX, LINES_PX])
+    with c1:
+        if clickable and heads != "grid":
+            ss[f"_{key}_drawn"] = tuple(marks)
+            chart(fig, key, name, about, on_select="rerun", selection_mode="points")
+        else:
+            chart(fig, key, name, about)
+    with c2:
+        axes = attention_axes(L, kind, src_tokens, dec_tokens, rows_dec)[:2]
+        sentence_words = for_sentence(L, " ".join(src_tokens), " ".join(dec_tokens))
+        line_view(L, key, view, kind, maps.of(kind)[layer][0], axes, (heads, layer, head), title, sentence_words, gold)
 
 
 def explain() -> None:
@@ -227,23 +235,14 @@ def gold_score() -> None:
 
 
 drawn = word_level.word_view(view.maps, words) if by_words else (view.maps, view.src_tokens, view.dec_tokens, dec_rows)
-if heads == "grid":  # every head side by side needs the whole width
-    show(*drawn, CHART, (*sentence, level), **main_chart)
-    computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
-    word_level.say_level(L, level, words)
-    explain()
-else:
-    c1, c2 = wrapping_row([MAP_PX, EXPLAIN_PX])  # the map wide enough for its labels; the text beside or under it
-    with c1:
-        show(*drawn, CHART, (*sentence, level), **main_chart)
-        computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
-        word_level.say_level(L, level, words)
-        if gold is not None:
-            gold_score()
-    with c2:
-        explain()
-        if marking:
-            hint(t("attn.click_to_mark", L), "info")
+show(*drawn, CHART, (*sentence, level), **main_chart)
+computed_by("Translator.inspect → Transformer(enc_inputs, dec_inputs, return_attn=True)", L)
+word_level.say_level(L, level, words)
+if gold is not None:
+    gold_score()
+explain()
+if marking and heads != "grid":
+    hint(t("attn.click_to_mark", L), "info")
 
 st.download_button(
     t("attn.download_maps", L),

@@ -41,7 +41,15 @@ from ui.session import chosen_tokenizer, current, end_page, page_setup, set_mode
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
 from ui.view_state import Param, choose_labelled, choose_numbered, choose_one, keep_option
-from ui.widgets import attention_axes, curve_labels, kind_picker, page_header, pair_text, wrapping_row
+from ui.widgets import (
+    attention_axes,
+    curve_labels,
+    kind_picker,
+    page_header,
+    pair_text,
+    results_table,
+    wrapping_row,
+)
 from viz.attention import attention_figure, decoder_row_labels
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
 
@@ -387,7 +395,8 @@ def translations_section(labels, evals: list[dict], held: bool) -> None:
         (s, g, out_a, mark(ok_a), out_b, mark(ok_b), part_labels[part])
         for part, s, g, out_a, ok_a, out_b, ok_b in shown
     ]
-    table(pd.DataFrame(rows, columns=columns), repeat=2, hide_index=True, width="stretch", key="table_lab")
+    verdicts = [f"{label} {MARKS}" for label in labels] + [t("train.part", L)]
+    results_table(pd.DataFrame(rows, columns=columns), verdicts, "table_lab", L, repeat=len(verdicts) + 1)
 
 
 def attention_side_by_side(a: CurrentModel, b: CurrentModel, labels, pairs: list) -> None:
@@ -466,7 +475,8 @@ def show_evidence(result) -> None:
             f"{t(RUNS[side], L)}: {n}" for side in ("baseline", "variant") for n in (t("train.output", L), MARKS)
         ]
         rows = [(*r[:3], r[3], mark(r[4]), r[5], mark(r[6])) for r in facts["rows"]]
-        table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="table_lab_permuted")
+        verdicts = [f"{t(RUNS[side], L)}: {MARKS}" for side in ("baseline", "variant")]
+        results_table(pd.DataFrame(rows, columns=columns), verdicts, "table_lab_permuted", L)
     learned = baseline_verdict(baseline)
     if held and not learned.under_trained:
         text(t("lab.held", L), "success")

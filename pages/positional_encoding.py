@@ -18,7 +18,7 @@ from transformer.text import markdown
 from ui.export import caption, chart, file_name, formula, section, sheet_settings, table, text
 from ui.i18n import sentences, t
 from ui.model_cache import CacheKind
-from ui.session import current, page_setup
+from ui.session import current, page_setup, pairs_summary
 from ui.view_state import Param, choose_labelled, choose_number, choose_one, choose_several
 from ui.widgets import computed_by, model_cached, page_header, warn_if_data_changed
 from viz.embeddings import embedding_figure
@@ -256,9 +256,11 @@ token = choose_one(st.selectbox, t("emb.token", L), emb.tokens, key="emb_token",
 chosen = emb.tokens.index(token)
 near = neighbours(emb.weights, chosen, NEIGHBOURS)
 side_words = t(EMB_SIDES[side], L)
+in_data = pairs_summary()  # how often each token occurs in the tab's pairs: the most frequent are labelled first
+counts = tuple((in_data.src_counts if side == "source" else in_data.tgt_counts).get(tok, 0) for tok in emb.tokens)
 chart(
     model_cached(
-        (CacheKind.EMBEDDINGS_FIGURE, side, chosen, L),
+        (CacheKind.EMBEDDINGS_FIGURE, side, chosen, counts, L),
         lambda: embedding_figure(
             emb.projection.xy,
             emb.tokens,
@@ -270,6 +272,7 @@ chart(
             chosen=chosen,
             near=[j for j, _ in near],
             near_name=t("emb.nearest", L, n=len(near)),
+            counts=counts,
         ),
     ),
     "emb_projection",

@@ -47,7 +47,7 @@ from ui.session import (
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, current_job, job_queue, live_fragment, phase_text, start_finetune, start_training
 from ui.view_state import Param, choose_labelled, choose_one, keep_in_range, keep_option
-from ui.widgets import curve_labels, metric_row, model_size, page_header
+from ui.widgets import curve_labels, metric_row, model_size, page_header, results_table
 from viz.training import learning_rate_figure, loss_accuracy_figure
 
 L = page_setup()
@@ -531,7 +531,8 @@ if model.results is not None:
         columns.append(t("train.part", L))
     if sampled:  # the training rows are the sample's
         text(t("train.sampled_rows", L, scored=f"{train_eval.total:,}", of=f"{sampled[1]:,}"), "caption")
-    table(pd.DataFrame(rows, columns=columns), hide_index=True, width="stretch", key="results_table")
+    verdicts = [MARKS, *([t("train.part", L)] if held_eval else [])]  # what a reader looks for first
+    results_table(pd.DataFrame(rows, columns=columns), verdicts, "results_table", L)
 
 # --- checkpoints ------------------------------------------------------------------------------------------
 section(t("ckpt.title", L))

@@ -54,6 +54,7 @@ class CacheKind(Enum):
     EMBEDDINGS = "embeddings"
     EMBEDDINGS_FIGURE = "embeddings_figure"
     ATTN_FIGURE = "attn_figure", 8
+    LINES_FIGURE = "lines_figure", 8  # the line view beside an attention map
     MAPS_JSON = "maps_json"
     TRANSLATE_ONE_MORE = "translate_one_more"
     HEADS = "heads"  # a study of every head over the pairs

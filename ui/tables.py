@@ -9,15 +9,56 @@ import pandas as pd
 from transformer.bpe import Bpe
 from transformer.data import SPECIALS, PairsSummary, Vocab, build_vocabs, make_data, tokenize
 from transformer.scores import ALL, ScoreTable
+from viz.common import text_px
 
+from .export import GRID_PAD_PX, GRID_TEXT_PX, column_px
 from .i18n import t
 
 MARKS = "✓/✗"  # the header of a column of marks
+# a results table (every pair with its translation) fits the main column of a 1280 px window, sidebar open: its
+# verdict columns first, and each text cut with "…" to its share of the rest, at least MIN_TEXT_PX
+RESULTS_PX, MIN_TEXT_PX = 720, 110
+CUT = "…"
 
 
 def mark(right: bool) -> str:
     """How every table marks a translation: ✓ when it is the reference, ✗ when not."""
     return "✓" if right else "✗"
+
+
+def cut_text(text: str, px: float) -> str:
+    """text whole when it takes at most px in an st.dataframe cell (viz.common.text_px, an upper bound), else its
+    longest start that fits with CUT after it."""
+    text = str(text)
+    if text_px(text, GRID_TEXT_PX) <= px:
+        return text
+    room = px - text_px(CUT, GRID_TEXT_PX)
+    low, high = 0, len(text)  # the longest start that fits: text_px grows with every character added
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if text_px(text[:mid], GRID_TEXT_PX) <= room else (low, mid - 1)
+    return text[:low].rstrip() + CUT
+
+
+def results_frame(frame: pd.DataFrame, verdicts: list[str]) -> tuple[pd.DataFrame, list[int]]:
+    """A results table as pages show it: the verdict columns (✓/✗, the part) first, then the others, each text cut
+    (cut_text) to its column's share of what RESULTS_PX leaves: a column that needs less keeps its texts whole and
+    leaves the rest to the others (at least MIN_TEXT_PX each); and the rows whose text was cut, by position."""
+    texts = [c for c in frame.columns if c not in verdicts]
+    shown = frame[[*verdicts, *texts]].copy()
+    left = RESULTS_PX - sum(column_px([str(c), *map(str, frame[c])]) for c in verdicts)
+    need = {c: column_px([str(c), *map(str, frame[c])]) for c in texts}
+    room = {}
+    for n, c in enumerate(sorted(texts, key=need.get)):  # the narrowest first: what they do not need goes on
+        room[c] = max(MIN_TEXT_PX, column_px([str(c)]), min(need[c], left / (len(texts) - n)))
+        left -= room[c]
+    cut = set()
+    for c in texts:
+        whole = frame[c].astype(str)
+        column = list(whole) if room[c] >= need[c] else [cut_text(v, room[c] - GRID_PAD_PX - 1) for v in whole]
+        cut |= {i for i, (a, b) in enumerate(zip(column, whole)) if a != b}
+        shown[c] = column
+    return shown, sorted(cut)
 
 
 def head_stats_frame(stats: list, columns: list[str], names: dict[str, str], lang: str) -> pd.DataFrame:

@@ -15,13 +15,14 @@ from transformer.text import markdown, visible
 from viz.common import text_px
 from viz.training import CurveLabels
 
-from .export import text
+from .export import hint, table, text
 from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
 from .model_cache import trained_on_table
 from .session import current, end_page, session_memo, usable_pairs
-from .view_state import Param, choose_labelled, choose_number
+from .tables import results_frame
+from .view_state import Param, choose_labelled, choose_number, choose_one
 
 
 def pair_text(pair: tuple[str, str]) -> str:
@@ -228,3 +229,19 @@ def model_size(config: TransformerConfig) -> dict[str, str]:
         "src": f"{config.src_vocab_size:,}",
         "tgt": f"{config.tgt_vocab_size:,}",
     }
+
+
+def results_table(frame, verdicts: list[str], key: str, L: str, **kw) -> None:
+    """A table of translations (ui.tables.results_frame: the verdict columns first, long texts cut with "…", nothing
+    wider than the page) and, when a text was cut, an expander where a row chosen by its number shows its texts
+    whole."""
+    shown, cut = results_frame(frame, verdicts)
+    table(shown, hide_index=True, width="stretch", key=key, **kw)
+    if not cut:
+        return
+    with st.expander(t("train.whole_texts", L, n=f"{len(cut):,}")):
+        first = shown.columns[len(verdicts)]  # the first text (the source), as the table shows it
+        shown_as = lambda i: f"{i + 1} · {shown.iloc[i][first]}"  # noqa: E731
+        row = choose_one(st.selectbox, t("train.whole_row", L), cut, key=f"{key}_whole", format_func=shown_as)
+        whole = frame.iloc[row]
+        hint("\n".join(f"- **{markdown(str(c))}**: {markdown(str(whole[c]))}" for c in frame.columns), "markdown")

@@ -12,8 +12,13 @@ import plotly.graph_objects as go
 from .common import ATTN_COLORS, cell_text, colon, colorbar, finish, height, nullable, set_layout
 from .layers import frame
 
-SURE_MARKER = dict(symbol="circle", size=9, color="#ffffff", line=dict(color="#000000", width=2))
-POSSIBLE_MARKER = dict(symbol="circle-open", size=11, color="#000000", line=dict(width=2))
+# a gold link marks its cell with a triangle in the cell's top-left corner, its legs GOLD_CORNER of the cell: the
+# number written at the cell's centre stays whole (a dot over the centre hid it). Sure: dark with a white edge,
+# possible: white with a dark edge, each seen on pale and on dark cells.
+GOLD_CORNER = 0.24
+SURE_MARK = dict(fillcolor="#000000", line=dict(color="#ffffff", width=1.5))
+POSSIBLE_MARK = dict(fillcolor="#ffffff", line=dict(color="#000000", width=1.5))
+GOLD_MARK = "gold link"  # the name of every gold mark's shape
 
 
 def aer_grid_figure(
@@ -80,27 +85,31 @@ def gold_links_layer(
     sure_label="gold link (sure)",
     possible_label="gold link (possible)",
 ) -> go.Figure:
-    """Draw gold links over a cross-attention map (an attention_figure: rows are decoder rows, columns source tokens),
-    in place: a link (i, j) joins source token i and target token j, drawn in row j, the row that predicts target
-    token j. Sure links are filled dots, possible links (not also sure) rings; neither takes hover or clicks."""
+    """Mark gold links on a cross-attention map (an attention_figure: rows are decoder rows, columns source tokens),
+    in place: a link (i, j) joins source token i and target token j, marked in row j, the row that predicts target
+    token j, by a corner triangle (corner_mark) that leaves the cell's number whole. Sure links are dark triangles,
+    possible links (not also sure) white ones; a legend entry names each kind, and neither takes hover or clicks."""
     sure = sorted(set(sure))
     only_possible = sorted(set(possible) - set(sure))
-    for links, marker, label in ((sure, SURE_MARKER, sure_label), (only_possible, POSSIBLE_MARKER, possible_label)):
-        if links:
-            fig.add_trace(
-                go.Scatter(
-                    x=[i for i, _ in links],
-                    y=[j for _, j in links],
-                    mode="markers",
-                    marker=marker,
-                    name=label,
-                    hoverinfo="skip",
-                    showlegend=True,
-                )
-            )
+    for links, style, label in ((sure, SURE_MARK, sure_label), (only_possible, POSSIBLE_MARK, possible_label)):
+        for i, j in links:
+            corner_mark(fig, i, j, style)
+        if links:  # the legend's entry: a triangle like the marks, no point of its own on the map
+            marker = dict(symbol="triangle-nw", size=12, color=style["fillcolor"], line=style["line"])
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=marker, name=label,
+                                     meta={"links": [list(link) for link in links]}, hoverinfo="skip",
+                                     showlegend=True))  # fmt: skip
     if sure or only_possible:
         set_layout(fig, dict(legend=dict(orientation="h", yanchor="top", y=-0.15, x=0)))
     return fig
+
+
+def corner_mark(fig: go.Figure, col: int, row: int, style: dict, xref: str = "x", yref: str = "y") -> None:
+    """A triangle in the top-left corner of the cell (row, col) of a token heatmap (row 0 on top), its legs
+    GOLD_CORNER of the cell, so it grows and shrinks with the cell and never reaches the number at its centre."""
+    x0, y0 = col - 0.5, row - 0.5  # the cell's top-left corner (the y axis runs downwards)
+    path = f"M {x0},{y0} L {x0 + GOLD_CORNER},{y0} L {x0},{y0 + GOLD_CORNER} Z"
+    fig.add_shape(type="path", path=path, xref=xref, yref=yref, layer="above", name=GOLD_MARK, **style)
 
 
 def aer_matrix(values: dict, n_layers: int, n_heads: int) -> np.ndarray:

@@ -108,8 +108,9 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     assert model.translator.config.d_model == 16
     table = at.dataframe[-1].value
     assert len(table) == n + 1
-    assert "我爱猫" in list(table.iloc[:, 0])  # the new pair is scored with the others, errors first
-    assert set(table.iloc[:, 3]) <= {"✓", "✗"}
+    assert list(table.columns[:1]) == ["✓/✗"]  # the verdict first, then the texts
+    assert "我爱猫" in list(table["source"])  # the new pair is scored with the others, errors first
+    assert set(table.iloc[:, 0]) <= {"✓", "✗"}
     assert any("Trained 15 epochs" in s for s in texts(at, "success"))
 
 
@@ -208,11 +209,11 @@ def test_held_out_pairs_are_reported_apart():
     assert held.total == round(0.2 * n) and model.evaluations["train"].total == n - held.total
     assert model.translator.summary.history[-1].holdout_loss > 0
     table = at.dataframe[-1].value
-    assert list(table.iloc[:, -1]).count("held out") == held.total
+    assert list(table["part"]).count("held out") == held.total and list(table.columns[:2]) == ["✓/✗", "part"]
     shown = {m.label: (m.value, m.proto.delta) for m in at.metric}  # whole, and at the score table's precision
     assert shown["exact-match, held out"] == (f"{held.exact_match:.1%}", f"{held.exact} of {held.total} pairs")
     assert f"{held.exact_match:.1%} ({held.exact}/{held.total})" in list(at.dataframe[-2].value["exact match"])
-    parts, marks = list(table.iloc[:, -1]), list(table.iloc[:, 3])
+    parts, marks = list(table["part"]), list(table["✓/✗"])
     assert parts == ["held out"] * held.total + ["trained on"] * (n - held.total)  # the rows worth discussing first
     for first, last in ((0, held.total), (held.total, n)):  # and in each part its errors first
         assert marks[first:last] == sorted(marks[first:last], key=lambda mark: mark == "✓")

@@ -15,6 +15,7 @@ from transformer import alignment
 from transformer.alignment import aer_table, read_gold
 from transformer.data import parse_aligned_pairs
 from ui.strings import STRINGS
+from viz.alignment import GOLD_MARK
 from viz.common import CHOSEN_COLOR
 
 ATTN = "pages/attention.py"
@@ -77,7 +78,12 @@ def test_gold_links_are_drawn_over_the_map_with_its_precision_and_recall(gold):
     assert not at.exception
     spec = chart_spec(at, "click_attn_chart")  # 我爱你 → I love you . : gold 0-0 1-1 2-2
     (sure,) = [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_sure", "en")]
-    assert (sure["x"], sure["y"]) == ([0, 1, 2], [0, 1, 2])  # source column i, in the row that predicts target j
+    assert sure["meta"]["links"] == [[0, 0], [1, 1], [2, 2]]  # source column i, in the row that predicts target j
+    corners = [sh["path"].split()[1] for sh in spec["layout"]["shapes"] if sh.get("name") == GOLD_MARK]
+    assert corners == ["-0.5,-0.5", "0.5,0.5", "1.5,1.5"]  # each in its cell's top-left corner, off its number
+    lines = chart_spec(at, "click_attn_chart_lines")  # the line view beside it: the same links as gold lines
+    (drawn,) = [tr for tr in lines["data"] if tr.get("name") == s("attn.lines_gold", "en")]
+    assert [y for y in drawn["y"] if y is not None] == pytest.approx([0.1, 1 / 6, 0.3, 1 / 2, 0.5, 5 / 6])
     assert not [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_possible", "en")]
     captions = " ".join(texts(at, "caption"))
     assert "precision 75 %, recall 100 %, alignment error rate 0.14" in captions  # 4 links, 3 of them the gold's

@@ -30,7 +30,7 @@ def test_a_files_alignment_column_is_the_gold_of_the_page_and_its_bad_cells_are_
     z = np.array(chart_spec(at, "attn_aer_grid")["data"][0]["z"], dtype=float)  # scored on the file's 2 good rows
     assert z.shape == (2, 5) and np.isfinite(z).all()
     (sure,) = [tr for tr in chart_spec(at, "click_attn_chart")["data"] if tr.get("name") == "gold link (sure)"]
-    assert (sure["x"], sure["y"]) == ([0, 1, 2], [0, 0, 1])  # row j predicts target word j
+    assert sure["meta"]["links"] == [[0, 0], [1, 0], [2, 1]]  # (source i, target j): row j predicts target word j
     assert STRINGS["gold.from_file"]["en"].format(name="mine.tsv", n=2, total=4) in texts(at, "caption")
     warnings = texts(at, "warning")
     assert any(w.startswith("mine.tsv, line 4: the alignment link 9-1 names source token 9") for w in warnings)

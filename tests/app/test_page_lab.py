@@ -37,6 +37,14 @@ def _chart_keys(at) -> list[str]:
     return [el.proto.id.rsplit("-", 1)[-1] for el in at.get("plotly_chart")]
 
 
+def shown_as(column, texts: list[str]) -> bool:
+    """Whether a results table's column shows texts in order, each whole or cut with "…" (ui.tables.cut_text)."""
+    shown = list(column)
+    return len(shown) == len(texts) and all(
+        a == b or a.endswith("…") and b.startswith(a[:-1]) for a, b in zip(shown, texts)
+    )
+
+
 def _table(at, column: str):
     """The table with this column."""
     return next(df.value for df in at.dataframe if column in df.value.columns)
@@ -59,7 +67,7 @@ def test_an_experiment_trains_both_models_in_the_background_and_compares_them():
     assert not at.exception
     assert any(h.value == "Results: No positional encoding" for h in at.header)
     reordered = _table(at, "group")
-    assert list(reordered["source"]) == [s for s, _ in REORDERED[:8]]  # exactly the pairs word order decides
+    assert shown_as(reordered["source"], [s for s, _ in REORDERED[:8]])  # exactly the pairs word order decides
     for _, group in reordered.groupby("group"):  # no positions: a bag of words, one translation per group
         assert group["variant: greedy translation"].nunique() == 1
     b_right, v_right = ((reordered[f"{side}: ✓/✗"] == "✓").sum() for side in ("baseline", "variant"))
@@ -304,4 +312,4 @@ def test_a_lab_run_past_the_sample_size_compares_the_sample_its_training_scored_
     said = "The training figures are scored on a sample of 6 of the 10 training pairs, drawn with the training's seed"
     assert any(c.value.startswith(said) for c in at.caption)
     translations = at.dataframe[-1].value
-    assert list(translations.iloc[:, 0]) == [s for s, _ in sample]
+    assert shown_as(translations["source"], [s for s, _ in sample])

@@ -168,4 +168,5 @@ def test_training_pairs_scored_on_a_sample_are_said_to_be_a_samples_wherever_the
     assert len(said) == 1 and "e.g. 4 epochs (about 20 steps)" in said[0]
     assert right in said[0] or (right == "0%" and "none of the training pairs" in said[0])  # none: rate and recipe
     table = at.dataframe[-1].value  # the results: both held-out pairs, then the sample's training pairs
-    assert len(table) == 5 and sorted(table.iloc[:, 0]) == sorted([p[0] for p in held] + [r[0] for r in scored])
+    assert list(table.columns[:2]) == ["✓/✗", "part"]  # the verdicts first: the mark and the part, then the texts
+    assert len(table) == 5 and sorted(table["source"]) == sorted([p[0] for p in held] + [r[0] for r in scored])

@@ -275,11 +275,12 @@ ALLOWED = {"query", "key", "sin", "cos"}  # kept on purpose next to the Chinese,
 
 
 def chart_labels(spec: dict) -> list[str]:
-    """Every title, subtitle, axis title, colourbar title, legend name and subplot title of a chart."""
+    """Every title, subtitle, axis title, colourbar title, legend name and subplot title of a chart (not the tokens
+    a chart writes as annotations, named "token text …": data, not words of the interface)."""
     layout = spec["layout"]
     out = [layout.get("title", {}).get("text"), layout.get("title", {}).get("subtitle", {}).get("text")]
     out += [v.get("title", {}).get("text") for k, v in layout.items() if re.fullmatch(r"[xy]axis\d*", k)]
-    out += [a.get("text") for a in layout.get("annotations", [])]
+    out += [a.get("text") for a in layout.get("annotations", []) if not (a.get("name") or "").startswith("token text")]
     for trace in spec["data"]:
         out += [trace.get("name"), trace.get("colorbar", {}).get("title", {}).get("text")]
     return [s.replace("<br>", " · ") for s in out if s]  # a long title is broken into lines at its " · "

@@ -170,7 +170,8 @@ def test_the_attention_sheet_names_each_chart_and_the_film_strip_apart_from_the_
     at = open_app("zh", "pages/attention.py", pairs=pairs, model=model)
     assert not at.exception
     captions = [c.caption for c in _blocks(_sheet(at), Chart)]
-    main, grid, patterns, aer, film = captions
+    main, lines, grid, patterns, aer, film, film_lines = captions  # each map with its line view after it
+    assert lines.startswith(t("attn.lines_title", "zh")) and film_lines.startswith(t("attn.lines_title", "zh"))
     assert aer.startswith("每个编码器-解码器注意力头及每层平均的对齐错误率")  # 我 喜 欢 你 has the corpus's gold links
     assert main.startswith("编码器-解码器注意力 · 层 2 · 头 1") and "句子“我 喜 欢 你”→“I love you .”" in main  # no S
     assert film.startswith("编码器-解码器注意力 · 层 2 · 头 1 · 训练中，第 3 轮")  # not the same title as the map above

@@ -17,6 +17,7 @@ from viz.attention import attention_figure, attention_grid_figure, decoder_row_l
 from viz.decoding import beam_tree_figure, sampling_figure, topk_figure
 from viz.heads import head_patterns_figure, head_stat_figure
 from viz.lab import comparison_curves_figure, peak_figure, scores_figure
+from viz.lines import attention_lines_figure
 from viz.masks import mask_effect_figures, mask_figure
 from viz.positional import pe_distance_figure, pe_heatmap_figure, pe_lines_figure, pe_similarity_figure
 from viz.trace import architecture_figure, softmax_row_figure, step_figure
@@ -98,6 +99,10 @@ def figures(translator: Translator | None = None) -> dict:
         clickable=True,
     )
     out["attention_grid"] = attention_grid_figure(attn, rows, src, title="encoder–decoder attention · layer 2")
+    out["attention_lines"] = attention_lines_figure(
+        attn, rows, src, heads=[0], title="encoder–decoder attention · layer 2 · head 1", gold=[(0, 0), (1, 1)]
+    )
+    out["attention_lines_all"] = attention_lines_figure(attn, rows, src, title="encoder–decoder attention · layer 2")
     out["source_attention"] = source_attention_figure(attn[:, -1, :], src)
     study = study_maps(maps, view.enc_inputs, view.dec_inputs, translator.tgt_vocab)
     out["head_stat"] = head_stat_figure(
