@@ -112,8 +112,9 @@ def unknown_marked(tokens: list[str], ids, unk_id: int) -> list[str]:
 
 
 def computed_by(names: str, L: str) -> None:
-    """A caption naming the package function(s) that computed what is shown."""
-    text(t("computed_by", L, names=names), "caption")
+    """A caption naming the package function(s) that computed what is shown (on the sheet's screen, not on its paper:
+    a pointer into the code, for whoever reads it in the app)."""
+    text(t("computed_by", L, names=names), "source")
 
 
 def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
