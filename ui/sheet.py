@@ -564,6 +564,14 @@ def _exercises_html(questions: list[Exercise], L: str) -> tuple[str, str]:
     )
 
 
+def _link_html(link: str, L: str) -> str:
+    """The link to the view, when the server knows an address learners can open (ui.links.shareable_link); else the
+    line that says how the teacher shares the view (a localhost address opens nothing on a learner's machine)."""
+    if link:
+        return f'<p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(link)}</code></p>'
+    return f'<p class="link">{html.escape(t("export.sheet_no_link", L))}</p>'
+
+
 def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     """One self-contained HTML file: the page's title, the model's summary, the link to the view, then every section
     the page showed with its text, formulas, tables and charts (each chart once, numbered, with its caption), then
@@ -600,7 +608,7 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
 </head><body>
 <header><h1>{html.escape(sheet.title)}</h1>
 <p class="caption">{html.escape(made)}</p>
-<p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(sheet.link)}</code></p>
+{_link_html(sheet.link, L)}
 <h2>{html.escape(t("sidebar.model", L))}</h2><ul>{items}</ul></header>
 <main>
 {needs_browser if numbered else ""}
