@@ -269,9 +269,15 @@ def cell_text(value, precision: int = 4, na_rep: str = "") -> str:
     return str(value)
 
 
+def _shown_columns(table: Table) -> int:
+    """How many of a table's first columns the sheet prints (the rest are counted)."""
+    repeat = min(table.repeat, len(table.columns))
+    return min(len(table.columns), repeat + TABLE_PARTS * max(1, TABLE_COLUMNS - repeat))
+
+
 def _table_html(table: Table, L: str) -> str:
     repeat = min(table.repeat, len(table.columns))
-    shown = min(len(table.columns), repeat + TABLE_PARTS * max(1, TABLE_COLUMNS - repeat))  # the columns printed
+    shown = _shown_columns(table)
     rest = shown - repeat
     chunks = max(1, math.ceil(rest / max(1, TABLE_COLUMNS - repeat)))
     step = max(1, math.ceil(rest / chunks))  # as many columns in each part
@@ -589,8 +595,11 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
             h = f"h{min(section.level, 4)}"
             parts.append((f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>", half))
     sections = [side_by_side(parts)]
-    tables = [
-        (s.title or sheet.title, b.columns, b.rows) for s in sheet.sections for b in s.blocks if isinstance(b, Table)
+    tables = [  # as printed: its first rows, its first columns
+        (s.title or sheet.title, b.columns[: _shown_columns(b)], [row[: _shown_columns(b)] for row in b.rows])
+        for s in sheet.sections
+        for b in s.blocks
+        if isinstance(b, Table)
     ]
     asked, answers = _exercises_html(exercises(numbered, L, tables), L)
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
