@@ -20,6 +20,7 @@ from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
 from .model_cache import trained_on_table
+from .presenter import presenting
 from .session import current, end_page, session_memo, usable_pairs
 from .view_state import Param, choose_labelled, choose_number
 
@@ -119,7 +120,10 @@ def computed_by(names: str, L: str) -> None:
 
 def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
     """Containers side by side, widths[i] px wide each, that wrap onto the next line when the window is too narrow for
-    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them)."""
+    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them). In
+    the presenter view, one under the other, each as wide as the main area: a chart takes the room's screen."""
+    if presenting():
+        return [st.container() for _ in widths]
     with st.container(horizontal=True, gap=gap):
         return [st.container(width=int(w)) for w in widths]
 
