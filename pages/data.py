@@ -52,7 +52,7 @@ from viz.data import (
 )
 
 MAKE_DATA_WORDS = {"enc_inputs": "data.enc_inputs", "dec_inputs": "data.dec_inputs", "dec_outputs": "data.dec_outputs"}
-SHEET_ROWS = 4  # the rows of each of its tables the lesson sheet prints (a sheet is at most 4 A4 pages)
+SHEET_ROWS = 3  # the rows of each of its tables the lesson sheet prints (a sheet is at most 4 A4 pages)
 EDITABLE_ROWS = 1_000  # above this many pairs the table is summarised and shown a page at a time, read-only
 PAGE_ROWS = 100  # pairs per page of a table too large to edit
 TOP_TOKENS = 20  # most frequent tokens shown per side of a large table

@@ -33,7 +33,7 @@ from .packing import UNPACK_JS, Packed, pack, packed_once
 
 COLUMN_PX = 700  # the sheet's width: it fits A4 (210 mm) and Letter (8.5 in) inside 12 mm margins, so print = screen
 PRINT_ZOOM = 0.8  # a full-width chart, printed: its 13 px text is 7.8 pt on paper
-PRINT_PX = 360  # a taller chart is printed smaller, to this height
+PRINT_PX = 300  # a taller chart is printed smaller, to this height
 PAGE_PX = 900  # the tallest a chart may be drawn and still fit a printed page with its caption
 TABLE_COLUMNS = 8  # a wider table is printed as several tables of this many columns (its first columns repeated)
 TABLE_PARTS = 2  # at most this many of them: the columns after are counted, not printed (a 64-wide vector)
@@ -356,7 +356,7 @@ def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int
 
 
 HALF_COLUMNS = 10  # a map of square cells with at most this many columns reads as well at half the sheet's width
-HALF_LINES = 3  # a chart of at most this many lines too
+HALF_LINES = 3  # a chart of at most this many lines (or series of points, unlabelled) too
 HALF_TABLE_COLUMNS, HALF_TABLE_CHARS = 4, 44  # a table this narrow (columns, characters a row) too
 LEAD_BLOCKS = 2  # the short texts or formulas before a half-width chart that go beside it with it
 LEAD_CHARS = 160  # what counts as short
@@ -377,7 +377,7 @@ def _half(block) -> bool:
         square = any(axis.scaleanchor for axis in fig.select_yaxes())
         numbers = any(tr.texttemplate or tr.text is not None for tr in maps)
         return square and (not numbers or all(len(tr.z[0]) <= HALF_COLUMNS for tr in maps))
-    lines = all(tr.type == "scatter" and "lines" in str(tr.mode or "lines") for tr in fig.data)
+    lines = all(tr.type == "scatter" and "text" not in str(tr.mode or "lines") for tr in fig.data)  # no labels
     return bool(fig.data) and (all(tr.type == "bar" for tr in fig.data) or (lines and len(fig.data) <= HALF_LINES))
 
 
@@ -457,7 +457,7 @@ h2, h3, .table-title {{ break-after: avoid; page-break-after: avoid; }}
    no figure, table, formula or list is split across printed pages */
 p:has(+ :is(.table, figure, ul, ol, .formula, pre)) {{ break-after: avoid; page-break-after: avoid; }}
 :is(figure, .table, .formula) + .caption {{ break-before: avoid; page-break-before: avoid; }}
-.table, table, .formula, pre, ul, ol, .note, .metric {{ break-inside: avoid; page-break-inside: avoid; }}
+.table, table, .formula, pre, .metric {{ break-inside: avoid; page-break-inside: avoid; }}
 p, li {{ overflow-wrap: anywhere; }}
 code, pre {{ font-family: "Noto Sans Mono", "DejaVu Sans Mono", monospace; font-size: .9em; }}
 pre {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: .5em; }}
@@ -494,10 +494,15 @@ section.answers {{ break-before: page; page-break-before: always; }}
 .exercises li {{ margin: .4em 0; }}
 @page {{ margin: 12mm; }}
 @media print {{
-  body {{ margin: 0 auto; padding: 0; font-size: 10pt; line-height: 1.4; }}
+  body {{ margin: 0 auto; padding: 0; font-size: 9.5pt; line-height: 1.35; }}
   .note, th, tr.highlight td, .badge {{ print-color-adjust: exact; -webkit-print-color-adjust: exact; }}
   .modebar-container {{ display: none !important; }}
   .source {{ display: none; }}
+  p, ul, ol {{ margin: .35em 0; }} h2 {{ margin: 1em 0 .3em; }} h3 {{ margin: .8em 0 .2em; }}
+  figure.chart, .table, .formula {{ margin: .4em 0; }}
+  header h2 {{ display: inline; font-size: 1em; border: 0; margin: 0; }}
+  header ul {{ display: inline; padding: 0; }}
+  header li {{ display: inline; }} header li + li::before {{ content: " · "; }}
   figure.chart {{ zoom: var(--print-zoom, {PRINT_ZOOM}); }}
 }}
 """
