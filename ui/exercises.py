@@ -237,7 +237,8 @@ def _bar_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
             pick = best(range(len(values)), key=lambda i: values[i])
             if sum(text == texts[pick] for text in texts) == 1:
                 answer = t("sheet.a_label_value", L, label=labels[pick], value=texts[pick])
-                found.append(Exercise(n, t(key + "_value", L, where=where), answer, "read"))
+                asked = t("sheet.q_bar_max_value" if largest else "sheet.q_bar_min_value", L, where=where)
+                found.append(Exercise(n, asked, answer, "read"))
             continue
         pick = _unique_best(values, largest)
         if pick is not None:
