@@ -9,6 +9,7 @@ from ui.browser import browser_scripts, lazy_parts
 from ui.compat import keep_fragment_runs_to_their_widgets, run_sessions_that_could_not_resume
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
+from ui.presenter import sidebar_state
 from ui.reconnect import lost_session_notice, rerun_on_reconnect
 from ui.session import PageEnd, init_app_session, lang
 from ui.share import share_sidebar
@@ -18,7 +19,9 @@ ICON = Path(__file__).parent / "assets" / "icon.png"  # the favicon: a 4 × 4 at
 
 keep_fragment_runs_to_their_widgets()  # a timer's run never sets back what the learner's last run set
 run_sessions_that_could_not_resume()  # a tab whose process was lost draws its page again, whatever it had asked
-st.set_page_config(page_title="Transformer playground", page_icon=ICON, layout="wide")
+st.set_page_config(
+    page_title="Transformer playground", page_icon=ICON, layout="wide", initial_sidebar_state=sidebar_state()
+)
 init_app_session()
 take_link_globals()
 draw_sidebar()

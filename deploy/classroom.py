@@ -115,15 +115,34 @@ def parse_backend(text: str) -> str:
     return text
 
 
-def app_environment(processes: int, model_store: Path, environ: dict[str, str] | None = None) -> dict[str, str]:
+PUBLIC_URL_ENV = "PLAYGROUND_PUBLIC_URL"  # the address learners open, printed on lesson sheets (ui.links reads it)
+
+
+def public_url(address: str, port: int) -> str | None:
+    """The address learners open when the classroom listens on one (--address): http://ADDRESS:PORT; None for
+    0.0.0.0, where this script cannot tell which of the machine's addresses the room reaches."""
+    return None if address == "0.0.0.0" else f"http://{address}:{port}"
+
+
+def app_environment(
+    processes: int, model_store: Path, environ: dict[str, str] | None = None, public: str | None = None
+) -> dict[str, str]:
     """The environment of every app process: the shared model store, and each process's share of the cores for its
     trainings (slots) and their torch threads, unless the environment says otherwise (a bad or too large
-    PLAYGROUND_TRAINING_SLOTS is replaced, as check_training_slots says)."""
+    PLAYGROUND_TRAINING_SLOTS is replaced, as check_training_slots says); the address learners open (`public`,
+    PLAYGROUND_PUBLIC_URL) unless the environment gives one."""
     environ = dict(os.environ if environ is None else environ)
     cores = os.cpu_count() or 1
     share = max(1, cores // max(1, processes))
     slots, _ = training_slots.read_slots(environ.get(training_slots.ENV), cores, default=share)
-    return {"OMP_NUM_THREADS": str(share), **environ, training_slots.ENV: str(slots), STORE_ENV: str(model_store)}
+    shown = {PUBLIC_URL_ENV: public} if public and not environ.get(PUBLIC_URL_ENV) else {}
+    return {
+        "OMP_NUM_THREADS": str(share),
+        **environ,
+        **shown,
+        training_slots.ENV: str(slots),
+        STORE_ENV: str(model_store),
+    }
 
 
 def check_training_slots(processes: int, environ: dict[str, str] | None = None) -> str | None:
@@ -176,7 +195,7 @@ def classroom(
     room = Classroom(f"http://{listen}:{port}", backends, run_dir, store)
     supervisor = None
     try:
-        env = app_environment(len(app_ports), store) if store else {}
+        env = app_environment(len(app_ports), store, public=public_url(address, port)) if store else {}
         for app_port, backend in zip(app_ports, backends):
             room._apps[backend] = start_app(app_port, run_dir / f"app-{app_port}.log", env)
         for backend in backends:

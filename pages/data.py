@@ -52,6 +52,7 @@ from viz.data import (
 )
 
 MAKE_DATA_WORDS = {"enc_inputs": "data.enc_inputs", "dec_inputs": "data.dec_inputs", "dec_outputs": "data.dec_outputs"}
+SHEET_ROWS = 3  # the rows of each of its tables the lesson sheet prints (a sheet is at most 4 A4 pages)
 EDITABLE_ROWS = 1_000  # above this many pairs the table is summarised and shown a page at a time, read-only
 PAGE_ROWS = 100  # pairs per page of a table too large to edit
 TOP_TOKENS = 20  # most frequent tokens shown per side of a large table
@@ -175,6 +176,7 @@ def _table_page() -> None:
         width="stretch",
         hide_index=False,
         key="data_table_view",
+        sheet_rows=SHEET_ROWS,
     )
     text(  # which rows the table (in the sheet too) shows
         t("data.table_rows", L, first=f"{first + 1:,}", last=f"{first + len(rows):,}", total=f"{len(ss.pairs):,}"),
@@ -306,7 +308,7 @@ def _phenomena() -> None:
     text(t("data.phenomena_intro", L, n=f"{tagged:,}", total=f"{len(ss.pairs):,}"))
     rows = [(t(f"phenomenon.{p}", L), counts[p], t(f"phenomenon_what.{p}", L)) for p in corpus.PHENOMENA if counts[p]]
     columns = [t("data.phenomenon", L), t("data.phenomenon_pairs", L), t("data.phenomenon_what", L)]
-    table(pd.DataFrame(rows, columns=columns), static=True, hide_index=True, width="stretch")  # long texts wrap
+    table(pd.DataFrame(rows, columns=columns), static=True, hide_index=True, width="stretch", sheet_rows=SHEET_ROWS)
 
 
 def _vocab_size() -> None:
@@ -370,7 +372,8 @@ with left:
     if large:
         _table_page()
     else:
-        sheet_table(pd.DataFrame(ss.pairs, columns=[t("data.source", L), t("data.target", L)]))  # as the editor has it
+        columns = [t("data.source", L), t("data.target", L)]
+        sheet_table(pd.DataFrame(ss.pairs, columns=columns), rows=SHEET_ROWS)  # as the editor has it
         hint(t("data.edit_help", L))  # over the editor only: a table too large to edit says it is read-only
         editor_key = f"editor_{ss.editor_version}"
         if editor_key not in ss and ss.editor_base != ss.pairs:  # back on this page: the old editor's changes are
@@ -452,7 +455,7 @@ _phenomena()
 
 section(t("data.tokens", L))
 text(t("data.tokens_intro", L, mode=t(f"tokenizer.{ss.tokenizer}", L)))
-table(token_preview(valid[:PREVIEW_ROWS], tokenizer, L), width="stretch", hide_index=True)
+table(token_preview(valid[:PREVIEW_ROWS], tokenizer, L), width="stretch", hide_index=True, sheet_rows=SHEET_ROWS)
 if len(valid) > PREVIEW_ROWS:
     text(t("data.shown_first", L, n=PREVIEW_ROWS, total=f"{len(valid):,}"), "caption")
 if isinstance(tokenizer, Bpe):
@@ -467,7 +470,7 @@ for col, vocab_table, vocab, key in (
 ):
     with col:
         text(f"**{t(key, L, n=len(vocab))}**")
-        table(vocab_table, hide_index=True, width="stretch", height=300)
+        table(vocab_table, hide_index=True, width="stretch", height=300, sheet_rows=SHEET_ROWS)
         if len(vocab) > VOCAB_ROWS:
             text(t("data.tokens_shown_first", L, n=VOCAB_ROWS, total=f"{len(vocab):,}"), "caption")
 

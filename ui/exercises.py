@@ -1,10 +1,17 @@
 """The lesson sheet's exercises: questions read off the sheet's own numbered figures, and their answers, each computed
 from the numbers the figure draws (no Streamlit here).
 
-A question is asked only when the figure gives it one answer at the precision the sheet states it (two decimals):
-a row whose two largest values round alike, or a line whose lowest point is reached twice, asks nothing. Rows and
-columns are named by the figure's own tick labels; a label that is only a special token (P, S, E) is never the row
-a question is about, though it may be an answer (the figure shows it).
+A question is asked only when the figure gives it one answer at the precision the sheet states it (two decimals, or
+two significant digits for a smaller number, so no value that is not 0 is stated as 0): a row whose two largest values
+round alike, or a line whose lowest point is reached twice, asks nothing. A value is asked for only where the sheet
+prints it (the numbers in a map's cells); elsewhere a question asks which row, bar, head or point, and the answer key
+adds the value. Rows and columns are named by the figure's own tick labels; a label that is only a special token
+(P, S, E) is never the row a question is about, though it may be an answer (the figure shows it).
+
+Questions are of several kinds (KINDS): reading a printed value, finding a row, bar, head or point, the cells a mask
+blocks, a question on a table, and "why" questions whose answer is what the sheet shows (a softmax row that adds up to
+1, a padding or look-ahead mask, a held-out loss above the training loss, the special tokens' ids, the wavelengths).
+A sheet asks 3 to 5, of at least three kinds where its figures give them, one "why" among them.
 """
 
 from __future__ import annotations
@@ -19,10 +26,22 @@ import numpy as np
 import plotly.graph_objects as go
 
 from transformer.data import BOS, EOS, PAD
+from viz.common import CELL_TEXT, LOWER_IS_BETTER, LOWER_IS_BETTER_AVERAGED
 
 from .i18n import t
 
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 5
+SHEET_QUESTIONS = 4  # asked when the figures and tables give as many (a sheet is at most 4 A4 pages)
+KINDS = (
+    "read",
+    "find",
+    "best",
+    "mask",
+    "why",
+    "table",
+)  # a printed value, which one, the best head, a mask, why, a table
+MIN_KINDS = 3  # a sheet asks questions of at least this many kinds when its figures and tables give them
+SUM_TOLERANCE = 0.02  # a row of printed weights that adds up to 1 within this is a softmax row
 _SPECIAL = frozenset((PAD, BOS, EOS))
 _SKIPPED_META = ("overlay", "cell text")  # viz.layers.OVERLAY, viz.common.CELL_TEXT: copies drawn over a matrix
 
@@ -34,11 +53,19 @@ class Exercise:
     figure: int
     question: str
     answer: str
+    kind: str = "read"  # one of KINDS
 
 
 def number(value: float, whole: bool = False) -> str:
-    """A value as the exercises state it: to two decimals, or as an integer when its series is whole numbers."""
-    return str(int(value)) if whole else f"{float(value):.2f}"
+    """A value as the exercises state it: as an integer when its series is whole numbers, else to two decimals, or to
+    two significant digits when two decimals would show less (0.0044, not 0.00; a value that is not 0 never reads 0)."""
+    if whole:
+        return str(int(value))
+    value = float(value)
+    if value == 0 or not math.isfinite(value) or abs(value) >= 0.1:
+        return f"{value:.2f}"
+    decimals = min(12, 1 - math.floor(math.log10(abs(value))))  # two significant digits
+    return f"{value:.{decimals}f}"
 
 
 def _whole(values) -> bool:
@@ -96,7 +123,40 @@ def _categories(trace) -> tuple[str, str] | None:
     return None
 
 
-def _heatmap_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
+def _printed(fig: go.Figure, index: int) -> bool:
+    """Whether heatmap `index` writes its numbers in its cells (itself, or the CELL_TEXT copy drawn over it)."""
+    trace = fig.data[index]
+    after = fig.data[index + 1] if index + 1 < len(fig.data) else None
+    return bool(trace.texttemplate and trace.text is not None) or (after is not None and after.meta == CELL_TEXT)
+
+
+def _mask_why(n: int, where: str, row: str, blocked: list[str], rows: list[str], cols: list[str], L: str):
+    """Why the row's cells are blocked: padding (a blocked column is P), or the look-ahead rule (the blocked columns
+    are the positions after the row's own, on a map of the decoder's tokens against themselves); else None."""
+    if PAD in blocked:
+        return Exercise(n, t("sheet.q_why_pad", L, where=where, row=row, col=PAD), t("sheet.a_why_pad", L), "why")
+    r = rows.index(row)
+    if rows == cols and blocked == cols[r + 1 : r + 1 + len(blocked)] and len(blocked) == len(cols) - r - 1:
+        words = ("、" if L == "zh" else ", ").join(f"“{c}”" for c in blocked)
+        return Exercise(
+            n, t("sheet.q_why_ahead", L, where=where, row=row), t("sheet.a_why_ahead", L, cols=words), "why"
+        )
+    return None
+
+
+def _softmax_why(n: int, where: str, z: np.ndarray, rows: list[str], r: int, L: str) -> Exercise | None:
+    """Why row r's printed weights add up to 1: asked when every row with numbers does (a softmax over the keys)."""
+    finite = [row[np.isfinite(row)] for row in z]
+    if not all(len(f) == 0 or (abs(f.sum() - 1) <= SUM_TOLERANCE and f.min() >= 0) for f in finite):
+        return None
+    values = [f"{v:.2f}" for v in finite[r]]  # as the cells print them
+    total = sum(float(v) for v in values)
+    answer = t("sheet.a_why_softmax", L, values=" + ".join(values), total=f"{total:.2f}")
+    return Exercise(n, t("sheet.q_why_softmax", L, where=where, row=rows[r]), answer, "why")
+
+
+def _heatmap_questions(n: int, fig: go.Figure, index: int, L: str) -> list[Exercise]:
+    trace = fig.data[index]
     z = np.array(trace.z, dtype=float)  # (rows, cols), None → nan
     if z.ndim != 2 or z.size < 2:
         return []
@@ -112,18 +172,39 @@ def _heatmap_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
         if not asked:
             return []
         r = max(asked, key=lambda r: marked[r].sum())  # the row that blocks the most (the first of them)
-        answer = ("、" if L == "zh" else ", ").join(f"“{cols[c]}”" for c in np.flatnonzero(marked[r]))
-        return [Exercise(n, t("sheet.q_marked", L, where=where, row=rows[r], name=name), answer)]
-    found, scored = [], []
+        blocked = [cols[c] for c in np.flatnonzero(marked[r])]
+        answer = ("、" if L == "zh" else ", ").join(f"“{c}”" for c in blocked)
+        found = [Exercise(n, t("sheet.q_marked", L, where=where, row=rows[r], name=name), answer, "mask")]
+        why = _mask_why(n, where, rows[r], blocked, rows, cols, L)
+        return found + ([why] if why is not None else [])
+    printed = _printed(fig, index)
+    whole = _whole(z[np.isfinite(z)])
+    if trace.meta in (LOWER_IS_BETTER, LOWER_IS_BETTER_AVERAGED):  # the best cell is the lowest: the best head
+        heads = z[:, :-1] if trace.meta == LOWER_IS_BETTER_AVERAGED else z  # (layers, heads): not the layer averages
+        best = _unique_best(heads.ravel().tolist(), largest=False)
+        if best is None:
+            return []
+        r, c = divmod(best, heads.shape[1])
+        key = "sheet.q_best_value" if printed else "sheet.q_best"
+        answer = t("sheet.a_cell", L, row=rows[r], col=cols[c], value=number(z[r, c], whole))
+        return [Exercise(n, t(key, L, where=where, name=trace.name or ""), answer, "best")]
+    scored = []
     for r in range(z.shape[0]):
         best = _unique_best(z[r].tolist(), largest=True)
         if best is not None and _plain(rows[r]):
             scored.append((z[r, best], r, best))
     scored.sort(key=lambda s: -s[0])  # the most peaked rows first
-    for value, r, c in scored[:2]:
-        question = t("sheet.q_row_max", L, where=where, row=rows[r])
-        answer = t("sheet.a_label_value", L, label=cols[c], value=number(value, _whole(z[np.isfinite(z)])))
-        found.append(Exercise(n, question, answer))
+    found = []
+    for i, (value, r, c) in enumerate(scored[:2]):
+        answer = t("sheet.a_label_value", L, label=cols[c], value=number(value, whole))
+        if printed and i == 0:  # the value it prints
+            found.append(Exercise(n, t("sheet.q_row_max", L, where=where, row=rows[r]), answer, "read"))
+        else:  # which column: read off the colours, or the printed numbers compared
+            key = "sheet.q_row_which" if printed else "sheet.q_row_darkest"
+            found.append(Exercise(n, t(key, L, where=where, row=rows[r]), answer, "find"))
+    if printed and scored:
+        why = _softmax_why(n, where, z, rows, scored[0][1], L)
+        found += [why] if why is not None else []
     return found
 
 
@@ -147,12 +228,22 @@ def _bar_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     where = t("sheet.q_fig", L, n=n)
     if trace.name and sum(isinstance(tr, go.Bar) for tr in fig.data) > 1:
         where = t("sheet.q_series", L, where=where, name=trace.name)
+    printed = trace.text is not None and not isinstance(trace.text, str) and len(trace.text) == len(values)
     found = []
     for largest, key in ((True, "sheet.q_bar_max"), (False, "sheet.q_bar_min")):
-        best = _unique_best(values, largest)
-        if best is not None:
-            answer = t("sheet.a_label_value", L, label=labels[best], value=number(values[best], _whole(values)))
-            found.append(Exercise(n, t(key, L, where=where), answer))
+        if printed:  # the numbers written on the bars: one answer as they read
+            texts = [str(v).strip() for v in trace.text]
+            best = max if largest else min
+            pick = best(range(len(values)), key=lambda i: values[i])
+            if sum(text == texts[pick] for text in texts) == 1:
+                answer = t("sheet.a_label_value", L, label=labels[pick], value=texts[pick])
+                asked = t("sheet.q_bar_max_value" if largest else "sheet.q_bar_min_value", L, where=where)
+                found.append(Exercise(n, asked, answer, "read"))
+            continue
+        pick = _unique_best(values, largest)
+        if pick is not None:
+            answer = t("sheet.a_label_value", L, label=labels[pick], value=number(values[pick], _whole(values)))
+            found.append(Exercise(n, t(key, L, where=where), answer, "find"))
     return found
 
 
@@ -176,32 +267,62 @@ def _line_questions(n: int, fig: go.Figure, trace, L: str) -> list[Exercise]:
     lowest, highest = _unique_best(values, largest=False), _unique_best(values, largest=True)
     xs, axis = _labels(fig, trace, "x", len(values)), _axis_title(fig, trace, "x") or "x"
     where = t("sheet.q_fig", L, n=n)
-    if lowest is None or highest is None:  # its extreme is reached twice: its last point instead
-        last = max((i for i, v in enumerate(values) if math.isfinite(v)), default=None)
-        if last is None:
-            return []
-        question = t("sheet.q_line_last", L, where=where, name=trace.name, axis=axis, x=xs[last])
-        return [Exercise(n, question, _stated(fig, trace, values, last))]
+    if lowest is None or highest is None:  # its extreme is reached twice: no one point to find
+        return []
     largest = highest > lowest
     best = highest if largest else lowest
-    x = xs[best]
     key = "sheet.q_line_max" if largest else "sheet.q_line_min"
     question = t(key, L, where=where, name=trace.name, axis=axis)
     value = _stated(fig, trace, values, best)
-    return [Exercise(n, question, t("sheet.a_line", L, axis=axis, x=x, value=value))]
+    return [Exercise(n, question, t("sheet.a_line", L, axis=axis, x=xs[best], value=value), "find")]
+
+
+def _last(trace) -> tuple[int, float] | None:
+    """A line's last point with a value: (its index, the value)."""
+    values = [float(v) if v is not None else math.nan for v in (trace.y if trace.y is not None else [])]
+    last = max((i for i, v in enumerate(values) if math.isfinite(v)), default=None)
+    return None if last is None else (last, values[last])
+
+
+def _loss_why(n: int, fig: go.Figure, L: str) -> list[Exercise]:
+    """Why the held-out loss ends above the training loss (asked when it does), else why the loss falls (asked when
+    its last point is below its first): the Train page's loss chart, by its lines' names."""
+    loss, suffix = t("train.loss", L), t("train.holdout_suffix", L)
+    lines = {trace.name: trace for trace in fig.data if isinstance(trace, go.Scatter) and trace.y is not None}
+    where, epoch = t("sheet.q_fig", L, n=n), t("train.epoch", L)
+    if loss in lines and loss + suffix in lines:
+        trained, held = _last(lines[loss]), _last(lines[loss + suffix])
+        if trained and held and number(held[1]) != number(trained[1]) and held[1] > trained[1]:
+            x = _labels(fig, lines[loss], "x", len(lines[loss].y))[held[0]]
+            question = t("sheet.q_why_holdout", L, where=where, axis=epoch, x=x)
+            answer = t("sheet.a_why_holdout", L, held=number(held[1]), trained=number(trained[1]))
+            return [Exercise(n, question, answer, "why")]
+    if loss in lines:
+        values = [float(v) if v is not None else math.nan for v in lines[loss].y]
+        finite = [(i, v) for i, v in enumerate(values) if math.isfinite(v)]
+        if len(finite) >= 2 and number(finite[-1][1]) != number(finite[0][1]) and finite[-1][1] < finite[0][1]:
+            xs = _labels(fig, lines[loss], "x", len(values))
+            question = t("sheet.q_why_falls", L, where=where, name=loss)
+            first, last = finite[0], finite[-1]
+            answer = t(
+                "sheet.a_why_falls", L, axis=epoch, x0=xs[first[0]], v0=number(first[1]), x1=xs[last[0]],
+                v1=number(last[1]),
+            )  # fmt: skip
+            return [Exercise(n, question, answer, "why")]
+    return []
 
 
 def figure_exercises(n: int, fig: go.Figure, L: str) -> list[Exercise]:
     """Every question figure n can answer, in the order the figure draws its parts."""
     found: list[Exercise] = []
-    for trace in fig.data:
-        if isinstance(trace, go.Heatmap) and trace.meta != "cell text" and trace.z is not None:
-            found += _heatmap_questions(n, fig, trace, L)
+    for index, trace in enumerate(fig.data):
+        if isinstance(trace, go.Heatmap) and trace.meta != CELL_TEXT and trace.z is not None:
+            found += _heatmap_questions(n, fig, index, L)
         elif isinstance(trace, go.Bar):
             found += _bar_questions(n, fig, trace, L)
         elif isinstance(trace, go.Scatter) and trace.name:
             found += _line_questions(n, fig, trace, L)
-    return found
+    return found + _loss_why(n, fig, L)
 
 
 def _cell_number(text: str) -> float | None:
@@ -218,7 +339,9 @@ def table_exercises(heading: str, columns: list[str], rows: list[list[str]], L: 
     if len(rows) < 2 or len(columns) < 2:
         return []
     numeric = [all(_cell_number(row[c]) is not None for row in rows) for c in range(len(columns))]
-    name = next((c for c in range(len(columns)) if not numeric[c]), 0)  # the rows' names: the first text column
+    name = next((c for c in range(len(columns)) if not numeric[c]), None)  # the rows' names: the first text column
+    if name is None:  # rows named by numbers only (layer and head): no one row to name
+        return []
 
     def counts(c: int) -> bool:  # whole numbers: asked after the measured values, and never a rank or an index
         return numeric[c] and all(float(_cell_number(row[c])).is_integer() for row in rows)
@@ -233,25 +356,68 @@ def table_exercises(heading: str, columns: list[str], rows: list[list[str]], L: 
         if sum(v == values[best] for v in values) > 1:
             continue
         question = t("sheet.q_table", L, heading=heading, column=columns[c], first=columns[name])
-        return [Exercise(0, question, t("sheet.a_label_value", L, label=rows[best][name], value=rows[best][c]))]
+        answer = t("sheet.a_label_value", L, label=rows[best][name], value=rows[best][c])
+        return [Exercise(0, question, answer, "table")]
     return []
+
+
+def _specials_why(heading: str, columns: list[str], rows: list[list[str]], L: str) -> list[Exercise]:
+    """Why the first ids are P, S and E: a vocabulary table whose first rows are the special tokens, with their ids."""
+    specials = [PAD, BOS, EOS]
+    for c in range(len(columns)):
+        if [row[c] for row in rows[:3]] == specials and c > 0 and all(_cell_number(r[0]) is not None for r in rows[:3]):
+            comma, (left, right) = ("、", "（）") if L == "zh" else (", ", ("(", ")"))
+            ids = comma.join(row[0] for row in rows[:3])
+            roles = comma.join(
+                f"“{row[c]}”{' ' if L != 'zh' else ''}{left}{row[-1]}{right}" if len(row) > c + 1 else f"“{row[c]}”"
+                for row in rows[:3]
+            )
+            question = t("sheet.q_why_specials", L, heading=heading, ids=ids)
+            return [Exercise(0, question, t("sheet.a_why_specials", L, roles=roles, ids=ids), "why")]
+    return []
+
+
+def _wavelength_why(heading: str, columns: list[str], rows: list[list[str]], L: str) -> list[Exercise]:
+    """Why a higher dimension pair repeats more slowly: the positional encoding's wavelength table (its first and last
+    printed rows)."""
+    if t("pe.wavelength", L) not in columns or len(rows) < 2:
+        return []
+    c = columns.index(t("pe.wavelength", L))
+    first, last = rows[0], rows[-1]
+    question = t("sheet.q_why_wavelength", L, heading=heading, i0=first[0], i1=last[0])
+    answer = t("sheet.a_why_wavelength", L, i0=first[0], w0=first[c], i1=last[0], w1=last[c])
+    return [Exercise(0, question, answer, "why")]
+
+
+def _round_robin(sources: list[list[Exercise]]) -> list[Exercise]:
+    """Each source's first question in order, then their second ones, and so on."""
+    return [qs[i] for i in range(max((len(qs) for qs in sources), default=0)) for qs in sources if i < len(qs)]
 
 
 def exercises(
     figures: list[tuple[int, go.Figure]], L: str, tables: list[tuple[str, list[str], list[list[str]]]] = ()
 ) -> list[Exercise]:
-    """Up to MAX_QUESTIONS questions on the numbered figures: each figure's first question in figure order, then
-    their second ones, and so on; a question whose answer is already asked for is left out. When the figures give
-    fewer than MIN_QUESTIONS, the tables (heading, columns, rows) add one each, after them."""
+    """Between MIN_QUESTIONS and MAX_QUESTIONS questions (SHEET_QUESTIONS when there are enough) on the numbered
+    figures and the printed tables (heading, columns, printed rows): a "why" first, then a question of each kind not
+    yet asked, then the rest, each source's first question before any source's second; a question whose answer is
+    already asked for (on another figure) is left out. In figure order, the tables' after."""
+    if not figures:
+        return []
     per_figure = [figure_exercises(n, fig, L) for n, fig in figures]
+    per_table = [_specials_why(*table, L) + _wavelength_why(*table, L) + table_exercises(*table, L) for table in tables]
+    order = _round_robin(per_figure + per_table)
     chosen: list[Exercise] = []
-    for round_ in range(max((len(q) for q in per_figure), default=0)):
-        for questions in per_figure:
-            new = questions[round_] if round_ < len(questions) and len(chosen) < MAX_QUESTIONS else None
-            if new and all(q.answer != new.answer or q.figure == new.figure for q in chosen):
-                chosen.append(new)
-    chosen.sort(key=lambda e: e.figure)  # in the order of the figures (a stable sort)
-    for heading, columns, rows in tables if figures else ():
-        if len(chosen) < MIN_QUESTIONS:
-            chosen += table_exercises(heading, columns, rows, L)
-    return chosen
+
+    def take(question: Exercise, limit: int) -> None:
+        same = any(q.answer == question.answer and q.figure != question.figure for q in chosen)
+        if len(chosen) < limit and question not in chosen and not same:
+            chosen.append(question)
+
+    for question in [q for q in order if q.kind == "why"][:1]:
+        take(question, MAX_QUESTIONS)
+    for question in order:  # a kind not asked yet
+        if question.kind not in {q.kind for q in chosen}:
+            take(question, MAX_QUESTIONS)
+    for question in order:
+        take(question, SHEET_QUESTIONS)
+    return sorted(chosen, key=lambda e: (e.figure == 0, e.figure))  # figure order, the tables last (a stable sort)

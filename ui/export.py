@@ -67,9 +67,10 @@ def section(title: str, level: int = 2, drawn: bool = True) -> None:
 
 def text(body: str, kind: str = "markdown", paper: str | None = None) -> None:
     """Markdown (user text escaped by transformer.text.markdown) as st.markdown, st.caption or a coloured box
-    (kind "info", "warning", "success", "error"); in the sheet, its paper form when it has one (a text that tells the
+    (kind "info", "warning", "success", "error"; "source": a caption that names the code, left off the printed sheet);
+    in the sheet, its paper form when it has one (a text that tells the
     reader what to click says on paper what the screen shows), or nothing when paper is ""."""
-    draw = {"markdown": st.markdown, "caption": st.caption}.get(kind) or getattr(st, kind)
+    draw = {"markdown": st.markdown, "caption": st.caption, "source": st.caption}.get(kind) or getattr(st, kind)
     draw(body)
     if paper is None or paper:
         _sheet().add(Text(body if paper is None else paper, kind))
@@ -118,15 +119,17 @@ def sheet_table(
     highlight: Iterable[int] = (),
     repeat: int = 1,
     title: str = "",
+    rows: int = TABLE_ROWS,
 ) -> None:
-    """A table in the sheet only: what the page shows in another form (the data editor, a widget's values)."""
-    head = frame.head(TABLE_ROWS)
+    """A table in the sheet only: what the page shows in another form (the data editor, a widget's values); its first
+    `rows` rows, and a count of the rest."""
+    head = frame.head(rows)
 
-    def rows() -> list[list[str]]:
+    def cells() -> list[list[str]]:
         return [[cell_text(v, precision, na_rep) for v in row] for row in head.itertuples(index=False)]
 
     _sheet().add(
-        Table([str(c) for c in frame.columns], rows, frozenset(highlight), repeat, total=len(frame), title=title)
+        Table([str(c) for c in frame.columns], cells, frozenset(highlight), repeat, total=len(frame), title=title)
     )
 
 
@@ -140,11 +143,12 @@ def table(
     repeat: int = 1,
     styled: bool = False,
     static: bool = False,
+    sheet_rows: int = TABLE_ROWS,
     **dataframe_kwargs,
 ):
     """st.dataframe of frame (numbers to `precision` decimals and missing values as na_rep when styled, or a row
     highlighted), or st.table when static (a short table whose long texts wrap in their cells, where st.dataframe
-    cuts them at its column's width), and the same table in the sheet: its first TABLE_ROWS rows, split into narrower
+    cuts them at its column's width), and the same table in the sheet: its first `sheet_rows` rows, split into narrower
     tables when wide (the first `repeat` columns in each)."""
     shown = frame
     if styled or highlight is not None:
@@ -159,7 +163,12 @@ def table(
         )
     event = (st.table if static else st.dataframe)(shown, **dataframe_kwargs)
     sheet_table(
-        frame, precision=precision, na_rep=na_rep, highlight=() if highlight is None else (highlight,), repeat=repeat
+        frame,
+        precision=precision,
+        na_rep=na_rep,
+        highlight=() if highlight is None else (highlight,),
+        repeat=repeat,
+        rows=sheet_rows,
     )
     return event
 

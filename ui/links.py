@@ -16,7 +16,8 @@ the view they were made on. The sidebar's link to the view is drawn by ui.share.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+import os
+from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
@@ -121,7 +122,7 @@ def link_view(page: str, title: str, params: dict[str, Param]) -> None:
     if bad_model:
         notice(bad_model)
     _warn_other_model(ss)
-    start_page(page, title, link_to_this_view())
+    start_page(page, title, shareable_link(link_to_this_view()))
 
 
 def settle_view() -> bool:
@@ -136,7 +137,7 @@ def settle_view() -> bool:
     values.update(lang=lang(), model=model_fingerprint(model), model_name=model_label(model))
     link_presenter(values)
     st.query_params.from_dict(values)
-    set_sheet_link(link_to_this_view())
+    set_sheet_link(shareable_link(link_to_this_view()))
     return True
 
 
@@ -168,6 +169,29 @@ def _warn_other_model(ss) -> None:
                 current_hash=model_fingerprint(model),
             )
         )
+
+
+PUBLIC_URL_ENV = "PLAYGROUND_PUBLIC_URL"  # the address learners open (deploy/classroom.py sets it from --address)
+
+
+def public_url(environ=None) -> str | None:
+    """The address learners can open, from PLAYGROUND_PUBLIC_URL (an http(s) URL, its trailing "/" dropped); None when
+    it is unset or not such a URL: the server alone cannot know an address other machines reach."""
+    value = (os.environ if environ is None else environ).get(PUBLIC_URL_ENV, "").strip()
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return value.rstrip("/")
+
+
+def shareable_link(view_url: str, environ=None) -> str:
+    """The link to a view that learners can open: its path and query on the public address; "" when there is none
+    (a sheet then says how the teacher shares the view)."""
+    base = public_url(environ)
+    if base is None:
+        return ""
+    parts = urlsplit(view_url)
+    return base + (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
 
 
 def link_to_this_view() -> str:

@@ -1,5 +1,6 @@
 """The presenter view: a sidebar switch (and `present=1` in a link) that enlarges the page's text and every chart's
-fonts for a projector, the layout unchanged. The charts are enlarged where they are drawn (ui.export.chart, with
+fonts for a projector, with the sidebar collapsed when it starts and every chart as wide as the main area (columns of
+charts stacked). The charts are enlarged where they are drawn (ui.export.chart, with
 viz.presenter.presenter_figure); the text by PRESENTER_CSS, the app's own constant rule, drawn once per run while the
 view is on. The switch's value lives in session state (persist_state), so it survives page switches and reruns; a link
 made while it is on carries `present=1` (ui.links)."""
@@ -25,12 +26,21 @@ PRESENTER_CSS = """<style>
 [data-testid="stMain"] [data-testid="stCode"] code {font-size: 1.05rem;}
 [data-testid="stMain"] .katex-display .katex {font-size: 1.5em;}
 [data-testid="stMain"] [data-testid="stMetricValue"] {font-size: 2.6rem;}
+[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stPlotlyChart"]) {flex-direction: column;}
+[data-testid="stMain"] [data-testid="stHorizontalBlock"]:has([data-testid="stPlotlyChart"]) > [data-testid="stColumn"]
+  {width: 100% !important; flex: 1 1 auto !important; min-width: 100%;}
 </style>"""
 
 
 def presenting() -> bool:
     """Whether this tab shows the presenter view."""
     return bool(st.session_state.get(KEY, False))
+
+
+def sidebar_state() -> str:
+    """The sidebar's state for st.set_page_config: collapsed in the presenter view (the switch on, or a link with
+    `present=1` opening), so the charts have the room's whole screen; the teacher opens it with its arrow."""
+    return "collapsed" if presenting() or st.query_params.get(LINK_PARAM) == "1" else "auto"
 
 
 def presenter_px(px: int) -> int:

@@ -30,11 +30,13 @@ from latex2mathml.converter import convert as latex_to_mathml
 from .exercises import Exercise, exercises
 from .i18n import t
 from .packing import UNPACK_JS, Packed, pack, packed_once
+from .sheet_style import COLUMN_PX, PRINT_ZOOM, STYLE
 
-COLUMN_PX = 700  # the sheet's width: it fits A4 (210 mm) and Letter (8.5 in) inside 12 mm margins, so print = screen
+PRINT_PX = 300  # a taller chart is printed smaller, to this height
 PAGE_PX = 900  # the tallest a chart may be drawn and still fit a printed page with its caption
 TABLE_COLUMNS = 8  # a wider table is printed as several tables of this many columns (its first columns repeated)
-TABLE_ROWS = 200  # a longer table is cut to its first rows, and says so
+TABLE_PARTS = 2  # at most this many of them: the columns after are counted, not printed (a 64-wide vector)
+TABLE_ROWS = 8  # a longer table is cut to its first rows, and says how many it leaves out (a sheet is ≤ 4 pages)
 NOTE_KINDS = ("info", "warning", "success", "error")
 # the most one page's sheet weighs (issue 32): plotly.js packed (1.27 MB), its figures packed, and the page
 SHEET_BYTES = 1_500_000
@@ -266,14 +268,21 @@ def cell_text(value, precision: int = 4, na_rep: str = "") -> str:
     return str(value)
 
 
+def _shown_columns(table: Table) -> int:
+    """How many of a table's first columns the sheet prints (the rest are counted)."""
+    repeat = min(table.repeat, len(table.columns))
+    return min(len(table.columns), repeat + TABLE_PARTS * max(1, TABLE_COLUMNS - repeat))
+
+
 def _table_html(table: Table, L: str) -> str:
     repeat = min(table.repeat, len(table.columns))
-    rest = len(table.columns) - repeat
+    shown = _shown_columns(table)
+    rest = shown - repeat
     chunks = max(1, math.ceil(rest / max(1, TABLE_COLUMNS - repeat)))
     step = max(1, math.ceil(rest / chunks))  # as many columns in each part
     parts = []
-    for start in range(repeat, max(len(table.columns), repeat + 1), step):
-        cols = list(range(repeat)) + list(range(start, min(start + step, len(table.columns))))
+    for start in range(repeat, max(shown, repeat + 1), step):
+        cols = list(range(repeat)) + list(range(start, min(start + step, shown)))
         head = "".join(f'<th scope="col">{html.escape(table.columns[c])}</th>' for c in cols)
         body = "".join(
             ('<tr class="highlight">' if r in table.highlight else "<tr>")
@@ -283,11 +292,12 @@ def _table_html(table: Table, L: str) -> str:
         )
         parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
     title = f'<p class="table-title">{inline_html(table.title)}</p>' if table.title else ""
-    cut = (
-        f'<p class="caption">{html.escape(t("sheet.rows_shown", L, n=len(table.rows), total=table.total))}</p>'
-        if table.total > len(table.rows)
-        else ""
-    )
+    notes = []
+    if table.total > len(table.rows):
+        notes.append(t("sheet.rows_shown", L, n=len(table.rows), total=table.total, rest=table.total - len(table.rows)))
+    if shown < len(table.columns):
+        notes.append(t("sheet.columns_shown", L, n=shown, total=len(table.columns), rest=len(table.columns) - shown))
+    cut = "".join(f'<p class="caption">{html.escape(note)}</p>' for note in notes)
     return f'<div class="table">{title}{"".join(parts)}{cut}</div>'
 
 
@@ -305,13 +315,16 @@ def _chart_html(chart: Chart, number: int, L: str, data: str) -> str:
     fig = chart.figure
     scale = _fit(fig)
     style = f' style="zoom:{scale:.3f}"' if scale < 1 else ""
+    printed = min(PRINT_ZOOM, PRINT_PX / ((fig.layout.height or 450) * scale))  # on paper: at most PRINT_PX tall
     width = f"{fig.layout.width}px" if fig.layout.width else "100%"
     size = f"width:{width};height:{fig.layout.height or 450}px"
     caption = html.escape(t("sheet.figure", L, n=number, caption=chart.caption))
     plot = f'<div class="sheet-plot" id="figure-{number}" style="{size}"></div>'
     source = pack(data.encode()).element('class="figure-data"')
     drawn = f'<div class="drawing"{style}>{plot}{source}</div>'
-    return f'<figure class="chart">{drawn}<figcaption>{caption}</figcaption></figure>'
+    return (
+        f'<figure class="chart" style="--print-zoom:{printed:.3f}">{drawn}<figcaption>{caption}</figcaption></figure>'
+    )
 
 
 def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int, go.Figure]]) -> str:
@@ -319,6 +332,8 @@ def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int
         body = markdown_html(block.markdown)
         if block.kind in NOTE_KINDS:
             return f'<div class="note {block.kind}">{body}</div>'
+        if block.kind == "source":  # the code that computed a chart: on screen, not on paper
+            return f'<div class="caption source">{body}</div>'
         return f'<div class="caption">{body}</div>' if block.kind == "caption" else body
     if isinstance(block, Formula):
         return formula_html(block.latex)
@@ -339,52 +354,95 @@ def _block_html(block, figures: dict[str, int], L: str, numbered: list[tuple[int
     raise TypeError(f"not a lesson sheet block: {block!r}")
 
 
-STYLE = f"""
-:root {{ color-scheme: light; }}
-body {{ font: 15px/1.5 "Noto Sans", "Noto Sans CJK SC", "Source Han Sans SC", sans-serif; color: #111;
-  width: {COLUMN_PX}px; max-width: 100%; margin: 2em auto; padding: 0 1em; }}
-h1 {{ font-size: 1.7em; margin: 0 0 .3em; }}
-h2 {{ font-size: 1.3em; margin: 1.6em 0 .4em; border-bottom: 1px solid #ccc; }}
-h3 {{ font-size: 1.1em; margin: 1.3em 0 .3em; }}
-h2, h3 {{ break-after: avoid; page-break-after: avoid; }}
-p, li {{ overflow-wrap: anywhere; }}
-code, pre {{ font-family: "Noto Sans Mono", "DejaVu Sans Mono", monospace; font-size: .9em; }}
-pre {{ white-space: pre-wrap; overflow-wrap: anywhere; background: #f4f4f4; padding: .5em; }}
-.link {{ overflow-wrap: anywhere; word-break: break-all; }}
-.caption, figcaption {{ color: #444; font-size: .9em; }}
-.note {{ border-left: 4px solid #888; background: #f6f6f6; padding: .1em .8em; margin: .6em 0; }}
-.note.info {{ border-color: #1c6fb8; background: #eef5fc; }}
-.note.warning {{ border-color: #b58100; background: #fdf7e6; }}
-.note.success {{ border-color: #1e7b34; background: #edf7ef; }}
-.note.error {{ border-color: #b3261e; background: #fcedec; }}
-.badge {{ border: 1px solid #999; border-radius: .4em; padding: 0 .3em; background: #f0f0f0; }}
-.badge.red {{ border-color: #b3261e; }} .badge.blue {{ border-color: #1c6fb8; }}
-.badge.violet {{ border-color: #6b3fa0; }} .badge.green {{ border-color: #1e7b34; }}
-.color.red {{ color: #b3261e; }} .color.blue {{ color: #1c6fb8; }} .color.violet {{ color: #6b3fa0; }}
-.color.green {{ color: #1e7b34; }} .color.orange {{ color: #a04f00; }} .color.gray {{ color: #555; }}
-.metric {{ display: inline-block; margin: .3em 1.5em .3em 0; }}
-.metric strong {{ font-size: 1.3em; }}
-.formula {{ margin: .6em 0; overflow-wrap: anywhere; }}
-math {{ font-size: 1.1em; }}
-.table {{ margin: .6em 0; }}
-table {{ border-collapse: collapse; max-width: 100%; font-size: .82em; margin: .3em 0; }}
-th, td {{ border: 1px solid #bbb; padding: .15em .4em; text-align: left; vertical-align: top; }}
-td {{ overflow-wrap: anywhere; }}
-th {{ overflow-wrap: break-word; }}
-th {{ background: #eee; }}
-tr.highlight td {{ background: #ffd6d6; }}
-tr {{ break-inside: avoid; page-break-inside: avoid; }}
-figure.chart {{ margin: 1em 0; break-inside: avoid; page-break-inside: avoid; }}
-figure.chart .drawing {{ max-width: 100%; }}
-section.answers {{ break-before: page; page-break-before: always; }}
-.exercises li {{ margin: .4em 0; }}
-@page {{ margin: 12mm; }}
-@media print {{
-  body {{ margin: 0 auto; padding: 0; font-size: 11pt; }}
-  .note, th, tr.highlight td, .badge {{ print-color-adjust: exact; -webkit-print-color-adjust: exact; }}
-  .modebar-container {{ display: none !important; }}
-}}
-"""
+HALF_COLUMNS = 10  # a map of square cells with at most this many columns reads as well at half the sheet's width
+HALF_LINES = 3  # a chart of at most this many lines (or series of points, unlabelled) too
+HALF_TABLE_COLUMNS, HALF_TABLE_CHARS = 4, 44  # a table this narrow (columns, characters a row) too
+LEAD_BLOCKS = 2  # the short texts or formulas before a half-width chart that go beside it with it
+LEAD_CHARS = 160  # what counts as short
+
+
+def _half(block) -> bool:
+    """Whether a chart or table reads as well at half the sheet's width (drawn there, two side by side on paper): a
+    map of square cells of at most HALF_COLUMNS columns, or bars, not drawn at its own width; a table of at most
+    HALF_TABLE_COLUMNS short columns."""
+    if isinstance(block, Table):
+        widest = max((sum(len(cell) + 2 for cell in row) for row in [block.columns, *block.rows]), default=0)
+        return len(block.columns) <= HALF_TABLE_COLUMNS and widest <= HALF_TABLE_CHARS
+    if not isinstance(block, Chart) or block.figure.layout.width:
+        return False
+    fig = block.figure
+    maps = [tr for tr in fig.data if tr.type == "heatmap" and tr.z is not None and len(tr.z)]
+    if maps:  # square cells: a small map, or a pattern without numbers in its cells
+        square = any(axis.scaleanchor for axis in fig.select_yaxes())
+        numbers = any(tr.texttemplate or tr.text is not None for tr in maps)
+        return square and (not numbers or all(len(tr.z[0]) <= HALF_COLUMNS for tr in maps))
+    lines = all(tr.type == "scatter" and "text" not in str(tr.mode or "lines") for tr in fig.data)  # no labels
+    return bool(fig.data) and (all(tr.type == "bar" for tr in fig.data) or (lines and len(fig.data) <= HALF_LINES))
+
+
+def _lead(block) -> bool:
+    """A block short enough to stand beside its chart: a line of text (not a box) or a formula."""
+    if isinstance(block, Formula):
+        return True
+    return (
+        isinstance(block, Text)
+        and block.kind in ("markdown", "caption", "source")
+        and len(block.markdown) <= LEAD_CHARS
+    )
+
+
+def _cells(section: Section) -> list[tuple[int, int, bool]]:
+    """A section's blocks in runs (start, end, half): a half-width chart with the short lines just before it and its
+    captions after it is one run that prints beside another; every other block is a run of its own."""
+    blocks = section.blocks
+    runs: list[tuple[int, int, bool]] = []
+    i = 0
+    while i < len(blocks):
+        end = i
+        while end < len(blocks) and end - i < LEAD_BLOCKS and _lead(blocks[end]):
+            end += 1
+        if end < len(blocks) and _half(blocks[end]):
+            end += 1
+            while end < len(blocks) and isinstance(blocks[end], Text) and blocks[end].kind in ("caption", "source"):
+                end += 1
+            runs.append((i, end, True))
+            i = end
+        else:
+            runs.append((i, i + 1, False))
+            i += 1
+    return runs
+
+
+def side_by_side(parts: list[tuple[str, bool]]) -> str:
+    """HTML parts in order, each run of two or more half-width ones in a box that prints them two to a row."""
+    out: list[str] = []
+    run: list[str] = []
+    for part, half in [*parts, ("", False)]:
+        if half:
+            run.append(f'<div class="half">{part}</div>')
+            continue
+        if run:
+            out.append(f'<div class="halves">{"".join(run)}</div>' if len(run) > 1 else run[0])
+            run = []
+        if part:
+            out.append(part)
+    return "\n".join(out)
+
+
+def _blocks_html(section: Section, figures: dict[str, int], L: str, numbered: list[tuple[int, go.Figure]]) -> str:
+    """A section's blocks as HTML, half-width charts two to a row (_cells)."""
+    parts = [
+        ("\n".join(_block_html(b, figures, L, numbered) for b in section.blocks[start:end]), half)
+        for start, end, half in _cells(section)
+    ]
+    return side_by_side(parts)
+
+
+def _half_section(section: Section) -> bool:
+    """A subsection that is only a half-width chart and its lines (each mask of the Masks page): printed beside the
+    next one like it."""
+    return section.level >= 3 and [half for _, _, half in _cells(section)] == [True]
+
 
 # nothing leaves the file: no fetch, frame, font or image from anywhere but the file itself
 POLICY = (
@@ -454,22 +512,36 @@ def _exercises_html(questions: list[Exercise], L: str) -> tuple[str, str]:
     )
 
 
+def _link_html(link: str, L: str) -> str:
+    """The link to the view, when the server knows an address learners can open (ui.links.shareable_link); else the
+    line that says how the teacher shares the view (a localhost address opens nothing on a learner's machine)."""
+    if link:
+        return f'<p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(link)}</code></p>'
+    return f'<p class="link">{html.escape(t("export.sheet_no_link", L))}</p>'
+
+
 def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
     """One self-contained HTML file: the page's title, the model's summary, the link to the view, then every section
     the page showed with its text, formulas, tables and charts (each chart once, numbered, with its caption), then
     exercises on those figures and, on a page of its own, their answers."""
     figures: dict[str, int] = {}
     numbered: list[tuple[int, go.Figure]] = []
-    sections = []
+    parts: list[tuple[str, bool]] = []
     for i, section in enumerate(sheet.sections):
-        blocks = "\n".join(_block_html(block, figures, L, numbered) for block in section.blocks)
+        half = _half_section(section)
+        blocks = "\n".join(_block_html(b, figures, L, numbered) for b in section.blocks) if half else None
+        blocks = blocks if half else _blocks_html(section, figures, L, numbered)
         if section.level <= 1:
-            sections.append(f"<section>{blocks}</section>")
+            parts.append((f"<section>{blocks}</section>", False))
         elif _has_content(sheet.sections, i):
             h = f"h{min(section.level, 4)}"
-            sections.append(f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>")
-    tables = [
-        (s.title or sheet.title, b.columns, b.rows) for s in sheet.sections for b in s.blocks if isinstance(b, Table)
+            parts.append((f"<section><{h}>{inline_html(section.title)}</{h}>\n{blocks}</section>", half))
+    sections = [side_by_side(parts)]
+    tables = [  # as printed: its first rows, its first columns
+        (s.title or sheet.title, b.columns[: _shown_columns(b)], [row[: _shown_columns(b)] for row in b.rows])
+        for s in sheet.sections
+        for b in s.blocks
+        if isinstance(b, Table)
     ]
     asked, answers = _exercises_html(exercises(numbered, L, tables), L)
     items = "".join(f"<li>{html.escape(line)}</li>" for line in summary)
@@ -487,7 +559,7 @@ def lesson_sheet_html(sheet: LessonSheet, summary: list[str], L: str) -> str:
 </head><body>
 <header><h1>{html.escape(sheet.title)}</h1>
 <p class="caption">{html.escape(made)}</p>
-<p class="link">{html.escape(t("export.sheet_link", L))} <code>{html.escape(sheet.link)}</code></p>
+{_link_html(sheet.link, L)}
 <h2>{html.escape(t("sidebar.model", L))}</h2><ul>{items}</ul></header>
 <main>
 {needs_browser if numbered else ""}

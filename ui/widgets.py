@@ -20,6 +20,7 @@ from .i18n import t, word_list
 from .links import link_view
 from .messages import error_text
 from .model_cache import trained_on_table
+from .presenter import presenting
 from .session import current, end_page, session_memo, usable_pairs
 from .tables import results_frame
 from .view_state import Param, choose_labelled, choose_number, choose_one
@@ -113,13 +114,17 @@ def unknown_marked(tokens: list[str], ids, unk_id: int) -> list[str]:
 
 
 def computed_by(names: str, L: str) -> None:
-    """A caption naming the package function(s) that computed what is shown."""
-    text(t("computed_by", L, names=names), "caption")
+    """A caption naming the package function(s) that computed what is shown (on the sheet's screen, not on its paper:
+    a pointer into the code, for whoever reads it in the app)."""
+    text(t("computed_by", L, names=names), "source")
 
 
 def wrapping_row(widths: Sequence[int], gap: str = "medium") -> list:
     """Containers side by side, widths[i] px wide each, that wrap onto the next line when the window is too narrow for
-    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them)."""
+    them all (st.columns would squeeze them instead, and a chart too narrow for its labels cuts or overlaps them). In
+    the presenter view, one under the other, each as wide as the main area: a chart takes the room's screen."""
+    if presenting():
+        return [st.container() for _ in widths]
     with st.container(horizontal=True, gap=gap):
         return [st.container(width=int(w)) for w in widths]
 

@@ -9,7 +9,17 @@ from collections.abc import Iterable
 import numpy as np
 import plotly.graph_objects as go
 
-from .common import ATTN_COLORS, cell_text, colon, colorbar, finish, height, nullable, set_layout
+from .common import (
+    ATTN_COLORS,
+    LOWER_IS_BETTER_AVERAGED,
+    cell_text,
+    colon,
+    colorbar,
+    finish,
+    height,
+    nullable,
+    set_layout,
+)
 from .layers import frame
 
 # a gold link marks its cell with a triangle in the cell's top-left corner, its legs GOLD_CORNER of the cell: the
@@ -59,6 +69,7 @@ def aer_grid_figure(
             xgap=2,
             ygap=2,
             name=value_label,
+            meta=LOWER_IS_BETTER_AVERAGED,  # the best head is the lowest (ui.exercises asks for it)
         )
     )
     common = dict(tickmode="array", showgrid=False, zeroline=False, ticks="")

@@ -338,6 +338,8 @@ def colorbar(title: str = "", **kw) -> dict:
 
 TEXT_DARK, TEXT_LIGHT = "#000000", "#ffffff"  # the two colours a cell's number may take
 CELL_TEXT = "cell text"  # meta of the transparent copy of a heatmap that writes its white numbers
+LOWER_IS_BETTER = "lower is better"  # meta of a map whose smallest value is the best: ui.exercises asks for it
+LOWER_IS_BETTER_AVERAGED = "lower is better, the last column an average"  # the AER grid: heads, then their average
 NO_BREAK = "\u00a0"  # what a heatmap holds where the other writes a number (readable_cell_text)
 
 

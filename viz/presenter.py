@@ -142,6 +142,9 @@ def presenter_figure(fig: go.Figure) -> go.Figure:
         if bar is not None:
             _scale_font(bar, "tickfont", unset=text)
             _scale_font(bar.title, unset=text)
+    axes = [*out.select_xaxes(), *out.select_yaxes()]
+    if layout.width and axes and not all(axis.visible is False for axis in axes):
+        layout.width = None  # a chart with axes (the next-token bars): as wide as the room's screen, as every chart
     if layout.width:  # a figure drawn in px (the architecture diagram): all of it larger, so its text fits its boxes
         layout.width = math.ceil(layout.width * PRESENTER_SCALE)
         if layout.height:

@@ -136,8 +136,11 @@ def test_every_text_and_chart_a_page_shows_is_in_its_sheet(page):
     page_html = lesson_sheet_html(sheet, [], "en")
     assert len(page_html.encode()) <= SHEET_BYTES
     assert MOUSE_WORDS.findall(sheet_words(page_html)) == []
-    questions = re.findall(r"<li>Figure \d+", page_html.split('class="exercises"', 1)[-1])
+    asked = page_html.split('class="exercises"', 1)[-1].split("</section>", 1)[0]
+    questions = re.findall(r"<li>(.*?)</li>", asked)
     assert 3 <= len(questions) <= 5 if charts else "Exercises" not in page_html
+    assert any(" why " in q or q.startswith("Why") for q in questions) if charts else True  # issue 42: a "why"
+    assert "localhost" not in sheet_words(page_html)  # no address learners cannot open
 
 
 def test_the_inside_sheet_holds_the_arithmetic_of_one_weight_and_the_loss_table():

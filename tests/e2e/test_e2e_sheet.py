@@ -33,6 +33,7 @@ FIGURE = {"en": r"^Figure \d+\. \S", "zh": r"^图 \d+．\S"}
 # printable area at 96 px per inch inside the sheet's 12 mm margins
 PAPER = {"A4": (210 - 24, 297 - 24), "Letter": (215.9 - 24, 279.4 - 24)}  # mm
 PX_PER_MM = 96 / 25.4
+MAX_A4_PAGES = 4  # issue 42: every page's sheet, answer key included
 
 
 def _download_sheet(page, lang: str, folder):
@@ -121,8 +122,11 @@ def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
 
         for paper, (width_mm, height_mm) in PAPER.items():
             pdf = reader.pdf(format=paper, print_background=True)
-            pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
+            pages = len(re.findall(rb"/Type\s*/Page\b", pdf))  # each page object (not /Pages, the tree)
             assert pdf.startswith(b"%PDF") and pages >= (2 if charts_on_page else 1)  # the answers: a page of their own
+            print(f"{slug} ({lang}) on {paper}: {pages} pages")  # issue 42's figure (pytest -s shows it)
+            if paper == "A4":
+                assert pages <= MAX_A4_PAGES, f"{slug}: {pages} A4 pages"  # a sheet a teacher hands out as it is
             reader.emulate_media(media="print")
             assert reader.evaluate(OVERLAPS) == [], paper
             printed = reader.locator("body").inner_text()
@@ -148,7 +152,17 @@ def _check_sheet(browser, page, slug: str, lang: str, tmp_path) -> None:
             assert all(w <= sizes["body"] + 1 for w in sizes["tables"]), (paper, sizes["tables"], sizes["body"])
             assert sizes["link"][0] <= sizes["link"][1] + 1, sizes["link"]  # the link wraps inside the page
             assert set(sizes["avoid"]) <= {"avoid"}
-            reader.emulate_media(media="screen")
+            breaks = reader.evaluate(
+                """() => ({
+                    headings: [...document.querySelectorAll('main h2, main h3')].map(
+                        h => getComputedStyle(h).breakAfter),
+                    tables: [...document.querySelectorAll('.table')].map(t => getComputedStyle(t).breakInside),
+                })"""
+            )
+            assert set(breaks["headings"]) <= {"avoid"} and set(breaks["tables"]) <= {"avoid"}, breaks
+            reader.emulate_media(
+                media="null"
+            )  # no emulation: the next pdf() prints with print media, as a browser does
         assert not errors, errors
         assert all(url.startswith("file:") for url in requests), requests  # nothing leaves the file
     finally:

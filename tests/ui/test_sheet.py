@@ -18,6 +18,7 @@ from ui import packing
 from ui.sheet import (
     COLUMN_PX,
     TABLE_COLUMNS,
+    TABLE_PARTS,
     Chart,
     Code,
     Formula,
@@ -201,17 +202,20 @@ def test_hostile_title_link_caption_cells_and_code_are_text():
     assert body.count("&lt;script&gt;alert(1)&lt;/script&gt;") >= 8
 
 
-def test_a_wide_table_prints_as_narrower_tables_that_repeat_its_first_columns():
+def test_a_wide_table_prints_as_two_narrower_tables_that_repeat_its_first_columns_and_counts_the_rest():
     columns = ["j", "key"] + [f"v[{i}]" for i in range(15)]
     page = lesson_sheet_html(_sheet(Table(columns, [[str(i) for i in range(17)]], repeat=2)), [], "en")
     heads = re.findall(r"<thead><tr>(.*?)</tr></thead>", page)
-    assert len(heads) == 3  # 15 columns in parts of at most TABLE_COLUMNS with the two repeated
+    assert len(heads) == TABLE_PARTS  # 12 of the 15 columns, in parts of at most TABLE_COLUMNS with the two repeated
     widths = [h.count("<th") for h in heads]
     assert all(h.startswith('<th scope="col">j</th><th scope="col">key</th>') for h in heads)
-    assert max(widths) <= TABLE_COLUMNS and sum(w - 2 for w in widths) == 15 and max(widths) - min(widths) <= 1
+    assert max(widths) <= TABLE_COLUMNS and sum(w - 2 for w in widths) == 12 and max(widths) - min(widths) <= 1
+    assert "The first 14 of 17 columns; the other 3 are in the app." in page
+    narrow = lesson_sheet_html(_sheet(Table(columns[:8], [[str(i) for i in range(8)]], repeat=2)), [], "en")
+    assert narrow.count("<thead>") == 1 and "columns;" not in narrow
 
 
-def test_a_long_table_is_cut_and_says_so():
+def test_a_long_table_is_cut_and_counts_the_rest():
     from ui.export import sheet_table
     from ui.sheet import TABLE_ROWS
 
@@ -221,8 +225,13 @@ def test_a_long_table_is_cut_and_says_so():
 
     st.session_state["_lesson_sheet"] = sheet
     sheet_table(pd.DataFrame({"a": range(TABLE_ROWS + 5)}))
+    sheet_table(pd.DataFrame({"b": range(30)}), rows=3)
     page = lesson_sheet_html(sheet, [], "en")
-    assert page.count("<tr>") == TABLE_ROWS + 1 and f"The first {TABLE_ROWS} of {TABLE_ROWS + 5} rows." in page
+    assert page.count("<tr>") == TABLE_ROWS + 1 + 3 + 1
+    assert f"The first {TABLE_ROWS} of {TABLE_ROWS + 5} rows; the other 5 are in the app." in page
+    assert "The first 3 of 30 rows; the other 27 are in the app." in page
+    zh = lesson_sheet_html(sheet, [], "zh")
+    assert "前 3 行，共 30 行；其余 27 行请在应用中查看。" in zh
 
 
 def test_a_chart_drawn_wider_or_taller_than_a_printed_page_is_shrunk_to_fit():
