@@ -97,6 +97,37 @@ def readable_labels(points, texts: Sequence[str], order: Sequence[int], first: i
     return placed
 
 
+def _draw_labels(fig: go.Figure, points: list, texts: list[str], labels: list, chosen: int | None) -> None:
+    """The texts readable_labels placed: beside their dots (one trace each colour), or apart with a line to the dot;
+    the chosen token's in red, drawn last, over the ring drawn for it."""
+    for mine in (False, True):  # the chosen token's label in red, over the ring drawn for it
+        shown = [label for label in labels if (label.index == chosen) == mine and isinstance(label.place, str)]
+        font = dict(size=FONT["size"], color=CHOSEN_COLOR if mine else "#333333")
+        if shown:
+            fig.add_trace(
+                go.Scatter(
+                    x=[points[label.index][0] for label in shown],
+                    y=[points[label.index][1] for label in shown],
+                    mode="markers+text",
+                    marker=dict(size=MARKER_PX, opacity=0),  # sets the text's gap to the dot (GAP_PX)
+                    text=[texts[label.index] for label in shown],
+                    textposition=[label.place for label in shown],
+                    textfont=font,
+                    meta={LABELS: [label.index for label in shown]},
+                    hoverinfo="skip",
+                    showlegend=False,
+                    cliponaxis=False,
+                )
+            )
+        for label in labels:  # a label drawn apart, with a line to its dot
+            if (label.index == chosen) == mine and not isinstance(label.place, str):
+                x, y = points[label.index]
+                dx, dy = label.place
+                fig.add_annotation(x=x, y=y, ax=dx, ay=dy, text=texts[label.index], font=font, showarrow=True,
+                                   arrowhead=0, arrowwidth=1, arrowcolor="#777777",
+                                   name=f"{LABELS} {label.index}")  # fmt: skip
+
+
 def embedding_figure(
     xy,
     tokens: Sequence[str],
@@ -156,32 +187,7 @@ def embedding_figure(
     order += [i for i in ranked if i not in order] if counts is not None else []
     texts = [tick_text(plotly_text(token)) for token in tokens]
     labels = readable_labels(points, texts, order, first=len({i for i in (chosen, *near) if i is not None}))
-    for mine in (False, True):  # the chosen token's label in red, over the ring drawn for it
-        shown = [label for label in labels if (label.index == chosen) == mine and isinstance(label.place, str)]
-        font = dict(size=FONT["size"], color=CHOSEN_COLOR if mine else "#333333")
-        if shown:
-            fig.add_trace(
-                go.Scatter(
-                    x=[points[label.index][0] for label in shown],
-                    y=[points[label.index][1] for label in shown],
-                    mode="markers+text",
-                    marker=dict(size=MARKER_PX, opacity=0),  # sets the text's gap to the dot (GAP_PX)
-                    text=[texts[label.index] for label in shown],
-                    textposition=[label.place for label in shown],
-                    textfont=font,
-                    meta={LABELS: [label.index for label in shown]},
-                    hoverinfo="skip",
-                    showlegend=False,
-                    cliponaxis=False,
-                )
-            )
-        for label in labels:  # a label drawn apart, with a line to its dot
-            if (label.index == chosen) == mine and not isinstance(label.place, str):
-                x, y = points[label.index]
-                dx, dy = label.place
-                fig.add_annotation(x=x, y=y, ax=dx, ay=dy, text=texts[label.index], font=font, showarrow=True,
-                                   arrowhead=0, arrowwidth=1, arrowcolor="#777777",
-                                   name=f"{LABELS} {label.index}")  # fmt: skip
+    _draw_labels(fig, points, texts, labels, chosen)
     if chosen is not None and 0 <= chosen < len(points):
         fig.add_trace(
             go.Scatter(

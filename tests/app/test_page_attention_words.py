@@ -49,7 +49,7 @@ def test_a_bpe_models_map_is_drawn_at_the_word_level_with_its_gold_and_says_so(b
     assert list(spec["layout"]["xaxis"]["ticktext"]) == list(words[0].words)  # source words: 我 爱 你, not pieces
     assert len(spec["layout"]["yaxis"]["ticktext"]) == len(words[1].words) + 1  # a row per target word, and E's
     (sure,) = [tr for tr in spec["data"] if tr.get("name") == s("attn.gold_sure", lang)]
-    assert sorted(zip(sure["x"], sure["y"])) == sorted(GOLDS[PAIRS[0]].sure)  # the gold, on words
+    assert sorted(map(tuple, sure["meta"]["links"])) == sorted(GOLDS[PAIRS[0]].sure)  # the gold, on words
     at.radio(key="attn_level").set_value("pieces").run()
     assert not at.exception
     assert s("attn.level_shown_pieces", lang) in _captions(at)
