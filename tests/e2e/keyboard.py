@@ -158,9 +158,10 @@ def main() -> None:
         expect(sidebar(page).get_by_text(NAV["en"][0], exact=True)).to_be_visible()
         settled(page)
         for slug, strategy in WALKS:
-            names, reached, _ = reach(page, slug, strategy=strategy)
+            names, reached, order = reach(page, slug, strategy=strategy)
             title = TITLES["en"][PAGE_SLUGS.index(slug)] + (f" ({strategy})" if strategy else "")
-            print(f"{title:<34} Tab reaches {len(reached):>3} of {len(names):>3} controls", flush=True)
+            in_order = "in page order" if order == sorted(order) else "OUT of page order"
+            print(f"{title:<34} Tab reaches {len(reached):>3} of {len(names):>3} controls, {in_order}", flush=True)
             for n, name in enumerate(names):
                 if n not in reached:
                     print(f"    missed: {name}")
