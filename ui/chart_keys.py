@@ -54,6 +54,7 @@ def head_twin(
         label,
         list(range(n_layers * n_heads)),  # row r: head r % n_heads of layer r // n_heads, as the statistics table
         key=key,
+        persist_state="session",  # set anew on every run, kept as every input of the app is
         format_func=lambda r: t("keys.head_option", L, layer=r // n_heads + 1, head=r % n_heads + 1),
         placeholder=t("keys.head_placeholder", L),
         on_change=picked,
@@ -78,6 +79,7 @@ def cell_twin(
         t("keys.mark_cell", L),
         cells,
         key=key,
+        persist_state="session",  # set anew on every run, kept as every input of the app is
         format_func=lambda c: ("✓ " if tuple(c) in marked else "") + cell_text(c),
         placeholder=t("keys.cell_placeholder", L),
         on_change=picked,
