@@ -208,7 +208,7 @@ def browser_scripts(lang: str) -> None:
     `lang`, and the chart pages' parts are drawn once the first page has; the file uploaders' texts in `lang`; and
     A11Y_FIXES, what axe-core finds in Streamlit's own markup put right."""
     scripts = LANGUAGE % {"lang": HTML_LANG[lang]} + PARTS_SCRIPT % {"key": PARTS} + uploader_css(lang)
-    scripts += A11Y_FIXES % {"row": json.dumps(t("browser.row_header", lang), ensure_ascii=False)}
+    scripts += A11Y_FIXES % {"row": json.dumps(t("table.row", lang), ensure_ascii=False)}
     with st.sidebar:
         st.html(scripts, unsafe_allow_javascript=True, width="content")
 
