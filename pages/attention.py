@@ -13,6 +13,7 @@ from transformer.text import markdown, visible
 from transformer.words import GOLD_TOKENIZER
 from ui import word_level
 from ui.attention_lines import LINES_PX, line_view
+from ui.chart_keys import cell_twin, head_twin, new_click, toggled
 from ui.export import caption, chart, file_name, for_sentence, formula, hint, maps_json, section, table, text
 from ui.gold import file_gold, gold_pairs, golds_of, problem_lines
 from ui.i18n import sentences, t
@@ -57,18 +58,6 @@ SCOPES = {
 }
 # elements that report clicks (a selection is an event, not a value kept across pages)
 CHART, TABLE, PATTERNS, STAT_GRID = "click_attn_chart", "click_attn_table", "click_attn_patterns", "click_attn_stat"
-
-
-def new_click(key: str, picked) -> bool:
-    """Whether picked (what the element with this key has selected now) is a click not yet taken.
-
-    A selection stays in session state until its element is drawn anew, so it is taken once: it is remembered with
-    what the element showed when it was clicked (ss["_KEY_drawn"], e.g. the marks of the heatmap), and a second
-    click on the same point of a changed figure counts again."""
-    seen, now = f"_{key}_seen", (picked, ss.get(f"_{key}_drawn"))
-    is_new = picked is not None and now != ss.get(seen)
-    ss[seen] = now
-    return is_new
 
 
 def open_head(layer: int, head: int) -> None:
@@ -143,6 +132,13 @@ def predicted_tokens() -> list[str]:
 
 
 dec_rows = decoder_row_labels(view.dec_tokens, predicted_tokens())  # "S → I", "I → love", …
+
+
+def cell_words(m) -> str:
+    """A cell (row, column) of the encoder–decoder map in words: the row's "input → predicts" ↔ the source token."""
+    return f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}"
+
+
 words = word_level.pair_words(translator, source, reference)  # pieces and words; None for the model's own output
 level = word_level.choose_level(L, words, st, horizontal=True) if kind == DEC_ENC else "pieces"
 by_words = level == "words" and not words.same  # the map's pieces grouped into words (no marks on it)
@@ -155,8 +151,7 @@ if ss.get("_attn_marks_for", sentence) != sentence:
 ss._attn_marks_for = sentence
 clicked = clicked_cell((ss.get(CHART) or {}).get("selection"))
 if new_click(CHART, clicked):
-    marks = [tuple(m) for m in ss.get("attn_marks", [])]
-    ss.attn_marks = [m for m in marks if m != clicked] if clicked in marks else [*marks, clicked]
+    ss.attn_marks = toggled(ss.get("attn_marks", []), clicked)
 allowed = set(mark_cells)
 kept_marks = [tuple(m) for m in ss.get("attn_marks", [])]
 if any(m not in allowed for m in kept_marks):  # off this sentence (a link's, or kept from another model): said
@@ -243,6 +238,8 @@ if gold is not None:
 explain()
 if marking and heads != "grid":
     hint(t("attn.click_to_mark", L), "info")
+if main_chart["clickable"] and heads != "grid":  # the keyboard's way to mark, next after the chart a click marks
+    cell_twin(L, "attn_mark_cell", mark_cells, ss.attn_marks, cell_words)
 
 st.download_button(
     t("attn.download_maps", L),
@@ -341,7 +338,7 @@ def marks_section(view, dec_rows: list[str], cells: list, stats: list, scope: st
         cells,
         key="attn_marks",
         persist_state="session",
-        format_func=lambda m: f"{visible(dec_rows[m[0]])}  ↔  {visible(view.src_tokens[m[1]])}",
+        format_func=cell_words,
         help=t("attn.marks_help", L),
         placeholder=t("attn.marks_placeholder", L),
     )
@@ -406,6 +403,7 @@ def stat_grid(
         selection_mode="points",
     )
     hint(t("attn.stat_grid_help", L))
+    head_twin(L, t("keys.open_head_grid", L), "attn_open_head_stat", (cfg.n_layers, cfg.n_heads), chosen, open_head)
 
 
 def head_patterns(studied: Studied, kind: AttentionKind, view, dec_rows: list[str], chosen) -> None:
@@ -438,6 +436,7 @@ def head_patterns(studied: Studied, kind: AttentionKind, view, dec_rows: list[st
         on_select="rerun",
         selection_mode="points",
     )
+    head_twin(L, t("keys.open_head_maps", L), "attn_open_head_maps", (cfg.n_layers, cfg.n_heads), chosen, open_head)
 
 
 open_head_at = (layer, head) if heads == "one" else None

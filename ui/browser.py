@@ -155,6 +155,39 @@ window.playgroundUploaderWords();
 </script>"""
 
 
+# two things axe-core finds in Streamlit's own markup (1.67), which no parameter changes, put right as they are drawn:
+# - the drop zone of a file uploader is <section role="presentation" tabindex="-1" aria-label="…">: a presentational
+#   element that is focusable and named contradicts itself (presentation-role-conflict); it is a group, named by the
+#   uploader's label, which is what a screen reader should say of it
+# - the accessible table glide-data-grid keeps for st.dataframe and st.data_editor has an empty header over its first
+#   column (the row numbers, or the row markers of an editor) (empty-table-header); it gets the word "row", as text
+#   (axe-core and screen readers read a header's text; an aria-label is not that). The header stays empty in React's
+#   own tree, so React never replaces the word
+A11Y_FIXES = """<script>
+window.playgroundRowHeader = %(row)s;
+window.playgroundA11yFixes = window.playgroundA11yFixes || (() => {
+  const fix = () => {
+    document.querySelectorAll('[data-testid="stFileUploaderDropzone"][role="presentation"]')
+      .forEach(zone => zone.setAttribute("role", "group"));
+    document.querySelectorAll('[data-testid="data-grid-canvas"] th[role="columnheader"]').forEach(th => {
+      if (!th.textContent.trim()) {
+        const word = document.createElement("span");
+        word.className = "playground-row-header";
+        word.textContent = window.playgroundRowHeader;
+        th.appendChild(word);
+      }
+    });
+  };
+  let queued = false;  // once a frame at most, however many changes React makes in it
+  const soon = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fix(); }); } };
+  new MutationObserver(soon).observe(document.body, {subtree: true, childList: true, attributes: true,
+                                                     attributeFilter: ["role"]});
+  return fix;
+})();
+window.playgroundA11yFixes();
+</script>"""
+
+
 def uploader_rules(lang: str) -> list[tuple[str, str]]:
     """The uploader's English texts (regular expressions) and their words in lang, as a JavaScript replacement ($1:
     the file's size, type or name); none in English."""
@@ -171,9 +204,11 @@ def uploader_css(lang: str) -> str:
 
 
 def browser_scripts(lang: str) -> None:
-    """Draw both scripts (in the sidebar, as one element that takes no room): the page's language is the UI language
-    `lang`, and the chart pages' parts are drawn once the first page has; and the file uploaders' texts in `lang`."""
+    """Draw the scripts (in the sidebar, as one element that takes no room): the page's language is the UI language
+    `lang`, and the chart pages' parts are drawn once the first page has; the file uploaders' texts in `lang`; and
+    A11Y_FIXES, what axe-core finds in Streamlit's own markup put right."""
     scripts = LANGUAGE % {"lang": HTML_LANG[lang]} + PARTS_SCRIPT % {"key": PARTS} + uploader_css(lang)
+    scripts += A11Y_FIXES % {"row": json.dumps(t("table.row", lang), ensure_ascii=False)}
     with st.sidebar:
         st.html(scripts, unsafe_allow_javascript=True, width="content")
 

@@ -165,7 +165,8 @@ def _dataset_columns(L: str, name: str, swapped: bool) -> None:
     text(t("data.dataset_header", L), "caption")
     _direction_row(L, t("data.direction_en_zh" if swapped else "data.direction_zh_en", L))
     headings = [f"{i + 1} · {t(f'role.{r}', L)}" for i, r in enumerate(roles)]
-    preview = pd.DataFrame(cells, columns=headings, index=range(1, len(cells) + 1))
+    # the index named, so the table's corner header says what the numbers are (an empty header is lost to a reader)
+    preview = pd.DataFrame(cells, columns=headings, index=pd.Index(range(1, len(cells) + 1), name=t("table.row", L)))
     table(preview, static=True, hide_index=False, width="stretch")  # five rows whose long links wrap, none scrolled
     text(t("data.preview_dataset", L, n=len(cells), total=f"{total:,}"), "caption")
     text(t("data.credit", L, credit=dataset_credit(L, name)), "markdown")

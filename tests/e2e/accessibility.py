@@ -48,11 +48,6 @@ def violations(page) -> list[dict]:
     return Axe().run(page).response["violations"]
 
 
-def serious(found: list[dict]) -> list[dict]:
-    """The serious and critical ones."""
-    return [v for v in found if v["impact"] in SERIOUS]
-
-
 def describe(found: list[dict], limit: int = 6) -> str:
     """One line per violation and up to `limit` of its elements: what a failing test prints."""
     lines = []
@@ -149,7 +144,8 @@ def main() -> None:
     print("\nelements per rule over every page, language and view:")
     for (rule, impact), n in sorted(totals.items(), key=lambda kv: (-SERIOUS.count(kv[0][1]), kv[0])):
         print(f"  {rule} ({impact}): {n}")
-    print(f"serious or critical: {sum(n for (_, impact), n in totals.items() if impact in SERIOUS)}")
+    impacts = ("critical", "serious", "moderate", "minor")
+    print("by impact: " + ", ".join(f"{i} {sum(n for (_, got), n in totals.items() if got == i)}" for i in impacts))
 
 
 if __name__ == "__main__":

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.accessibility import LOCALES, describe, serious, walk
+from tests.e2e.accessibility import LOCALES, describe, walk
 from tests.e2e.helpers import NAV, expect, go_to, sidebar, switch_language
 from ui.strings import STRINGS
 
 pytestmark = pytest.mark.e2e
-
-# besides every serious and critical violation: headings out of order (moderate for axe) leave a screen reader's
-# outline of the page with holes
-ALSO_FAILING = ("heading-order",)
 
 # the fill of every number written in a cell (not of the no-break spaces a heatmap holds where its copy writes)
 CELL_TEXT_FILLS = """els => els.filter(e => e.textContent.trim())
@@ -21,13 +17,11 @@ CELL_TEXT_FILLS = """els => els.filter(e => e.textContent.trim())
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_page_has_a_serious_or_critical_axe_violation(new_page, lang):
+def test_no_page_has_any_axe_violation(new_page, lang):
+    """Every impact counts, minor included: a minor violation is still something a screen reader says wrong (an empty
+    table header, a drop zone that says it is not there)."""
     page = new_page(LOCALES[lang])
-    failures = []
-    for slug, view, found in walk(page, lang):
-        bad = serious(found) + [v for v in found if v["id"] in ALSO_FAILING]
-        if bad:
-            failures.append(f"{slug} page ({view}, {lang}):\n{describe(bad)}")
+    failures = [f"{slug} page ({view}, {lang}):\n{describe(found)}" for slug, view, found in walk(page, lang) if found]
     assert not failures, "axe-core found:\n\n" + "\n\n".join(failures)
 
 
