@@ -38,7 +38,10 @@ def loss_axis(history: Sequence, title: str) -> dict:
         return dict(title=dict(text=title), rangemode="tozero")
     low, high = math.log10(min(losses)), math.log10(max(losses))
     pad = 0.05 * (high - low)
-    return dict(title=dict(text=title), type="log", range=[low - pad, high + pad])
+    # ticks at each power of ten, and at 2 and 5 between them when there are fewer than two decades: plotly's own
+    # minor labels (2 … 9 in every decade) overlap on a short chart
+    dtick = 1 if high - low >= 2 else "D2"
+    return dict(title=dict(text=title), type="log", range=[low - pad, high + pad], dtick=dtick)
 
 
 def loss_accuracy_figure(history: Sequence, labels: CurveLabels = CurveLabels(), title="") -> go.Figure:

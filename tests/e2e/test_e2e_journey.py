@@ -90,7 +90,11 @@ def test_a_new_user_adds_a_pair_trains_inspects_decodes_and_saves_the_model(page
     expect(results).to_be_visible()
     first_row = results.locator('tr[aria-rowindex="2"] td')
     # (the order, held-out rows and errors first: tests/app/test_app.py; the grid draws only the columns in view)
-    expect(first_row.nth(3)).to_have_text(re.compile("^[✓✗]$"))
+    marks = results.locator('tr[aria-rowindex="1"] th').evaluate_all(
+        "cells => cells.findIndex(cell => cell.textContent.trim() === '✓/✗')"
+    )  # the verdict columns come first (issue 42); the header's cells line up with the row's
+    assert marks >= 0
+    expect(first_row.nth(marks)).to_have_text(re.compile("^[✓✗]$"))
     exact = page.get_by_test_id("stMetric").filter(has_text="exact-match translations")
     expect(exact.get_by_test_id("stMetricValue")).to_have_text(re.compile(r"^\d+\.\d%$"))  # its count under it
     expect(exact).to_contain_text(re.compile(r"\d+ of \d+ pairs"))

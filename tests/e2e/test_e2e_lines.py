@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     use_tutorial_pairs,
 )
 from tests.e2e.test_e2e_attention import click_point
+from tests.e2e.test_e2e_presenter import open_sidebar
 from tests.e2e.test_e2e_sheet import _download_sheet, _read_offline
 from ui.strings import STRINGS
 from viz.alignment import GOLD_MARK
@@ -123,6 +124,7 @@ def test_no_mark_covers_a_number_on_screen_in_the_presenter_view_or_on_the_sheet
         assert marks.count(GOLD_MARK) >= 3 and numbers >= 20, (marks, numbers)  # the pair's gold links are marked
         assert over == [], f"{view} view: marks over numbers:\n" + "\n".join(over)
         counts[view] = (len(marks), numbers, len(over))
+    open_sidebar(page)  # the presenter view starts with it collapsed
     path = _download_sheet(page, "en", tmp_path)
     context, reader, _, errors = _read_offline(browser, path)
     try:
@@ -227,6 +229,7 @@ def test_the_embeddings_labels_never_overlap_and_name_the_chosen_token(new_page)
             switch = sidebar(page).get_by_role("switch", name="Presenter view")
             switch.click(force=True)
             expect(switch).to_be_checked()
+            open_sidebar(page)  # the presenter view collapses it; go_to switches pages there
         go_to(page, "positional_encoding")
         chart = page.locator(".st-key-emb_projection .js-plotly-plot")
         chart.scroll_into_view_if_needed()
