@@ -168,6 +168,15 @@ def leave_pages_directory_mode() -> bool:
     return False
 
 
+def navigation_only() -> None:
+    """Before the server's first session: this app always calls st.navigation, so no session is to start in the old
+    pages-directory mode. Streamlit decides that mode once, when its first session is created (a pages/ folder exists),
+    and a session's first run in it draws the sidebar's widgets under other ids than every later run: on a server
+    just started (a classroom process restarted after a crash), the first tab's first click in the sidebar (English
+    or 中文, the presenter view) was lost. Setting it early changes nothing else: the first st.navigation sets it so."""
+    PagesManager.uses_pages_directory = False
+
+
 def server_running() -> bool:
     """Whether a Streamlit server runs in this process (False under AppTest and in plain Python)."""
     return Runtime.exists()

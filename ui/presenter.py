@@ -15,6 +15,26 @@ from .i18n import t
 
 KEY = "presenter"  # the switch's key in session state
 LINK_PARAM = "present"  # ?present=1 in a link turns the view on
+TURNED_ON = "presenter_turned_on"  # set when the view has just been turned on; the next run collapses the sidebar
+
+# st.set_page_config's initial_sidebar_state collapses the sidebar only in a browser that never moved it by hand:
+# Streamlit's frontend keeps the learner's last click on the sidebar's arrow in localStorage and prefers it. So each
+# time the view is turned on, this script collapses the sidebar itself, with its own button, once the run is over and
+# the sidebar is still open (its attribute and the button's state come from the same render, so the click can only
+# collapse it). Only the run after the turning-on draws it, so each turning-on is a new element and the script runs.
+COLLAPSE_SCRIPT = """<script>
+(async () => {
+  const sleep = ms => new Promise(done => setTimeout(done, ms));
+  const app = () => document.querySelector('[data-testid="stApp"]');
+  for (const until = Date.now() + 10000; Date.now() < until; await sleep(100)) {
+    if (!app() || app().dataset.testScriptState === "running") continue;
+    const bar = document.querySelector('[data-testid="stSidebar"]');
+    if (!bar || bar.dataset.collapsed === "true") return;
+    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+    if (button) { button.click(); return; }
+  }
+})();
+</script>"""
 
 # the main area's running text, captions, widget labels, code and formulas, larger; headings are large already, and
 # the sidebar keeps its size (a teacher reads it, the room does not)
@@ -53,6 +73,13 @@ def take_presenter_link(params) -> None:
     """On a tab's first run (ui.links.take_link_globals): `present=1` in the link turns the presenter view on."""
     if params.get(LINK_PARAM) == "1":
         st.session_state[KEY] = True
+        _turned_on()
+
+
+def _turned_on() -> None:
+    """The switch's callback (and a link's): when the view has just been turned on, the sidebar is to collapse."""
+    if presenting():
+        st.session_state[TURNED_ON] = True
 
 
 def link_presenter(values: dict[str, str]) -> None:
@@ -63,6 +90,10 @@ def link_presenter(values: dict[str, str]) -> None:
 
 def presenter_switch(L: str) -> None:
     """The sidebar's switch, and while it is on, the rule that enlarges the page's text (drawn once per run)."""
-    st.toggle(t("presenter.switch", L), key=KEY, help=t("presenter.help", L), persist_state="session")
+    st.toggle(
+        t("presenter.switch", L), key=KEY, help=t("presenter.help", L), on_change=_turned_on, persist_state="session"
+    )
     if presenting():
         st.html(PRESENTER_CSS, width="content")
+        if st.session_state.pop(TURNED_ON, False):
+            st.html(COLLAPSE_SCRIPT, unsafe_allow_javascript=True, width="content")

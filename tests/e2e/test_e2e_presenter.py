@@ -89,3 +89,26 @@ def test_a_link_with_present_1_opens_the_presenter_view(browser, app_url):
         _every_number_reads(page)
     finally:
         context.close()
+
+
+def test_the_switch_collapses_a_sidebar_the_teacher_moved_by_hand(new_page):
+    """Streamlit remembers a click on the sidebar's arrow in the browser and prefers it to the page's config: the
+    switch still gives the charts the screen in a browser where the teacher closed and opened the sidebar before."""
+    page = new_page(own_browser=True)
+    sidebar(page).hover()  # the sidebar's arrow shows while the pointer is over it
+    sidebar(page).get_by_role("button", name="Collapse sidebar").click()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    page.get_by_test_id("stExpandSidebarButton").click()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "false")
+    switch = sidebar(page).get_by_role("switch", name="Presenter view")
+    label = sidebar(page).locator("label").filter(has=page.get_by_role("switch"))  # what the teacher clicks
+    label.click()  # a click that waits until the sidebar has slid in
+    expect(switch).to_be_checked()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    open_sidebar(page)
+    label.click()  # off, and on again: each turning-on collapses it
+    expect(switch).not_to_be_checked()
+    settled(page)
+    label.click()
+    expect(switch).to_be_checked()
+    expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
