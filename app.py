@@ -6,7 +6,11 @@ from pathlib import Path
 import streamlit as st
 
 from ui.browser import browser_scripts, lazy_parts
-from ui.compat import keep_fragment_runs_to_their_widgets, run_sessions_that_could_not_resume
+from ui.compat import (
+    keep_fragment_runs_to_their_widgets,
+    leave_pages_directory_mode,
+    run_sessions_that_could_not_resume,
+)
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.presenter import sidebar_state
@@ -17,6 +21,8 @@ from ui.sidebar import draw_sidebar
 
 ICON = Path(__file__).parent / "assets" / "icon.png"  # the favicon: a 4 × 4 attention map (an emoji needs a font)
 
+if leave_pages_directory_mode():  # the server's first session: its widgets get their lasting ids in a new run
+    st.rerun()
 keep_fragment_runs_to_their_widgets()  # a timer's run never sets back what the learner's last run set
 run_sessions_that_could_not_resume()  # a tab whose process was lost draws its page again, whatever it had asked
 st.set_page_config(

@@ -21,10 +21,8 @@ except RuntimeError as changed:  # ui.compat.StreamlitChanged: one line naming t
 @asynccontextmanager
 async def warmed(_app):
     """Before the first request: ui.warmup.warm_up(), in a thread (the event loop stays free)."""
-    from ui.compat import navigation_only
     from ui.warmup import warm_up
 
-    navigation_only()  # before the first session: its first sidebar click counts (ui.compat)
     seconds = await asyncio.to_thread(warm_up)
     get_logger("serve").info("warmed up: %s", ", ".join(f"{k} {v:.2f} s" for k, v in seconds.items()))
     yield

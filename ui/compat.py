@@ -160,21 +160,17 @@ def keep_fragment_runs_to_their_widgets() -> None:
 
 
 def leave_pages_directory_mode() -> bool:
-    """If Streamlit runs a page script alone, in its old multipage mode (a pages/ folder exists and no script has
-    called st.navigation yet on this server), switch that mode off as st.navigation would; True if it was on."""
+    """If this server's sessions still start in Streamlit's old multipage mode (a pages/ folder exists and no script
+    has called st.navigation yet on this server), switch that mode off as st.navigation would; True if it was on.
+
+    A run in that mode runs a page script alone (ui.session.page_setup), or app.py with other widget ids than every
+    later run: the first tab of a server just started (a classroom process restarted after a crash) lost its first
+    click in the sidebar (English or 中文, the presenter view), taken for a widget no longer drawn. So app.py calls
+    this first and, when the mode was on, runs again."""
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
         return True
     return False
-
-
-def navigation_only() -> None:
-    """Before the server's first session: this app always calls st.navigation, so no session is to start in the old
-    pages-directory mode. Streamlit decides that mode once, when its first session is created (a pages/ folder exists),
-    and a session's first run in it draws the sidebar's widgets under other ids than every later run: on a server
-    just started (a classroom process restarted after a crash), the first tab's first click in the sidebar (English
-    or 中文, the presenter view) was lost. Setting it early changes nothing else: the first st.navigation sets it so."""
-    PagesManager.uses_pages_directory = False
 
 
 def server_running() -> bool:

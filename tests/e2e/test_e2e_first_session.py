@@ -1,7 +1,7 @@
 """The first tab of a server just started (a classroom process restarted after a crash, a teacher's laptop) keeps its
 first click in the sidebar: Streamlit used to run that session's first run in its old pages-directory mode, which
 gave the sidebar's widgets other ids than every later run, so the click was taken for a widget no longer drawn and
-dropped (serve.py, ui.compat.navigation_only)."""
+dropped (app.py, ui.compat.leave_pages_directory_mode)."""
 
 from __future__ import annotations
 
