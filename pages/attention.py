@@ -87,6 +87,7 @@ VIEW = {  # the link parameters of this page's view
     "stat": Param("attn_stat"),
     "epoch": Param("attn_epoch", "int"),
     "marks": Param("attn_marks", "marks"),  # hand marks, as source-first links i-j
+    "level": Param("attn_level"),  # words or pieces (ui.word_level)
 }
 page_header(L, "attention", "attn.title", "attn.intro", VIEW)
 warn_if_data_changed(L)

@@ -5,9 +5,10 @@ as the model reads them one click away; a model whose tokens are words says so."
 from __future__ import annotations
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from tests.app.test_page_attention_alignment import GOLDS, PAIRS, s
-from tests.apptest_helpers import chart_spec, open_app, texts
+from tests.apptest_helpers import APP, chart_spec, open_app, texts
 from transformer import Translator, alignment
 from transformer.bpe import learn_bpe
 from transformer.config import TrainConfig
@@ -72,3 +73,20 @@ def test_a_model_whose_tokens_are_words_says_its_level_without_a_choice(lang):
     assert not at.exception
     assert s("attn.level_same", lang) in _captions(at)
     assert not [r for r in at.radio if r.key == "attn_level"]
+
+
+def test_the_level_travels_in_the_link(bpe_model, gold):
+    model = CurrentModel(bpe_model, "trained")
+    at = open_app("en", ATTN, pairs=list(PAIRS), model=model, attn_layer=0, attn_head=0)
+    at.radio(key="attn_level").set_value("pieces").run()
+    query = dict(at.query_params)
+    assert query["level"] == "pieces"
+    fresh = AppTest.from_file(APP, default_timeout=120)  # a new tab with the same model, opened on the link
+    fresh.session_state["pairs"], fresh.session_state["model"] = list(PAIRS), model
+    for key, value in query.items():
+        fresh.query_params[key] = value
+    fresh.switch_page(ATTN)
+    fresh.run()
+    assert not fresh.exception
+    assert fresh.radio(key="attn_level").value == "pieces"
+    assert chart_spec(fresh, "click_attn_chart")["data"] == chart_spec(at, "click_attn_chart")["data"]
