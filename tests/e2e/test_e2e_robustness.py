@@ -118,8 +118,10 @@ def test_the_sidebar_describes_the_new_model_as_soon_as_training_ends(page):
     page.get_by_role("button", name="Train", exact=True).click()
     expect(alert(page, "Success", "Trained 5 epochs")).to_be_visible(timeout=TRAIN_TIMEOUT)
     settled(page)
-    expect(sidebar(page)).to_contain_text("From: trained here", timeout=2_000)
-    expect(page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True)).to_be_disabled(timeout=2_000)
+    # with no click from the learner (a stale sidebar stayed stale until one); no time limit here: a loaded machine
+    # may take a few seconds, and speed is measured by benchmarks/app_latency.py, not by a test
+    expect(sidebar(page)).to_contain_text("From: trained here")
+    expect(page.get_by_test_id("stMain").get_by_role("button", name="Stop", exact=True)).to_be_disabled()
 
 
 def test_a_very_long_typed_sentence_on_the_decoding_page(page):
