@@ -13,6 +13,7 @@ from ui.compat import (
 )
 from ui.i18n import t
 from ui.links import settle_view, take_link_globals
+from ui.one_chart import one_chart_nav, start_run
 from ui.presenter import sidebar_state
 from ui.reconnect import lost_session_notice, rerun_on_reconnect
 from ui.session import PageEnd, init_app_session, lang
@@ -47,8 +48,11 @@ pages = [
     st.Page("pages/decoding.py", title=t("nav.decoding", L), icon=":material/format_list_numbered:"),
     st.Page("pages/lab.py", title=t("nav.lab", L), icon=":material/science:"),
 ]
+page = st.navigation(pages)
+start_run()  # no chart drawn yet (ui.one_chart)
 with contextlib.suppress(PageEnd):  # a page that ends early (ui.session.end_page)
-    st.navigation(pages).run()
+    page.run()
+one_chart_nav(page.url_path, L)  # in the one-chart mode: ← 3 / 7 → and only that chart shown
 if settle_view():  # the URL, with the values the page settled on
     share_sidebar()  # and Share and export with the link to it
 lazy_parts(L)  # last, after the page's own charts

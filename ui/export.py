@@ -25,6 +25,7 @@ from viz.common import CELL_TEXT, text_px
 from viz.presenter import presenter_figure
 
 from .i18n import t
+from .one_chart import SLIDE_PX, one_chart_on, slide
 from .presenter import presenting
 from .session import lang
 from .sheet import TABLE_ROWS, Chart, Code, Formula, LessonSheet, Metric, Table, Text, cell_text, lesson_sheet_html
@@ -304,19 +305,22 @@ def chart(
     if plotly_chart_kwargs.get("on_select", "ignore") != "ignore":  # clicks select here: no zoom or pan tools
         config.setdefault("modeBarButtons", [["toImage"]])
     shown = presenter_figure(fig) if presenting() else fig  # larger fonts for a projector; the sheet keeps fig
-    event = st.plotly_chart(shown, key=key, config=config, **plotly_chart_kwargs)
-    _sheet().add(Chart(caption, fig))
-    if matrix is not None or _matrix_traces(fig):  # the CSV is written when asked for, not on every run
-        st.download_button(
-            t("export.csv", lang()),
-            data=(lambda: matrix_csv(*matrix)) if matrix is not None else (lambda: figure_csv(fig) or ""),
-            file_name=f"{name}.csv",
-            mime="text/csv",
-            key=f"csv_{key}",
-            on_click="ignore",
-            icon=":material/download:",
-            type="tertiary",
-        )
+    if one_chart_on() and not shown.layout.width:  # a chart on a screen of its own (a copy): as tall as the screen
+        shown.layout.height = max(shown.layout.height or 0, SLIDE_PX)
+    with slide(key, caption, lang()):  # in the one-chart mode, a container of its own under its title
+        event = st.plotly_chart(shown, key=key, config=config, **plotly_chart_kwargs)
+        _sheet().add(Chart(caption, fig))
+        if matrix is not None or _matrix_traces(fig):  # the CSV is written when asked for, not on every run
+            st.download_button(
+                t("export.csv", lang()),
+                data=(lambda: matrix_csv(*matrix)) if matrix is not None else (lambda: figure_csv(fig) or ""),
+                file_name=f"{name}.csv",
+                mime="text/csv",
+                key=f"csv_{key}",
+                on_click="ignore",
+                icon=":material/download:",
+                type="tertiary",
+            )
     return event
 
 
@@ -325,7 +329,8 @@ def vega_chart(spec: dict, key: str, caption: str, sheet_figure: Callable[[], go
     of plotly.js's time: for a page that must draw at once, the first page), described to screen readers by `caption`,
     and for the lesson sheet, under `caption`, the same chart as the plotly figure sheet_figure() builds when the sheet
     is made."""
-    st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=caption)
+    with slide(key, caption, lang()):  # in the one-chart mode, a container of its own under its title
+        st.vega_lite_chart(spec=spec, key=key, width="stretch", alt=caption)
     _sheet().add(Chart(caption, sheet_figure))
 
 

@@ -5,6 +5,7 @@ import streamlit as st
 from transformer.text import markdown
 
 from .i18n import LANGUAGES, t
+from .one_chart import one_chart_switch
 from .presenter import presenter_switch
 from .published import back_button, origin
 from .session import current, lang
@@ -40,6 +41,7 @@ def draw_sidebar() -> None:
         )
         L = lang()
         presenter_switch(L)  # larger text and charts for a projector (ui.presenter)
+        one_chart_switch(L)  # and in it, the page's charts one at a time (ui.one_chart)
         model = current()
         translator, summary = model.translator, model.translator.summary
         st.subheader(t("sidebar.model", L))

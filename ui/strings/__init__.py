@@ -13,6 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 SCREENS = (  # the files, in the order of the app: the sidebar first, then the pages
     "sidebar",
+    "one_chart",
     "sheet",
     "jobs",
     "common",
