@@ -92,7 +92,8 @@ KEYS_SCRIPT = """<script>
 })();
 </script>"""
 
-# once the run is over: the chart on show scrolled to the top of the screen (drawn only when the step changed)
+# once the run is over and the charts are drawn: the chart on show scrolled to the top of the screen (drawn only when
+# the step changed)
 SCROLL_SCRIPT = """<script>
 (async () => {
   const sleep = ms => new Promise(done => setTimeout(done, ms));
@@ -100,7 +101,9 @@ SCROLL_SCRIPT = """<script>
   for (const until = Date.now() + 10000; Date.now() < until; await sleep(100)) {
     if (!app() || app().dataset.testScriptState === "running") continue;
     const slide = document.querySelector(%(slide)s);
-    if (slide && slide.getBoundingClientRect().height > 0) { slide.scrollIntoView({block: "start"}); return; }
+    const drawn = slide && [...slide.querySelectorAll('[data-testid="stPlotlyChart"]')]
+      .every(chart => chart.querySelector('.main-svg'));  // the charts above it drawn too: no shift after it
+    if (drawn && slide.getBoundingClientRect().height > 0) { slide.scrollIntoView({block: "start"}); return; }
   }
 })();
 </script>"""
@@ -172,7 +175,7 @@ def one_chart_nav(page: str, L: str) -> None:
     current = _class(drawn[shown])
     css = f"""<style>
 [data-testid="stMain"] [class*="st-key-{SLIDE}"]:not(.st-key-{current}) {{display: none;}}
-[data-testid="stMain"] .st-key-{current} {{scroll-margin-top: 4.5rem;}}
+[data-testid="stMain"] .st-key-{current} {{scroll-margin-top: 5rem;}}
 [data-testid="stMain"] [class*="st-key-{SLIDE}"] [data-testid="stMarkdownContainer"] strong {{font-size: 1.6rem;}}
 .st-key-{NAV} {{position: fixed; top: 0.6rem; left: 50%; transform: translateX(-50%); z-index: 999991;
   width: auto !important; background: #fff; border-radius: 0.5rem; padding: 0 0.5rem;}}
@@ -181,10 +184,10 @@ def one_chart_nav(page: str, L: str) -> None:
 </style>"""
     with st.container(key=NAV, horizontal=True, vertical_alignment="center", gap="small"):
         args = (page, -1, len(drawn))
-        st.button(t("one.prev", L), key="one_chart_prev", help=t("one.keys", L), on_click=_step, args=args)
+        st.button(t("one.prev", L), key="one_chart_prev", on_click=_step, args=args)
         st.markdown(t("one.position", L, n=shown + 1, of=len(drawn)))
         args = (page, 1, len(drawn))
-        st.button(t("one.next", L), key="one_chart_next", help=t("one.keys", L), on_click=_step, args=args)
+        st.button(t("one.next", L), key="one_chart_next", on_click=_step, args=args)
     st.html(css + KEYS_SCRIPT, unsafe_allow_javascript=True, width="content")
     if st.session_state.pop(MOVED, False):
         script = SCROLL_SCRIPT % {"slide": json.dumps(f".st-key-{current}")}

@@ -27,7 +27,8 @@ _CHARTS = """() => {
     .filter(text => /\\d/.test(text.textContent) && text.getBoundingClientRect().width > 0)
     .map(text => [text.textContent.trim(), parseFloat(getComputedStyle(text).fontSize)]));
   // a drawing in px (the architecture diagram, no axes) keeps its own proportions: not measured against the width
-  const plots = charts.filter(chart => chart.querySelector('.js-plotly-plot')._fullLayout.xaxis.visible !== false);
+  const axes = chart => chart.querySelector('.js-plotly-plot')._fullLayout.xaxis || {};  // none: the line view
+  const plots = charts.filter(chart => axes(chart).visible !== false);
   return {main: inner, widths: plots.map(chart => chart.getBoundingClientRect().width), numbers};
 }"""
 
