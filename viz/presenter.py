@@ -39,8 +39,9 @@ def fewer_decimals(text: str) -> str:
 
 
 def _scaled(size, base: float) -> float:
-    """A font size PRESENTER_SCALE times larger (base when the figure leaves it unset, i.e. inherited)."""
-    return round((size or base) * PRESENTER_SCALE, 1)
+    """A font size PRESENTER_SCALE times larger (base when the figure leaves it unset, i.e. inherited), and never
+    under MIN_CELL_FONT_PX: a figure's small print (a beam node's score, a subplot's note) is read by the room too."""
+    return max(round((size or base) * PRESENTER_SCALE, 1), MIN_CELL_FONT_PX)
 
 
 def _scale_font(obj, key: str = "font", unset: float | None = None) -> None:

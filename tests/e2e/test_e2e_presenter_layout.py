@@ -12,7 +12,7 @@ from viz.presenter import MIN_CELL_FONT_PX
 
 pytestmark = pytest.mark.e2e
 PROJECTOR = {"width": 1280, "height": 720}
-PAGES = ("masks", "inside", "attention", "decoding")  # the pages whose charts write numbers
+PAGES = ("masks", "inside", "attention", "decoding", "positional_encoding")  # the pages whose charts write numbers
 
 # once every chart of the main area is drawn: each chart's width and the main area's, and every SVG text that holds
 # a digit with its computed px (hidden parts and the mode bar left out)

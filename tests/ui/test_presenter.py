@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 from tests.apptest_helpers import open_link
@@ -117,3 +118,24 @@ def test_a_link_with_present_1_turns_the_view_on_and_the_switch_turns_it_off():
     plain = _font_sizes(at)
     assert len(larger) == len(plain) > 0 and all(a > b for a, b in zip(larger, plain))
     assert PRESENTER_CSS not in _html(at) and "present" not in at.query_params
+
+
+def test_no_text_of_a_figure_is_drawn_under_14_px_in_the_presenter_view():
+    """Issue 42: a figure's small print (here 8 and 9 px, which 1.4 times would leave at 11–13 px) is raised to
+    MIN_CELL_FONT_PX: tick labels, colour bar ticks, annotations, bar labels."""
+    fig = go.Figure(
+        [go.Heatmap(z=[[0.1, 0.9]], colorbar=dict(tickfont=dict(size=8))), go.Bar(y=[1, 2], text=["1", "2"])]
+    )
+    fig.update_layout(height=300, xaxis=dict(tickfont=dict(size=9)), yaxis=dict(tickfont=dict(size=8)))
+    fig.add_annotation(text="0.25", font=dict(size=9), x=0, y=0)
+    fig.update_traces(textfont=dict(size=8), selector=dict(type="bar"))
+    shown = presenter_figure(fig)
+    fonts = [
+        shown.layout.xaxis.tickfont,
+        shown.layout.yaxis.tickfont,
+        shown.data[0].colorbar.tickfont,
+        shown.layout.annotations[0].font,
+        shown.data[1].textfont,
+    ]
+    assert [font.size for font in fonts] == [MIN_CELL_FONT_PX] * 5
+    assert fig.layout.xaxis.tickfont.size == 9  # the sheet's figure keeps its own
