@@ -27,6 +27,7 @@ from transformer.text import markdown
 from .export import set_sheet_link, start_page
 from .i18n import LANGUAGES, t
 from .model_cache import CurrentModel
+from .one_chart import link_one_chart, take_one_chart_link
 from .presenter import link_presenter, take_presenter_link
 from .published import bad_link_model, link_model_notice, link_store_text, open_link_model
 from .session import current, lang, usable_pairs
@@ -84,6 +85,7 @@ def take_link_globals() -> None:
     if params.get("lang") in LANGUAGES:
         ss.lang = params["lang"]
     take_presenter_link(params)
+    take_one_chart_link(params)
     model = params.get("model", "")
     if model and not is_model_hash(model):  # checked before the store builds any file name from it
         bad_link_model(model)
@@ -136,6 +138,7 @@ def settle_view() -> bool:
     model = current()
     values.update(lang=lang(), model=model_fingerprint(model), model_name=model_label(model))
     link_presenter(values)
+    link_one_chart(values)
     st.query_params.from_dict(values)
     set_sheet_link(shareable_link(link_to_this_view()))
     return True

@@ -29,6 +29,9 @@ DRAWN = "one_chart_drawn"  # this run's charts, their keys in the order they are
 MOVED = "one_chart_moved"  # set when the step changed: this run scrolls the chart into view
 SLIDE = "one_chart_c_"  # each chart's container key: SLIDE + the chart's key
 NAV = "one_chart_nav"
+SHOWN = "one_chart_shown"  # this run's chart on show, from 1, for the link (None when the mode is off)
+FROM_LINK = "one_chart_from_link"  # the chart a link asked for, from 0, until the page's first nav takes it
+LINK_PARAM = "chart"  # ?present=1&chart=3 in a link: one chart per screen, on the page's third chart
 SLIDE_PX = 500  # a chart's least height on its own screen: 720 px less the header, its title and sentence
 
 # what to look at, by chart: the first pattern that matches the start of a chart's key names its sentence
@@ -109,6 +112,22 @@ SCROLL_SCRIPT = """<script>
 </script>"""
 
 
+def take_one_chart_link(params) -> None:
+    """On a tab's first run (ui.links.take_link_globals): `chart=N` with `present=1` turns the mode on at chart N (a
+    number the page does not have: its first chart)."""
+    text = params.get(LINK_PARAM, "")
+    if params.get("present") == "1" and text.isascii() and text.isdigit() and len(text) <= 3:
+        st.session_state[KEY] = True
+        st.session_state[FROM_LINK] = int(text) - 1
+
+
+def link_one_chart(values: dict[str, str]) -> None:
+    """The mode's link value (ui.links.settle_view): the chart on show, while the mode is on."""
+    shown = st.session_state.get(SHOWN)
+    if shown is not None:
+        values[LINK_PARAM] = str(shown)
+
+
 def one_chart_on() -> bool:
     """Whether this tab shows one chart per screen (only ever in the presenter view)."""
     return presenting() and bool(st.session_state.get(KEY, False))
@@ -167,11 +186,16 @@ def one_chart_nav(page: str, L: str) -> None:
     """After the page (app.py): ← "3 / 7" → at the top of the screen, the rule that shows only the chart on show, and
     the arrow keys; nothing when the mode is off or the page drew no chart."""
     drawn = st.session_state.get(DRAWN, [])
+    st.session_state[SHOWN] = None
     if not one_chart_on() or not drawn:
         st.session_state.pop(MOVED, None)
         return
     at = st.session_state.setdefault(AT, {})
+    asked = st.session_state.pop(FROM_LINK, None)
+    if asked is not None:
+        at[page] = asked if 0 <= asked < len(drawn) else 0
     shown = at[page] = at.get(page, 0) % len(drawn)
+    st.session_state[SHOWN] = shown + 1
     current = _class(drawn[shown])
     css = f"""<style>
 [data-testid="stMain"] [class*="st-key-{SLIDE}"]:not(.st-key-{current}) {{display: none;}}

@@ -52,3 +52,22 @@ def test_every_sentence_a_chart_can_name_is_written_in_both_languages():
     keys = {words for _, words in SENTENCES} | {sentence_key("a_chart_not_listed")}
     assert all(STRINGS[key]["en"] and STRINGS[key]["zh"] for key in keys)
     assert sentence_key("click_attn_chart_lines") == "one.lines" and sentence_key("click_attn_chart") == "one.attention"
+
+
+def test_a_link_made_in_the_mode_opens_the_same_chart():
+    at = open_link(MASKS, {"present": "1"})
+    at.sidebar.toggle(key="one_chart").set_value(True).run()
+    at.button(key="one_chart_next").click().run()
+    assert dict(at.query_params)["chart"] == "2"
+    fresh = open_link(MASKS, dict(at.query_params))
+    assert fresh.sidebar.toggle(key="one_chart").value is True
+    assert _position(fresh) == _position(at) and _hidden_all_but(fresh) == _hidden_all_but(at)
+    at.sidebar.toggle(key="one_chart").set_value(False).run()
+    assert "chart" not in at.query_params  # the mode off: the link shows every chart
+
+
+def test_a_link_to_a_chart_the_page_does_not_have_opens_its_first():
+    at = open_link(MASKS, {"present": "1", "chart": "99"})
+    assert _position(at).startswith("1 / ")
+    for hostile in ("٢", "-1", "1e3", "2" * 50):
+        assert not open_link(MASKS, {"present": "1", "chart": hostile}).exception
