@@ -10,6 +10,7 @@ import streamlit as st
 from jobs.queue import Job
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.checkpoint_spm import too_large
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
@@ -539,9 +540,8 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    if getattr(model.translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model (opened, or trained
-        # further) is a folder; a checkpoint of this app holds no SentencePiece
-        text(t("ckpt.opened_kept", L), "caption")
+    if (figures := too_large(model.translator)) is not None:  # a pretrained model of more than a checkpoint holds
+        text(t("error.store_model_not_a_checkpoint", L, **figures), "caption")
     else:
         data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))
         st.download_button(
