@@ -10,7 +10,7 @@ import streamlit as st
 from jobs.queue import Job
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import load_checkpoint, save_checkpoint
-from transformer.checkpoint_spm import too_large
+from transformer.checkpoint_spm import over_checkpoint_limits
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
@@ -540,7 +540,7 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    if (figures := too_large(model.translator)) is not None:  # a pretrained model of more than a checkpoint holds
+    if (figures := over_checkpoint_limits(model.translator)) is not None:  # a pretrained model too large
         text(t("error.store_model_not_a_checkpoint", L, **figures), "caption")
     else:
         data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))

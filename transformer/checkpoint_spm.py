@@ -29,7 +29,7 @@ def model_bytes(tokenizer: object) -> int:
     return len(tokenizer.source_model) + len(tokenizer.target_model) if is_sentencepiece(tokenizer) else 0
 
 
-def too_large(translator) -> dict[str, str] | None:
+def over_checkpoint_limits(translator) -> dict[str, str] | None:
     """None when a checkpoint of this app can hold translator; else the figures that say why not, from the sizes
     alone (a pretrained model's weights over MAX_CHECKPOINT_BYTES, or a size over SIZE_LIMITS such as its
     vocabulary over MAX_VOCAB_SIZE): size, limit, vocab, vocab_limit, as the message shows them."""

@@ -248,9 +248,9 @@ class ModelStore:
         models. Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
         models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
         from .checkpoint import save_checkpoint
-        from .checkpoint_spm import too_large
+        from .checkpoint_spm import over_checkpoint_limits
 
-        if (figures := too_large(translator)) is not None:  # a pretrained model; nothing is saved to find out
+        if (figures := over_checkpoint_limits(translator)) is not None:  # from its sizes: nothing saved
             raise StoreError(
                 f"this model's weights are {figures['size']} bytes and its vocabulary {figures['vocab']} pieces, more "
                 f"than a checkpoint of this app holds ({figures['limit']} bytes, {figures['vocab_limit']} pieces): it "
