@@ -100,12 +100,12 @@ def test_an_opened_marian_model_is_trained_further_on_the_train_page_and_publish
     assert at.select_slider(key="d_model").disabled
     assert any(f"The sizes are the current model's (opened ({folder}))" in c for c in texts(at, "caption"))
     at.select_slider(key="holdout").set_value(0.2).run()
-    at.slider(key="epochs").set_value(5).run()
+    at.slider(key="epochs").set_value(1).run()  # a fine-tuning may be one epoch
     at.button(key="train_button").click().run()
     finish_job(at)
     assert not at.exception
     model = at.session_state["model"]
-    assert model.source == "trained" and model.translator.summary.epochs == 5
+    assert model.source == "trained" and model.translator.summary.epochs == 1
     assert (
         model.translator.tgt_vocab.itos == opened.translator.tgt_vocab.itos
         and model.translator.tgt_vocab.itos[-1] == "<pad>"
@@ -123,3 +123,13 @@ def test_an_opened_marian_model_is_trained_further_on_the_train_page_and_publish
     published, _ = store.open(key)
     for source in SOURCES[:3]:
         assert published.translate(source).tokens == model.translator.translate(source).tokens
+
+
+def test_epochs_go_back_to_steps_of_five_when_training_from_scratch_again():
+    at = open_app(page=TRAIN)
+    at.toggle(key="from_current").set_value(True).run()
+    at.slider(key="epochs").set_value(3).run()
+    assert at.slider(key="epochs").min == 1 and at.slider(key="epochs").value == 3
+    at.toggle(key="from_current").set_value(False).run()
+    assert not at.exception
+    assert at.slider(key="epochs").min == 5 and at.slider(key="epochs").value == 5
