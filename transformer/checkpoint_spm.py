@@ -106,4 +106,4 @@ def read_tokenizer(tensors: dict):
     try:
         return SentencePiece(**models)
     except DataError as exc:
-        raise CheckpointError(f"the checkpoint's {str(exc)[0].lower()}{str(exc)[1:]}") from None
+        raise CheckpointError(f"the checkpoint's {str(exc).removeprefix('the ')}") from None  # its source model …

@@ -86,10 +86,10 @@ def _with(data: bytes, **tensors) -> bytes:
 @pytest.mark.parametrize(
     ("bad", "match"),
     [
-        (lambda t: t[: len(t) // 2].clone(), "source SentencePiece model cannot be read"),  # truncated
+        (lambda t: t[: len(t) // 2].clone(), "the checkpoint's source SentencePiece model cannot be read"),  # truncated
         (
             lambda t: torch.randint(0, 256, (5000,), dtype=torch.uint8, generator=torch.Generator().manual_seed(0)),
-            "source SentencePiece model cannot be read",
+            "the checkpoint's source SentencePiece model cannot be read",
         ),
         (lambda t: t.float(), "must be bytes"),  # wrong dtype
         (lambda t: t.view(1, -1).clone(), "not one row"),  # wrong shape
