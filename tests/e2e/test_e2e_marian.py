@@ -1,6 +1,7 @@
 """A real translator in a real browser (issue 40, done when): a saved tiny Marian folder is opened from the Train page,
 drawn on Attention, Inside the model and the beam tree, fine-tuned for one epoch on the learner's pairs with its
-scores before and after, and published; its link opens the published model in a fresh browser.
+scores before and after, downloaded from the Train page as a checkpoint that holds it whole, and published; its link
+opens the published model in a fresh browser.
 
 The folder is built offline in the test (tests/transformer/marian_folder.py): a random MarianMTModel and two
 SentencePiece models trained on a few sentences, as save_pretrained writes them.
@@ -109,12 +110,31 @@ def _fine_tune_one_epoch(page) -> None:
     no_exception(page)
 
 
+def _downloaded(page, folder, tmp_path) -> None:
+    """The Train page's download is a checkpoint of this app that holds the fine-tuned Marian model whole: its
+    SentencePiece models, its vocabulary and the one epoch it trained."""
+    from transformer.checkpoint import load_checkpoint
+    from transformer.opening import open_model
+
+    button = page.get_by_role("button", name="Download the current model")
+    button.scroll_into_view_if_needed()
+    with page.expect_download() as download:
+        button.click()
+    path = tmp_path / "downloaded.safetensors"
+    download.value.save_as(path)
+    model = load_checkpoint(path)
+    assert model.summary.epochs == 1
+    assert model.tokenizer.source_model == (folder / "source.spm").read_bytes()
+    assert model.tgt_vocab == open_model(folder).tgt_vocab
+
+
 def test_a_saved_marian_folder_is_drawn_fine_tuned_and_published(new_page, marian_folder, tmp_path):
     teacher = new_page()
     _upload_pairs(teacher, tmp_path)
     _open_folder(teacher, marian_folder)
     _pages_drawn(teacher)
     _fine_tune_one_epoch(teacher)
+    _downloaded(teacher, marian_folder, tmp_path)
 
     key = publish(teacher, "Tiny Marian, fine-tuned")
     assert re.fullmatch(r"[0-9a-f]{16}", key)
