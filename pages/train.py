@@ -10,6 +10,7 @@ import streamlit as st
 from jobs.queue import Job
 from transformer import TrainConfig, TransformerConfig
 from transformer.checkpoint import load_checkpoint, save_checkpoint
+from transformer.checkpoint_spm import over_checkpoint_limits
 from transformer.config import MAX_CHECKPOINT_BYTES, MAX_SEED, heads_dividing, model_sizes
 from transformer.data import unseen_words
 from transformer.errors import DataError, TransformerError
@@ -87,7 +88,7 @@ for key, options in (("d_model", D_MODELS), ("d_ff", D_FFS), ("lr", LRS), ("batc
     keep_option(key, options, defaults[key])
 keep_in_range("n_layers", 1, 6, defaults["n_layers"])
 keep_in_range("dropout", 0.0, 0.5, defaults["dropout"])
-keep_in_range("epochs", 5, 400, defaults["epochs"])
+keep_in_range("epochs", 1 if ss.get("from_current") else 5, 400, defaults["epochs"])  # a fine-tuning: from 1
 keep_in_range("seed", 0, MAX_SEED, defaults["seed"])
 heads = heads_dividing(ss.d_model, HEAD_CHOICES)
 keep_option("n_heads", HEAD_CHOICES, defaults["n_heads"])
@@ -123,7 +124,8 @@ with c2:
     st.select_slider(
         t("train.lr", L), LRS, key="lr", persist_state="session", help=t("help.lr", L), format_func=lambda v: f"{v:g}"
     )
-    st.slider(t("train.epochs", L), 5, 400, step=5, key="epochs", persist_state="session", help=t("help.epochs", L))
+    low = 1 if from_current else 5  # a fine-tuning may be one epoch; a training from scratch takes more
+    st.slider(t("train.epochs", L), low, 400, step=low, key="epochs", persist_state="session", help=t("help.epochs", L))
     st.select_slider(
         t("train.batch_size", L), BATCH_SIZES, key="batch_size", persist_state="session", help=t("help.batch_size", L)
     )
@@ -539,9 +541,8 @@ section(t("ckpt.title", L))
 text(t("ckpt.intro", L))
 c1, c2, c3 = st.columns(3, gap="large")
 with c1:
-    if getattr(model.translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model (opened, or trained
-        # further) is a folder; a checkpoint of this app holds no SentencePiece
-        text(t("ckpt.opened_kept", L), "caption")
+    if (figures := over_checkpoint_limits(model.translator)) is not None:  # a pretrained model too large
+        text(t("error.store_model_not_a_checkpoint", L, **figures), "caption")
     else:
         data = model.cached((CacheKind.CHECKPOINT,), lambda: save_checkpoint(model.translator))
         st.download_button(

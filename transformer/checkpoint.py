@@ -22,6 +22,7 @@ import torch
 from safetensors.torch import load as safetensors_load
 from safetensors.torch import save as safetensors_save
 
+from . import checkpoint_spm as spm_part
 from .bpe import MAX_PIECES, Bpe
 from .config import (
     MAX_CHECKPOINT_BYTES,
@@ -36,7 +37,7 @@ from .config import (
 )
 from .corpus import PHENOMENA
 from .credits import MAX_PACKED_CHARS, Credits, pack, unpack
-from .data import TOKENIZERS, Vocab
+from .data import OUR_SPECIALS, TOKENIZERS, Specials, Vocab
 from .errors import CheckpointError, DataError, TransformerError
 from .files import read_limited
 from .model import Transformer, buffer_count, parameter_count
@@ -102,7 +103,7 @@ def checkpoint_bytes(
     twin = dataclasses.replace(cfg, **tiny)  # the same tensors, each tiny
     tensors = 4 * parameter_count(cfg) + _header_bytes(twin)
     vocabs = sum(2 * len(json.dumps(list(v.itos), ensure_ascii=False).encode()) for v in (src_vocab, tgt_vocab))
-    learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else 0
+    learned = 2 * len(_bpe_json(tokenizer).encode()) if isinstance(tokenizer, Bpe) else spm_part.model_bytes(tokenizer)
     credited = 2 * len(pack(credits)) if credits is not None else 0  # base64: no escapes, twice as a JSON string
     return 8 + tensors + vocabs + learned + credited + epochs * _HISTORY_RECORD_BYTES + held_out * _ROW_BYTES + 10_000
 
@@ -165,6 +166,7 @@ def save_checkpoint(translator: Translator, path: str | Path | None = None) -> b
     }
     if isinstance(translator.tokenizer, Bpe):
         metadata["bpe"] = _bpe_json(translator.tokenizer)
+    tensors, metadata = spm_part.add_fields(translator, tensors, metadata)  # a SentencePiece model's
     data = _sorted_header(safetensors_save(tensors, metadata=metadata))
     if path is not None:
         Path(path).write_bytes(data)
@@ -249,7 +251,9 @@ def _header(data: bytes) -> dict:
         if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
             raise CheckpointError(f"tensor {_quoted(name)} is described incorrectly in the header.")
         dtype, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
-        if dtype not in _DTYPE_SIZES:
+        if name in spm_part.TENSORS:  # a SentencePiece model's bytes
+            spm_part.check_entry(name, dtype, shape)
+        elif dtype not in _DTYPE_SIZES:
             raise CheckpointError(
                 f"tensor {_quoted(name)} has dtype {_quoted(dtype)}; checkpoints of this app hold float32 only."
             )
@@ -258,7 +262,7 @@ def _header(data: bytes) -> dict:
         if not (isinstance(offsets, list) and len(offsets) == 2 and all(isinstance(o, int) for o in offsets)):
             raise CheckpointError(f"tensor {_quoted(name)} has invalid data offsets.")
         begin, stop = offsets
-        if not 0 <= begin <= stop <= body or stop - begin != math.prod(shape) * _DTYPE_SIZES[dtype]:
+        if not 0 <= begin <= stop <= body or stop - begin != math.prod(shape) * _DTYPE_SIZES.get(dtype, 1):
             raise CheckpointError(
                 f"tensor {_quoted(name)} does not fit in the file: the checkpoint is truncated or damaged."
             )
@@ -279,7 +283,7 @@ def _json_field(metadata: dict, key: str):
         raise CheckpointError(f"the checkpoint metadata field {key!r} {exc}.") from None
 
 
-def _vocab(metadata: dict, key: str, size: int) -> Vocab:
+def _vocab(metadata: dict, key: str, size: int, specials: Specials = OUR_SPECIALS) -> Vocab:
     """The vocabulary in metadata[key]: a list of size distinct non-empty tokens with the special tokens in place."""
     side = {"src_vocab": "source", "tgt_vocab": "target"}[key]
     itos = _json_field(metadata, key)
@@ -293,7 +297,7 @@ def _vocab(metadata: dict, key: str, size: int) -> Vocab:
             "which this app never makes."
         )
     try:
-        return Vocab(tuple(itos))
+        return Vocab(tuple(itos), specials)
     except TransformerError as exc:
         raise CheckpointError(f"the checkpoint's {side} vocabulary is invalid: {exc}") from None
 
@@ -560,16 +564,19 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
             f"{buffer_count(cfg):,} numbers of positional tables, more than a checkpoint of at most "
             f"{MAX_CHECKPOINT_BYTES:,} bytes can hold: the metadata does not match the weights."
         )
-    src_vocab = _vocab(metadata, "src_vocab", cfg.src_vocab_size)
-    tgt_vocab = _vocab(metadata, "tgt_vocab", cfg.tgt_vocab_size)
     tokenizer = metadata.get("tokenizer")
-    if tokenizer not in TOKENIZERS:
+    spm = tokenizer == "sentencepiece"  # a Marian model's: its own special tokens, its models' bytes as tensors
+    specials = spm_part.specials_of(_json_field(metadata, "specials")) if spm else OUR_SPECIALS
+    src_vocab = _vocab(metadata, "src_vocab", cfg.src_vocab_size, specials)
+    tgt_vocab = _vocab(metadata, "tgt_vocab", cfg.tgt_vocab_size, specials)
+    if tokenizer not in TOKENIZERS and not spm:
         raise CheckpointError(f"the checkpoint names an unknown tokenizer {_quoted(tokenizer)}.")
     if tokenizer == Bpe.name:
         tokenizer = _bpe(metadata)
     summary = _summary(metadata, warnings)
 
-    found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__"}
+    found = {k: tuple(v["shape"]) for k, v in header.items() if k != "__metadata__" and k not in spm_part.TENSORS}
+    spm_part.check_names(header, spm)  # both models' bytes with a SentencePiece tokenizer, none with another
     model = Transformer(cfg)  # at most MAX_MODEL_NUMBERS numbers, like the tensors of a file of the largest size
     expected = {k: tuple(v.shape) for k, v in model.saved_tensors().items()}
     if expected != found:
@@ -585,6 +592,7 @@ def load_checkpoint(source: str | Path | bytes, warnings: list[str] | None = Non
         tensors = safetensors_load(data)
     except Exception as exc:  # the safetensors parser's own refusal
         raise CheckpointError(f"the checkpoint could not be read: {exc}.") from None
+    tokenizer = spm_part.read_tokenizer({k: tensors.pop(k) for k in spm_part.TENSORS}) if spm else tokenizer
     if not all(torch.isfinite(t).all() for t in tensors.values()):
         raise CheckpointError("the checkpoint's weights contain NaN or infinity.")
     model.load_saved_tensors(tensors)  # names checked above; a tied projection is the embedding again

@@ -35,7 +35,6 @@ CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB = (
 )
 MARIAN_FILES = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)  # what a Marian folder holds (save_pretrained)
 FOLDER_HELP = f"a Marian folder as save_pretrained writes it ({', '.join(MARIAN_FILES)})"
-MAX_SPM_BYTES = 20_000_000  # an opus-mt source.spm or target.spm is under 1 MB
 MAX_VOCAB_BYTES = 50_000_000  # an opus-mt vocab.json of 65,001 pieces is about 1.3 MB
 MAX_NAME_CHARS = 96  # a hub name: ORG/NAME, each at most 96 characters (the hub's own rule, checked here first)
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}")
@@ -66,7 +65,7 @@ def open_marian(folder: str | Path, shown: str | None = None) -> Translator:
     """The Translator of a Marian folder: the project's model with its weights (transformer.marian), the folder's
     SentencePiece models and its one vocabulary on both sides; shown names it in messages (default: the folder)."""
     from .marian import marian_transformer
-    from .spm import SentencePiece, marian_vocab
+    from .spm import MAX_SPM_BYTES, SentencePiece, marian_vocab
     from .translator import Translator
 
     folder = Path(folder)

@@ -145,8 +145,8 @@ class TrainingPlan:
 
     def oversized(self) -> tuple[int, int] | None:
         """(parameters, checkpoint bytes) when the checkpoint of this training would be refused by the loader, else
-        None: checked from the sizes alone, before anything is built. A Marian model trained further is never saved as
-        a checkpoint (transformer.marian_save writes its folder): None."""
+        None: checked from the sizes alone, before anything is built. A Marian model trained further is not refused
+        here: its training goes on whatever its size, and Publish says when its checkpoint would be too large."""
         if getattr(self.tokenizer, "name", None) == "sentencepiece":
             return None
         src_vocab, tgt_vocab = self.vocabs()

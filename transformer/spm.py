@@ -20,6 +20,7 @@ from .data import Specials, Vocab
 from .errors import DataError
 
 SIDES = ("source", "target")
+MAX_SPM_BYTES = 20_000_000  # one side's model, in a folder or a checkpoint; an opus-mt source.spm is under 1 MB
 END = "</s>"  # Marian's end of a sentence, appended to every source
 MARIAN_SPECIALS = Specials(pad="<pad>", bos="<pad>", eos=END, unk="<unk>", reserved=())  # the opus-mt models' names
 

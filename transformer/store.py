@@ -244,17 +244,20 @@ class ModelStore:
     def publish(self, translator: Translator, name: str = "") -> tuple[Entry, bool]:
         """Store the model (once: a model already there is kept as it is) and return its entry and whether it is new.
 
-        Refused with StoreError when its tokenizer is SentencePiece (a Marian model's: a checkpoint cannot hold it),
-        when its checkpoint is larger than the store takes, when the store is full of
+        A Marian model (opened, or trained further) is published as any other: its checkpoint holds its SentencePiece
+        models. Refused with StoreError when its checkpoint is larger than the store takes, when the store is full of
         models opened within the last hour, or when a folder (or another non-file) takes one of its file names."""
         from .checkpoint import save_checkpoint
+        from .checkpoint_spm import over_checkpoint_limits
 
-        if getattr(translator.tokenizer, "name", None) == "sentencepiece":  # a Marian model, or one trained further
+        if (figures := over_checkpoint_limits(translator)) is not None:  # from its sizes: nothing saved
             raise StoreError(
-                "this model reads its text with SentencePiece, which a checkpoint of this app cannot hold: it cannot "
-                "be published. Save it as a Marian folder (python -m transformer train --from FOLDER --out NEW_FOLDER) "
-                "and share the folder instead.",
-                "store_model_sentencepiece",
+                f"this model's weights are {figures['size']} bytes and its vocabulary {figures['vocab']} pieces, more "
+                f"than a checkpoint of this app holds ({figures['limit']} bytes, {figures['vocab_limit']} pieces): it "
+                "cannot be published. Save it as a Marian folder (python -m transformer train --from FOLDER --out "
+                "NEW_FOLDER) and share the folder instead.",
+                "store_model_not_a_checkpoint",
+                **figures,
             )
         key = fingerprint(translator)
         data = save_checkpoint(translator)

@@ -21,7 +21,7 @@ ERRORS = {
     "store_blocked": "error.store_blocked",
     "store_full": "error.store_full",
     "store_model_too_large": "error.store_model_too_large",
-    "store_model_sentencepiece": "error.store_model_sentencepiece",
+    "store_model_not_a_checkpoint": "error.store_model_not_a_checkpoint",
     "store_unusable": "error.store_unusable",
     "store_setting": "error.store_setting",
     "bpe_vocab_size": "error.bpe_vocab_size",

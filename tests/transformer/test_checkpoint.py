@@ -200,7 +200,7 @@ def test_vocabulary_without_specials_is_refused(ckpt):
 
 def test_unknown_tokenizer_is_refused(ckpt):
     tensors, metadata = parts(ckpt)
-    metadata["tokenizer"] = "sentencepiece"
+    metadata["tokenizer"] = "wordpiece"
     refused(st_save(tensors, metadata=metadata), "tokenizer")
 
 
