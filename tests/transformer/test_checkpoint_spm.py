@@ -154,3 +154,12 @@ def test_a_pretrained_model_over_a_checkpoints_limits_is_refused_by_its_sizes(ma
         ModelStore(tmp_path / "store").publish(large)
     assert refusal.value.code == "store_model_not_a_checkpoint" and f"{size:,} pieces" in str(refusal.value)
     assert not (tmp_path / "store").exists() or not any((tmp_path / "store").iterdir())
+
+
+def test_the_fingerprint_tells_models_that_split_text_differently(marian):
+    tokenizer = marian.tokenizer
+    swapped = dataclasses.replace(tokenizer, source_model=tokenizer.target_model, target_model=tokenizer.source_model)
+    assert tokenizer.source_model != tokenizer.target_model  # the folder's two sides are learned apart
+    other = dataclasses.replace(marian, tokenizer=swapped)
+    assert fingerprint(other) != fingerprint(marian)  # same weights and vocabulary, other pieces: another link
+    assert fingerprint(dataclasses.replace(marian, tokenizer=dataclasses.replace(tokenizer))) == fingerprint(marian)
