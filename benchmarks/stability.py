@@ -4,8 +4,9 @@ training loss, the held-out loss and token accuracy, the held-out exact match (e
 30 on), and the largest and the median norm of the gradient and of Adam's update (the change of all the weights in one
 step) over the epoch's steps; at the end, the worst drop of held-out exact match below its best so far.
 
-    .venv/bin/python benchmarks/stability.py --seed 0 --epochs 60 --decay-after 0 --beta2 0.999  # before issue 41
-    .venv/bin/python benchmarks/stability.py --seed 0 --epochs 50  # the defaults: decay after 400 steps, β2 0.98
+    .venv/bin/python benchmarks/stability.py --seed 0 --epochs 60 --decay-after 0 --beta2 0.999 --eps 1e-8  # before
+    .venv/bin/python benchmarks/stability.py --seed 1 --epochs 50 --eps 1e-8  # the decay and β2 0.98 alone
+    .venv/bin/python benchmarks/stability.py --seed 1 --epochs 50  # the defaults: decay after 400 steps, β2 0.98, ε
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import _root  # noqa: F401  (the checkout on sys.path)
 import torch
 
 from transformer import TrainConfig, corpus
-from transformer.config import DECAY_AFTER, TRAIN_BETA2
+from transformer.config import DECAY_AFTER, TRAIN_BETA2, TRAIN_EPS
 from transformer.plan import TrainingPlan
 from transformer.splits import split_pairs
 
@@ -58,12 +59,18 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=TrainConfig().epochs)
     parser.add_argument("--decay-after", type=int, default=DECAY_AFTER, help="0: a constant lr (before issue 41)")
     parser.add_argument("--beta2", type=float, default=TRAIN_BETA2, help="Adam's β2 (before issue 41: 0.999)")
+    parser.add_argument("--eps", type=float, default=TRAIN_EPS, help="Adam's ε (before: torch's 1e-8)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     pairs = [(p.source, p.target) for p in corpus.generate()]
     split = split_pairs(pairs, "random", HOLDOUT, args.seed, "auto")
     cfg = TrainConfig(
-        epochs=args.epochs, seed=args.seed, threads=1, decay_after=args.decay_after or None, beta2=args.beta2
+        epochs=args.epochs,
+        seed=args.seed,
+        threads=1,
+        decay_after=args.decay_after or None,
+        beta2=args.beta2,
+        eps=args.eps,
     )
     plan = TrainingPlan.from_split(pairs, split, HOLDOUT, "auto", {}, cfg)
     translator = plan.build()

@@ -257,6 +257,10 @@ DECAY_AFTER = 400
 # the train command's Adam β2, the paper's: its running mean of squared gradients follows a sudden larger gradient
 # within some 50 steps, not 1,000, so one such batch moves each weight by at most ~0.7 lr rather than ~3.2 lr
 TRAIN_BETA2 = 0.98
+# the train command's Adam ε (torch's: 1e-8): Adam divides each step by √(mean of squared gradients) + ε, so once a
+# training has learned its pairs and its gradients are far below ε the steps shrink with them, where at 1e-8 every step
+# still moved each weight by about the learning rate (seed 1: held-out exact 100 % → 93.5 % at epoch 48)
+TRAIN_EPS = 1e-6
 
 
 @dataclass(frozen=True)

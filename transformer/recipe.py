@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .config import MAX_EPOCHS, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN, TrainConfig
+from .config import DECAY_AFTER, MAX_EPOCHS, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN, TRAIN_BETA2, TRAIN_EPS, TrainConfig
 
 OWN_STEPS = 400  # optimiser steps of the recipe for a learner's own pairs (30 everyday pairs: 100 % exact, ~5 s)
 OWN_CONFIG = TrainConfig(lr=3e-3, batch_size=16)  # its learning rate and batch size
@@ -55,6 +55,16 @@ def paper_recipe(steps: int) -> tuple[dict, dict]:
     """(model fields, TrainConfig fields) of the paper's recipe for a training of `steps` steps: label smoothing 0.1,
     warmup then 1/√step, Adam β2 0.98 and ε 1e-9, dropout 0.1, the √d_model embedding scale, a tied projection."""
     return dict(PAPER_MODEL), {**PAPER_TRAIN, "warmup": paper_warmup(steps)}
+
+
+def steadied(fields: dict, decay_after: int | None = DECAY_AFTER) -> dict:
+    """TrainConfig fields with the train command's and the Train page's defaults for those not given: Adam's β2
+    TRAIN_BETA2 and ε TRAIN_EPS, and without warmup the rate's decay after decay_after steps (None or 0: a constant
+    rate), which keep a long training from jumping out of what it learned (docs/training.md "Stability")."""
+    steady = {"beta2": TRAIN_BETA2, "eps": TRAIN_EPS, **fields}
+    if "warmup" not in steady and decay_after:  # the warmup schedule replaces the rate, and its decay with it
+        steady.setdefault("decay_after", decay_after)
+    return steady
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from transformer.recipe import (
     advice,
     nothing_learned,
     paper_warmup,
+    steadied,
     steps_per_epoch,
     under_trained,
 )
@@ -113,6 +114,7 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
         train_fields["warmup"] = int(ss.warmup)
     if ss.paper_adam:
         train_fields.update(beta2=PAPER_TRAIN["beta2"], eps=PAPER_TRAIN["eps"])
+    train_fields = steadied(train_fields)  # the train command's defaults: β2, ε and the rate's decay
     ok = True
     try:
         TrainConfig(**train_fields)

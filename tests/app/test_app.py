@@ -13,6 +13,7 @@ from tests.apptest_helpers import PAGES, finish_job, open_app, opened_page, text
 from tests.transformer.checkpoints import parts
 from transformer import Translator
 from transformer.checkpoint import save_checkpoint
+from transformer.config import DECAY_AFTER, TRAIN_BETA2, TRAIN_EPS
 from transformer.summary import TrainingSummary
 from transformer.text import markdown
 from ui.i18n import LANGUAGES
@@ -106,6 +107,8 @@ def test_adding_a_pair_and_training_a_tiny_model_shows_the_results_table():
     assert model.source == "trained"
     assert model.translator.summary.epochs == TINY["epochs"]
     assert model.translator.config.d_model == 16
+    cfg = model.translator.summary.train_config  # the train command's steadying defaults (docs/training.md Stability)
+    assert (cfg.beta2, cfg.eps, cfg.decay_after) == (TRAIN_BETA2, TRAIN_EPS, DECAY_AFTER)
     table = at.dataframe[-1].value
     assert len(table) == n + 1
     assert list(table.columns[:1]) == ["✓/✗"]  # the verdict first, then the texts

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TRAIN_BETA2, TrainConfig
+from ..config import MAX_LABEL_SMOOTHING, MAX_WARMUP, TRAIN_BETA2, TRAIN_EPS, TrainConfig
 from ..errors import ConfigError
-from ..recipe import epochs_for, paper_recipe, steps_per_epoch
+from ..recipe import epochs_for, paper_recipe, steadied, steps_per_epoch
 from ..text import echo
 
 
@@ -22,10 +22,10 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
     g = t.add_argument_group(
         "the paper's recipe",
         "Each is off by default (the seeds' settings, which teach faster on tiny data) but Adam's β2, 0.98 as the "
-        "paper's, which with the decay of --lr after --decay-after steps keeps a long training from jumping out of "
-        "what it learned; --paper turns on every one not given: label smoothing 0.1, warmup over a quarter of the "
-        "steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the √d_model embedding scale, and the output projection tied "
-        "to the target embeddings.",
+        f"paper's, which with Adam's ε of {TRAIN_EPS:g} and the decay of --lr after --decay-after steps keeps a long "
+        "training from jumping out of what it learned; --paper turns on every one not given: label smoothing 0.1, "
+        "warmup over a quarter of the steps, Adam β2 0.98 and ε 1e-9, dropout 0.1, the √d_model embedding scale, and "
+        "the output projection tied to the target embeddings.",
     )
     g.add_argument("--paper", action="store_true", help="the paper's training recipe, every item below")
     numbers = (  # flag, type, metavar, help
@@ -50,7 +50,14 @@ def register_recipe(t: argparse.ArgumentParser) -> None:
             "step · warmup^-1.5); replaces --lr (default: the constant --lr)",
         ),
         ("--adam-beta2", float, "B2", f"Adam's β2 (paper: 0.98; default: {TRAIN_BETA2:g}; torch's: 0.999)"),
-        ("--adam-eps", float, "EPS", "Adam's ε (paper: 1e-9; default: 1e-8)"),
+        (
+            "--adam-eps",
+            float,
+            "EPS",
+            f"Adam's ε, added to the root of its mean of squared gradients: a larger one shrinks the steps once the "
+            f"gradients are tiny, keeping a learned model from jumping (paper: 1e-9; default: {TRAIN_EPS:g}; torch's: "
+            "1e-8)",
+        ),
     )
     for flag, kind, metavar, help_text in numbers:
         g.add_argument(flag, type=kind, metavar=metavar, help=help_text)
@@ -96,8 +103,6 @@ def recipe_settings(args: argparse.Namespace, train_pairs: int) -> tuple[dict, T
         "eps": args.adam_eps,
     }
     train.update({k: v for k, v in given.items() if v is not None})
-    if "warmup" not in train and args.decay_after:  # the warmup schedule replaces --lr, and its decay with it
-        train["decay_after"] = args.decay_after
-    train.setdefault("beta2", TRAIN_BETA2)  # the train command's, the paper's
+    train = steadied(train, args.decay_after)  # --paper keeps the paper's β2 and ε
     cfg = TrainConfig(epochs=epochs, lr=args.lr, batch_size=args.batch_size, seed=args.seed, **train)
     return model, cfg
