@@ -15,6 +15,8 @@ reached or --curve epochs have passed; the last epoch always.
     .venv/bin/python benchmarks/learning.py            # idle
     .venv/bin/python benchmarks/learning.py --busy     # with one other core kept busy
     .venv/bin/python benchmarks/learning.py --splits random --epochs 6
+    .venv/bin/python benchmarks/learning.py --in-process     # every epoch scored, one training a split
+    .venv/bin/python benchmarks/learning.py --splits combination --size 600 --epochs 30 --dropout 0 --in-process
 
 It prints figures; docs/performance.md records them when they were measured on a quiet machine.
 """
@@ -44,13 +46,14 @@ def _queue():
     return JobQueue(1, alive=lambda _: True)
 
 
-def _train(queue, train_pairs, held_pairs, cfg):
+def _train(queue, train_pairs, held_pairs, cfg, dropout):
     """One training job through the queue: (its run when done, wall seconds from submit to done)."""
     from jobs.queue import Job, Run
     from transformer import Translator, corpus
     from transformer.lab import STANDARD_SIZES
 
-    translator = Translator.create(train_pairs, "auto", cfg.seed, **{**STANDARD_SIZES, **corpus.TRAIN_SIZES})
+    sizes = {**STANDARD_SIZES, **corpus.TRAIN_SIZES, **({} if dropout is None else {"dropout": dropout})}
+    translator = Translator.create(train_pairs, "auto", cfg.seed, **sizes)
     job = Job("train", "bench", [Run("model", translator, train_pairs, cfg, held_pairs)])
     start = time.perf_counter()
     queue.submit(job)
@@ -74,17 +77,17 @@ def _scores(translator, train_pairs, held_pairs) -> str:
     )
 
 
-def learning_curve(kind: str, epochs: int, curve: int, seed: int, queue) -> None:
+def learning_curve(kind: str, epochs: int, curve: int, seed: int, queue, size: int, dropout: float | None) -> None:
     """Train on one split and print held-out exact match per epoch, the time to each target and the final scores."""
     from transformer import corpus
     from transformer.splits import split_pairs
 
-    pairs = [(p.source, p.target) for p in corpus.generate()]
+    pairs = [(p.source, p.target) for p in corpus.generate(size)]
     split = split_pairs(pairs, kind, 0.1, seed)
     train_pairs, held_pairs = [pairs[i] for i in split.train], [pairs[i] for i in split.held]
     cfg = dataclasses.replace(corpus.TRAIN_CONFIG, epochs=epochs, seed=seed, threads=1)
     print(f"\n{split.describe()}")
-    full, wall = _train(queue, train_pairs, held_pairs, cfg)
+    full, wall = _train(queue, train_pairs, held_pairs, cfg, dropout)
     seconds = [r.seconds for r in full.records]
     reached: dict[float, tuple[int, float]] = {}
     for epoch in range(1, epochs + 1):
@@ -93,7 +96,7 @@ def learning_curve(kind: str, epochs: int, curve: int, seed: int, queue) -> None
         elif len(reached) == len(TARGETS) or epoch > curve:
             continue  # past the targets, or past the epochs measured one by one: only the final model is scored
         else:
-            run, _ = _train(queue, train_pairs, held_pairs, dataclasses.replace(cfg, epochs=epoch))
+            run, _ = _train(queue, train_pairs, held_pairs, dataclasses.replace(cfg, epochs=epoch), dropout)
             if abs(run.records[-1].loss - full.records[epoch - 1].loss) > 1e-6:
                 print(f"  (epoch {epoch}: the shorter job's loss differs from the long job's; its figure is its own)")
         exact = run.evaluations["holdout"].exact_match
@@ -109,6 +112,33 @@ def learning_curve(kind: str, epochs: int, curve: int, seed: int, queue) -> None
     print(f"    {_scores(full.translator, train_pairs, held_pairs)}")
 
 
+def in_process_curve(kind: str, epochs: int, seed: int, size: int, dropout: float | None) -> None:
+    """As learning_curve, trained once in this process with the held-out exact match after every epoch (the same
+    model as the job's at each epoch: one training, deterministic for a seed; no seconds)."""
+    from transformer import Translator, corpus, train
+    from transformer.lab import STANDARD_SIZES
+    from transformer.splits import split_pairs
+
+    pairs = [(p.source, p.target) for p in corpus.generate(size)]
+    split = split_pairs(pairs, kind, 0.1, seed)
+    train_pairs, held_pairs = [pairs[i] for i in split.train], [pairs[i] for i in split.held]
+    cfg = dataclasses.replace(corpus.TRAIN_CONFIG, epochs=epochs, seed=seed, threads=1)
+    print(f"\n{split.describe()}")
+    sizes = {**STANDARD_SIZES, **corpus.TRAIN_SIZES, **({} if dropout is None else {"dropout": dropout})}
+    translator = Translator.create(train_pairs, "auto", cfg.seed, **sizes)
+    reached: dict[float, int] = {}
+    for record in train(translator, train_pairs, cfg):
+        exact = translator.evaluate(held_pairs).exact_match
+        print(f"  epoch {record.epoch:2d}  loss {record.loss:.4f}  held-out exact match {exact:6.1%}", flush=True)
+        for target in TARGETS:
+            if exact >= target and target not in reached:
+                reached[target] = record.epoch
+    for target in TARGETS:
+        when = f"epoch {reached[target]}" if target in reached else f"not within {epochs} epochs"
+        print(f"  {target:.0%} held-out exact match: {when}")
+    print(f"  final, after {epochs} epochs:\n    {_scores(translator, train_pairs, held_pairs)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--busy", action="store_true", help="keep one other core busy meanwhile")
@@ -119,6 +149,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the seed of the split, the weights and the batches")
     parser.add_argument(
         "--curve", type=int, default=10, help="epochs whose exact match is measured one by one (each is a job)"
+    )
+    parser.add_argument("--size", type=int, default=2000, help="corpus pairs (the Lab's experiments: 600)")
+    parser.add_argument("--dropout", type=float, help="the model's dropout (default: the corpus's, 0.1)")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="train once in this process, scoring every epoch (no job queue, no seconds: the epochs only)",
     )
     args = parser.parse_args()
     from transformer import corpus
@@ -131,10 +168,14 @@ def main() -> None:
         f"{cfg.batch_size}, one torch thread; {'one core kept busy' if args.busy else 'no core kept busy'} by this "
         f"script (load average {load:.1f} on {os.cpu_count()} cores before it started: on a quiet machine, near 0)"
     )
+    if args.in_process:
+        for kind in args.splits:
+            in_process_curve(kind, epochs, args.seed, args.size, args.dropout)
+        return
     with busy_core(args.busy):
         queue = _queue()
         for kind in args.splits:
-            learning_curve(kind, epochs, args.curve, args.seed, queue)
+            learning_curve(kind, epochs, args.curve, args.seed, queue, args.size, args.dropout)
 
 
 if __name__ == "__main__":
