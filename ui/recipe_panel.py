@@ -9,7 +9,7 @@ from dataclasses import replace
 import streamlit as st
 
 from transformer import TrainConfig
-from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN
+from transformer.config import MAX_LABEL_SMOOTHING, MAX_WARMUP, PAPER_MODEL, PAPER_TRAIN, TRAIN_BETA2, TRAIN_EPS
 from transformer.errors import ConfigError
 from transformer.recipe import (
     EXACT_LEARNED,
@@ -93,7 +93,12 @@ def recipe_panel(L: str, steps: int, d_model: int) -> tuple[dict, dict, bool]:
         st.number_input(
             t("train.label_smoothing", L), step=0.05, format="%.2f", key="label_smoothing", persist_state="session"
         )
-        st.toggle(t("train.paper_adam", L), key="paper_adam", persist_state="session")
+        st.toggle(
+            t("train.paper_adam", L),
+            key="paper_adam",
+            persist_state="session",
+            help=t("train.paper_adam_help", L, beta2=f"{TRAIN_BETA2:g}", eps=f"{TRAIN_EPS:g}"),
+        )
     with c2:
         st.toggle(t("train.warmup_on", L), key="warmup_on", persist_state="session")
         st.number_input(
