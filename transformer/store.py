@@ -79,17 +79,15 @@ _UNMOVED: dict[tuple[str, str], tuple[tuple[int, ...], str]] = {}
 
 def fingerprint(translator: Translator) -> str:
     """16 hex digits of the SHA-256 of the model's config, vocabularies, SentencePiece models (a Marian model's) and
-    weights: any change changes it.
-
-    Its first 8 digits are the fingerprint links carried before models could be published."""
+    weights: any change changes it. Its first 8 digits are the fingerprint links carried before models could be
+    published."""
     import torch
 
     digest = hashlib.sha256()
     digest.update(json.dumps(translator.config.to_dict(), sort_keys=True).encode())
     digest.update(json.dumps([translator.src_vocab.itos, translator.tgt_vocab.itos]).encode())
     for side in ("source_model", "target_model"):  # how text becomes pieces; other tokenizers have none
-        model = getattr(translator.tokenizer, side, None)
-        if isinstance(model, bytes):
+        if isinstance(model := getattr(translator.tokenizer, side, None), bytes):
             digest.update(side.encode() + len(model).to_bytes(8, "big") + model)
     for name, tensor in translator.model.state_dict().items():
         digest.update(name.encode())
