@@ -173,7 +173,7 @@ def test_beam_steps_record_kept_finished_and_pruned_candidates(bundled):
 
 def test_beam_search_runs_the_decoder_once_per_step_for_all_beams(bundled):
     batches = []
-    hook = bundled.model.decoder.register_forward_hook(lambda module, args, out: batches.append(out.size(0)))
+    hook = bundled.model.projection.register_forward_hook(lambda module, args, out: batches.append(out.size(0)))
     try:
         result = beam_search(bundled.model, _enc(bundled, "我有一只猫和一只狗"), bundled.tgt_vocab, beam_size=4)
     finally:

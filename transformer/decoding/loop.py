@@ -17,6 +17,7 @@ import torch
 from ..config import MAX_DECODE_LEN
 from ..data import Vocab
 from ..model import AttentionMaps, Transformer, evaluating
+from .cache import DecoderCache, cached_logits, can_cache
 from .step import next_logits, start_id
 
 
@@ -99,12 +100,23 @@ def decode_loop(
         rows = rows_of(enc_input.size(0), width, device)  # (k,)
         dec = torch.full((rows.size(0), 1), start_id(model, tgt_vocab), device=device)  # (k, 1): S, or Marian's start
         cap = length_cap(model, max_len)
+        # no maps asked for: one token per step, the keys and values before it kept (cache.py)
+        cache = (
+            DecoderCache.start(model, enc_input[rows], memory[rows]) if can_cache(model) and not return_attn else None
+        )
         for step in range(1, cap + 1):
             maps = AttentionMaps() if return_attn else None
-            logits = next_logits(model, dec, enc_input[rows], memory[rows], tgt_vocab, maps)  # (k, V)
+            if cache is not None:
+                logits = cached_logits(model, dec, cache, tgt_vocab)  # (k, V)
+            else:
+                logits = next_logits(model, dec, enc_input[rows], memory[rows], tgt_vocab, maps)  # (k, V)
             choice = choose(step, dec, logits, maps)
             rows = rows[choice.parents]  # (k',)
             dec = torch.cat([dec[choice.parents], choice.tokens.unsqueeze(1)], dim=1)  # (k', t+1)
+            if cache is not None and model.config.pad_mask and bool(choice.tokens.eq(model.config.pad_id).any()):
+                cache = None  # a forced padding token is blocked as a key from here on: the whole prefix again
+            elif cache is not None:
+                cache.reorder(choice.parents)
             if choice.stop:
                 return Decoded(dec, True, cap, enc_maps)
         return Decoded(dec, False, cap, enc_maps)
