@@ -41,10 +41,10 @@ pad = model.config.pad_token_id
 with torch.no_grad():
     for sentence in sentences:
         ids = tokenizer(sentence, return_tensors="pt")["input_ids"]
-        out = model.generate(ids, num_beams=1, do_sample=False, max_new_tokens=%d, bad_words_ids=[[pad]],
+        out = model.generate(ids, num_beams=1, do_sample=False, max_new_tokens={cap}, bad_words_ids=[[pad]],
                              forced_eos_token_id=None)
         print(tokenizer.decode(out[0], skip_special_tokens=True))
-""" % MAX_DECODE_LEN
+""".replace("{cap}", str(MAX_DECODE_LEN))
 
 
 def run_child(cmd: list[str]) -> tuple[float, float, str]:
@@ -94,7 +94,8 @@ def main() -> None:
     rounds = 1 if args.quick else args.rounds
     print(f"{len(SENTENCES)} sentences, greedy, cap {MAX_DECODE_LEN} tokens; {time.strftime('%Y-%m-%d %H:%M')}")
     results = [measure(rounds, busy) for busy in ((False,) if args.quick else (False, True))]
-    print(f"\n{'another core':<14}{'ours s':>9}{'hf s':>8}{'ratio':>7}{'ours CPU s':>12}{'hf CPU s':>10}{'ratio':>7}  load")
+    head = f"{'another core':<14}{'ours s':>9}{'hf s':>8}{'ratio':>7}{'ours CPU s':>12}{'hf CPU s':>10}{'ratio':>7}"
+    print(f"\n{head}  load")
     for r in results:
         print(
             f"{'busy' if r['busy'] else 'idle':<14}{r['ours']['wall_s']:>9.2f}{r['transformers']['wall_s']:>8.2f}"
