@@ -73,8 +73,13 @@ def measure(rounds: int, busy: bool) -> dict:
             for name, cmd in (("ours", ours_cmd), ("transformers", theirs_cmd)):
                 wall, cpu, out = run_child(cmd)
                 figures[name].append((wall, cpu))
-                outputs[name] = out.split("\n")
+                # the same words: a filler piece of the vocabulary (▁w123) is not in target.spm, whose
+                # decode_pieces (ours) keeps its ▁ where transformers' decode writes a space
+                outputs[name] = [" ".join(line.replace("▁", " ").split()) for line in out.splitlines()]
     result = {"busy": busy, "load": seen, "same_translations": outputs["ours"] == outputs["transformers"]}
+    for ours, theirs in zip(outputs["ours"], outputs["transformers"]):
+        if ours != theirs:
+            print(f"  differ:\n    ours          {ours[:150]}\n    transformers  {theirs[:150]}")
     for name, runs in figures.items():
         result[name] = {
             "wall_s": statistics.median(w for w, _ in runs),
