@@ -168,8 +168,11 @@ class Translator:
 
     def attention_maps(self, enc_inputs: torch.Tensor, dec_inputs: torch.Tensor) -> AttentionMaps:
         """Every attention map of one teacher-forced forward pass (eval mode), as CPU tensors."""
+        maps = AttentionMaps()
         with evaluating(self.model) as device:
-            _, maps = self.model(enc_inputs.to(device), dec_inputs.to(device), return_attn=True)
+            enc_inputs, dec_inputs = enc_inputs.to(device), dec_inputs.to(device)
+            memory = self.model.encoder(enc_inputs, maps)  # (B, Ls, D)
+            self.model.decoder(dec_inputs, enc_inputs, memory, maps)  # no logits: (B, Lt, V) of them are not maps
         return AttentionMaps(**{k: [t.cpu() for t in v] for k, v in vars(maps).items()})
 
     def inspect(self, source: str, target: str | None = None, src_pad: int = 0, tgt_pad: int = 0) -> Inspection:

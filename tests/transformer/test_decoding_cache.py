@@ -90,3 +90,20 @@ def test_a_translation_without_maps_runs_the_decoder_layers_on_one_token_per_ste
     finally:
         hook.remove()
     assert len(lengths) == len(result.steps) > 3 and set(lengths) == {1}
+
+
+def test_attention_maps_are_the_forward_pass_s_without_computing_logits(translator):
+    """A page's maps of many pairs (the Attention page studies 200) skip the logits: with a 65,001-token vocabulary
+    they were most of the time and gigabytes of memory."""
+    batch = translator.make_batch([(s, "a b") for s in SOURCES])
+    calls = []
+    hook = translator.model.projection.register_forward_hook(lambda module, args, out: calls.append(out.shape))
+    try:
+        maps = translator.attention_maps(batch.enc_inputs, batch.dec_inputs)
+    finally:
+        hook.remove()
+    assert calls == []
+    with evaluating(translator.model), torch.no_grad():
+        _, full = translator.model(batch.enc_inputs, batch.dec_inputs, return_attn=True)
+    for name, tensors in vars(full).items():
+        assert all(torch.equal(a, b) for a, b in zip(getattr(maps, name), tensors)), name
