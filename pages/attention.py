@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from transformer.alignment import aer_table, findings, floor_score, score_map
-from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS
+from transformer.config import MAX_DECODE_LEN, MAX_STUDY_PAIRS, SALIENCY_MAX_PARAMS
 from transformer.errors import TransformerError
 from transformer.heads import SHARES, HeadStudy, study_heads, study_maps, with_alignment
 from transformer.model import DEC_ENC, ENC_SELF, AttentionKind
@@ -482,8 +482,11 @@ def which_head_aligns() -> None:
         return
     if len(kept) < with_gold:  # a model with a short max_len: the pairs it cannot read are left out, and said
         text(t("attn.aligns_too_long", L, n=f"{with_gold - len(kept):,}", max_len=cfg.max_len), "caption")
+    n_params = sum(p.numel() for p in translator.model.parameters())
+    if not (salient := n_params <= SALIENCY_MAX_PARAMS):  # minutes of backward passes in a page's run: said, left out
+        text(t("attn.saliency_left_out", L, n=f"{n_params:,}", limit=f"{SALIENCY_MAX_PARAMS:,}"), "caption")
     scores = model_cached(
-        (CacheKind.AER_TABLE, kept), lambda: aer_table(translator, [p for p, _ in kept], [g for _, g in kept])
+        (CacheKind.AER_TABLE, kept, salient), lambda: aer_table(translator, *zip(*kept), saliency=salient)
     )
     by = {(s.method.layer, s.method.head): s.score.aer for s in scores if s.method.name in ("attention", "average")}
     z = aer_matrix(by, cfg.n_layers, cfg.n_heads)

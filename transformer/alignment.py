@@ -387,14 +387,14 @@ class MethodScore:
 
 
 def aer_table(
-    translator: Translator, pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None]
+    translator: Translator, pairs: Sequence[tuple[str, str]], golds: Sequence[Gold | None], saliency: bool = True
 ) -> list[MethodScore]:
-    """Every method of the model (methods_of) scored on the pairs that have gold (links of words: read_gold's default
-    tokens), in table order; links read at the word level (align)."""
+    """Every method of the model (methods_of; saliency only if asked) scored on the pairs that have gold (links of
+    words: read_gold's default tokens), in table order; links read at the word level (align)."""
     kept = [(p, g) for p, g in zip(pairs, golds) if g is not None]
     if not kept:
         raise DataError("no pair has gold alignment links: give an alignment column to measure AER.", "no_gold")
-    methods = methods_of(translator.config)
+    methods = [m for m in methods_of(translator.config) if saliency or m.name != "saliency"]
     weights = alignment_weights(translator, [p for p, _ in kept], methods)
     gold, words = [g for _, g in kept], [pair_words(translator.tokenizer, p) for p, _ in kept]
     return [

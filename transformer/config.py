@@ -37,6 +37,9 @@ MAX_DECODE_LEN = 50  # greedy decoding stops here if E never comes
 MAX_BEAM_SIZE = 10  # most beams in beam search
 MAX_LENGTH_PENALTY = 10.0  # largest length penalty α (the paper uses 0.6; lp(50 tokens) is then 4·10⁹)
 MAX_STUDY_PAIRS = 200  # pairs read at once by the app's views of the whole dataset (head statistics, beam vs greedy)
+# the largest model whose saliency the Attention page measures on its pairs: one backward pass through the whole model
+# per target token of every pair (a real translator's 77M parameters: minutes on a laptop; the command line's align)
+SALIENCY_MAX_PARAMS = 5_000_000
 MAX_POSITIONS = 128  # rows in the positional-encoding table of models built here
 MAX_LEN_LIMIT = 10_000  # largest max_len a config (or a checkpoint) may ask for
 MIN_LEN = 2  # smallest max_len: one source token, and S plus one output token in the decoder

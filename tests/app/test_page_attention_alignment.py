@@ -122,3 +122,29 @@ def test_a_rerun_reads_no_gold_links_and_builds_no_alignment_figure_or_floor_aga
     # the map shown has the gold of its one pair drawn over it (read each run); the dataset's are kept
     assert calls.count("floor_score") == calls.count("aer_grid_figure") == 0
     assert calls.count("corpus_gold") <= 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_over_the_saliency_limit_gets_its_heads_scored_and_saliency_left_out_with_a_caption(
+    gold, monkeypatch, lang
+):
+    import transformer.config
+
+    monkeypatch.setattr(transformer.config, "SALIENCY_MAX_PARAMS", 1000)  # the bundled model is over it
+    calls = []
+    real = alignment.alignment_weights
+    monkeypatch.setattr(
+        alignment, "alignment_weights", lambda t, p, methods: calls.append(methods) or real(t, p, methods)
+    )
+    at = open_app(lang, ATTN, pairs=list(PAIRS))
+    assert not at.exception
+    assert calls and all(m.name != "saliency" for methods in calls for m in methods)  # no backward pass
+    n = sum(p.numel() for p in at.session_state.model.translator.model.parameters())
+    assert s("attn.saliency_left_out", lang).format(n=f"{n:,}", limit="1,000") in texts(at, "caption")
+    chart_spec(at, "attn_aer_grid")  # the heads are scored as before
+
+
+def test_a_small_model_gets_its_saliency_measured_without_the_caption(gold):
+    at = open_app("en", ATTN, pairs=list(PAIRS))
+    assert not at.exception
+    assert not [c for c in texts(at, "caption") if c.startswith("Saliency is left out")]
