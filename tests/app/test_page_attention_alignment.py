@@ -13,13 +13,16 @@ import pytest
 from tests.apptest_helpers import chart_spec, open_app, texts
 from transformer import alignment
 from transformer.alignment import aer_table, read_gold
+from transformer.checkpoint import load_checkpoint
 from transformer.data import parse_aligned_pairs
+from ui.model_cache import CurrentModel
 from ui.strings import STRINGS
 from viz.alignment import GOLD_MARK
 from viz.common import CHOSEN_COLOR
 
 ATTN = "pages/attention.py"
 GOLD_FILE = Path(__file__).resolve().parents[1] / "fixtures" / "aligned_pairs.tsv"
+BUNDLED = Path(__file__).resolve().parents[2] / "assets" / "model.safetensors"
 PAIRS, _, CELLS = parse_aligned_pairs(GOLD_FILE.read_bytes())
 GOLDS = dict(zip(PAIRS, read_gold(PAIRS, CELLS)[0]))
 
@@ -136,7 +139,8 @@ def test_a_model_over_the_saliency_limit_gets_its_heads_scored_and_saliency_left
     monkeypatch.setattr(
         alignment, "alignment_weights", lambda t, p, methods: calls.append(methods) or real(t, p, methods)
     )
-    at = open_app(lang, ATTN, pairs=list(PAIRS))
+    bundled = CurrentModel(load_checkpoint(BUNDLED.read_bytes()), "bundled")  # its own caches: nothing computed yet
+    at = open_app(lang, ATTN, pairs=list(PAIRS), model=bundled)
     assert not at.exception
     assert calls and all(m.name != "saliency" for methods in calls for m in methods)  # no backward pass
     n = sum(p.numel() for p in at.session_state.model.translator.model.parameters())
