@@ -109,19 +109,25 @@ class CurrentModel:
     cache: dict[CacheKind, dict] = field(default_factory=dict)  # kind → {key: value}
     shared: bool = False  # the bundled model as loaded (bundled_model): its derived values are the same in every tab
 
+    def _shared_cache(self) -> SharedCache | None:
+        """The process's cache of this model's derived values when every tab reads the same model: the bundled one
+        (bundled_cache), or one opened read-only for every tab (shared_translator: an opened Marian model, a
+        published one); None for a tab's own model."""
+        if self.shared:
+            return bundled_cache()
+        return shared_cache_of(self.translator) if self.source in ("opened", "published") else None
+
     def cached(self, key: tuple, compute):
         """compute() once per model and key; keys are (CacheKind, …), and beyond the kind's size values of one kind
-        the one used longest ago is dropped. The bundled model's values are computed once per server and shared by
-        every tab (bundled_cache), but for the kinds a page changes in place (per_tab)."""
-        if self.shared and not kind_of(key).per_tab:
-            cache = bundled_cache()
+        the one used longest ago is dropped. A model every tab reads has its values computed once per server and
+        shared by every tab (_shared_cache), but for the kinds a page changes in place (per_tab)."""
+        if not kind_of(key).per_tab and (cache := self._shared_cache()) is not None:
             return _cached(cache.values, key, compute, SHARED_CACHE_SCALE, cache.lock)
         return _cached(self.cache, key, compute)
 
     def values(self, kind: CacheKind) -> dict:
         """The values of one kind cached for this model, key → value, the one used last at the end."""
-        if self.shared and not kind_of((kind,)).per_tab:
-            cache = bundled_cache()
+        if not kind_of((kind,)).per_tab and (cache := self._shared_cache()) is not None:
             with cache.lock:
                 return dict(cache.values.get(kind, {}))
         return dict(self.cache.get(kind_of((kind,)), {}))
@@ -244,6 +250,7 @@ class SharedModels:
     tabs that hold it keep it); lock guards models."""
 
     models: dict[tuple, Translator] = field(default_factory=dict)
+    caches: dict[tuple, SharedCache] = field(default_factory=dict)  # key → its derived values, for every tab
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -268,9 +275,19 @@ def shared_translator(key: tuple, load: Callable[[], Translator | None]) -> Tran
     translator.share()
     with table.lock:
         translator = table.models.setdefault(key, translator)  # a tab that loaded it at the same time keeps the first
+        table.caches.setdefault(key, SharedCache())
         while len(table.models) > SHARED_MODELS:
-            del table.models[next(iter(table.models))]
+            dropped = next(iter(table.models))
+            del table.models[dropped], table.caches[dropped]
     return translator
+
+
+def shared_cache_of(translator: Translator) -> SharedCache | None:
+    """The cache every tab shares for a model of the shared table (shared_translator); None once it was dropped from
+    the table (its tabs go on with caches of their own)."""
+    table = shared_models()
+    with table.lock:
+        return next((table.caches[k] for k, model in table.models.items() if model is translator), None)
 
 
 def opened_model(spec: str) -> CurrentModel:

@@ -13,7 +13,7 @@ from transformer.config import TrainConfig
 from transformer.store import ModelStore, fingerprint
 from transformer.train import train
 from ui.datasets import bundled_pairs
-from ui.model_cache import SHARED_MODELS, bundled_model, shared_translator
+from ui.model_cache import SHARED_MODELS, CacheKind, CurrentModel, bundled_model, shared_translator
 
 ATTN = "pages/attention.py"
 
@@ -92,3 +92,14 @@ def test_the_shared_table_loads_once_keeps_no_failure_and_is_bounded():
     for k in range(SHARED_MODELS):
         shared_translator(("test", "other", k), lambda k=k: load(10 + k))
     assert shared_translator(("test", "a"), lambda: load(4)) is not first  # dropped beyond SHARED_MODELS: loaded again
+
+
+def test_tabs_on_one_shared_model_compute_its_derived_values_once():
+    translator = shared_translator(("test", "caches"), lambda: Translator.create([("你好", "hello")], seed=7, **TINY))
+    first, second = (CurrentModel(translator, "opened", name="a folder") for _ in range(2))
+    computed = []
+    assert first.cached((CacheKind.HEADS, "pairs"), lambda: computed.append(1) or "study") == "study"
+    assert second.cached((CacheKind.HEADS, "pairs"), lambda: computed.append(2) or "again") == "study"
+    assert computed == [1]  # the second tab found the first tab's value
+    own = CurrentModel(translator.own_copy(), "trained")  # a tab's own model keeps its own values
+    assert own.cached((CacheKind.HEADS, "pairs"), lambda: "its own") == "its own"
