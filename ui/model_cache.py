@@ -293,7 +293,7 @@ def shared_cache_of(translator: Translator) -> SharedCache | None:
 def opened_model(spec: str) -> CurrentModel:
     """The Marian model spec names (a folder on the server, or hf:NAME, downloaded into the Hugging Face cache the
     first time) as this tab's model: the process's one read-only translator (shared_translator, never deep-copied),
-    with this tab's own cache of derived values. A refusal (TransformerError) is not kept: the next try reads the
-    files again."""
+    whose derived values every tab shares (shared_cache_of). A refusal (TransformerError) is not kept: the next try
+    reads the files again."""
     spec = spec.strip()
     return CurrentModel(shared_translator(("opened", spec), lambda: open_model(spec)), "opened", name=spec)
