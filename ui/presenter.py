@@ -21,7 +21,8 @@ TURNED_ON = "presenter_turned_on"  # set when the view has just been turned on; 
 # Streamlit's frontend keeps the learner's last click on the sidebar's arrow in localStorage and prefers it. So each
 # time the view is turned on, this script collapses the sidebar itself, with its own button, once the run is over and
 # the sidebar is still open (its attribute and the button's state come from the same render, so the click can only
-# collapse it). Only the run after the turning-on draws it, so each turning-on is a new element and the script runs.
+# collapse it), then forgets the remembered click, so the next visit's sidebar follows the page config again. Only the
+# run after the turning-on draws it, so each turning-on is a new element and the script runs.
 COLLAPSE_SCRIPT = """<script>
 (async () => {
   const sleep = ms => new Promise(done => setTimeout(done, ms));
@@ -31,7 +32,10 @@ COLLAPSE_SCRIPT = """<script>
     const bar = document.querySelector('[data-testid="stSidebar"]');
     if (!bar || bar.dataset.collapsed === "true") return;
     const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-    if (button) { button.click(); return; }
+    if (!button) continue;
+    button.click();  // which Streamlit remembers as the learner's own click: forgotten, so later visits start as before
+    Object.keys(localStorage).filter(k => k.startsWith("stSidebarCollapsed-")).forEach(k => localStorage.removeItem(k));
+    return;
   }
 })();
 </script>"""

@@ -118,3 +118,8 @@ def test_the_switch_collapses_a_sidebar_the_teacher_moved_by_hand(new_page):
     label.click()
     expect(switch).to_be_checked()
     expect(sidebar(page)).to_have_attribute("data-collapsed", "true")
+    # and the browser remembers no click of the script's: a later visit's sidebar follows the page config (open here)
+    page.wait_for_function("() => !Object.keys(localStorage).some(k => k.startsWith('stSidebarCollapsed-'))")
+    later = page.context.new_page()
+    open_app(later, page.url.split("?")[0])
+    expect(sidebar(later)).to_have_attribute("data-collapsed", "false")
