@@ -19,24 +19,18 @@ TURNED_ON = "presenter_turned_on"  # set when the view has just been turned on; 
 
 # st.set_page_config's initial_sidebar_state collapses the sidebar only in a browser that never moved it by hand:
 # Streamlit's frontend keeps the learner's last click on the sidebar's arrow in localStorage and prefers it. So each
-# time the view is turned on, this script collapses the sidebar itself, with its own button, once the run is over and
-# the sidebar is still open (its attribute and the button's state come from the same render, so the click can only
-# collapse it), then forgets the remembered click, so the next visit's sidebar follows the page config again. Only the
-# run after the turning-on draws it, so each turning-on is a new element and the script runs.
+# time the view is turned on, when that stored click says "open", this script (drawn in the same run, after the page
+# config has been applied) collapses the sidebar with its own button, and forgets the stored clicks, so the next
+# visit's sidebar follows the page config again. It acts as it is drawn, never later: a click the learner makes once
+# the run is over stays theirs. Only the run after the turning-on draws it, so each turning-on runs it anew.
 COLLAPSE_SCRIPT = """<script>
-(async () => {
-  const sleep = ms => new Promise(done => setTimeout(done, ms));
-  const app = () => document.querySelector('[data-testid="stApp"]');
-  for (const until = Date.now() + 10000; Date.now() < until; await sleep(100)) {
-    if (!app() || app().dataset.testScriptState === "running") continue;
-    const bar = document.querySelector('[data-testid="stSidebar"]');
-    if (!bar || bar.dataset.collapsed === "true") return;
-    const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
-    if (!button) continue;
-    button.click();  // which Streamlit remembers as the learner's own click: forgotten, so later visits start as before
-    Object.keys(localStorage).filter(k => k.startsWith("stSidebarCollapsed-")).forEach(k => localStorage.removeItem(k));
-    return;
-  }
+(() => {
+  const stored = Object.keys(localStorage).filter(k => k.startsWith("stSidebarCollapsed-"));
+  if (!stored.some(k => localStorage.getItem(k) === "false")) return;
+  const bar = document.querySelector('[data-testid="stSidebar"]');
+  const button = document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+  if (bar && bar.dataset.collapsed !== "true" && button) button.click();
+  Object.keys(localStorage).filter(k => k.startsWith("stSidebarCollapsed-")).forEach(k => localStorage.removeItem(k));
 })();
 </script>"""
 

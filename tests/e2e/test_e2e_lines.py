@@ -229,7 +229,8 @@ def test_the_embeddings_labels_never_overlap_and_name_the_chosen_token(new_page)
             switch = sidebar(page).get_by_role("switch", name="Presenter view")
             switch.click(force=True)
             expect(switch).to_be_checked()
-            open_sidebar(page)  # the presenter view collapses it; go_to switches pages there
+            expect(sidebar(page)).to_have_attribute("data-collapsed", "true")  # the presenter view collapses it
+            open_sidebar(page)  # go_to switches pages there
         go_to(page, "positional_encoding")
         chart = page.locator(".st-key-emb_projection .js-plotly-plot")
         chart.scroll_into_view_if_needed()
