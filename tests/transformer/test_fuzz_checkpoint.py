@@ -158,3 +158,28 @@ def test_the_store_settings_are_numbers_or_refused_with_a_store_error(text):
     )
     if isinstance(store, ModelStore):
         assert store.max_models >= 1
+
+
+@pytest.fixture(scope="module")
+def marian_parts(tmp_path_factory):
+    """A tiny Marian model's checkpoint, as tensors and metadata (its SentencePiece models among the tensors)."""
+    from tests.transformer.checkpoints import parts
+    from tests.transformer.marian_folder import write_marian_folder
+    from transformer.checkpoint import save_checkpoint
+    from transformer.opening import open_model
+
+    folder = tmp_path_factory.mktemp("marian") / "tiny-marian"
+    write_marian_folder(folder)
+    return parts(save_checkpoint(open_model(folder)))
+
+
+@given(st.binary(max_size=4_000), st.sampled_from(["sentencepiece.source", "sentencepiece.target"]), json_text)
+def test_crafted_sentencepiece_parts_are_refused_or_loaded(marian_parts, model, name, specials):
+    """Any bytes as either SentencePiece model, and any text as the special tokens: loaded, or one CheckpointError."""
+    import torch
+    from safetensors.torch import save as st_save
+
+    tensors, metadata = marian_parts
+    crafted = dict(tensors) | {name: torch.frombuffer(bytearray(model or b"\0"), dtype=torch.uint8)}
+    for meta in (metadata, metadata | {"specials": specials}):
+        judged(load_checkpoint, st_save(crafted, meta), errors=CheckpointError)
