@@ -11,8 +11,6 @@ models trained on a few everyday sentences (source.spm, target.spm) and vocab.js
 from __future__ import annotations
 
 import contextlib
-import io
-import json
 import os
 import subprocess
 import sys
@@ -59,29 +57,6 @@ TRAIN_TARGETS = [
 ]
 
 
-def _spm(sentences: list[str], vocab_size: int) -> bytes:
-    import sentencepiece
-
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(sentences * 4),
-        model_writer=model,
-        vocab_size=vocab_size,
-        model_type="unigram",
-        hard_vocab_limit=False,
-        character_coverage=1.0,
-        minloglevel=2,
-    )
-    return model.getvalue()
-
-
-def _pieces(model: bytes) -> list[str]:
-    import sentencepiece
-
-    processor = sentencepiece.SentencePieceProcessor(model_proto=model)
-    return [processor.id_to_piece(i) for i in range(processor.get_piece_size()) if not processor.is_control(i)]
-
-
 def marian_folder(folder: Path = FOLDER) -> Path:
     """The folder of the random opus-mt-zh-en-shaped model, built there first when it is not (seed 0)."""
     if (folder / "model.safetensors").exists() and (folder / "vocab.json").exists():
@@ -89,17 +64,12 @@ def marian_folder(folder: Path = FOLDER) -> Path:
     import torch
     import transformers
 
+    from tests.transformer.marian_folder import spm_model, write_tokenizer_files
+
     folder.mkdir(parents=True, exist_ok=True)
-    source, target = _spm(TRAIN_SOURCES, 80), _spm(TRAIN_TARGETS, 80)
-    (folder / "source.spm").write_bytes(source)
-    (folder / "target.spm").write_bytes(target)
-    pieces = [p for p in dict.fromkeys(_pieces(source) + _pieces(target)) if p not in ("<unk>", "</s>", "<pad>")]
     size = MARIAN_ZH_EN["vocab_size"]
-    known = set(pieces)
-    pieces += [p for p in (f"▁w{i}" for i in range(size)) if p not in known][: size - 3 - len(pieces)]
-    vocab = {piece: i for i, piece in enumerate(["</s>", "<unk>", *pieces, "<pad>"])}
+    vocab = write_tokenizer_files(folder, spm_model(TRAIN_SOURCES, 80), spm_model(TRAIN_TARGETS, 80), size)
     assert len(vocab) == size
-    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     torch.manual_seed(0)
     model = transformers.MarianMTModel(transformers.MarianConfig(**MARIAN_ZH_EN))
     model.save_pretrained(folder)  # model.safetensors, config.json, generation_config.json

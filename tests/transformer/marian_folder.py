@@ -39,7 +39,7 @@ TARGETS = [
 MAX_POSITIONS = 64
 
 
-def _spm(sentences: list[str], vocab_size: int) -> bytes:
+def spm_model(sentences: list[str], vocab_size: int) -> bytes:
     """The bytes of a unigram SentencePiece model trained on sentences (its own <unk>, <s>, </s> at 0, 1, 2)."""
     model = io.BytesIO()
     sentencepiece.SentencePieceTrainer.train(
@@ -55,19 +55,29 @@ def _spm(sentences: list[str], vocab_size: int) -> bytes:
 
 
 def _pieces(model: bytes) -> list[str]:
+    """The model's pieces, without its control tokens."""
     processor = sentencepiece.SentencePieceProcessor(model_proto=model)
     return [processor.id_to_piece(i) for i in range(processor.get_piece_size()) if not processor.is_control(i)]
+
+
+def write_tokenizer_files(folder: Path, source: bytes, target: bytes, size: int | None = None) -> dict[str, int]:
+    """source.spm, target.spm and vocab.json in folder: one vocabulary of both models' pieces in Marian's layout
+    (</s> 0, <unk> 1, the pieces, filler pieces ▁w0, ▁w1, … up to size when it is given, <pad> last); it, as a dict."""
+    (folder / "source.spm").write_bytes(source)
+    (folder / "target.spm").write_bytes(target)
+    pieces = [p for p in dict.fromkeys(_pieces(source) + _pieces(target)) if p not in ("<unk>", "</s>", "<pad>")]
+    if size is not None:
+        known = set(pieces)
+        pieces += [p for p in (f"▁w{i}" for i in range(size)) if p not in known][: size - 3 - len(pieces)]
+    vocab = {piece: i for i, piece in enumerate(["</s>", "<unk>", *pieces, "<pad>"])}
+    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=2), encoding="utf-8")
+    return vocab
 
 
 def write_marian_folder(folder: Path, seed: int = 0, d_model: int = 16, heads: int = 2, layers: int = 2) -> dict:
     """Write a tiny random Marian model and its tokenizer files into folder; its vocab.json as a dict."""
     folder.mkdir(parents=True, exist_ok=True)
-    source, target = _spm(SOURCES, 60), _spm(TARGETS, 70)
-    (folder / "source.spm").write_bytes(source)
-    (folder / "target.spm").write_bytes(target)
-    pieces = [p for p in dict.fromkeys(_pieces(source) + _pieces(target)) if p not in ("<unk>", "</s>", "<pad>")]
-    vocab = {piece: i for i, piece in enumerate(["</s>", "<unk>", *pieces, "<pad>"])}
-    (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False, indent=2), encoding="utf-8")
+    vocab = write_tokenizer_files(folder, spm_model(SOURCES, 60), spm_model(TARGETS, 70))
     pad = len(vocab) - 1
     config = transformers.MarianConfig(
         vocab_size=len(vocab),
