@@ -167,6 +167,22 @@ def press_epochs(page: Page, *keys: str) -> str:
     return value
 
 
+def press_holdout(page: Page, *keys: str) -> str:
+    """press_slider on the Train page's "held out of training", then wait until the page's split line, which the
+    server writes from the value it has, holds out that share of the pairs (within 5 points): a Train clicked while
+    the slider's value is still on its way may be lost."""
+    value = press_slider(page, "held out of training", *keys)
+    page.wait_for_function(
+        """share => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')].some(el => {
+            const m = el.textContent.match(/^(\\d+) pairs held out, (\\d+) trained on/);
+            return m && Math.abs(m[1] / (+m[1] + +m[2]) - share) < 0.05;
+        })""",
+        arg=int(value.rstrip("%")) / 100,
+    )
+    settled(page)
+    return value
+
+
 def choose(page: Page, label: str, option: str) -> None:
     """Pick an option of an st.selectbox (a combobox named by its label)."""
     box = page.get_by_role("combobox", name=label, exact=True)

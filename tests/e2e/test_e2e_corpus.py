@@ -37,8 +37,8 @@ def test_a_new_learner_trains_on_the_corpus_with_a_held_out_split_and_sees_the_h
     expect(size).to_have_value(f"{corpus.DEFAULT_SIZE:,}".replace(",", ""))
     size.fill(str(SIZE))
     size.press("Enter")
-    settled(page)
     expect(page.get_by_text(re.compile(rf"^{SIZE} pairs written by this project's grammar"))).to_be_visible()
+    settled(page)  # the new size's run has started (its text is drawn): now it has ended, its stale elements gone
     expect(page.get_by_role("heading", name="Phenomena")).to_be_visible()
 
     # --- Train: the corpus's recipe, the new-combination split, train

@@ -18,7 +18,7 @@ from tests.e2e.helpers import (
     no_exception,
     open_expander,
     press_epochs,
-    press_slider,
+    press_holdout,
     settled,
     sidebar,
     use_tutorial_pairs,
@@ -99,12 +99,18 @@ def _marks_over_numbers(scope) -> tuple[list[str], int, list[str]]:
 
 
 def _charts_drawn(page) -> None:
-    """Wait until the Attention page has drawn its map with its gold marks, and its line view."""
+    """Wait until the Attention page has drawn its map with its gold marks and numbers, as the measure reads them
+    (a redraw, such as the one a collapsing sidebar starts, takes them away for a moment), and its line view."""
     settled(page)
     page.wait_for_function(
-        """() => [...document.querySelectorAll('.st-key-click_attn_chart .js-plotly-plot')].some(el =>
-            el.querySelector('g.heatmap-label text') && el.querySelectorAll('.shapelayer path').length >= 3)
-            && document.querySelector('.st-key-click_attn_chart_lines .sankey-link')"""
+        f"""() => {{
+            const measure = {_MARKS_OVER_NUMBERS};
+            const maps = [...document.querySelectorAll('.st-key-click_attn_chart .js-plotly-plot')];
+            return maps.some(map => {{
+                const found = map.checkVisibility() && measure(map);
+                return found && found.marks.filter(m => m === {GOLD_MARK!r}).length >= 3 && found.numbers >= 20;
+            }}) && document.querySelector('.st-key-click_attn_chart_lines .sankey-link');
+        }}"""
     )
 
 
@@ -118,6 +124,7 @@ def test_no_mark_covers_a_number_on_screen_in_the_presenter_view_or_on_the_sheet
             switch = sidebar(page).get_by_role("switch", name="Presenter view")
             switch.click(force=True)
             expect(switch).to_be_checked()
+            expect(sidebar(page)).to_have_attribute("data-collapsed", "true")  # the view is on: the chart's width
         _charts_drawn(page)
         no_exception(page)
         marks, numbers, over = _marks_over_numbers(page)
@@ -192,7 +199,7 @@ def test_a_results_table_keeps_its_verdicts_in_sight_at_1280_px(new_page):
     use_tutorial_pairs(page)
     go_to(page, "train")
     press_epochs(page, "Home")  # 5 epochs: an under-trained model, whose outputs run away
-    assert press_slider(page, "held out of training", "ArrowRight", "ArrowRight") == "20%"
+    assert press_holdout(page, "ArrowRight", "ArrowRight") == "20%"  # shown by the server before Train
     page.get_by_role("button", name="Train", exact=True).click()
     expect(alert(page, "Success", re.compile(r"Trained \d+ epochs"))).to_be_visible(timeout=TRAIN_TIMEOUT)
     settled(page)

@@ -20,6 +20,7 @@ from tests.e2e.helpers import (
     link_says,
     no_exception,
     press_epochs,
+    press_holdout,
     press_slider,
     settled,
     sidebar,
@@ -93,7 +94,7 @@ def test_settings_and_views_survive_a_training_that_ends_on_another_page(page):
     # the steps: on Train, epochs 255 and 20 % held out, Train, and go to Masks at once
     go_to(page, "train")
     assert press_epochs(page, "End", *["ArrowLeft"] * 29) == "255"
-    assert press_slider(page, "held out of training", "ArrowRight", "ArrowRight") == "20%"
+    assert press_holdout(page, "ArrowRight", "ArrowRight") == "20%"  # shown by the server before Train
     page.get_by_role("button", name="Train", exact=True).click()
     _leave_at_once(page, "masks")
     expect(sidebar(page).get_by_test_id("stProgress")).to_contain_text(re.compile(r"epoch \d+/255 · loss"))
