@@ -173,7 +173,7 @@ def press_holdout(page: Page, *keys: str) -> str:
     the slider's value is still on its way may be lost."""
     value = press_slider(page, "held out of training", *keys)
     page.wait_for_function(
-        """share => [...document.querySelectorAll('[data-testid="stMarkdownContainer"]')].some(el => {
+        """share => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')].some(el => {
             const m = el.textContent.match(/^(\\d+) pairs held out, (\\d+) trained on/);
             return m && Math.abs(m[1] / (+m[1] + +m[2]) - share) < 0.05;
         })""",

@@ -27,6 +27,7 @@ from tests.e2e.helpers import (
     settled,
     share_section,
     sidebar,
+    widget,
 )
 from tests.e2e.test_e2e_store import publish
 
@@ -98,6 +99,8 @@ def _fine_tune_one_epoch(page) -> None:
     """Continue training the opened model for one epoch; its scores before and after once the job has finished."""
     go_to(page, "train")
     page.get_by_role("switch", name="Continue training the current model").check(force=True)
+    epochs = widget(page, "stSlider", "epochs").get_by_role("slider")
+    expect(epochs).to_have_attribute("min", "1")  # the switch's run has drawn the slider of a fine-tuning
     settled(page)
     assert press_epochs(page, "Home") == "1"
     page.get_by_role("button", name="Train", exact=True).click()
