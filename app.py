@@ -15,6 +15,7 @@ from ui.i18n import t
 from ui.links import settle_view, take_link_globals
 from ui.one_chart import one_chart_nav, start_run
 from ui.presenter import sidebar_state
+from ui.presses import take_presses
 from ui.reconnect import lost_session_notice, rerun_on_reconnect
 from ui.session import PageEnd, init_app_session, lang
 from ui.share import share_sidebar
@@ -49,6 +50,7 @@ pages = [
     st.Page("pages/lab.py", title=t("nav.lab", L), icon=":material/science:"),
 ]
 page = st.navigation(pages)
+take_presses(page.url_path, L)  # a Train or Run pressed while its page still drew a change (ui.presses)
 start_run()  # no chart drawn yet (ui.one_chart)
 with contextlib.suppress(PageEnd):  # a page that ends early (ui.session.end_page)
     page.run()

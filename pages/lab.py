@@ -37,6 +37,7 @@ from ui.export import caption, chart, file_name, for_sentence, hint, section, ta
 from ui.i18n import t, word_list
 from ui.messages import error_text
 from ui.model_cache import CacheKind, CurrentModel
+from ui.presses import LAB_SETTINGS, press, pressed, settings
 from ui.session import chosen_tokenizer, current, end_page, page_setup, set_model, usable_pairs
 from ui.tables import MARKS, mark, score_frame
 from ui.training import LIVE_CHART, RUN_LABELS, current_job, live_fragment, phase_text, run_goal, start_lab
@@ -213,14 +214,19 @@ def choose_experiment() -> None:
     changes = bool(switches) or (name != "custom" and EXPERIMENTS[name].changes)
     disabled = job is not None or not run_pairs or bool(errors) or not changes or len(held) >= len(run_pairs)
     configs = EXPERIMENTS[name].configs(cfg) if name != "custom" else None  # an experiment on the training itself
+    lab = (name, run_pairs, switches, sizes, cfg, tokenizer, held, configs)
+    made_from = settings(LAB_SETTINGS)
     st.button(
         t("lab.run", L),
         type="primary",
         key="run_lab",
         disabled=disabled,
-        on_click=run_lab,
-        args=(name, run_pairs, switches, sizes, cfg, tokenizer, held, configs),
+        on_click=press,
+        args=("lab", "lab", made_from, run_lab, *lab),
     )
+    if pressed("lab") and not disabled:  # pressed while this page still drew a changed choice
+        run_lab(*lab)
+        st.rerun()
     if errors:
         text(t("lab.fix_data", L), "error")
     elif not run_pairs:
@@ -232,7 +238,7 @@ def choose_experiment() -> None:
 def run_lab(
     name: str, pairs: list, switches: dict, sizes: dict, cfg: TrainConfig, tokenizer: str, held: list, configs=None
 ) -> None:
-    """Run's on_click: the job starts before the next run, so a page switch right after the click keeps it."""
+    """Start the experiment (Run's press, ui.presses)."""
     if current_job() is None:
         start_lab(name, pairs, switches, sizes, cfg, tokenizer, held, configs)
 

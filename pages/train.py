@@ -33,6 +33,7 @@ from ui.model_cache import (
     trained_on_table,
 )
 from ui.opened import open_field
+from ui.presses import TRAINING_SETTINGS, press, pressed, settings
 from ui.published import SOURCES
 from ui.recipe_panel import recipe_panel, steps_line, under_trained_line
 from ui.session import (
@@ -300,8 +301,7 @@ if pairs:
 def train(
     pairs: list[tuple[str, str]], tokenizer: str, sizes: dict, cfg: TrainConfig, split, holdout: float, further=None
 ) -> None:
-    """Train's on_click: the job starts before the next run, so a page switch right after the click keeps it; further:
-    the plan of a fine-tuning of the current model."""
+    """Start the training (Train's press, ui.presses): further: the plan of a fine-tuning of the current model."""
     if current_job() is None and further is not None:  # the current model, trained further
         ss.last_training = None
         start_finetune(replace(further, config=cfg), fine_tuned_name(L, current()), pairs)
@@ -317,16 +317,20 @@ cannot_train = (
 ) or not recipe_ok
 extra = recipe_train if recipe_ok else {}
 cfg = TrainConfig(epochs=ss.epochs, lr=ss.lr, batch_size=ss.batch_size, seed=int(ss.seed), **extra)
+# split: rows of split_source(pairs); the plan of a fine-tuning when the current model goes on training
+training = (pairs, chosen_tokenizer(), sizes, cfg, split, holdout, plan if from_current else None)
 b1.button(
     t("train.train", L),
     type="primary",
     disabled=cannot_train,
     key="train_button",
-    on_click=train,
-    # split: rows of split_source(pairs); the plan of a fine-tuning when the current model goes on training
-    args=(pairs, chosen_tokenizer(), sizes, cfg, split, holdout, plan if from_current else None),
+    on_click=press,
+    args=("train", "train", settings(TRAINING_SETTINGS), train, *training),
     width="stretch",
 )
+if pressed("train") and not cannot_train:  # pressed while this page still drew a changed setting
+    train(*training)
+    st.rerun()
 b2.button(
     t("train.stop", L),
     key="stop_button",

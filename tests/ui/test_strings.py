@@ -25,6 +25,7 @@ from ui import strings
 from ui.data_columns import ROLE_SOURCES
 from ui.datasets import DATASET_ROLES, DATASETS
 from ui.i18n import LANGUAGES, sentences
+from ui.presses import BUTTONS
 from ui.strings import STRINGS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,6 +62,7 @@ FAMILIES = {
     "data.left_out.{}": SKIP_REASONS,
     "data.language.{}": (*SCRIPTS, "other"),
     "data.columns_dataset.{}": tuple(DATASET_ROLES),  # the columns of the built-in datasets
+    "press.lost.{}": BUTTONS,
 }
 
 
