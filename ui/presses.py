@@ -30,8 +30,7 @@ TRAINING_SETTINGS = (
 LAB_SETTINGS = ("lab_experiment", "lab_data", *(f"lab_{name}" for name in SWITCHES), *TRAINING_SETTINGS)
 
 BUTTONS = ("train", "lab")  # the buttons that start long work this way, by the name press() is given
-_KEPT = "_press_kept"  # (button, page): a press whose args were made from other settings, for that page's run
-_NOW = "_press_now"  # the button whose press this run's page must honour, or None
+_KEPT = "_press_kept"  # (button, page): a press whose args were made from other settings, until that page takes it
 
 
 def settings(keys: Iterable[str]) -> dict[str, Any]:
@@ -50,19 +49,20 @@ def press(button: str, page: str, made_from: dict[str, Any], start: Callable[...
 
 
 def take_presses(page: str, lang: str) -> None:
-    """Once per run, in app.py, once navigation has chosen the run's page: hand a kept press to that page, or say
-    that it started nothing when the run is on another page."""
+    """Once per run, in app.py, once navigation has chosen the run's page: a kept press whose page this is not started
+    nothing; say so. (On its page, it waits for `pressed`, even across a rerun that ends the run before the button.)"""
     ss = st.session_state
-    kept = ss.pop(_KEPT, None)
-    ss[_NOW] = kept[0] if kept is not None and kept[1] == page else None
+    kept = ss.get(_KEPT)
     if kept is not None and kept[1] != page:
+        del ss[_KEPT]
         st.toast(t(f"press.lost.{kept[0]}", lang), icon=":material/info:")
 
 
 def pressed(button: str) -> bool:
     """Whether this run must start the work of `button`: it was pressed while the page was still drawing a change."""
     ss = st.session_state
-    if ss.get(_NOW) != button:
+    kept = ss.get(_KEPT)
+    if kept is None or kept[0] != button:
         return False
-    ss[_NOW] = None
+    del ss[_KEPT]
     return True
